@@ -1,0 +1,55 @@
+# Depot — make targets. `make run` and `make test` work on a fresh Debian 12
+# machine with only Go installed: `deps` installs the system packages.
+
+BIN        := bin/depot
+GO         ?= go
+APT_PKGS   := libgit2-dev pkg-config git
+PG_DSN     ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run test test-short generate check-generate bench vet fmt clean
+
+all: build
+
+## deps: install the Debian packages the build and the tests need, when missing
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+## build: compile bin/depot
+build: deps
+	$(GO) build -o $(BIN) ./cmd/depot
+
+## run: build and start the server on 127.0.0.1:3000 with SQLite under ./data
+run: build
+	./$(BIN) serve $(ARGS)
+
+## test: every test — unit, store (SQLite and Postgres) and end to end
+test: deps
+	DEPOT_TEST_POSTGRES_DSN="$${DEPOT_TEST_POSTGRES_DSN:-$(PG_DSN)}" $(GO) test -count=1 ./...
+
+## generate: regenerate wire/wire_gen.go
+generate:
+	$(GO) tool wire gen ./wire
+
+## check-generate: fail when wire_gen.go is stale
+check-generate:
+	@out=$$($(GO) tool wire diff ./wire 2>&1); status=$$?; \
+	if [ $$status -ne 0 ] && [ -n "$$out" ]; then echo "$$out"; echo "wire_gen.go is stale: run make generate"; exit 1; fi
+
+## bench: Go benchmarks and the load driver; writes docs/benchmarks.md
+bench: build
+	./scripts/bench.sh
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin

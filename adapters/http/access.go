@@ -1,0 +1,177 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/user"
+	"github.com/gorilla/mux"
+)
+
+// muxRouter is the part of *mux.Router that mount needs.
+type muxRouter interface {
+	HandleFunc(path string, f func(http.ResponseWriter, *http.Request)) *mux.Route
+}
+
+// handler serves one route; an error is answered by writeError.
+type handler func(q *request) error
+
+// request is what a handler works with: the exchange, the caller and the
+// account named in the path.
+type request struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	caller  auth.Caller
+	subject *user.User
+	vars    map[string]string
+}
+
+func (q *request) json(status int, v any) { writeJSON(q.w, status, v) }
+
+// var_ returns a path variable, unescaped.
+func (q *request) var_(name string) string { return q.vars[name] }
+
+// accessRules are a route's access column, compiled.
+type accessRules struct {
+	codes     []permission.Code
+	basic     bool // Basic auth with a password
+	explore   bool // sign-in when exploring is restricted
+	usersPage bool // the users page must be enabled
+}
+
+type compiledRoute struct {
+	route
+	rules accessRules
+}
+
+func parseAccess(s string) (accessRules, error) {
+	var a accessRules
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch part {
+		case "", "-":
+		case "Basic":
+			a.basic = true
+		case "Explore":
+			a.explore = true
+		case "UsersPage":
+			a.usersPage = true
+		default:
+			c, err := permission.ParseCode(part)
+			if err != nil {
+				return a, err
+			}
+			a.codes = append(a.codes, c)
+		}
+	}
+	return a, nil
+}
+
+// credentials reads what the request presents.
+func credentials(r *http.Request) auth.Credentials {
+	var c auth.Credentials
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, rest, _ := strings.Cut(h, " ")
+		switch strings.ToLower(scheme) {
+		case "token", "bearer":
+			c.HeaderToken = strings.TrimSpace(rest)
+		case "basic":
+			c.BasicUser, c.BasicPassword, c.Basic = r.BasicAuth()
+		}
+	}
+	c.OTP = r.Header.Get("X-Service-OTP")
+	if c.OTP == "" {
+		c.OTP = r.Header.Get("X-Gitea-OTP")
+	}
+	if r.URL.RawQuery != "" {
+		q := r.URL.Query()
+		c.Sudo = q.Get("sudo")
+		c.QueryToken = q.Get("token")
+		if c.QueryToken == "" {
+			c.QueryToken = q.Get("access_token")
+		}
+	}
+	if c.Sudo == "" {
+		c.Sudo = r.Header.Get("Sudo")
+	}
+	return c
+}
+
+// queryTokenWarning is the deprecation notice for query-string tokens.
+const queryTokenWarning = "token and access_token API authentication is deprecated and will be removed in a future release; use the Authorization header"
+
+// serve resolves the caller, enforces the route's access rules in the spec's
+// order, and runs the handler.
+func (s *Server) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := &request{w: w, r: r, vars: mux.Vars(r)}
+		if err := s.admit(q, c); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := c.handle(q); err != nil {
+			s.writeError(w, r, err)
+		}
+	}
+}
+
+func (s *Server) admit(q *request, c *compiledRoute) error {
+	cred := credentials(q.r)
+	if cred.QueryToken != "" {
+		q.w.Header().Set("X-Service-Warning", queryTokenWarning)
+		q.w.Header().Set("X-Gitea-Warning", queryTokenWarning)
+	}
+	caller, err := s.auth.Authenticate(q.r.Context(), cred)
+	if err != nil {
+		return err
+	}
+	q.caller = caller
+	actor := caller.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
+		return err
+	}
+	if c.path != "/version" {
+		if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
+			return err
+		}
+	}
+	if c.scopes != nil {
+		if err := permission.CheckScope(actor, isWrite(q.r.Method), c.scopes...); err != nil {
+			return err
+		}
+	}
+	if c.rules.usersPage && s.settings.DisableUsersPage {
+		return errs.NotFound("route not found")
+	}
+	if c.rules.explore && s.settings.RestrictExploring && !caller.Signed() {
+		return errs.Unauthenticated("you must be signed in to search for users")
+	}
+	if c.rules.basic {
+		if !caller.Signed() || !caller.IsBasicPassword() {
+			return errs.Unauthenticated("auth required")
+		}
+	}
+	if name, ok := q.vars["username"]; ok {
+		subject, err := s.users.Resolve(q.r.Context(), name)
+		if err != nil {
+			return err
+		}
+		q.subject = subject
+	}
+	facts := permission.Facts{Actor: actor}
+	if q.subject != nil {
+		facts.SubjectUserID = q.subject.ID
+	}
+	return permission.CheckAll(c.rules.codes, facts)
+}
+
+func isWrite(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}

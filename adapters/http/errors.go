@@ -1,0 +1,77 @@
+package http
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/errs"
+)
+
+// statusByCategory is the one place a domain error category becomes a status.
+var statusByCategory = []struct {
+	kind   error
+	status int
+}{
+	{errs.ErrNotFound, http.StatusNotFound},
+	{errs.ErrUnauthenticated, http.StatusUnauthorized},
+	{errs.ErrForbidden, http.StatusForbidden},
+	{errs.ErrInvalid, http.StatusUnprocessableEntity},
+	{errs.ErrBadRequest, http.StatusBadRequest},
+	{errs.ErrLocked, http.StatusLocked},
+	{errs.ErrConflict, http.StatusConflict},
+	{errs.ErrTooLarge, http.StatusRequestEntityTooLarge},
+}
+
+// apiError is Gitea's error body.
+type apiError struct {
+	Message string `json:"message"`
+	URL     string `json:"url"`
+}
+
+// writeError answers err. Categorised errors carry their own message; anything
+// else is a 500 that is logged with the request id and told to the client
+// only as a failure.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var renamed *users.RenamedError
+	if errors.As(err, &renamed) {
+		s.redirectRenamed(w, r, renamed)
+		return
+	}
+	for _, c := range statusByCategory {
+		if errors.Is(err, c.kind) {
+			msg := errs.Message(err)
+			if msg == "" {
+				msg = c.kind.Error()
+			}
+			s.writeMessage(w, c.status, msg)
+			return
+		}
+	}
+	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "request_id", requestID(r), "err", err)
+	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(r)+")")
+}
+
+func (s *Server) writeMessage(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, apiError{Message: msg, URL: s.swaggerURL})
+}
+
+// redirectRenamed sends the caller to the same path with the old account name
+// replaced. 307 keeps the method and body, so writes follow the rename too.
+func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *users.RenamedError) {
+	segs := strings.Split(r.URL.EscapedPath(), "/")
+	old := url.PathEscape(e.OldName)
+	for i, seg := range segs {
+		if strings.EqualFold(seg, old) {
+			segs[i] = url.PathEscape(e.NewName)
+			break
+		}
+	}
+	target := strings.Join(segs, "/")
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+}

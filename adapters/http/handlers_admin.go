@@ -1,0 +1,153 @@
+package http
+
+import (
+	"net/http"
+
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/user"
+)
+
+// createUserBody is Gitea's CreateUserOption.
+type createUserBody struct {
+	Username           string  `json:"username"`
+	FullName           string  `json:"full_name"`
+	Email              string  `json:"email"`
+	Password           string  `json:"password"`
+	MustChangePassword *bool   `json:"must_change_password"`
+	Visibility         *string `json:"visibility"`
+	LoginName          string  `json:"login_name"`
+	SourceID           int64   `json:"source_id"`
+	SendNotify         bool    `json:"send_notify"`
+}
+
+// adminCreateUser answers POST /admin/users.
+func (s *Server) adminCreateUser(q *request) error {
+	var b createUserBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	if b.SourceID != 0 {
+		return errs.Invalid("only local accounts (source_id 0) are supported", "SourceID")
+	}
+	in := users.CreateInput{Name: b.Username, Email: b.Email, Password: b.Password, FullName: b.FullName,
+		MustChangePassword: b.MustChangePassword}
+	if b.Visibility != nil && *b.Visibility != "" {
+		v := user.Visibility(*b.Visibility)
+		in.Visibility = &v
+	}
+	u, err := s.users.Create(q.r.Context(), in)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toUser(q.caller, u))
+	return nil
+}
+
+// editUserBody is Gitea's EditUserOption.
+type editUserBody struct {
+	Email                   *string `json:"email"`
+	FullName                *string `json:"full_name"`
+	Password                *string `json:"password"`
+	Description             *string `json:"description"`
+	MustChangePassword      *bool   `json:"must_change_password"`
+	Website                 *string `json:"website"`
+	Location                *string `json:"location"`
+	Active                  *bool   `json:"active"`
+	Admin                   *bool   `json:"admin"`
+	AllowGitHook            *bool   `json:"allow_git_hook"`
+	AllowImportLocal        *bool   `json:"allow_import_local"`
+	MaxRepoCreation         *int    `json:"max_repo_creation"`
+	ProhibitLogin           *bool   `json:"prohibit_login"`
+	AllowCreateOrganization *bool   `json:"allow_create_organization"`
+	Restricted              *bool   `json:"restricted"`
+	Visibility              *string `json:"visibility"`
+	SourceID                int64   `json:"source_id"`
+	LoginName               string  `json:"login_name"`
+}
+
+// adminEditUser answers PATCH /admin/users/{username}.
+func (s *Server) adminEditUser(q *request) error {
+	var b editUserBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	in := users.EditInput{Email: b.Email, FullName: b.FullName, Password: b.Password, Description: b.Description,
+		Website: b.Website, Location: b.Location, MustChangePassword: b.MustChangePassword, Active: b.Active,
+		Admin: b.Admin, AllowGitHook: b.AllowGitHook, AllowImportLocal: b.AllowImportLocal,
+		ProhibitLogin: b.ProhibitLogin, AllowCreateOrganization: b.AllowCreateOrganization,
+		Restricted: b.Restricted, MaxRepoCreation: b.MaxRepoCreation}
+	if b.Visibility != nil && *b.Visibility != "" {
+		v := user.Visibility(*b.Visibility)
+		in.Visibility = &v
+	}
+	u, err := s.users.Edit(q.r.Context(), q.subject.Name, in)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toUser(q.caller, u))
+	return nil
+}
+
+// adminDeleteUser answers DELETE /admin/users/{username}.
+func (s *Server) adminDeleteUser(q *request) error {
+	if err := s.users.Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// renameBody is Gitea's RenameUserOption.
+type renameBody struct {
+	NewName string `json:"new_username"`
+}
+
+// adminRenameUser answers POST /admin/users/{username}/rename.
+func (s *Server) adminRenameUser(q *request) error {
+	var b renameBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	if err := s.users.Rename(q.r.Context(), q.subject.Name, b.NewName); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// adminListUsers answers GET /admin/users.
+func (s *Server) adminListUsers(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.users.List(q.r.Context(), users.AdminListQuery{
+		LoginName: q.r.URL.Query().Get("login_name"), ListOptions: opts})
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, s.toUsers(q.caller, list))
+	return nil
+}
+
+// adminSearchEmails answers GET /admin/emails and GET /admin/emails/search.
+func (s *Server) adminSearchEmails(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.users.SearchEmails(q.r.Context(), q.r.URL.Query().Get("q"), opts)
+	if err != nil {
+		return err
+	}
+	out := make([]emailDTO, 0, len(list))
+	for _, e := range list {
+		out = append(out, emailDTO{Email: e.Email.Email, Verified: e.Activated, Primary: e.Primary,
+			UserID: e.UserID, Username: e.UserName})
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, out)
+	return nil
+}

@@ -1,0 +1,129 @@
+package http
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+type ctxKey int
+
+const requestIDKey ctxKey = iota
+
+// requestIDs are a random per-process prefix and a counter: unique, cheap,
+// and sortable within one run.
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return &requestIDs{prefix: hex.EncodeToString(b)}
+}
+
+func (g *requestIDs) next() string {
+	return g.prefix + "-" + strconv.FormatUint(g.n.Add(1), 36)
+}
+
+func requestID(r *http.Request) string {
+	id, _ := r.Context().Value(requestIDKey).(string)
+	return id
+}
+
+// statusWriter remembers the status for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the real writer (flushing, deadlines).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// base wraps every request: request id, nosniff, CORS, body limit, panic
+// recovery and the access log.
+func (s *Server) base(next http.Handler) http.Handler {
+	ids := newRequestIDs()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := ids.next()
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		sw := &statusWriter{ResponseWriter: w}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Request-Id", id)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic serving request", "request_id", id, "panic", p, "stack", string(debug.Stack()))
+				if sw.status == 0 {
+					s.writeMessage(sw, http.StatusInternalServerError, "internal server error (request "+id+")")
+				}
+			}
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status,
+				"duration", time.Since(start), "request_id", id)
+		}()
+		if s.cors(sw, r) {
+			return
+		}
+		if r.ContentLength > s.settings.MaxBodyBytes {
+			s.writeMessage(sw, http.StatusRequestEntityTooLarge, "request body too large")
+			return
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, s.settings.MaxBodyBytes)
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// corsAlwaysAllowed are the request headers every allowed origin may send.
+var corsAlwaysAllowed = []string{"Authorization", "X-Service-OTP", "X-Gitea-OTP", "Content-Type", "Sudo"}
+
+// cors applies the site's cross-origin policy and answers preflight requests;
+// it reports whether the request has been answered.
+func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || len(s.settings.CORSAllowedOrigins) == 0 {
+		return false
+	}
+	if !slices.Contains(s.settings.CORSAllowedOrigins, "*") && !slices.Contains(s.settings.CORSAllowedOrigins, origin) {
+		return false
+	}
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Allow-Credentials", "true")
+	h.Set("Access-Control-Expose-Headers", "Link, X-Total-Count, X-Service-Warning, X-Gitea-Warning")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	allowed := append(slices.Clone(corsAlwaysAllowed), s.settings.CORSAllowedHeaders...)
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", strings.Join(allowed, ", "))
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusOK)
+	return true
+}

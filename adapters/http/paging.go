@@ -1,0 +1,75 @@
+package http
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
+
+// listOptions reads page and limit. A non-numeric value is a 400; a page
+// below 1 is 1; a missing or non-positive limit is the site default, and a
+// limit above the maximum is the maximum.
+func (s *Server) listOptions(r *http.Request) (ports.ListOptions, error) {
+	q := r.URL.Query()
+	opts := ports.ListOptions{Page: 1, Limit: s.settings.DefaultPagingNum}
+	if v := q.Get("page"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil {
+			return opts, errs.BadRequest("page: must be an integer")
+		}
+		if p > 1 {
+			opts.Page = p
+		}
+	}
+	lv := q.Get("limit")
+	if lv == "" {
+		lv = q.Get("page_size")
+	}
+	if lv != "" {
+		l, err := strconv.Atoi(lv)
+		if err != nil {
+			return opts, errs.BadRequest("limit: must be an integer")
+		}
+		if l > 0 {
+			opts.Limit = l
+		}
+	}
+	if opts.Limit > s.settings.MaxResponseItems {
+		opts.Limit = s.settings.MaxResponseItems
+	}
+	return opts, nil
+}
+
+// setPaging writes X-Total-Count and a Link header with next, prev, first and
+// last pages, as Gitea does.
+func (s *Server) setPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, total int64) {
+	h := w.Header()
+	h.Set("X-Total-Count", strconv.FormatInt(total, 10))
+	last := int((total + int64(opts.Limit) - 1) / int64(opts.Limit))
+	if last < 1 {
+		last = 1
+	}
+	var links []string
+	link := func(page int, rel string) {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(page))
+		q.Set("limit", strconv.Itoa(opts.Limit))
+		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		links = append(links, "<"+s.baseURL+u.String()+`>; rel="`+rel+`"`)
+	}
+	if opts.Page < last {
+		link(opts.Page+1, "next")
+		link(last, "last")
+	}
+	if opts.Page > 1 {
+		link(1, "first")
+		link(opts.Page-1, "prev")
+	}
+	if len(links) > 0 {
+		h.Set("Link", strings.Join(links, ","))
+	}
+}

@@ -1,0 +1,61 @@
+// Package http is the REST adapter: a gorilla/mux router over one route table
+// that mirrors the spec's catalogue (method, path, scope category, access
+// codes), one middleware that resolves the caller and enforces the codes,
+// and DTOs in Gitea's JSON shapes. Handlers decode, call one use case, encode.
+package http
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/site"
+	"github.com/gorilla/mux"
+)
+
+// Version is Depot's own version, reported as semver build metadata after
+// the Gitea API level it follows (clients enable features by that level).
+const Version = "0.1.0"
+
+// APILevel is the Gitea release whose API Depot answers like.
+const APILevel = "1.27.0"
+
+// Server is the HTTP handler of the whole service.
+type Server struct {
+	auth       *auth.Authenticator
+	users      *users.Service
+	settings   site.Settings
+	log        *slog.Logger
+	baseURL    string
+	swaggerURL string
+	handler    http.Handler
+}
+
+// NewServer builds the handler and its routes.
+func NewServer(a *auth.Authenticator, u *users.Service, settings site.Settings, log *slog.Logger) (*Server, error) {
+	base := strings.TrimSuffix(settings.BaseURL, "/")
+	s := &Server{auth: a, users: u, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger"}
+	router := mux.NewRouter()
+	router.UseEncodedPath()
+	api := router.PathPrefix("/api/v1").Subrouter()
+	if err := s.mount(api, s.routes()); err != nil {
+		return nil, err
+	}
+	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeMessage(w, http.StatusNotFound, "route not found")
+	})
+	router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/v1/") || r.URL.Path == "/api/v1" {
+			s.writeMessage(w, http.StatusNotFound, "route not found")
+			return
+		}
+		http.NotFound(w, r)
+	})
+	s.handler = s.base(router)
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

@@ -1,0 +1,188 @@
+// Package sqlstore implements the store ports with bun on SQLite (modernc,
+// pure Go) and Postgres (pgdriver). bun models live here only; domain values
+// are converted at the border, and driver errors become domain categories.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	// The pure-Go SQLite driver registers itself as "sqlite"; no cgo needed.
+	_ "modernc.org/sqlite"
+
+	"github.com/depothq/depot/ports"
+)
+
+// The dialect names Dialect reports.
+const (
+	DialectSQLite   = "sqlite"
+	DialectPostgres = "postgres"
+)
+
+// SQLiteFile is the database file's name inside the data directory.
+const SQLiteFile = "depot.db"
+
+// Config chooses the backend: an empty DSN means SQLite under DataDir, a
+// postgres:// or postgresql:// DSN means Postgres.
+type Config struct {
+	DSN     string
+	DataDir string
+}
+
+// DB is an open database with its connection pools. SQLite gets two pools so
+// that plain reads never queue behind the single writer connection.
+type DB struct {
+	dialect string
+	// write runs transactions and writes; for SQLite it has exactly one connection.
+	write *bun.DB
+	// read serves non-transactional reads; for Postgres it is write.
+	read *bun.DB
+	// lockPath is the file that serialises migrations between SQLite processes.
+	lockPath string
+}
+
+// Open connects to the database cfg names. It does not migrate: call Migrate.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	dsn := strings.TrimSpace(cfg.DSN)
+	switch {
+	case dsn == "":
+		return openSQLite(ctx, cfg.DataDir)
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return openPostgres(ctx, dsn)
+	default:
+		// The DSN may hold a password, so it is not echoed.
+		return nil, errors.New("sqlstore: unsupported database DSN: want empty (SQLite) or postgres://")
+	}
+}
+
+// sqlitePragmas apply to every connection of both pools. foreign_keys is
+// per connection in SQLite, so it must be in the DSN or cascades silently stop.
+const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+
+func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
+	if dataDir == "" {
+		return nil, errors.New("sqlstore: SQLite needs a data directory")
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("sqlstore: create data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, SQLiteFile)
+
+	// BEGIN IMMEDIATE takes the write lock up front, so a transaction that
+	// reads then writes cannot fail with SQLITE_BUSY when upgrading its lock:
+	// it waits for busy_timeout at BEGIN instead.
+	writer, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: open SQLite writer: %w", err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	writer.SetConnMaxLifetime(0)
+	writer.SetConnMaxIdleTime(0)
+	// The writer's first connection switches the file to WAL before any
+	// reader opens it; WAL is what lets readers run beside the writer.
+	if err := writer.PingContext(ctx); err != nil {
+		_ = writer.Close()
+		return nil, fmt.Errorf("sqlstore: open SQLite writer: %w", err)
+	}
+
+	// query_only turns an accidental write on the read pool into an error
+	// instead of a second writer contending for the lock.
+	reader, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		_ = writer.Close()
+		return nil, fmt.Errorf("sqlstore: open SQLite reader: %w", err)
+	}
+	n := max(4, runtime.NumCPU())
+	reader.SetMaxOpenConns(n)
+	reader.SetMaxIdleConns(n)
+	if err := reader.PingContext(ctx); err != nil {
+		_ = writer.Close()
+		_ = reader.Close()
+		return nil, fmt.Errorf("sqlstore: open SQLite reader: %w", err)
+	}
+
+	return &DB{
+		dialect:  DialectSQLite,
+		write:    bun.NewDB(writer, sqlitedialect.New()),
+		read:     bun.NewDB(reader, sqlitedialect.New()),
+		lockPath: path + ".migrate-lock",
+	}, nil
+}
+
+func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
+	sqldb.SetMaxOpenConns(max(8, 4*runtime.NumCPU()))
+	sqldb.SetMaxIdleConns(max(4, runtime.NumCPU()))
+	if err := sqldb.PingContext(ctx); err != nil {
+		_ = sqldb.Close()
+		return nil, fmt.Errorf("sqlstore: connect to Postgres: %w", err)
+	}
+	db := bun.NewDB(sqldb, pgdialect.New())
+	return &DB{dialect: DialectPostgres, write: db, read: db}, nil
+}
+
+// Close closes both pools.
+func (d *DB) Close() error {
+	err := d.write.Close()
+	if d.read != d.write {
+		err = errors.Join(err, d.read.Close())
+	}
+	return err
+}
+
+// Dialect is "sqlite" or "postgres", for callers whose behaviour must differ
+// (reporting, backups).
+func (d *DB) Dialect() string { return d.dialect }
+
+// Stores returns stores outside any transaction: reads go to the read pool,
+// writes autocommit on the writer. Called with a ctx from inside InTx they
+// join that transaction instead, because on SQLite the single writer
+// connection is held by it and a write outside would wait forever.
+func (d *DB) Stores() ports.Stores {
+	return d.storesOn(conn{owner: d, read: d.read, write: d.write})
+}
+
+// Transactor returns d as the port's transaction runner.
+func (d *DB) Transactor() ports.Transactor { return d }
+
+func (d *DB) storesOn(c conn) ports.Stores {
+	return ports.Stores{
+		Users:  &UserStore{c: c},
+		Emails: &EmailStore{c: c},
+		Tokens: &AccessTokenStore{c: c},
+	}
+}
+
+// conn picks the handle a store method runs on.
+type conn struct {
+	// owner is set on non-transactional stores, so a ctx-carried transaction
+	// of the same DB takes precedence.
+	owner       *DB
+	read, write bun.IDB
+}
+
+func (c conn) r(ctx context.Context) bun.IDB {
+	if tx, ok := c.owner.txFrom(ctx); ok {
+		return tx
+	}
+	return c.read
+}
+
+func (c conn) w(ctx context.Context) bun.IDB {
+	if tx, ok := c.owner.txFrom(ctx); ok {
+		return tx
+	}
+	return c.write
+}

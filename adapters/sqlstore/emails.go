@@ -1,0 +1,99 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.EmailStore = (*EmailStore)(nil)
+
+// EmailStore is the SQL implementation of ports.EmailStore.
+type EmailStore struct{ c conn }
+
+var emailMapping = mapping{
+	op: "email", notFound: "email does not exist", conflict: "email already in use", missingRef: "user does not exist",
+}
+
+// Add inserts e and sets e.ID. The address is unique site-wide through the
+// lower_email index, whoever owns it.
+func (s *EmailStore) Add(ctx context.Context, e *user.Email) error {
+	row := toEmailRow(e)
+	row.ID = 0
+	if _, err := s.c.w(ctx).NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+		return emailMapping.mapErr(err)
+	}
+	e.ID, e.LowerEmail = row.ID, row.LowerEmail
+	return nil
+}
+
+// ListByUser returns the user's addresses in the order they were added.
+func (s *EmailStore) ListByUser(ctx context.Context, userID int64) ([]*user.Email, error) {
+	var rows []emailRow
+	err := s.c.r(ctx).NewSelect().Model(&rows).Where("e.user_id = ?", userID).Order("e.id ASC").Scan(ctx)
+	if err != nil {
+		return nil, emailMapping.mapErr(err)
+	}
+	out := make([]*user.Email, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toDomain()
+	}
+	return out, nil
+}
+
+// GetByEmail finds an address of any user, case-insensitively.
+func (s *EmailStore) GetByEmail(ctx context.Context, addr string) (*user.Email, error) {
+	row := new(emailRow)
+	if err := s.c.r(ctx).NewSelect().Model(row).Where("e.lower_email = ?", strings.ToLower(addr)).Scan(ctx); err != nil {
+		return nil, emailMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
+}
+
+// Delete removes one of the user's addresses; another user's address of the
+// same spelling is not found rather than deleted.
+func (s *EmailStore) Delete(ctx context.Context, userID int64, addr string) error {
+	res, err := s.c.w(ctx).NewDelete().Model((*emailRow)(nil)).
+		Where("user_id = ?", userID).Where("lower_email = ?", strings.ToLower(addr)).
+		Exec(ctx)
+	return emailMapping.affected(res, err)
+}
+
+// SetPrimary marks addr as the user's only primary address in one statement,
+// so no reader ever sees the user with two primaries or none. The EXISTS
+// guard leaves the flags alone when the user has no such address.
+func (s *EmailStore) SetPrimary(ctx context.Context, userID int64, addr string) error {
+	lower := strings.ToLower(addr)
+	res, err := s.c.w(ctx).NewUpdate().Model((*emailRow)(nil)).
+		Set("is_primary = (lower_email = ?)", lower).
+		Where("user_id = ?", userID).
+		Where("EXISTS (SELECT 1 FROM emails AS x WHERE x.user_id = ? AND x.lower_email = ?)", userID, lower).
+		Exec(ctx)
+	return emailMapping.affected(res, err)
+}
+
+// Search lists addresses whose address, owner name or owner full name
+// contains keyword, with the owner's name joined in, one page ordered by id.
+func (s *EmailStore) Search(ctx context.Context, keyword string, opts ports.ListOptions) ([]*user.EmailOwner, int64, error) {
+	var rows []emailOwnerRow
+	sel := s.c.r(ctx).NewSelect().Model(&rows).
+		ColumnExpr("e.*").ColumnExpr("u.name AS user_name").
+		Join("JOIN users AS u ON u.id = e.user_id")
+	if kw := strings.ToLower(strings.TrimSpace(keyword)); kw != "" {
+		pat := likeContains(kw)
+		sel = sel.Where("(e.lower_email LIKE ? ESCAPE '!' OR u.lower_name LIKE ? ESCAPE '!' OR lower(u.full_name) LIKE ? ESCAPE '!')",
+			pat, pat, pat)
+	}
+	sel = page(sel.Order("e.id ASC"), opts)
+	total, err := sel.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, emailMapping.mapErr(err)
+	}
+	out := make([]*user.EmailOwner, len(rows))
+	for i := range rows {
+		out[i] = &user.EmailOwner{Email: *rows[i].toDomain(), UserName: rows[i].UserName}
+	}
+	return out, total, nil
+}

@@ -1,0 +1,78 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
+
+// migrationLockKey is the Postgres advisory lock that serialises migrations
+// ("depot" in ASCII).
+const migrationLockKey int64 = 0x6465706f74
+
+// Migrate applies pending migrations. Two processes may call it at once on
+// one database (the server starting while `depot migrate` runs): one waits
+// for the other and then finds nothing left to do.
+//
+// bun's own migration lock is not used because it fails instead of waiting,
+// and a crash while holding it leaves it set; the locks here are released by
+// the kernel or the server when the holder dies.
+func (d *DB) Migrate(ctx context.Context) error {
+	unlock, err := d.lockMigrations(ctx)
+	if err != nil {
+		return fmt.Errorf("sqlstore: lock migrations: %w", err)
+	}
+	defer unlock()
+
+	// Marking after success means a failed migration is retried on the next
+	// run instead of being recorded as applied.
+	m := migrate.NewMigrator(d.write, migrations(), migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("sqlstore: init migrations: %w", err)
+	}
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("sqlstore: migrate: %w", err)
+	}
+	return nil
+}
+
+func (d *DB) lockMigrations(ctx context.Context) (func(), error) {
+	if d.dialect == DialectSQLite {
+		return lockFile(ctx, d.lockPath)
+	}
+	c, err := d.write.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A session lock on a dedicated connection: it is held across the
+	// migrator's own statements on other connections, and dies with the session.
+	if _, err := c.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLockKey); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	return func() {
+		_, _ = c.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLockKey)
+		_ = c.Close()
+	}, nil
+}
+
+// migrations lists every schema version in order. Names are zero-padded so
+// bun's lexical sort is numeric order; never renumber or edit a released one.
+func migrations() *migrate.Migrations {
+	ms := migrate.NewMigrations()
+	add := func(name, comment string, up, down func(ctx context.Context, tx bun.Tx) error) {
+		ms.Add(migrate.Migration{Name: name, Comment: comment, Up: inTx(up), Down: inTx(down)})
+	}
+	add("000001", "users_emails_tokens", up000001, down000001)
+	return ms
+}
+
+// inTx runs a migration step in one transaction (DDL is transactional on
+// both backends), so a failure leaves the schema as it was.
+func inTx(fn func(ctx context.Context, tx bun.Tx) error) func(context.Context, *migrate.Migrator, *migrate.Migration) error {
+	return func(ctx context.Context, m *migrate.Migrator, _ *migrate.Migration) error {
+		return m.DB().RunInTx(ctx, nil, fn)
+	}
+}

@@ -1,0 +1,178 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+	"time"
+
+	"github.com/depothq/depot/domain/token"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// maxCacheEntries bounds each cache; when full it is emptied, which only
+// costs the next requests one slow verification each.
+const maxCacheEntries = 10000
+
+// VerifierCache remembers, for a few minutes, that a user's password was
+// verified, so repeated Basic-auth requests do not each pay the KDF. Entries
+// are keyed by an HMAC (with a per-process random key) of the user id, the
+// user's password version and the password: the password is never kept, a
+// leaked key set reveals nothing, and a password change (which bumps the
+// version, also from the admin CLI in another process) misses at once.
+type VerifierCache struct {
+	mu      sync.Mutex
+	key     []byte
+	ttl     time.Duration
+	clock   ports.Clock
+	entries map[[32]byte]time.Time
+}
+
+// NewVerifierCache returns a cache whose entries live for ttl.
+func NewVerifierCache(clock ports.Clock, ttl time.Duration) *VerifierCache {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // the platform is broken; nothing is safe
+	}
+	return &VerifierCache{key: key, ttl: ttl, clock: clock, entries: make(map[[32]byte]time.Time)}
+}
+
+func (c *VerifierCache) digest(u *user.User, password string) [32]byte {
+	m := hmac.New(sha256.New, c.key)
+	var buf [16]byte
+	binary.BigEndian.PutUint64(buf[:8], uint64(u.ID))
+	binary.BigEndian.PutUint64(buf[8:], uint64(u.PasswordVersion))
+	m.Write(buf[:])
+	m.Write([]byte(u.PasswordHash))
+	m.Write([]byte(password))
+	var out [32]byte
+	copy(out[:], m.Sum(nil))
+	return out
+}
+
+// Check reports whether password was verified for u recently.
+func (c *VerifierCache) Check(u *user.User, password string) bool {
+	d := c.digest(u, password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	exp, ok := c.entries[d]
+	if !ok {
+		return false
+	}
+	if c.clock.Now().After(exp) {
+		delete(c.entries, d)
+		return false
+	}
+	return true
+}
+
+// Remember records a successful verification.
+func (c *VerifierCache) Remember(u *user.User, password string) {
+	d := c.digest(u, password)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxCacheEntries {
+		clear(c.entries)
+	}
+	c.entries[d] = c.clock.Now().Add(c.ttl)
+}
+
+// TokenCache remembers which token a secret belongs to for a few seconds, so
+// a busy client does not cost a token lookup on every request. Deleting a
+// token through the server forgets it at once; the TTL bounds how long a
+// change made by another process can go unseen.
+type TokenCache struct {
+	mu     sync.Mutex
+	ttl    time.Duration
+	clock  ports.Clock
+	bySum  map[[32]byte]tokenEntry
+	byID   map[int64][32]byte
+	byUser map[int64]map[int64]struct{}
+}
+
+type tokenEntry struct {
+	tok *token.AccessToken
+	exp time.Time
+}
+
+// NewTokenCache returns a cache whose entries live for ttl.
+func NewTokenCache(clock ports.Clock, ttl time.Duration) *TokenCache {
+	c := &TokenCache{ttl: ttl, clock: clock}
+	c.reset()
+	return c
+}
+
+func (c *TokenCache) reset() {
+	c.bySum = make(map[[32]byte]tokenEntry)
+	c.byID = make(map[int64][32]byte)
+	c.byUser = make(map[int64]map[int64]struct{})
+}
+
+// Get returns the token of secret when cached and fresh. The caller receives a
+// copy it may not share across requests.
+func (c *TokenCache) Get(secret string) (*token.AccessToken, bool) {
+	sum := sha256.Sum256([]byte(secret))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.bySum[sum]
+	if !ok {
+		return nil, false
+	}
+	if c.clock.Now().After(e.exp) {
+		c.forgetLocked(e.tok.ID)
+		return nil, false
+	}
+	return e.tok, true
+}
+
+// Put caches t as the token of secret.
+func (c *TokenCache) Put(secret string, t *token.AccessToken) {
+	sum := sha256.Sum256([]byte(secret))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.bySum) >= maxCacheEntries {
+		c.reset()
+	}
+	c.bySum[sum] = tokenEntry{tok: t, exp: c.clock.Now().Add(c.ttl)}
+	c.byID[t.ID] = sum
+	set := c.byUser[t.UserID]
+	if set == nil {
+		set = make(map[int64]struct{})
+		c.byUser[t.UserID] = set
+	}
+	set[t.ID] = struct{}{}
+}
+
+// Forget drops the token with id.
+func (c *TokenCache) Forget(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forgetLocked(id)
+}
+
+// ForgetUser drops every token of a user (deleted, disabled, or renamed).
+func (c *TokenCache) ForgetUser(userID int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.byUser[userID] {
+		c.forgetLocked(id)
+	}
+	delete(c.byUser, userID)
+}
+
+func (c *TokenCache) forgetLocked(id int64) {
+	sum, ok := c.byID[id]
+	if !ok {
+		return
+	}
+	if e, ok := c.bySum[sum]; ok {
+		if set := c.byUser[e.tok.UserID]; set != nil {
+			delete(set, id)
+		}
+	}
+	delete(c.bySum, sum)
+	delete(c.byID, id)
+}

@@ -1,0 +1,89 @@
+// Package auth resolves the credentials of a request to a caller: access
+// tokens in the Authorization header, HTTP Basic with a password (and a TOTP
+// code when the account has two-factor sign-in) or with a token, the
+// deprecated query tokens, and sudo. It writes nothing on the request path.
+package auth
+
+import (
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/token"
+	"github.com/depothq/depot/domain/user"
+)
+
+// Method says how a caller proved who it is.
+type Method int
+
+// The authentication methods.
+const (
+	MethodNone       Method = iota // anonymous
+	MethodToken                    // access token in the Authorization header (or accepted query token)
+	MethodBasic                    // HTTP Basic with the account password
+	MethodBasicToken               // HTTP Basic with an access token as the password
+)
+
+// Caller is who a request runs as.
+type Caller struct {
+	// User is nil for anonymous callers.
+	User *user.User
+	// Token is the access token used, nil unless a token authenticated the request.
+	Token *token.AccessToken
+	// Method is how the credentials were given.
+	Method Method
+	// Sudoer is the administrator who asked to act as User, nil without sudo.
+	Sudoer *user.User
+}
+
+// Signed reports whether someone is signed in.
+func (c Caller) Signed() bool { return c.User != nil }
+
+// IsAdmin reports whether the caller is a site administrator.
+func (c Caller) IsAdmin() bool { return c.User != nil && c.User.IsAdmin }
+
+// UserID returns the caller's id, 0 when anonymous.
+func (c Caller) UserID() int64 {
+	if c.User == nil {
+		return 0
+	}
+	return c.User.ID
+}
+
+// IsBasicPassword reports whether the caller signed in with Basic and a
+// password, the only way token management accepts: a token cannot mint tokens.
+func (c Caller) IsBasicPassword() bool { return c.Method == MethodBasic }
+
+// Scopes returns the token's scopes, nil when no token was used.
+func (c Caller) Scopes() token.Scopes {
+	if c.Token == nil {
+		return nil
+	}
+	return c.Token.Scopes
+}
+
+// Credentials are what a request presented, as the HTTP adapter read them.
+type Credentials struct {
+	// HeaderToken is the value after "token " or "Bearer " in Authorization.
+	HeaderToken string
+	// Basic is set when Authorization carried HTTP Basic.
+	Basic                    bool
+	BasicUser, BasicPassword string
+	// OTP is the X-Service-OTP header.
+	OTP string
+	// Sudo is the sudo query parameter or Sudo header.
+	Sudo string
+	// QueryToken is the deprecated token or access_token query parameter.
+	QueryToken string
+}
+
+// Actor returns the caller as the permission core sees it.
+func (c Caller) Actor() permission.Actor {
+	if c.User == nil {
+		return permission.Actor{Kind: permission.ActorAnonymous}
+	}
+	u := c.User
+	return permission.Actor{
+		Kind: permission.ActorUser, UserID: u.ID, IsSiteAdmin: u.IsAdmin, IsActive: u.IsActive,
+		ProhibitLogin: u.ProhibitLogin, MustChangePassword: u.MustChangePassword,
+		IsActivated: u.IsActive, IsRestricted: u.IsRestricted,
+		ViaToken: c.Token != nil, Scopes: c.Scopes(),
+	}
+}

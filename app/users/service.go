@@ -1,0 +1,136 @@
+// Package users holds the account use cases: looking users up and searching
+// them, administering accounts, their e-mail addresses, settings and access
+// tokens, and the first administrator of a new site.
+package users
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// Service runs the account use cases.
+type Service struct {
+	stores   ports.Stores
+	tx       ports.Transactor
+	hasher   ports.PasswordHasher
+	secrets  ports.SecretGenerator
+	otp      ports.OneTimeCodes
+	clock    ports.Clock
+	tokens   *auth.TokenCache
+	settings site.Settings
+	policy   user.PasswordPolicy
+	noReply  string
+	log      *slog.Logger
+}
+
+// NewService builds the account use cases.
+func NewService(stores ports.Stores, tx ports.Transactor, hasher ports.PasswordHasher, secrets ports.SecretGenerator,
+	otp ports.OneTimeCodes, clock ports.Clock, tokens *auth.TokenCache, settings site.Settings, log *slog.Logger) *Service {
+	host := "localhost"
+	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return &Service{
+		stores: stores, tx: tx, hasher: hasher, secrets: secrets, otp: otp, clock: clock, tokens: tokens,
+		settings: settings, policy: user.PasswordPolicy{MinLength: settings.PasswordMinLength},
+		noReply: "noreply." + host, log: log,
+	}
+}
+
+// RenamedError says that a name now belongs to another account name; the
+// HTTP adapter answers it with a redirect.
+type RenamedError struct {
+	OldName, NewName string
+}
+
+// Error describes the redirect.
+func (e *RenamedError) Error() string { return "user " + e.OldName + " was renamed to " + e.NewName }
+
+// Viewer returns the visibility facts of a caller.
+func Viewer(c auth.Caller) user.Viewer {
+	if c.User == nil {
+		return user.Viewer{}
+	}
+	return user.Viewer{ID: c.User.ID, IsAdmin: c.User.IsAdmin, PublicOnly: c.Scopes().PublicOnly()}
+}
+
+// Resolve finds the account called name. A name freed by a rename yields a
+// *RenamedError naming the new name; an unknown name errs.ErrNotFound.
+func (s *Service) Resolve(ctx context.Context, name string) (*user.User, error) {
+	u, err := s.stores.Users.GetByName(ctx, name)
+	if err == nil {
+		return u, nil
+	}
+	if !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
+	}
+	id, rerr := s.stores.Users.LookupRedirect(ctx, name)
+	if rerr != nil {
+		if errors.Is(rerr, errs.ErrNotFound) {
+			return nil, errs.NotFound("user does not exist")
+		}
+		return nil, rerr
+	}
+	target, terr := s.stores.Users.GetByID(ctx, id)
+	if terr != nil {
+		return nil, terr
+	}
+	return nil, &RenamedError{OldName: name, NewName: target.Name}
+}
+
+// View finds the account called name as the caller may see it: accounts the
+// caller may not see are reported as absent.
+func (s *Service) View(ctx context.Context, c auth.Caller, name string) (*user.User, error) {
+	u, err := s.Resolve(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !user.CanSee(Viewer(c), u) {
+		return nil, errs.NotFound("user does not exist")
+	}
+	return u, nil
+}
+
+// ShownEmail is the address of u that c may read.
+func (s *Service) ShownEmail(c auth.Caller, u *user.User) string {
+	return user.ShownEmail(Viewer(c), u, s.noReply)
+}
+
+// SearchQuery is a user search.
+type SearchQuery struct {
+	Keyword string
+	UID     int64
+	ports.ListOptions
+}
+
+// Search lists accounts whose name or full name contains the keyword, limited
+// to those the caller may see.
+func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*user.User, int64, error) {
+	v := Viewer(c)
+	return s.stores.Users.Search(ctx, ports.UserSearch{
+		Keyword:       strings.ToLower(strings.TrimSpace(q.Keyword)),
+		UID:           q.UID,
+		Visibilities:  user.VisibleKinds(v),
+		IncludeUserID: v.ID,
+		Kind:          user.KindIndividual,
+		ListOptions:   q.ListOptions,
+	})
+}
+
+// conflictAsInvalid turns a store conflict into the 422 Gitea answers for a
+// taken name or address.
+func conflictAsInvalid(err error, field string) error {
+	if errors.Is(err, errs.ErrConflict) {
+		return errs.Invalid(errs.Message(err), field)
+	}
+	return err
+}

@@ -1,0 +1,67 @@
+package users
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/token"
+	"github.com/depothq/depot/ports"
+)
+
+// Tokens lists the access tokens of the user with id.
+func (s *Service) Tokens(ctx context.Context, userID int64, opts ports.ListOptions) ([]*token.AccessToken, int64, error) {
+	return s.stores.Tokens.ListByUser(ctx, userID, opts)
+}
+
+// CreateToken makes an access token for the user with id and returns it with
+// its secret, which is shown this once and never stored.
+func (s *Service) CreateToken(ctx context.Context, userID int64, name string, scopes []string) (*token.AccessToken, string, error) {
+	if err := token.ValidateName(name); err != nil {
+		return nil, "", err
+	}
+	parsed, err := token.ParseScopes(scopes)
+	if err != nil {
+		return nil, "", err
+	}
+	secret, err := s.secrets.TokenSecret()
+	if err != nil {
+		return nil, "", err
+	}
+	salt, err := s.secrets.Salt()
+	if err != nil {
+		return nil, "", err
+	}
+	t := &token.AccessToken{
+		UserID: userID, Name: name, Salt: salt, Hash: token.HashSecret(salt, secret),
+		LastEight: token.LastEightOf(secret), Scopes: parsed, Created: s.clock.Now(),
+	}
+	if err := s.stores.Tokens.Create(ctx, t); err != nil {
+		return nil, "", conflictAsInvalid(err, "Name")
+	}
+	return t, secret, nil
+}
+
+// DeleteToken removes a token of the user with id, named by its id or, when
+// ref is not a number, by its name.
+func (s *Service) DeleteToken(ctx context.Context, userID int64, ref string) error {
+	var t *token.AccessToken
+	var err error
+	if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil && id > 0 {
+		t, err = s.stores.Tokens.GetByID(ctx, userID, id)
+		if errors.Is(err, errs.ErrNotFound) {
+			t, err = s.stores.Tokens.GetByName(ctx, userID, ref)
+		}
+	} else {
+		t, err = s.stores.Tokens.GetByName(ctx, userID, ref)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.stores.Tokens.Delete(ctx, t.ID); err != nil {
+		return err
+	}
+	s.tokens.Forget(t.ID)
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// cmdServe starts the server and runs until SIGINT or SIGTERM.
+func cmdServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	started := time.Now()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	app, cleanup, err := openApp(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	pw, err := app.Users.EnsureAdmin(ctx)
+	if err != nil {
+		return fmt.Errorf("creating the first administrator: %w", err)
+	}
+	if pw != "" {
+		log.Warn("created the site administrator; this password is shown only once, change it after signing in",
+			"username", "admin", "password", pw)
+		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n\n", pw)
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	log.Info("depot is listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL,
+		"database", app.Dialect(), "data_dir", cfg.DataDir, "startup", time.Since(started))
+	err = app.Serve(ctx, ln)
+	log.Info("depot stopped")
+	return err
+}

@@ -1,0 +1,30 @@
+package errs_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/matryer/is"
+)
+
+func TestCategories(t *testing.T) {
+	cases := []struct {
+		err  error
+		kind error
+		msg  string
+	}{
+		{errs.NotFound("user does not exist"), errs.ErrNotFound, "user does not exist"},
+		{errs.Forbidden("nope"), errs.ErrForbidden, "nope"},
+		{errs.Invalid("must be valid", "Username", "Email"), errs.ErrInvalid, "Username, Email: must be valid"},
+		{fmt.Errorf("wrapped: %w", errs.Conflict("taken")), errs.ErrConflict, "taken"},
+	}
+	for _, c := range cases {
+		t.Run(c.msg, func(t *testing.T) {
+			is := is.New(t)
+			is.True(errors.Is(c.err, c.kind))
+			is.Equal(errs.Message(c.err), c.msg)
+		})
+	}
+}

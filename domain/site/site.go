@@ -1,0 +1,58 @@
+// Package site holds the site-wide settings that policy reads: who may view
+// without signing in, which features are on, paging and size limits.
+package site
+
+// Settings are the administrator's choices that change what callers may do.
+// They are plain values; the command line fills them from flags, environment and file.
+type Settings struct {
+	// Name is the site's display name (settings/ui and tokens).
+	Name string
+	// BaseURL is the public root URL, without a trailing slash.
+	BaseURL string
+
+	// RequireSignInView answers 403 to anonymous API calls (spec 5.9).
+	RequireSignInView bool
+	// DisableUsersPage hides user search and listing (404).
+	DisableUsersPage bool
+	// RestrictExploring asks sign-in for user search and profile reads (401).
+	RestrictExploring bool
+	// EnableWebhooks turns the hook routes on (WH).
+	EnableWebhooks bool
+	// EnableStars turns the star routes on (ST).
+	EnableStars bool
+	// RequireEmailConfirmation makes unactivated accounts answer 403.
+	RequireEmailConfirmation bool
+	// AcceptQueryToken keeps the deprecated ?token=/?access_token= working as
+	// credentials; when false they are ignored (the request runs anonymous).
+	// Either way the response carries the deprecation warning.
+	AcceptQueryToken bool
+
+	// CORSAllowedOrigins enables CORS for these origins ("*" for any); empty disables it.
+	CORSAllowedOrigins []string
+	// CORSAllowedHeaders are request headers allowed beyond Authorization and X-Service-OTP.
+	CORSAllowedHeaders []string
+
+	// MaxBodyBytes bounds every request body (413 past it).
+	MaxBodyBytes int64
+	// DefaultPagingNum is the page size when a list call gives no limit.
+	DefaultPagingNum int
+	// MaxResponseItems is the largest page a list call may ask for.
+	MaxResponseItems int
+	// PasswordMinLength is the shortest password the API accepts.
+	PasswordMinLength int
+}
+
+// Defaults returns Gitea's defaults where Gitea has one.
+func Defaults() Settings {
+	return Settings{
+		Name:               "Depot",
+		BaseURL:            "http://127.0.0.1:3000",
+		EnableWebhooks:     true,
+		EnableStars:        true,
+		CORSAllowedHeaders: nil,
+		MaxBodyBytes:       32 << 20,
+		DefaultPagingNum:   30,
+		MaxResponseItems:   50,
+		PasswordMinLength:  8,
+	}
+}

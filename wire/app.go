@@ -1,0 +1,68 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Init assembles the service on the backend the options name: Postgres when
+// a DSN is given, the embedded SQLite database otherwise.
+func Init(ctx context.Context, o Options) (*App, func(), error) {
+	if o.DSN != "" {
+		return InitPostgres(ctx, o)
+	}
+	return InitSQLite(ctx, o)
+}
+
+// Prepare migrates the schema and creates the first administrator of an
+// empty site. It returns that administrator's password when one was made.
+func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
+	if err := a.DB.Migrate(ctx); err != nil {
+		return "", err
+	}
+	return a.Users.EnsureAdmin(ctx)
+}
+
+// shutdownGrace is how long in-flight requests get to finish on shutdown.
+const shutdownGrace = 15 * time.Second
+
+// Serve answers HTTP on ln until ctx ends, then lets in-flight requests
+// finish and flushes the batched token last-use times.
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           a.HTTP,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          nil,
+	}
+	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		a.LastUsed.Run(bg, time.Minute)
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		serveErr = errors.Join(serveErr, err)
+	}
+	stopBG()
+	<-flushed
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return serveErr
+}
+
+// Dialect names the database backend in use.
+func (a *App) Dialect() string { return a.DB.Dialect() }
