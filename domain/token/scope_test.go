@@ -165,7 +165,7 @@ func TestScopesRequire(t *testing.T) {
 			wantErr: "token does not have at least one of required scope(s), required=[read:repository], token scope=public-only",
 		},
 		{
-			name: "all written as all", scopes: token.Scopes{"public-only", "read:admin"}, write: true, cats: []token.Category{token.CategoryAdmin},
+			name: "public-only quoted in token scope", scopes: token.Scopes{"public-only", "read:admin"}, write: true, cats: []token.Category{token.CategoryAdmin},
 			wantErr: "token does not have at least one of required scope(s), required=[write:admin], token scope=public-only,read:admin",
 		},
 	}

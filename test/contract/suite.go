@@ -102,12 +102,7 @@ func (f *fixture) email(userID int64, addr string, primary bool) *user.Email {
 
 func (f *fixture) token(userID int64, name, lastEight string) *token.AccessToken {
 	f.t.Helper()
-	tk := &token.AccessToken{
-		UserID: userID, Name: name, Hash: "hash-" + name + "-" + lastEight + "-" + strconv.FormatInt(userID, 10),
-		Salt: "salt-" + name, LastEight: lastEight,
-		Scopes:  token.Scopes{"read:repository", "write:user"},
-		Created: at(5),
-	}
+	tk := newToken(userID, name, lastEight)
 	if err := f.Tokens.Create(f.ctx, tk); err != nil {
 		f.t.Fatalf("create token %q: %v", name, err)
 	}
@@ -117,12 +112,27 @@ func (f *fixture) token(userID int64, name, lastEight string) *token.AccessToken
 	return tk
 }
 
+func newToken(userID int64, name, lastEight string) *token.AccessToken {
+	return &token.AccessToken{
+		UserID: userID, Name: name, Hash: "hash-" + name + "-" + lastEight + "-" + strconv.FormatInt(userID, 10),
+		Salt: "salt-" + name, LastEight: lastEight,
+		Scopes:  token.Scopes{"read:repository", "write:user"},
+		Created: at(5),
+	}
+}
+
+func newTokenFor(userID int64) *token.AccessToken { return newToken(userID, "default", "abcdef01") }
+
+func newEmailFor(userID int64, addr string) *user.Email {
+	return &user.Email{UserID: userID, Email: addr, LowerEmail: strings.ToLower(addr), Activated: true}
+}
+
 // isCategory checks err's category and its client-facing message.
 func isCategory(is *is.I, err, category error, msg string) {
 	is.Helper()
-	is.True(err != nil)                        // expected an error
-	is.True(errors.Is(err, category))           // wrong error category
-	is.Equal(errs.Message(err), msg)           // client-facing message
+	is.True(err != nil)               // expected an error
+	is.True(errors.Is(err, category)) // wrong error category
+	is.Equal(errs.Message(err), msg)  // client-facing message
 }
 
 func ids[T any](items []T, id func(T) int64) []int64 {
