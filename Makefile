@@ -41,9 +41,12 @@ check-generate:
 	@out=$$($(GO) tool wire diff ./wire 2>&1); status=$$?; \
 	if [ $$status -ne 0 ] && [ -n "$$out" ]; then echo "$$out"; echo "wire_gen.go is stale: run make generate"; exit 1; fi
 
-## bench: Go benchmarks and the load driver; writes docs/benchmarks.md
+## bench: start bin/depot, measure start-up, idle memory and throughput with
+## bin/loadgen, run the Go benchmarks, and write docs/benchmarks.md
+## (BENCH_ARGS passes loadgen flags, e.g. BENCH_ARGS='-d 3s -quiet-wait 0')
 bench: build
-	./scripts/bench.sh
+	$(GO) build -o bin/loadgen ./cmd/loadgen
+	./bin/loadgen -suite -depot $(BIN) -go $(GO) -c 32 -d 10s -out docs/benchmarks.md $(BENCH_ARGS)
 
 vet:
 	$(GO) vet ./...

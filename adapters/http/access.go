@@ -1,10 +1,13 @@
 package http
 
 import (
+	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/user"
@@ -107,7 +110,23 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 // order, and runs the handler.
 func (s *Server) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q := &request{w: w, r: r, vars: mux.Vars(r)}
+		// The router matches the escaped path, so its variables are still
+		// escaped; handlers get them decoded ("my%20token" is "my token").
+		vars := mux.Vars(r)
+		for k, v := range vars {
+			dec, err := url.PathUnescape(v)
+			if err != nil || strings.IndexByte(dec, 0) >= 0 {
+				s.writeError(w, r, errs.BadRequest("malformed path"))
+				return
+			}
+			vars[k] = dec
+		}
+		// A NUL cannot be stored or looked up; refuse it before any query.
+		if r.URL.RawQuery != "" && queryHasNUL(r.URL.Query()) {
+			s.writeError(w, r, errs.BadRequest("malformed query"))
+			return
+		}
+		q := &request{w: w, r: r, vars: vars}
 		if err := s.admit(q, c); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -116,6 +135,20 @@ func (s *Server) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			s.writeError(w, r, err)
 		}
 	}
+}
+
+func queryHasNUL(q url.Values) bool {
+	for k, vs := range q {
+		if strings.IndexByte(k, 0) >= 0 {
+			return true
+		}
+		for _, v := range vs {
+			if strings.IndexByte(v, 0) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *Server) admit(q *request, c *compiledRoute) error {
@@ -154,12 +187,42 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 			return errs.Unauthenticated("auth required")
 		}
 	}
+	// T and SA do not depend on the account named in the path, so they go
+	// first, as Gitea checks reqToken and reqSiteAdmin on its admin group
+	// before loading the user: refused callers learn nothing about accounts.
+	var early []permission.Code
+	for _, code := range c.rules.codes {
+		if code.Kind == permission.CodeT || code.Kind == permission.CodeSA {
+			early = append(early, code)
+		}
+	}
+	if err := permission.CheckAll(early, permission.Facts{Actor: actor}); err != nil {
+		return err
+	}
 	if name, ok := q.vars["username"]; ok {
 		subject, err := s.users.Resolve(q.r.Context(), name)
 		if err != nil {
+			// A redirect would tell where a hidden account went: answer as
+			// for the hidden account itself.
+			var renamed *users.RenamedError
+			if errors.As(err, &renamed) {
+				if _, verr := s.users.View(q.r.Context(), caller, renamed.NewName); verr != nil {
+					return verr
+				}
+			}
 			return err
 		}
 		q.subject = subject
+		// A public-only token may not touch a non-public account named in
+		// the path (spec section 5 rule 5; Gitea's checkTokenPublicOnly runs
+		// right after resolving the context user, before the route's checks).
+		notPublic := subject.Visibility != user.VisibilityPublic
+		if err := permission.CheckPublicOnly(actor, c.scopes, permission.PublicTarget{
+			UserNotPublic: notPublic && subject.Kind == user.KindIndividual,
+			OrgNotPublic:  notPublic && subject.Kind == user.KindOrganization,
+		}); err != nil {
+			return err
+		}
 	}
 	facts := permission.Facts{Actor: actor}
 	if q.subject != nil {

@@ -44,12 +44,13 @@ func (s *Server) toUser(c auth.Caller, u *user.User) userDTO {
 		Email:   s.users.ShownEmail(c, u),
 		HTMLURL: s.baseURL + "/" + url.PathEscape(u.Name),
 		Created: u.Created.UTC(), Location: u.Location, Website: u.Website, Description: u.Description,
-		Visibility: string(u.Visibility), Language: u.Language,
-		LastLogin: u.LastLogin.UTC(),
+		Visibility: string(u.Visibility),
 	}
 	if c.IsAdmin() || c.UserID() == u.ID {
 		d.IsAdmin, d.Active, d.ProhibitLogin, d.Restricted = u.IsAdmin, u.IsActive, u.ProhibitLogin, u.IsRestricted
 		d.LoginName = u.Name
+		// Locale and last sign-in are private too, as in Gitea's convert.toUser.
+		d.Language, d.LastLogin = u.Language, u.LastLogin.UTC()
 	}
 	return d
 }

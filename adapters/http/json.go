@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -56,7 +57,60 @@ func decodeJSON(r *http.Request, dst any) error {
 		}
 		return errs.BadRequest("malformed JSON: " + err.Error())
 	}
+	// No store can keep a NUL character in text (the SQL layer refuses the
+	// whole statement), so a string carrying one is an input error here.
+	if field := nulField(reflect.ValueOf(dst), ""); field != "" {
+		return errs.Invalid("must not contain NUL characters", fieldName(field))
+	}
 	return nil
+}
+
+// nulField returns the JSON name of the first string in v that contains a
+// NUL character, or "" when there is none.
+func nulField(v reflect.Value, name string) string {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return ""
+		}
+		return nulField(v.Elem(), name)
+	case reflect.String:
+		if strings.IndexByte(v.String(), 0) >= 0 {
+			return name
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if f := nulField(v.Index(i), name); f != "" {
+				return f
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			if f := nulField(iter.Key(), name); f != "" {
+				return f
+			}
+			if f := nulField(iter.Value(), name); f != "" {
+				return f
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			tag, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if tag == "" {
+				tag = sf.Name
+			}
+			if f := nulField(v.Field(i), tag); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // fieldName turns a JSON path such as "must_change_password" into Gitea's

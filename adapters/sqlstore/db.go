@@ -50,6 +50,7 @@ type DB struct {
 	read *bun.DB
 	// lockPath is the file that serialises migrations between SQLite processes.
 	lockPath string
+	hot      hotCache
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
@@ -68,7 +69,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 
 // sqlitePragmas apply to every connection of both pools. foreign_keys is
 // per connection in SQLite, so it must be in the DSN or cascades silently stop.
-const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
+
+// sqliteWriterPragmas apply to the writer only. synchronous=FULL makes every
+// commit durable before it is acknowledged, also across a power loss (WAL with
+// NORMAL may roll back the last commits then): no acknowledged write is lost.
+const sqliteWriterPragmas = "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 
 func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	if dataDir == "" {
@@ -82,7 +88,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction that
 	// reads then writes cannot fail with SQLITE_BUSY when upgrading its lock:
 	// it waits for busy_timeout at BEGIN instead.
-	writer, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	writer, err := sql.Open("sqlite", path+"?"+sqlitePragmas+sqliteWriterPragmas)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: open SQLite writer: %w", err)
 	}
@@ -135,6 +141,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 
 // Close closes both pools.
 func (d *DB) Close() error {
+	d.closeHotQueries()
 	err := d.write.Close()
 	if d.read != d.write {
 		err = errors.Join(err, d.read.Close())

@@ -266,3 +266,29 @@ func TestDriverTextNeverLeaks(t *testing.T) {
 		})
 	}
 }
+
+// The hot lookups are prepared on first use; one made before the tables
+// exist must not leave the handle broken once they do.
+func TestLookupsBeforeMigrateDoNotStick(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			is := is.New(t)
+			d := open(t, b.cfg(t))
+			_, err := d.Stores().Users.GetByID(t.Context(), 1)
+			is.True(err != nil)
+			is.True(!errors.Is(err, errs.ErrNotFound)) // a missing table is not a missing user
+
+			is.NoErr(d.Migrate(t.Context()))
+			u := newUser("late")
+			is.NoErr(d.Stores().Users.Create(t.Context(), u))
+			got, err := d.Stores().Users.GetByID(t.Context(), u.ID)
+			is.NoErr(err)
+			is.Equal(got.Name, "late")
+			_, err = d.Stores().Users.GetByName(t.Context(), "LATE")
+			is.NoErr(err)
+			found, err := d.Stores().Tokens.FindByLastEight(t.Context(), "00000000")
+			is.NoErr(err)
+			is.Equal(len(found), 0)
+		})
+	}
+}

@@ -47,7 +47,13 @@ func (s *AccessTokenStore) ListByUser(ctx context.Context, userID int64, opts po
 // one indexed query; the caller compares hashes to pick the one presented.
 func (s *AccessTokenStore) FindByLastEight(ctx context.Context, lastEight string) ([]*token.AccessToken, error) {
 	var rows []tokenRow
-	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("t.last_eight = ?", lastEight).Scan(ctx); err != nil {
+	var err error
+	if hot := s.c.prepared(ctx); hot != nil {
+		err = s.c.scanAll(ctx, hot.tokensByLastEight, lastEight, &rows)
+	} else {
+		err = s.c.r(ctx).NewSelect().Model(&rows).Where("t.last_eight = ?", lastEight).Scan(ctx)
+	}
+	if err != nil {
 		return nil, tokenMapping.mapErr(err)
 	}
 	return tokensToDomain(rows), nil

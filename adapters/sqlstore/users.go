@@ -47,7 +47,13 @@ func (s *UserStore) Delete(ctx context.Context, id int64) error {
 // GetByID finds a user by id with one primary-key lookup.
 func (s *UserStore) GetByID(ctx context.Context, id int64) (*user.User, error) {
 	row := new(userRow)
-	if err := s.c.r(ctx).NewSelect().Model(row).Where("u.id = ?", id).Scan(ctx); err != nil {
+	var err error
+	if hot := s.c.prepared(ctx); hot != nil {
+		err = s.c.scanOne(ctx, hot.userByID, id, row)
+	} else {
+		err = s.c.r(ctx).NewSelect().Model(row).Where("u.id = ?", id).Scan(ctx)
+	}
+	if err != nil {
 		return nil, userMapping.mapErr(err)
 	}
 	return row.toDomain(), nil
@@ -57,7 +63,14 @@ func (s *UserStore) GetByID(ctx context.Context, id int64) (*user.User, error) {
 // lower_name index.
 func (s *UserStore) GetByName(ctx context.Context, name string) (*user.User, error) {
 	row := new(userRow)
-	if err := s.c.r(ctx).NewSelect().Model(row).Where("u.lower_name = ?", strings.ToLower(name)).Scan(ctx); err != nil {
+	lower := strings.ToLower(name)
+	var err error
+	if hot := s.c.prepared(ctx); hot != nil {
+		err = s.c.scanOne(ctx, hot.userByName, lower, row)
+	} else {
+		err = s.c.r(ctx).NewSelect().Model(row).Where("u.lower_name = ?", lower).Scan(ctx)
+	}
+	if err != nil {
 		return nil, userMapping.mapErr(err)
 	}
 	return row.toDomain(), nil

@@ -182,6 +182,8 @@ func (s *Service) changePrimaryEmail(ctx context.Context, tx ports.Stores, u *us
 	switch {
 	case err == nil && existing.UserID != u.ID:
 		return errs.Invalid("email already in use", "Email")
+	case err == nil:
+		addr = existing.Email // the user's own address, spelt as stored
 	case errors.Is(err, errs.ErrNotFound):
 		e := &user.Email{UserID: u.ID, Email: addr, LowerEmail: strings.ToLower(addr), Activated: true}
 		if err := tx.Emails.Add(ctx, e); err != nil {

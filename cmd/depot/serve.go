@@ -34,8 +34,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("creating the first administrator: %w", err)
 	}
 	if pw != "" {
-		log.Warn("created the site administrator; this password is shown only once, change it after signing in",
-			"username", "admin", "password", pw)
+		// The password goes to stderr once, in the banner below, which no
+		// log level hides; the log record only says that it happened.
+		log.Warn("created the site administrator; its password is printed once below, change it after signing in",
+			"username", "admin")
 		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n\n", pw)
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)

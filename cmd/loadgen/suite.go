@@ -1,0 +1,568 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// SuiteConfig is `make bench`.
+type SuiteConfig struct {
+	// Depot is the server binary; Out the Markdown report; Go the go command.
+	Depot, Out, Go string
+	// Connections and Duration shape every measured load run; Warmup runs
+	// before each and is not counted.
+	Connections      int
+	Duration, Warmup time.Duration
+	// BenchPkgs are the packages whose Go benchmarks run.
+	BenchPkgs []string
+	// QuietWait is how long to wait, before each load run, for other
+	// processes to leave the CPUs alone (0: do not wait).
+	QuietWait time.Duration
+}
+
+// Report is everything the suite measured, rendered by writeReport.
+type Report struct {
+	When    time.Time
+	Machine Machine
+	GoVer   string
+	DepotV  string
+
+	FreshStart, Restart  time.Duration // process start to first answer
+	FreshRSS, RestartRSS int64         // VmRSS in bytes, idle after start
+	LoadedRSS, PeakRSS   int64         // VmRSS and VmHWM after the load runs
+	Runs                 []Run
+
+	ProfileCum string // go tool pprof -top -cum of the token GET benchmark
+	ProfileTop string // go tool pprof -top of the same
+	GoBench    string // go test -bench output
+	BenchErr   error
+	ExitCode   int // of the server after SIGTERM
+}
+
+// Run is one measured load run with the CPU both sides used, and what the
+// whole machine used: the difference is other processes, which on a shared
+// machine skew the result.
+type Run struct {
+	Name       string
+	Result     LoadResult
+	ServerCPU  time.Duration
+	LoadgenCPU time.Duration
+	MachineCPU time.Duration // every process, from /proc/stat
+	StealCPU   time.Duration // taken by the hypervisor
+	LoadAvg    string        // /proc/loadavg before the run
+}
+
+// Machine describes where the numbers come from.
+type Machine struct {
+	CPUs     int
+	CPUModel string
+	MemTotal int64 // bytes
+	Kernel   string
+}
+
+// idleSettle is how long the server sits idle before its RSS is read.
+const idleSettle = time.Second
+
+// RunSuite runs the whole suite and writes cfg.Out. Progress goes to log.
+func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
+	say := func(format string, args ...any) { fmt.Fprintf(log, "bench: "+format+"\n", args...) }
+	rep := &Report{When: time.Now().UTC(), Machine: readMachine()}
+	rep.GoVer = strings.TrimSpace(output(ctx, cfg.Go, "version"))
+	rep.DepotV = strings.TrimSpace(output(ctx, cfg.Depot, "version"))
+
+	work, err := os.MkdirTemp("", "depot-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	dataDir := filepath.Join(work, "data")
+
+	// A fresh start: empty data directory, so the schema is created and the
+	// administrator's password hashed before the first answer.
+	say("starting %s on a fresh data directory", cfg.Depot)
+	srv, err := startServer(ctx, cfg.Depot, dataDir, filepath.Join(work, "depot-1.log"))
+	if err != nil {
+		return err
+	}
+	rep.FreshStart = srv.firstAnswer
+	time.Sleep(idleSettle)
+	rep.FreshRSS, _ = srv.memory()
+	password, err := srv.adminPassword()
+	if err != nil {
+		srv.kill()
+		return err
+	}
+	if code, err := srv.stop(); err != nil || code != 0 {
+		return fmt.Errorf("first server did not stop cleanly (exit %d): %v", code, err)
+	}
+	say("fresh start: first answer after %s, idle RSS %s", rep.FreshStart.Round(time.Millisecond), mib(rep.FreshRSS))
+
+	// A restart on the same data: what an upgrade or a reboot costs.
+	srv, err = startServer(ctx, cfg.Depot, dataDir, filepath.Join(work, "depot-2.log"))
+	if err != nil {
+		return err
+	}
+	defer srv.kill()
+	rep.Restart = srv.firstAnswer
+	time.Sleep(idleSettle)
+	rep.RestartRSS, _ = srv.memory()
+	say("restart: first answer after %s, idle RSS %s", rep.Restart.Round(time.Millisecond), mib(rep.RestartRSS))
+
+	tok, err := createToken(ctx, srv.url, password)
+	if err != nil {
+		return err
+	}
+	runs := []struct {
+		name, path string
+		header     http.Header
+	}{
+		{"GET /api/v1/version", "/api/v1/version", nil},
+		{"GET /api/v1/user (token)", "/api/v1/user", http.Header{"Authorization": {"token " + tok}}},
+	}
+	for _, r := range runs {
+		lc := LoadConfig{URL: srv.url + r.path, Method: http.MethodGet, Header: r.header, Connections: cfg.Connections}
+		if cfg.Warmup > 0 {
+			lc.Duration = cfg.Warmup
+			if _, err := RunLoad(ctx, lc); err != nil {
+				return err
+			}
+		}
+		if cfg.QuietWait > 0 {
+			other, ok := waitQuiet(ctx, cfg.QuietWait)
+			if !ok {
+				say("the machine is busy: other processes use %.2f cores; measuring anyway", other)
+			}
+		}
+		lc.Duration = cfg.Duration
+		say("load: %s, %d connections, %s", r.name, cfg.Connections, cfg.Duration)
+		loadAvg := readLoadAvg()
+		srvCPU0, _ := srv.cpu()
+		selfCPU0 := selfCPU()
+		busy0, steal0 := machineCPU()
+		res, err := RunLoad(ctx, lc)
+		if err != nil {
+			return err
+		}
+		busy1, steal1 := machineCPU()
+		srvCPU1, _ := srv.cpu()
+		run := Run{Name: r.name, Result: res, ServerCPU: srvCPU1 - srvCPU0, LoadgenCPU: selfCPU() - selfCPU0,
+			MachineCPU: busy1 - busy0, StealCPU: steal1 - steal0, LoadAvg: loadAvg}
+		rep.Runs = append(rep.Runs, run)
+		fmt.Fprint(log, indent(res.String()))
+		say("server used %.2f cores, loadgen %.2f, other processes %.2f, steal %.2f (load average before: %s)",
+			cores(run.ServerCPU, res.Elapsed), cores(run.LoadgenCPU, res.Elapsed), cores(run.OtherCPU(), res.Elapsed),
+			cores(run.StealCPU, res.Elapsed), loadAvg)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	rep.LoadedRSS, rep.PeakRSS = srv.memory()
+
+	say("stopping the server")
+	code, err := srv.stop()
+	if err != nil {
+		return err
+	}
+	rep.ExitCode = code
+
+	say("go test -bench on %s", strings.Join(cfg.BenchPkgs, " "))
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, cfg.BenchPkgs...)
+	rep.GoBench, rep.BenchErr = tee(ctx, log, cfg.Go, args...)
+
+	say("profiling the token GET in process")
+	rep.ProfileCum, rep.ProfileTop = profileTokenGET(ctx, cfg.Go, work)
+
+	if err := writeReport(cfg.Out, rep); err != nil {
+		return err
+	}
+	say("wrote %s", cfg.Out)
+	if rep.BenchErr != nil {
+		return fmt.Errorf("go test -bench: %w", rep.BenchErr)
+	}
+	if code != 0 {
+		return fmt.Errorf("depot exited %d after SIGTERM", code)
+	}
+	return nil
+}
+
+// server is a depot child process.
+type server struct {
+	cmd         *exec.Cmd
+	url         string
+	logPath     string
+	firstAnswer time.Duration
+	done        chan struct{}
+	waitErr     error
+}
+
+// startServer starts depot serve on a free loopback port with log level warn
+// and returns once /api/v1/version answers, timing process start to answer.
+func startServer(ctx context.Context, depot, dataDir, logPath string) (*server, error) {
+	addr, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	cmd := exec.Command(depot, "serve", "--listen", addr, "--data-dir", dataDir, "--log-level", "warn")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = withoutDepotEnv(os.Environ())
+	s := &server{cmd: cmd, url: "http://" + addr, logPath: logPath, done: make(chan struct{})}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { s.waitErr = cmd.Wait(); close(s.done) }()
+
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	deadline := start.Add(30 * time.Second)
+	for {
+		resp, err := client.Get(s.url + "/api/v1/version")
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				s.firstAnswer = time.Since(start)
+				return s, nil
+			}
+		}
+		select {
+		case <-s.done:
+			log, _ := os.ReadFile(logPath)
+			return nil, fmt.Errorf("depot exited before answering (%v):\n%s", s.waitErr, log)
+		case <-ctx.Done():
+			s.kill()
+			return nil, ctx.Err()
+		default:
+		}
+		if time.Now().After(deadline) {
+			s.kill()
+			return nil, errors.New("depot did not answer within 30s")
+		}
+		time.Sleep(time.Millisecond) // polling resolution of the start-up time
+	}
+}
+
+var passwordLine = regexp.MustCompile(`administrator account created: username admin, password (\S+)`)
+
+// adminPassword reads the generated password from the server's log.
+func (s *server) adminPassword() (string, error) {
+	log, err := os.ReadFile(s.logPath)
+	if err != nil {
+		return "", err
+	}
+	m := passwordLine.FindSubmatch(log)
+	if m == nil {
+		return "", fmt.Errorf("no administrator password in the log:\n%s", log)
+	}
+	return string(m[1]), nil
+}
+
+// memory returns VmRSS and VmHWM (peak) in bytes.
+func (s *server) memory() (rss, peak int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		name, value, _ := strings.Cut(line, ":")
+		f := strings.Fields(value)
+		if len(f) < 1 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[0], 10, 64)
+		switch name {
+		case "VmRSS":
+			rss = kb * 1024
+		case "VmHWM":
+			peak = kb * 1024
+		}
+	}
+	return rss, peak
+}
+
+// clockTicks is USER_HZ, 100 on every Linux platform Go supports.
+const clockTicks = 100
+
+// cpu returns the user+system time the server has used so far.
+func (s *server) cpu() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name may hold spaces; the fields after it are fixed.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, errors.New("unreadable /proc stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// stop sends SIGTERM and waits up to 20 s for the exit code.
+func (s *server) stop() (int, error) {
+	select {
+	case <-s.done:
+	default:
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return -1, err
+		}
+		select {
+		case <-s.done:
+		case <-time.After(20 * time.Second):
+			s.kill()
+			return -1, errors.New("depot did not stop within 20s of SIGTERM")
+		}
+	}
+	var exit *exec.ExitError
+	if errors.As(s.waitErr, &exit) {
+		return exit.ExitCode(), nil
+	}
+	return 0, s.waitErr
+}
+
+// kill ends the process if it still runs.
+func (s *server) kill() {
+	select {
+	case <-s.done:
+	default:
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+}
+
+// createToken makes a read:user token for admin with Basic auth.
+func createToken(ctx context.Context, base, password string) (string, error) {
+	body := strings.NewReader(`{"name":"bench","scopes":["read:user"]}`)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/v1/users/admin/tokens", body)
+	if err != nil {
+		return "", err
+	}
+	req.SetBasicAuth("admin", password)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusCreated {
+		return "", fmt.Errorf("creating a token: %s: %s", resp.Status, data)
+	}
+	var t struct {
+		SHA1 string `json:"sha1"`
+	}
+	if err := json.Unmarshal(data, &t); err != nil || t.SHA1 == "" {
+		return "", fmt.Errorf("creating a token: no secret in %s", data)
+	}
+	return t.SHA1, nil
+}
+
+// profileTokenGET CPU-profiles the in-process token GET benchmark and returns
+// pprof's top lists by cumulative and by own time, or why it could not.
+func profileTokenGET(ctx context.Context, goCmd, work string) (cum, flat string) {
+	prof := filepath.Join(work, "cpu.pprof")
+	bin := filepath.Join(work, "http.test")
+	if out, err := tee(ctx, io.Discard, goCmd, "test", "-run", "^$", "-bench", "^BenchmarkGetUserToken$/^handler$",
+		"-benchtime", "3s", "-cpuprofile", prof, "-o", bin, "./adapters/http/"); err != nil {
+		msg := "profiling failed: " + err.Error() + "\n" + out
+		return msg, msg
+	}
+	top := func(args ...string) string {
+		out, err := tee(ctx, io.Discard, goCmd, append(append([]string{"tool", "pprof"}, args...), bin, prof)...)
+		if err != nil {
+			return "pprof failed: " + err.Error() + "\n" + out
+		}
+		// Drop the lines naming files, build ids and times of this run.
+		var keep []string
+		for line := range strings.SplitSeq(out, "\n") {
+			if strings.HasPrefix(line, "File:") || strings.HasPrefix(line, "Build ID:") || strings.HasPrefix(line, "Time:") {
+				continue
+			}
+			keep = append(keep, line)
+		}
+		return strings.Join(keep, "\n")
+	}
+	return top("-top", "-cum", "-nodecount=35"), top("-top", "-nodecount=20")
+}
+
+// tee runs a command, copying its output to log, and returns the output.
+func tee(ctx context.Context, log io.Writer, name string, args ...string) (string, error) {
+	var buf bytes.Buffer
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout = io.MultiWriter(&buf, log)
+	cmd.Stderr = cmd.Stdout
+	cmd.Env = withoutDepotEnv(os.Environ())
+	err := cmd.Run()
+	return buf.String(), err
+}
+
+// output runs a command and returns its standard output ("" on failure).
+func output(ctx context.Context, name string, args ...string) string {
+	out, err := exec.CommandContext(ctx, name, args...).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// withoutDepotEnv drops DEPOT_ settings and GOMAXPROCS, so the user's
+// environment cannot change what is measured.
+func withoutDepotEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "DEPOT_") && !strings.HasPrefix(kv, "GOMAXPROCS=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// freeLoopbackAddr is a 127.0.0.1 port nobody listened on a moment ago.
+func freeLoopbackAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// selfCPU is the user+system time this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// OtherCPU is what processes other than the server and loadgen used.
+func (r Run) OtherCPU() time.Duration {
+	return max(r.MachineCPU-r.ServerCPU-r.LoadgenCPU, 0)
+}
+
+// machineCPU returns the busy and the stolen CPU time of the whole machine
+// since boot, from the first line of /proc/stat.
+func machineCPU() (busy, steal time.Duration) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, 0
+	}
+	tick := func(i int) time.Duration {
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		return time.Duration(n) * time.Second / clockTicks
+	}
+	// user nice system idle iowait irq softirq steal
+	busy = tick(1) + tick(2) + tick(3) + tick(6) + tick(7)
+	return busy, tick(8)
+}
+
+// quietCores is how much CPU other processes may use for the machine to
+// count as quiet.
+const quietCores = 0.2
+
+// waitQuiet samples the machine's CPU use a second at a time until it is
+// below quietCores (the server is idle meanwhile, so the use is other
+// processes'), or limit passes. It returns the last sample and whether the
+// machine was quiet.
+func waitQuiet(ctx context.Context, limit time.Duration) (float64, bool) {
+	deadline := time.Now().Add(limit)
+	for {
+		b0, _ := machineCPU()
+		select {
+		case <-ctx.Done():
+			return 0, false
+		case <-time.After(time.Second):
+		}
+		b1, _ := machineCPU()
+		used := cores(b1-b0, time.Second)
+		if used < quietCores {
+			return used, true
+		}
+		if time.Now().After(deadline) {
+			return used, false
+		}
+	}
+}
+
+// readLoadAvg returns the 1, 5 and 15 minute load averages.
+func readLoadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// readMachine reads the CPU count and model, memory and kernel.
+func readMachine() Machine {
+	m := Machine{CPUs: runtime.NumCPU()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && k == "MemTotal" {
+				if f := strings.Fields(v); len(f) > 0 {
+					kb, _ := strconv.ParseInt(f[0], 10, 64)
+					m.MemTotal = kb * 1024
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	return m
+}
+
+func cores(used, wall time.Duration) float64 {
+	if wall <= 0 {
+		return 0
+	}
+	return used.Seconds() / wall.Seconds()
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") + "\n"
+}
