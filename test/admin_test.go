@@ -526,9 +526,9 @@ func testAdminRenameUser(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("rejects", func(t *testing.T) {
 		for _, to := range []string{"bob", "BOB", "admin", "a/b", "", "api", "ünï", "..", strings.Repeat("z", 41)} {
-			assertInvalid(t, rename("alicia", to), "NewName")
+			assertInvalid(t, rename("alicia", to), "NewUsername")
 		}
-		assertInvalid(t, srv.Do("POST", "/admin/users/alicia/rename", `{"new_username":7}`, adminHeader(srv)...), "NewUsername") // type errors name the JSON field; see report
+		assertInvalid(t, srv.Do("POST", "/admin/users/alicia/rename", `{"new_username":7}`, adminHeader(srv)...), "NewUsername")
 		assertAPIError(t, rename("not-there", "whatever"), http.StatusNotFound, "user does not exist")
 		u, _, err := srv.Client().GetUserInfo("alicia")
 		if err != nil || u.ID != alice.ID {

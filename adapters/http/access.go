@@ -39,7 +39,9 @@ func (q *request) var_(name string) string { return q.vars[name] }
 
 // accessRules are a route's access column, compiled.
 type accessRules struct {
-	codes     []permission.Code
+	codes []permission.Code
+	// early are T and SA, checked before the path's account is loaded.
+	early     []permission.Code
 	basic     bool // Basic auth with a password
 	explore   bool // sign-in when exploring is restricted
 	usersPage bool // the users page must be enabled
@@ -68,6 +70,9 @@ func parseAccess(s string) (accessRules, error) {
 				return a, err
 			}
 			a.codes = append(a.codes, c)
+			if c.Kind == permission.CodeT || c.Kind == permission.CodeSA {
+				a.early = append(a.early, c)
+			}
 		}
 	}
 	return a, nil
@@ -190,13 +195,7 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	// T and SA do not depend on the account named in the path, so they go
 	// first, as Gitea checks reqToken and reqSiteAdmin on its admin group
 	// before loading the user: refused callers learn nothing about accounts.
-	var early []permission.Code
-	for _, code := range c.rules.codes {
-		if code.Kind == permission.CodeT || code.Kind == permission.CodeSA {
-			early = append(early, code)
-		}
-	}
-	if err := permission.CheckAll(early, permission.Facts{Actor: actor}); err != nil {
+	if err := permission.CheckAll(c.rules.early, permission.Facts{Actor: actor}); err != nil {
 		return err
 	}
 	if name, ok := q.vars["username"]; ok {

@@ -236,7 +236,7 @@ func (s *Service) Delete(ctx context.Context, doerID int64, name string) error {
 // Rename gives the account called name the name newName, and leaves a
 // redirect from the old name.
 func (s *Service) Rename(ctx context.Context, name, newName string) error {
-	if err := user.ValidateName("NewName", newName); err != nil {
+	if err := user.ValidateName("NewUsername", newName); err != nil {
 		return err
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -248,7 +248,7 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 		newLower := strings.ToLower(newName)
 		if oldLower != newLower {
 			if _, err := tx.Users.GetByName(ctx, newName); err == nil {
-				return errs.Invalid("user already exists", "NewName")
+				return errs.Invalid("user already exists", "NewUsername")
 			} else if !errors.Is(err, errs.ErrNotFound) {
 				return err
 			}
@@ -258,7 +258,7 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 		}
 		u.Name, u.LowerName, u.Updated = newName, newLower, s.clock.Now()
 		if err := tx.Users.Update(ctx, u); err != nil {
-			return conflictAsInvalid(err, "NewName")
+			return conflictAsInvalid(err, "NewUsername")
 		}
 		if oldLower == newLower {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/token"
@@ -18,6 +19,7 @@ func (s *Service) Tokens(ctx context.Context, userID int64, opts ports.ListOptio
 // CreateToken makes an access token for the user with id and returns it with
 // its secret, which is shown this once and never stored.
 func (s *Service) CreateToken(ctx context.Context, userID int64, name string, scopes []string) (*token.AccessToken, string, error) {
+	name = strings.TrimSpace(name)
 	if err := token.ValidateName(name); err != nil {
 		return nil, "", err
 	}
