@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"testing"
 
 	"github.com/depothq/depot/domain/site"
@@ -71,14 +72,20 @@ func benchHandler(b *testing.B, h http.Handler, path string, header http.Header)
 	})
 }
 
-// benchLoopback serves h on a loopback port and sends keep-alive requests
-// from every P: handler plus net/http on both ends, in one process.
+// loopbackConns is how many keep-alive connections the loopback benchmarks
+// keep busy, as many as `make bench` drives the real server with.
+const loopbackConns = 32
+
+// benchLoopback serves h on a loopback port and sends keep-alive requests on
+// loopbackConns connections: handler plus net/http on both ends, in one
+// process. A CPU profile focused on net/http.(*conn).serve is the server side.
 func benchLoopback(b *testing.B, h http.Handler, path string, header http.Header) {
 	b.Helper()
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: loopbackConns, MaxIdleConnsPerHost: loopbackConns}}
 	b.Cleanup(client.CloseIdleConnections)
+	b.SetParallelism(max(1, loopbackConns/runtime.GOMAXPROCS(0)))
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -114,7 +121,7 @@ func BenchmarkVersion(b *testing.B) {
 }
 
 // BenchmarkGetUserToken is GET /api/v1/user with an access token: the token
-// cache hits after the first request, then one user read from SQLite.
+// cache answers after the first request, then the caller is rendered as JSON.
 func BenchmarkGetUserToken(b *testing.B) {
 	a := newBenchApp(b)
 	h := http.Header{"Authorization": {"token " + a.token}}
@@ -124,7 +131,7 @@ func BenchmarkGetUserToken(b *testing.B) {
 
 // BenchmarkGetUserBasic is GET /api/v1/user with Basic auth and the
 // password: the verifier cache hits after the first request, so Argon2id is
-// paid once; each request still reads the user by name.
+// paid once.
 func BenchmarkGetUserBasic(b *testing.B) {
 	a := newBenchApp(b)
 	req := httptest.NewRequest(http.MethodGet, "/", nil)

@@ -94,6 +94,10 @@ func (a *Authenticator) byToken(ctx context.Context, secret string, m Method) (C
 	if !token.LooksLikeSecret(secret) {
 		return Caller{}, errs.Unauthenticated(msgBadCredentials)
 	}
+	if t, u, ok := a.tokenMemo.Get(secret); ok {
+		a.lastUsed.Record(t.ID)
+		return Caller{User: u, Token: t, Method: m}, nil
+	}
 	t, err := a.findToken(ctx, secret)
 	if err != nil {
 		return Caller{}, err
@@ -101,26 +105,24 @@ func (a *Authenticator) byToken(ctx context.Context, secret string, m Method) (C
 	u, err := a.users.GetByID(ctx, t.UserID)
 	if err != nil {
 		if errors.Is(err, errs.ErrNotFound) {
-			a.tokenMemo.Forget(t.ID)
 			return Caller{}, errs.Unauthenticated(msgBadCredentials)
 		}
 		return Caller{}, err
 	}
+	a.tokenMemo.Put(secret, t, u)
 	a.lastUsed.Record(t.ID)
 	return Caller{User: u, Token: t, Method: m}, nil
 }
 
+// findToken looks the secret up by its last eight characters and checks the
+// salted hash of each candidate.
 func (a *Authenticator) findToken(ctx context.Context, secret string) (*token.AccessToken, error) {
-	if t, ok := a.tokenMemo.Get(secret); ok {
-		return t, nil
-	}
 	candidates, err := a.tokens.FindByLastEight(ctx, token.LastEightOf(secret))
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range candidates {
 		if t.Matches(secret) {
-			a.tokenMemo.Put(secret, t)
 			return t, nil
 		}
 	}

@@ -116,9 +116,9 @@ func authenticate(b *testing.B, a *auth.Authenticator, c auth.Credentials) {
 	}
 }
 
-// BenchmarkAuthenticateToken is a token in the Authorization header: on a
-// cache hit one SHA-256 of the secret and a user read; on a miss also the
-// lookup by last eight characters and the salted hash comparison.
+// BenchmarkAuthenticateToken is a token in the Authorization header, found in
+// the token cache (hit) or looked up by its last eight characters, checked
+// against its salted hash and cached again (miss).
 func BenchmarkAuthenticateToken(b *testing.B) {
 	c := auth.Credentials{HeaderToken: benchSecret}
 	b.Run("cache-hit", func(b *testing.B) {

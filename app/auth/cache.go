@@ -80,10 +80,12 @@ func (c *VerifierCache) Remember(u *user.User, password string) {
 	c.entries[d] = c.clock.Now().Add(c.ttl)
 }
 
-// TokenCache remembers which token a secret belongs to for a few seconds, so
-// a busy client does not cost a token lookup on every request. Deleting a
-// token through the server forgets it at once; the TTL bounds how long a
-// change made by another process can go unseen.
+// TokenCache remembers which token, and which user, a secret belongs to for a
+// few seconds, so a busy client costs no database read at all. Deleting a
+// token, and every change to a user made through the server, forgets the
+// entries at once (users.Service calls ForgetUser after each write); the TTL
+// bounds how long a change made by another process (the admin CLI) can go
+// unseen.
 type TokenCache struct {
 	mu     sync.Mutex
 	ttl    time.Duration
@@ -94,8 +96,9 @@ type TokenCache struct {
 }
 
 type tokenEntry struct {
-	tok *token.AccessToken
-	exp time.Time
+	tok  *token.AccessToken
+	user *user.User
+	exp  time.Time
 }
 
 // NewTokenCache returns a cache whose entries live for ttl.
@@ -111,32 +114,34 @@ func (c *TokenCache) reset() {
 	c.byUser = make(map[int64]map[int64]struct{})
 }
 
-// Get returns the token of secret when cached and fresh. The caller receives a
-// copy it may not share across requests.
-func (c *TokenCache) Get(secret string) (*token.AccessToken, bool) {
+// Get returns the token of secret and its user when cached and fresh. The
+// user is a copy the caller owns; the token is shared and must not be changed.
+func (c *TokenCache) Get(secret string) (*token.AccessToken, *user.User, bool) {
 	sum := sha256.Sum256([]byte(secret))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.bySum[sum]
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	if c.clock.Now().After(e.exp) {
 		c.forgetLocked(e.tok.ID)
-		return nil, false
+		return nil, nil, false
 	}
-	return e.tok, true
+	u := *e.user
+	return e.tok, &u, true
 }
 
-// Put caches t as the token of secret.
-func (c *TokenCache) Put(secret string, t *token.AccessToken) {
+// Put caches t, and a copy of its user u, as the token of secret.
+func (c *TokenCache) Put(secret string, t *token.AccessToken, u *user.User) {
 	sum := sha256.Sum256([]byte(secret))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.bySum) >= maxCacheEntries {
 		c.reset()
 	}
-	c.bySum[sum] = tokenEntry{tok: t, exp: c.clock.Now().Add(c.ttl)}
+	cp := *u
+	c.bySum[sum] = tokenEntry{tok: t, user: &cp, exp: c.clock.Now().Add(c.ttl)}
 	c.byID[t.ID] = sum
 	set := c.byUser[t.UserID]
 	if set == nil {

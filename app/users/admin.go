@@ -239,11 +239,14 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 	if err := user.ValidateName("NewUsername", newName); err != nil {
 		return err
 	}
+	var id int64
+	defer func() { s.tokens.ForgetUser(id) }()
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
 		if err != nil {
 			return err
 		}
+		id = u.ID
 		oldLower := u.LowerName
 		newLower := strings.ToLower(newName)
 		if oldLower != newLower {

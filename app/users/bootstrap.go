@@ -45,6 +45,7 @@ func (s *Service) EnsureAdmin(ctx context.Context) (string, error) {
 // and returns its otpauth:// URI.
 func (s *Service) EnableTOTP(ctx context.Context, name string) (string, error) {
 	var uri string
+	var id int64
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
 		if err != nil {
@@ -55,19 +56,25 @@ func (s *Service) EnableTOTP(ctx context.Context, name string) (string, error) {
 			return err
 		}
 		u.TOTPSecret, uri, u.Updated = secret, link, s.clock.Now()
+		id = u.ID
 		return tx.Users.Update(ctx, u)
 	})
+	s.tokens.ForgetUser(id)
 	return uri, err
 }
 
 // DisableTOTP removes two-factor sign-in from the account called name.
 func (s *Service) DisableTOTP(ctx context.Context, name string) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	var id int64
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
 		if err != nil {
 			return err
 		}
 		u.TOTPSecret, u.Updated = "", s.clock.Now()
+		id = u.ID
 		return tx.Users.Update(ctx, u)
 	})
+	s.tokens.ForgetUser(id)
+	return err
 }

@@ -42,6 +42,7 @@ func (s *Service) UpdateSettings(ctx context.Context, id int64, in SettingsInput
 		out = u
 		return tx.Users.Update(ctx, u)
 	})
+	s.tokens.ForgetUser(id)
 	return out, err
 }
 

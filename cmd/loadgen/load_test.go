@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -100,4 +101,24 @@ func TestRunLoadRefusesRemote(t *testing.T) {
 	is := is.New(t)
 	_, err := RunLoad(context.Background(), LoadConfig{URL: "http://192.0.2.1/", Connections: 1, Duration: time.Second})
 	is.True(err != nil)
+}
+
+func TestRunLoadSendsMethodAndBody(t *testing.T) {
+	is := is.New(t)
+	var bad atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || string(b) != `{"a":1}` || r.ContentLength != int64(len(b)) {
+			bad.Add(1)
+		}
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	res, err := RunLoad(context.Background(), LoadConfig{
+		URL: srv.URL, Method: http.MethodPost, Body: `{"a":1}`, Connections: 2, Duration: 200 * time.Millisecond,
+	})
+	is.NoErr(err)
+	is.True(res.Requests > 1)      // the request is reused, body and all
+	is.Equal(bad.Load(), int64(0)) // every request carried the method and the whole body
+	is.Equal(res.Non2xx+res.Errors, int64(0))
 }

@@ -77,6 +77,19 @@ func writeReport(path string, rep *Report) error {
 		w("| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", r.Name, cores(r.ServerCPU, e), cores(r.LoadgenCPU, e),
 			cores(r.OtherCPU(), e), cores(r.StealCPU, e), orNA(r.LoadAvg))
 	}
+	w("\nWhat one request cost each side, and what one fully busy core would serve at that cost:\n\n")
+	w("| Request | Server CPU per request | Requests per server core-second | loadgen CPU per request |\n")
+	w("|---|---|---|---|\n")
+	for _, r := range rep.Runs {
+		n := r.Result.Requests
+		if n == 0 || r.ServerCPU == 0 {
+			w("| %s | n/a | n/a | n/a |\n", r.Name)
+			continue
+		}
+		w("| %s | %.1f µs | %s | %.1f µs |\n", r.Name, us(r.ServerCPU, n),
+			thousands(float64(n)/r.ServerCPU.Seconds()), us(r.LoadgenCPU, n))
+	}
+	w("\nCPU times come from `/proc/<pid>/stat` (10 ms ticks) and `getrusage`.\n")
 	for _, r := range rep.Runs {
 		if r.Result.FirstError != "" {
 			w("\n%s: first failure: `%s`\n", r.Name, r.Result.FirstError)
@@ -93,12 +106,25 @@ func writeReport(path string, rep *Report) error {
 	w("\"First answer\" runs from just before the process is started until `GET /api/v1/version` first answers\n")
 	w("200, polled every millisecond; RSS is `VmRSS` from `/proc/<pid>/status`.\n\n")
 
-	w("## Where the time goes: token GET in process\n\n")
-	w("CPU profile of `BenchmarkGetUserToken/handler` (`adapters/http`: the handler called directly with a\n")
-	w("recorder, SQLite in a temporary directory). By call path, `go tool pprof -top -cum`:\n\n")
-	w("```\n%s\n```\n\n", strings.TrimRight(rep.ProfileCum, "\n"))
-	w("By function, `go tool pprof -top`:\n\n")
-	w("```\n%s\n```\n\n", strings.TrimRight(rep.ProfileTop, "\n"))
+	w("## Where the server's time goes\n\n")
+	w("The server binary has no profiling endpoint, so each request type is profiled in process: the\n")
+	w("`adapters/http` loopback benchmark (the assembled service on SQLite, 32 keep-alive connections over\n")
+	w("127.0.0.1), with the CPU profile focused on the server's connection goroutines\n")
+	w("(`-focus='%s'`); the client half and the garbage collector's background workers are left out.\n\n", serverFocus)
+	w("| Request | Depot's handler (`adapters/http.(*Server).ServeHTTP`) | System calls | net/http, runtime and the rest |\n")
+	w("|---|---|---|---|\n")
+	for _, p := range rep.Profiles {
+		if p.Depot == 0 && p.Syscalls == 0 {
+			w("| %s | n/a | n/a | n/a |\n", p.Name)
+			continue
+		}
+		w("| %s | %.0f %% | %.0f %% | %.0f %% |\n", p.Name, p.Depot, p.Syscalls, max(0, 100-p.Depot-p.Syscalls))
+	}
+	w("\nShares are of the server goroutines' CPU time.\n\n")
+	for _, p := range rep.Profiles {
+		w("%s (`%s`), `go tool pprof -top -cum`:\n\n", p.Name, p.Bench)
+		w("```\n%s\n```\n\n", strings.TrimRight(p.Top, "\n"))
+	}
 
 	w("## Go benchmarks\n\n")
 	w("`go test -run '^$' -bench . -benchmem ./adapters/http/ ./app/auth/ ./adapters/sqlstore/`")
@@ -156,6 +182,9 @@ func thousands(n float64) string {
 	}
 	return string(out)
 }
+
+// us is d per request, in microseconds.
+func us(d time.Duration, n int64) float64 { return float64(d) / float64(n) / float64(time.Microsecond) }
 
 func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
 

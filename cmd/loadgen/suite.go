@@ -47,11 +47,10 @@ type Report struct {
 	LoadedRSS, PeakRSS   int64         // VmRSS and VmHWM after the load runs
 	Runs                 []Run
 
-	ProfileCum string // go tool pprof -top -cum of the token GET benchmark
-	ProfileTop string // go tool pprof -top of the same
-	GoBench    string // go test -bench output
-	BenchErr   error
-	ExitCode   int // of the server after SIGTERM
+	Profiles []Profile // server side of each request type
+	GoBench  string    // go test -bench output
+	BenchErr error
+	ExitCode int // of the server after SIGTERM
 }
 
 // Run is one measured load run with the CPU both sides used, and what the
@@ -184,8 +183,13 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, cfg.BenchPkgs...)
 	rep.GoBench, rep.BenchErr = tee(ctx, log, cfg.Go, args...)
 
-	say("profiling the token GET in process")
-	rep.ProfileCum, rep.ProfileTop = profileTokenGET(ctx, cfg.Go, work)
+	for _, p := range []struct{ name, bench string }{
+		{"GET /api/v1/version", "^BenchmarkVersion$/^loopback$"},
+		{"GET /api/v1/user (token)", "^BenchmarkGetUserToken$/^loopback$"},
+	} {
+		say("profiling the server side of %s", p.name)
+		rep.Profiles = append(rep.Profiles, profileServer(ctx, cfg.Go, work, p.name, p.bench))
+	}
 
 	if err := writeReport(cfg.Out, rep); err != nil {
 		return err
@@ -381,32 +385,59 @@ func createToken(ctx context.Context, base, password string) (string, error) {
 	return t.SHA1, nil
 }
 
-// profileTokenGET CPU-profiles the in-process token GET benchmark and returns
-// pprof's top lists by cumulative and by own time, or why it could not.
-func profileTokenGET(ctx context.Context, goCmd, work string) (cum, flat string) {
-	prof := filepath.Join(work, "cpu.pprof")
+// Profile is the server side of one request type over loopback: a CPU
+// profile of an adapters/http loopback benchmark, focused on the server's
+// connection goroutines (net/http.(*conn).serve).
+type Profile struct {
+	Name, Bench string
+	// Top is go tool pprof -top -cum, or why there is none.
+	Top string
+	// Shares of the server's connection goroutines' CPU, in percent; zero
+	// when the profile could not be read.
+	Depot, Syscalls float64
+}
+
+// serverFocus selects the server's connection goroutines in a profile.
+const serverFocus = `net/http\.\(\*conn\)\.serve`
+
+// profileServer CPU-profiles one loopback benchmark of adapters/http and
+// returns pprof's top list focused on the server side, with the shares of
+// Depot's handler and of system calls in it.
+func profileServer(ctx context.Context, goCmd, work, name, bench string) Profile {
+	p := Profile{Name: name, Bench: bench}
+	prof := filepath.Join(work, "cpu-"+strings.NewReplacer("/", "-", "^", "", "$", "").Replace(bench)+".pprof")
 	bin := filepath.Join(work, "http.test")
-	if out, err := tee(ctx, io.Discard, goCmd, "test", "-run", "^$", "-bench", "^BenchmarkGetUserToken$/^handler$",
+	if out, err := tee(ctx, io.Discard, goCmd, "test", "-run", "^$", "-bench", bench,
 		"-benchtime", "3s", "-cpuprofile", prof, "-o", bin, "./adapters/http/"); err != nil {
-		msg := "profiling failed: " + err.Error() + "\n" + out
-		return msg, msg
+		p.Top = "profiling failed: " + err.Error() + "\n" + out
+		return p
 	}
-	top := func(args ...string) string {
-		out, err := tee(ctx, io.Discard, goCmd, append(append([]string{"tool", "pprof"}, args...), bin, prof)...)
-		if err != nil {
-			return "pprof failed: " + err.Error() + "\n" + out
+	out, err := tee(ctx, io.Discard, goCmd, "tool", "pprof", "-top", "-cum", "-nodecount=30", "-focus="+serverFocus, bin, prof)
+	if err != nil {
+		p.Top = "pprof failed: " + err.Error() + "\n" + out
+		return p
+	}
+	// Drop the lines naming files, build ids and times of this run.
+	var keep []string
+	cum := map[string]float64{}
+	for line := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(line, "File:") || strings.HasPrefix(line, "Build ID:") || strings.HasPrefix(line, "Time:") {
+			continue
 		}
-		// Drop the lines naming files, build ids and times of this run.
-		var keep []string
-		for line := range strings.SplitSeq(out, "\n") {
-			if strings.HasPrefix(line, "File:") || strings.HasPrefix(line, "Build ID:") || strings.HasPrefix(line, "Time:") {
-				continue
+		keep = append(keep, line)
+		// flat flat% sum% cum cum% name
+		if f := strings.Fields(line); len(f) >= 6 && strings.HasSuffix(f[4], "%") {
+			if v, err := strconv.ParseFloat(strings.TrimSuffix(f[4], "%"), 64); err == nil {
+				cum[strings.Join(f[5:], " ")] = v
 			}
-			keep = append(keep, line)
 		}
-		return strings.Join(keep, "\n")
 	}
-	return top("-top", "-cum", "-nodecount=35"), top("-top", "-nodecount=20")
+	p.Top = strings.Join(keep, "\n")
+	if serve := cum["net/http.(*conn).serve"]; serve > 0 {
+		p.Depot = 100 * cum["github.com/depothq/depot/adapters/http.(*Server).ServeHTTP"] / serve
+		p.Syscalls = 100 * max(cum["syscall.Syscall"], cum["syscall.RawSyscall6"]) / serve
+	}
+	return p
 }
 
 // tee runs a command, copying its output to log, and returns the output.
