@@ -50,8 +50,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			return
 		}
 	}
-	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "request_id", requestID(r), "err", err)
-	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(r)+")")
+	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "request_id", requestID(w), "err", err)
+	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(w)+")")
 }
 
 func (s *Server) writeMessage(w http.ResponseWriter, status int, msg string) {

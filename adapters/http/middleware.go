@@ -1,9 +1,9 @@
 package http
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -12,10 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 )
-
-type ctxKey int
-
-const requestIDKey ctxKey = iota
 
 // requestIDs are a random per-process prefix and a counter: unique, cheap,
 // and sortable within one run.
@@ -34,10 +30,9 @@ func (g *requestIDs) next() string {
 	return g.prefix + "-" + strconv.FormatUint(g.n.Add(1), 36)
 }
 
-func requestID(r *http.Request) string {
-	id, _ := r.Context().Value(requestIDKey).(string)
-	return id
-}
+// requestID is the id base gave the exchange, kept in the response header so
+// that no per-request context is needed to carry it.
+func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
 
 // statusWriter remembers the status for the access log.
 type statusWriter struct {
@@ -69,7 +64,6 @@ func (s *Server) base(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := ids.next()
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 		sw := &statusWriter{ResponseWriter: w}
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -84,8 +78,11 @@ func (s *Server) base(next http.Handler) http.Handler {
 					s.writeMessage(sw, http.StatusInternalServerError, "internal server error (request "+id+")")
 				}
 			}
-			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status,
-				"duration", time.Since(start), "request_id", id)
+			if s.log.Enabled(r.Context(), slog.LevelInfo) {
+				s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method),
+					slog.String("path", r.URL.Path), slog.Int("status", sw.status),
+					slog.Duration("duration", time.Since(start)), slog.String("request_id", id))
+			}
 		}()
 		if s.cors(sw, r) {
 			return

@@ -73,7 +73,15 @@ func (s *Server) mount(r muxRouter, table []route) error {
 			return fmt.Errorf("route %s %s: %w", rt.method, rt.path, err)
 		}
 		c := &compiledRoute{route: rt, rules: rules}
-		r.HandleFunc(rt.path, s.serve(c)).Methods(rt.method)
+		h := s.serve(c)
+		r.HandleFunc(rt.path, h).Methods(rt.method)
+		if !strings.Contains(rt.path, "{") {
+			full := apiPrefix + rt.path
+			if s.static[full] == nil {
+				s.static[full] = map[string]http.HandlerFunc{}
+			}
+			s.static[full][rt.method] = h
+		}
 		if _, seen := methods[rt.path]; !seen {
 			order = append(order, rt.path)
 		}

@@ -31,15 +31,25 @@ type Server struct {
 	baseURL    string
 	swaggerURL string
 	handler    http.Handler
+	// static maps the paths without variables (then the method) to their
+	// handlers, so the most frequent requests skip mux's pattern matching.
+	static map[string]map[string]http.HandlerFunc
+	// versionBody is the constant answer of GET /version.
+	versionBody []byte
 }
+
+// apiPrefix is where the REST API lives.
+const apiPrefix = "/api/v1"
 
 // NewServer builds the handler and its routes.
 func NewServer(a *auth.Authenticator, u *users.Service, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	s := &Server{auth: a, users: u, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger"}
+	s := &Server{auth: a, users: u, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
+		static:      map[string]map[string]http.HandlerFunc{},
+		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
-	api := router.PathPrefix("/api/v1").Subrouter()
+	api := router.PathPrefix(apiPrefix).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err
 	}
@@ -53,7 +63,17 @@ func NewServer(a *auth.Authenticator, u *users.Service, settings site.Settings, 
 		}
 		http.NotFound(w, r)
 	})
-	s.handler = s.base(router)
+	s.handler = s.base(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// RawPath is set only when the path has escapes that decoding would
+		// change; such paths go through mux, which matches the encoded form.
+		if r.URL.RawPath == "" {
+			if h := s.static[r.URL.Path][r.Method]; h != nil {
+				h(w, r)
+				return
+			}
+		}
+		router.ServeHTTP(w, r)
+	}))
 	return s, nil
 }
 
