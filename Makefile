@@ -42,9 +42,15 @@ check-generate:
 	if [ $$status -ne 0 ] && [ -n "$$out" ]; then echo "$$out"; echo "wire_gen.go is stale: run make generate"; exit 1; fi
 
 ## bench: start bin/depot, measure start-up, idle memory and throughput with
-## bin/loadgen, run the Go benchmarks, and write docs/benchmarks.md
-## (BENCH_ARGS passes loadgen flags, e.g. BENCH_ARGS='-d 3s -quiet-wait 0')
+## bin/loadgen and with wrk, run the Go benchmarks, and write docs/benchmarks.md
+## (BENCH_ARGS passes loadgen flags, e.g. BENCH_ARGS='-d 3s -quiet-wait 0').
+## wrk is installed when missing; without it the suite measures with loadgen only.
 bench: build
+	@dpkg -s wrk >/dev/null 2>&1 || { \
+		echo "installing: wrk"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; \
+	} || echo "bench: could not install wrk; measuring with loadgen only"
 	$(GO) build -o bin/loadgen ./cmd/loadgen
 	./bin/loadgen -suite -depot $(BIN) -go $(GO) -c 32 -d 10s -out docs/benchmarks.md $(BENCH_ARGS)
 

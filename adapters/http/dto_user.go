@@ -91,6 +91,16 @@ type emailDTO struct {
 	Username string `json:"username"`
 }
 
+// toEmails renders the addresses of the user called owner.
+func toEmails(list []*user.Email, owner string) []emailDTO {
+	out := make([]emailDTO, 0, len(list))
+	for _, e := range list {
+		out = append(out, emailDTO{Email: e.Email, Verified: e.Activated, Primary: e.Primary,
+			UserID: e.UserID, Username: owner})
+	}
+	return out
+}
+
 // accessTokenDTO is Gitea's AccessToken; sha1 carries the secret only on creation.
 type accessTokenDTO struct {
 	ID             int64      `json:"id"`

@@ -112,12 +112,7 @@ func (s *Server) listEmails(q *request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]emailDTO, 0, len(list))
-	for _, e := range list {
-		out = append(out, emailDTO{Email: e.Email, Verified: e.Activated, Primary: e.Primary,
-			UserID: e.UserID, Username: q.caller.User.Name})
-	}
-	q.json(http.StatusOK, out)
+	q.json(http.StatusOK, toEmails(list, q.caller.User.Name))
 	return nil
 }
 
@@ -131,12 +126,7 @@ func (s *Server) addEmails(q *request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]emailDTO, 0, len(added))
-	for _, e := range added {
-		out = append(out, emailDTO{Email: e.Email, Verified: e.Activated, Primary: e.Primary,
-			UserID: e.UserID, Username: q.caller.User.Name})
-	}
-	q.json(http.StatusCreated, out)
+	q.json(http.StatusCreated, toEmails(added, q.caller.User.Name))
 	return nil
 }
 
