@@ -221,7 +221,7 @@ func testAdminCreateUser(t *testing.T, opts ...testserver.Option) {
 		old, _ := newAccount(t, srv, "recycled", gitea.VisibleTypePublic)
 		_, err := admin.AdminRenameUser("recycled", gitea.RenameUserOption{NewUsername: "recycled2"})
 		is.NoErr(err)
-		is.Equal(srv.Do("GET", "/users/recycled", nil).Status, http.StatusTemporaryRedirect)
+		is.Equal(srv.Do("GET", "/users/recycled", nil).Status, http.StatusMovedPermanently)
 		no := false
 		fresh, _, err := admin.AdminCreateUser(gitea.CreateUserOption{Username: "recycled", Email: "recycled-again@example.com",
 			Password: userPassword, MustChangePassword: &no})
@@ -507,10 +507,10 @@ func testAdminRenameUser(t *testing.T, opts ...testserver.Option) {
 		is.Equal(u.ID, alice.ID)
 		is.Equal(u.HTMLURL, srv.URL+"/alicia")
 		r := srv.Do("GET", "/users/alice", nil)
-		is.Equal(r.Status, http.StatusTemporaryRedirect)
+		is.Equal(r.Status, http.StatusMovedPermanently)
 		is.Equal(r.Header.Get("Location"), "/api/v1/users/alicia")
 		r = srv.Do("GET", "/users/ALICE/tokens", nil, "Authorization", testserver.Basic("alicia", userPassword))
-		is.Equal(r.Status, http.StatusTemporaryRedirect)
+		is.Equal(r.Status, http.StatusMovedPermanently)
 		is.Equal(r.Header.Get("Location"), "/api/v1/users/alicia/tokens")
 
 		// Sign-in follows the new name; tokens keep working.
@@ -545,7 +545,7 @@ func testAdminRenameUser(t *testing.T, opts ...testserver.Option) {
 		is.Equal(u.ID, alice.ID)
 		is.Equal(srv.Do("GET", "/users/alice", nil).Status, http.StatusOK)
 		r := srv.Do("GET", "/users/alicia", nil)
-		is.Equal(r.Status, http.StatusTemporaryRedirect)
+		is.Equal(r.Status, http.StatusMovedPermanently)
 		is.Equal(r.Header.Get("Location"), "/api/v1/users/alice")
 	})
 

@@ -236,7 +236,7 @@ func TestUserGetRenamedRedirects(t *testing.T) {
 	newAccount(t, srv, "peeker", gitea.VisibleTypePublic)
 	assertAPIError(t, srv.Do("GET", "/users/secretold", nil, basicAs("peeker")...), http.StatusNotFound, "user does not exist")
 	r = srv.Do("GET", "/users/secretold", nil, "Authorization", testserver.Basic("admin", srv.AdminPassword))
-	is.Equal(r.Status, http.StatusTemporaryRedirect)
+	is.Equal(r.Status, http.StatusMovedPermanently)
 	is.Equal(r.Header.Get("Location"), "/api/v1/users/secretnew")
 
 	// Once the renamed account is deleted, its old name is simply gone.

@@ -59,7 +59,8 @@ func (s *Server) writeMessage(w http.ResponseWriter, status int, msg string) {
 }
 
 // redirectRenamed sends the caller to the same path with the old account name
-// replaced. 307 keeps the method and body, so writes follow the rename too.
+// replaced: 301 for reads, 307 for writes, which keeps the method and body so
+// that writes follow the rename too.
 func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *users.RenamedError) {
 	segs := strings.Split(r.URL.EscapedPath(), "/")
 	old := url.PathEscape(e.OldName)
@@ -73,5 +74,9 @@ func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *user
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}
-	http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	status := http.StatusTemporaryRedirect
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		status = http.StatusMovedPermanently
+	}
+	http.Redirect(w, r, target, status)
 }
