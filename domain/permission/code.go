@@ -46,7 +46,7 @@ const (
 	msgTeamMember     = "Must be a team member"
 	msgWebhooksOff    = "webhooks disabled by administrator"
 	msgStarsOff       = "stars disabled by administrator"
-	archivedMsgFormat = "<Repository %d:%s> is archived"
+	archivedMsgFormat = "%s is archived"
 )
 
 // Code is one access code, with the units it names for RR and RW.
@@ -194,7 +194,7 @@ type Facts struct {
 //   - BW: 403 unless BranchWritable, or a site admin.
 //   - RA: 403 unless the actor administers the repo (owner or admin collaborator), or is a site admin.
 //   - RO: 403 unless the actor owns the repo, or is a site admin.
-//   - NA: 423 "<Repository ID:owner/name> is archived" when the repo is archived.
+//   - NA: 423 "<owner>/<name> is archived" when the repo is archived.
 //   - SA: 403 "user should be the site admin". Gitea's API /admin routes use
 //     this check (reqSiteAdmin); "You have no permission to request for
 //     this." is its web-only admin guard, see AdminOnlyError.
@@ -305,11 +305,11 @@ func orgDenied(teamRoute bool, msg string) error {
 	return errs.Forbidden(msg)
 }
 
-// ArchivedError is the 423 of a write to an archived repository. Gitea
-// (mustNotBeArchived) words it with the repository's log string:
-// "<Repository 7:alice/demo> is archived".
+// ArchivedError is the 423 of a write to an archived repository, worded as
+// the spec and the repositories issue ask: "alice/demo is archived". (Gitea
+// prints its internal log string, "<Repository 7:alice/demo>", instead.)
 func ArchivedError(r Repo) error {
-	return errs.Locked(fmt.Sprintf(archivedMsgFormat, r.ID, r.FullName))
+	return errs.Locked(fmt.Sprintf(archivedMsgFormat, r.FullName))
 }
 
 // CheckAll applies codes in declaration order and returns the first failure.

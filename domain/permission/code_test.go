@@ -182,9 +182,9 @@ func TestCodeCheck(t *testing.T) {
 
 		// NA
 		{"NA not archived", "NA", onRepo(plainUser(), repo(), norel), pass},
-		{"NA archived", "NA", onRepo(repoOwner(), repo(archived), norel), outcome{errs.ErrLocked, "<Repository 7:alice/demo> is archived"}},
-		{"NA archived, site admin too", "NA", onRepo(siteAdmin(), repo(archived, orgOwned), norel), outcome{errs.ErrLocked, "<Repository 7:acme/demo> is archived"}},
-		{"NA archived, workflow run", "NA", onRepo(workflowRun(repoID, false), repo(archived), norel), outcome{errs.ErrLocked, "<Repository 7:alice/demo> is archived"}},
+		{"NA archived", "NA", onRepo(repoOwner(), repo(archived), norel), outcome{errs.ErrLocked, "alice/demo is archived"}},
+		{"NA archived, site admin too", "NA", onRepo(siteAdmin(), repo(archived, orgOwned), norel), outcome{errs.ErrLocked, "acme/demo is archived"}},
+		{"NA archived, workflow run", "NA", onRepo(workflowRun(repoID, false), repo(archived), norel), outcome{errs.ErrLocked, "alice/demo is archived"}},
 
 		// SA
 		{"SA anonymous", "SA", off(anonymous()), forbidden(msgSA)},
@@ -290,9 +290,9 @@ func TestCheckAll(t *testing.T) {
 		{"anonymous stops at T", "T, RW(code), NA", onRepo(anonymous(), repo(archived), permission.Relations{}), unauthenticated},
 		{"reader stops at RW", "T, RW(code), NA", onRepo(plainUser(), repo(archived), permission.Relations{}), forbidden("user should have a permission to write to a repo")},
 		{"writer stops at NA", "T, RW(code), NA", onRepo(plainUser(), repo(archived), permission.Relations{CollaboratorMode: write}),
-			outcome{errs.ErrLocked, "<Repository 7:alice/demo> is archived"}},
+			outcome{errs.ErrLocked, "alice/demo is archived"}},
 		{"declaration order wins", "T, NA, RW(code)", onRepo(plainUser(), repo(archived), permission.Relations{}),
-			outcome{errs.ErrLocked, "<Repository 7:alice/demo> is archived"}},
+			outcome{errs.ErrLocked, "alice/demo is archived"}},
 		{"writer passes all", "T, RW(code), NA", onRepo(plainUser(), repo(), permission.Relations{CollaboratorMode: write}), pass},
 		{"branch write", "T, RR(code), BW, NA", onRepo(plainUser(), repo(), permission.Relations{CollaboratorMode: write}),
 			forbidden("user should have a permission to write to this branch")},
