@@ -1,12 +1,13 @@
 // Command loadgen is Depot's closed-loop HTTP load driver and benchmark suite.
 //
 //	loadgen -url http://127.0.0.1:3000/api/v1/version [-c 32] [-d 10s] [-H 'Name: value']... [-method GET] [-body ...]
-//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md]
+//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk]
 //
 // The first form keeps -c connections busy for -d and prints requests per
 // second, p50/p99 latency, transport errors and non-2xx answers. The second
 // is `make bench`: it starts bin/depot, measures start-up, memory and
-// throughput, runs the Go benchmarks and writes docs/benchmarks.md.
+// throughput (with loadgen, and with wrk when it is installed), runs the Go
+// benchmarks and writes docs/benchmarks.md.
 //
 // Only loopback targets are driven (127.0.0.0/8, ::1, localhost): this is a
 // tool for measuring one's own machine, never anyone else's.
@@ -88,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		warmup    = fs.Duration("warmup", 2*time.Second, "suite: warm-up load before each measured run")
 		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/", "suite: packages whose Go benchmarks run")
 		quietWait = fs.Duration("quiet-wait", time.Minute, "suite: wait up to this long before each load run for other processes to go idle")
+		wrk       = fs.String("wrk", "wrk", "suite: the wrk command that measures each load too ('' or not installed: loadgen only)")
 	)
 	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -100,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *suite {
 		return RunSuite(ctx, SuiteConfig{
 			Depot: *depot, Out: *out, Go: *goCmd, Connections: *conns, Duration: *duration,
-			Warmup: *warmup, BenchPkgs: strings.Fields(*benchPkgs), QuietWait: *quietWait,
+			Warmup: *warmup, BenchPkgs: strings.Fields(*benchPkgs), QuietWait: *quietWait, Wrk: *wrk,
 		}, stderr)
 	}
 

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,6 +32,9 @@ type SuiteConfig struct {
 	// QuietWait is how long to wait, before each load run, for other
 	// processes to leave the CPUs alone (0: do not wait).
 	QuietWait time.Duration
+	// Wrk is the wrk command that measures each load a second time; when
+	// it is "" or not installed, loadgen measures alone.
+	Wrk string
 }
 
 // Report is everything the suite measured, rendered by writeReport.
@@ -41,6 +43,9 @@ type Report struct {
 	Machine Machine
 	GoVer   string
 	DepotV  string
+	WrkV    string // wrk --version, when wrk measured
+	// WrkNote says why there are no wrk runs, or why some are missing.
+	WrkNote string
 
 	FreshStart, Restart  time.Duration // process start to first answer
 	FreshRSS, RestartRSS int64         // VmRSS in bytes, idle after start
@@ -57,21 +62,33 @@ type Report struct {
 // whole machine used: the difference is other processes, which on a shared
 // machine skew the result.
 type Run struct {
-	Name       string
+	Name       string // the load, as in loads
+	Driver     string // driverLoadgen or driverWrk
 	Result     LoadResult
 	ServerCPU  time.Duration
-	LoadgenCPU time.Duration
+	DriverCPU  time.Duration // the load driver's
 	MachineCPU time.Duration // every process, from /proc/stat
 	StealCPU   time.Duration // taken by the hypervisor
 	LoadAvg    string        // /proc/loadavg before the run
 }
 
-// Machine describes where the numbers come from.
-type Machine struct {
-	CPUs     int
-	CPUModel string
-	MemTotal int64 // bytes
-	Kernel   string
+// The load drivers.
+const (
+	driverLoadgen = "loadgen"
+	driverWrk     = "wrk"
+)
+
+// load is one request type the suite drives, and the target it is held to.
+type load struct {
+	name, path string
+	withToken  bool    // send Authorization: token <a read:user token>
+	target     float64 // requests per second
+	gitea      string  // Gitea's figure, for scale
+}
+
+var loads = []load{
+	{name: "GET /api/v1/version", path: "/api/v1/version", target: targetVersionRPS, gitea: giteaVersionRPS},
+	{name: "GET /api/v1/user (token)", path: "/api/v1/user", withToken: true, target: targetTokenRPS, gitea: giteaTokenRPS},
 }
 
 // idleSettle is how long the server sits idle before its RSS is read.
@@ -126,49 +143,52 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	runs := []struct {
-		name, path string
-		header     http.Header
-	}{
-		{"GET /api/v1/version", "/api/v1/version", nil},
-		{"GET /api/v1/user (token)", "/api/v1/user", http.Header{"Authorization": {"token " + tok}}},
+	wrk := findWrk(ctx, cfg.Wrk, rep)
+	if wrk == "" {
+		say("%s", rep.WrkNote)
 	}
-	for _, r := range runs {
-		lc := LoadConfig{URL: srv.url + r.path, Method: http.MethodGet, Header: r.header, Connections: cfg.Connections}
+	for _, l := range loads {
+		lc := LoadConfig{URL: srv.url + l.path, Method: http.MethodGet, Connections: cfg.Connections}
+		if l.withToken {
+			lc.Header = http.Header{"Authorization": {"token " + tok}}
+		}
 		if cfg.Warmup > 0 {
 			lc.Duration = cfg.Warmup
 			if _, err := RunLoad(ctx, lc); err != nil {
 				return err
 			}
 		}
-		if cfg.QuietWait > 0 {
-			other, ok := waitQuiet(ctx, cfg.QuietWait)
-			if !ok {
-				say("the machine is busy: other processes use %.2f cores; measuring anyway", other)
-			}
-		}
 		lc.Duration = cfg.Duration
-		say("load: %s, %d connections, %s", r.name, cfg.Connections, cfg.Duration)
-		loadAvg := readLoadAvg()
-		srvCPU0, _ := srv.cpu()
-		selfCPU0 := selfCPU()
-		busy0, steal0 := machineCPU()
-		res, err := RunLoad(ctx, lc)
+		run, err := measureRun(ctx, cfg, srv, l.name, driverLoadgen, say, func() (LoadResult, time.Duration, error) {
+			cpu0 := selfCPU()
+			res, err := RunLoad(ctx, lc)
+			return res, selfCPU() - cpu0, err
+		})
 		if err != nil {
 			return err
 		}
-		busy1, steal1 := machineCPU()
-		srvCPU1, _ := srv.cpu()
-		run := Run{Name: r.name, Result: res, ServerCPU: srvCPU1 - srvCPU0, LoadgenCPU: selfCPU() - selfCPU0,
-			MachineCPU: busy1 - busy0, StealCPU: steal1 - steal0, LoadAvg: loadAvg}
 		rep.Runs = append(rep.Runs, run)
-		fmt.Fprint(log, indent(res.String()))
-		say("server used %.2f cores, loadgen %.2f, other processes %.2f, steal %.2f (load average before: %s)",
-			cores(run.ServerCPU, res.Elapsed), cores(run.LoadgenCPU, res.Elapsed), cores(run.OtherCPU(), res.Elapsed),
-			cores(run.StealCPU, res.Elapsed), loadAvg)
+		fmt.Fprint(log, indent(run.Result.String()))
+		if wrk == "" {
+			continue
+		}
+		// wrk follows loadgen's run on the same, warm server.
+		run, err = measureRun(ctx, cfg, srv, l.name, driverWrk, say, func() (LoadResult, time.Duration, error) {
+			res, cpu, out, err := RunWrk(ctx, wrk, lc)
+			fmt.Fprint(log, indent(out))
+			return res, cpu, err
+		})
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if err != nil {
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			note := fmt.Sprintf("wrk failed on %s, so that load has no wrk run: %s.", l.name, msg)
+			rep.WrkNote = strings.TrimSpace(rep.WrkNote + " " + note)
+			say("%s", note)
+			continue
+		}
+		rep.Runs = append(rep.Runs, run)
 	}
 	rep.LoadedRSS, rep.PeakRSS = srv.memory()
 
@@ -202,6 +222,52 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 		return fmt.Errorf("depot exited %d after SIGTERM", code)
 	}
 	return nil
+}
+
+// findWrk returns the wrk command to run, or "" with rep.WrkNote saying why
+// there is none.
+func findWrk(ctx context.Context, name string, rep *Report) string {
+	if name == "" {
+		rep.WrkNote = "wrk was switched off (-wrk ''): the loads were measured with loadgen only."
+		return ""
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		rep.WrkNote = fmt.Sprintf("wrk is not installed (%v; `make bench` installs it with apt-get, "+
+			"which failed or was not allowed): the loads were measured with loadgen only.", err)
+		return ""
+	}
+	rep.WrkV = wrkVersion(ctx, path)
+	return path
+}
+
+// measureRun waits for the machine to be quiet, then runs drive once,
+// tracking the CPU the server, the driver (as drive reports it) and the
+// whole machine use meanwhile.
+func measureRun(ctx context.Context, cfg SuiteConfig, srv *server, name, driver string,
+	say func(string, ...any), drive func() (LoadResult, time.Duration, error)) (Run, error) {
+	if cfg.QuietWait > 0 {
+		if other, ok := waitQuiet(ctx, cfg.QuietWait); !ok {
+			say("the machine is busy: other processes use %.2f cores; measuring anyway", other)
+		}
+	}
+	say("load: %s with %s, %d connections, %s", name, driver, cfg.Connections, cfg.Duration)
+	run := Run{Name: name, Driver: driver, LoadAvg: readLoadAvg()}
+	srvCPU0, _ := srv.cpu()
+	busy0, steal0 := machineCPU()
+	res, driverCPU, err := drive()
+	if err != nil {
+		return run, err
+	}
+	busy1, steal1 := machineCPU()
+	srvCPU1, _ := srv.cpu()
+	run.Result, run.DriverCPU = res, driverCPU
+	run.ServerCPU, run.MachineCPU, run.StealCPU = srvCPU1-srvCPU0, busy1-busy0, steal1-steal0
+	e := res.Elapsed
+	say("%s: %.0f req/s; server used %.2f cores, %s %.2f, other processes %.2f, steal %.2f (load average before: %s)",
+		driver, res.RPS, cores(run.ServerCPU, e), driver, cores(run.DriverCPU, e), cores(run.OtherCPU(), e),
+		cores(run.StealCPU, e), run.LoadAvg)
+	return run, nil
 }
 
 // server is a depot child process.
@@ -302,9 +368,6 @@ func (s *server) memory() (rss, peak int64) {
 	}
 	return rss, peak
 }
-
-// clockTicks is USER_HZ, 100 on every Linux platform Go supports.
-const clockTicks = 100
 
 // cpu returns the user+system time the server has used so far.
 func (s *server) cpu() (time.Duration, error) {
@@ -480,116 +543,6 @@ func freeLoopbackAddr() (string, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
-}
-
-// selfCPU is the user+system time this process has used.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// OtherCPU is what processes other than the server and loadgen used.
-func (r Run) OtherCPU() time.Duration {
-	return max(r.MachineCPU-r.ServerCPU-r.LoadgenCPU, 0)
-}
-
-// machineCPU returns the busy and the stolen CPU time of the whole machine
-// since boot, from the first line of /proc/stat.
-func machineCPU() (busy, steal time.Duration) {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0, 0
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	f := strings.Fields(line)
-	if len(f) < 9 || f[0] != "cpu" {
-		return 0, 0
-	}
-	tick := func(i int) time.Duration {
-		n, _ := strconv.ParseInt(f[i], 10, 64)
-		return time.Duration(n) * time.Second / clockTicks
-	}
-	// user nice system idle iowait irq softirq steal
-	busy = tick(1) + tick(2) + tick(3) + tick(6) + tick(7)
-	return busy, tick(8)
-}
-
-// quietCores is how much CPU other processes may use for the machine to
-// count as quiet.
-const quietCores = 0.2
-
-// waitQuiet samples the machine's CPU use a second at a time until it is
-// below quietCores (the server is idle meanwhile, so the use is other
-// processes'), or limit passes. It returns the last sample and whether the
-// machine was quiet.
-func waitQuiet(ctx context.Context, limit time.Duration) (float64, bool) {
-	deadline := time.Now().Add(limit)
-	for {
-		b0, _ := machineCPU()
-		select {
-		case <-ctx.Done():
-			return 0, false
-		case <-time.After(time.Second):
-		}
-		b1, _ := machineCPU()
-		used := cores(b1-b0, time.Second)
-		if used < quietCores {
-			return used, true
-		}
-		if time.Now().After(deadline) {
-			return used, false
-		}
-	}
-}
-
-// readLoadAvg returns the 1, 5 and 15 minute load averages.
-func readLoadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// readMachine reads the CPU count and model, memory and kernel.
-func readMachine() Machine {
-	m := Machine{CPUs: runtime.NumCPU()}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPUModel = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && k == "MemTotal" {
-				if f := strings.Fields(v); len(f) > 0 {
-					kb, _ := strconv.ParseInt(f[0], 10, 64)
-					m.MemTotal = kb * 1024
-				}
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		m.Kernel = strings.TrimSpace(string(b))
-	}
-	return m
-}
-
-func cores(used, wall time.Duration) float64 {
-	if wall <= 0 {
-		return 0
-	}
-	return used.Seconds() / wall.Seconds()
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
