@@ -1,13 +1,11 @@
 package http
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
-	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/user"
@@ -199,16 +197,8 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 		return err
 	}
 	if name, ok := q.vars["username"]; ok {
-		subject, err := s.users.Resolve(q.r.Context(), name)
+		subject, err := s.users.Resolve(q.r.Context(), caller, name)
 		if err != nil {
-			// A redirect would tell where a hidden account went: answer as
-			// for the hidden account itself.
-			var renamed *users.RenamedError
-			if errors.As(err, &renamed) {
-				if _, verr := s.users.View(q.r.Context(), caller, renamed.NewName); verr != nil {
-					return verr
-				}
-			}
 			return err
 		}
 		q.subject = subject

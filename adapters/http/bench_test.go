@@ -5,6 +5,7 @@ package http_test
 
 import (
 	"context"
+	"github.com/depothq/depot/app/auth"
 	"io"
 	"log/slog"
 	"net/http"
@@ -40,7 +41,7 @@ func newBenchApp(b *testing.B) benchApp {
 	if err != nil {
 		b.Fatal(err)
 	}
-	admin, err := app.Users.Resolve(ctx, "admin")
+	admin, err := app.Users.Resolve(ctx, auth.Caller{}, "admin")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -177,8 +177,5 @@ func (a *Authenticator) byBasic(ctx context.Context, c Credentials) (Caller, err
 	return Caller{User: u, Method: MethodBasic}, nil
 }
 
-// ForgetToken drops a token from the cache at once (after it is deleted).
-func (a *Authenticator) ForgetToken(id int64) { a.tokenMemo.Forget(id) }
-
 // FlushInterval is how often last-use times are written back.
 const FlushInterval = time.Minute

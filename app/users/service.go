@@ -63,9 +63,11 @@ func Viewer(c auth.Caller) user.Viewer {
 	return user.Viewer{ID: c.User.ID, IsAdmin: c.User.IsAdmin, PublicOnly: c.Scopes().PublicOnly()}
 }
 
-// Resolve finds the account called name. A name freed by a rename yields a
-// *RenamedError naming the new name; an unknown name errs.ErrNotFound.
-func (s *Service) Resolve(ctx context.Context, name string) (*user.User, error) {
+// Resolve finds the account called name for caller c. A name freed by a
+// rename yields a *RenamedError naming the new name, unless c may not see the
+// account it now belongs to: a redirect would reveal where a hidden account
+// went, so that answers as an unknown name does (errs.ErrNotFound).
+func (s *Service) Resolve(ctx context.Context, c auth.Caller, name string) (*user.User, error) {
 	u, err := s.stores.Users.GetByName(ctx, name)
 	if err == nil {
 		return u, nil
@@ -84,13 +86,16 @@ func (s *Service) Resolve(ctx context.Context, name string) (*user.User, error) 
 	if terr != nil {
 		return nil, terr
 	}
+	if !user.CanSee(Viewer(c), target) {
+		return nil, errs.NotFound("user does not exist")
+	}
 	return nil, &RenamedError{OldName: name, NewName: target.Name}
 }
 
 // View finds the account called name as the caller may see it: accounts the
 // caller may not see are reported as absent.
 func (s *Service) View(ctx context.Context, c auth.Caller, name string) (*user.User, error) {
-	u, err := s.Resolve(ctx, name)
+	u, err := s.Resolve(ctx, c, name)
 	if err != nil {
 		return nil, err
 	}
