@@ -35,6 +35,8 @@ type UserStore interface {
 	Delete(ctx context.Context, id int64) error
 	GetByID(ctx context.Context, id int64) (*user.User, error)
 	GetByName(ctx context.Context, name string) (*user.User, error)
+	// GetByIDs finds the users with these ids, in one query; absent ids are skipped.
+	GetByIDs(ctx context.Context, ids []int64) ([]*user.User, error)
 	// Search returns one page, ordered by id, and the total count matching.
 	Search(ctx context.Context, q UserSearch) ([]*user.User, int64, error)
 	// Count returns how many accounts (of any kind) exist.
@@ -76,9 +78,16 @@ type AccessTokenStore interface {
 
 // Stores is the set of stores one unit of work uses.
 type Stores struct {
-	Users  UserStore
-	Emails EmailStore
-	Tokens AccessTokenStore
+	Users         UserStore
+	Emails        EmailStore
+	Tokens        AccessTokenStore
+	Repos         RepoStore
+	Collaborators CollaboratorStore
+	DeployKeys    DeployKeyStore
+	Topics        TopicStore
+	Stars         StarStore
+	Watches       WatchStore
+	Transfers     TransferStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

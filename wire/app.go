@@ -23,6 +23,10 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 	if err := a.DB.Migrate(ctx); err != nil {
 		return "", err
 	}
+	// Deletions that crashed after their commit left directories aside.
+	if err := a.Git.Sweep(ctx); err != nil {
+		a.Log.Warn("sweeping deleted repositories", "err", err)
+	}
 	return a.Users.EnsureAdmin(ctx)
 }
 

@@ -8,10 +8,16 @@ import (
 	"log/slog"
 	"time"
 
+	"path/filepath"
+
+	"github.com/depothq/depot/adapters/blobs"
 	httpadapter "github.com/depothq/depot/adapters/http"
+	"github.com/depothq/depot/adapters/libgit2"
 	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/adapters/sqlstore"
+	"github.com/depothq/depot/adapters/templates"
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/ports"
@@ -31,6 +37,8 @@ type Options struct {
 type App struct {
 	DB       *sqlstore.DB
 	Users    *users.Service
+	Repos    *repos.Service
+	Git      ports.GitStorage
 	Auth     *auth.Authenticator
 	LastUsed *auth.LastUsedRecorder
 	HTTP     *httpadapter.Server
@@ -90,11 +98,25 @@ func openDB(ctx context.Context, cfg sqlstore.Config, log *slog.Logger) (*sqlsto
 	}, nil
 }
 
+// provideGit keeps the bare repositories under <data>/repos.
+func provideGit(o Options) (ports.GitStorage, error) {
+	return libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
+}
+
+// provideAvatars keeps avatar images under <data>/avatars.
+func provideAvatars(o Options) (ports.Avatars, error) {
+	return blobs.NewAvatars(filepath.Join(o.DataDir, "avatars"))
+}
+
+func provideTemplates() (ports.Templates, error) { return templates.New() }
+func provideSSHKeys() ports.SSHKeys              { return security.NewSSHKeys() }
+
 // appSet is everything above the database.
 var appSet = gwire.NewSet(
 	provideSite, provideLogger, provideStores, provideTransactor,
 	provideHasher, provideSecrets, provideClock, provideOTP,
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
+	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService,
 	gwire.Struct(new(App), "*"),
 )

@@ -10,6 +10,7 @@ import (
 	"context"
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 )
 
@@ -31,11 +32,28 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	settings := provideSite(o)
 	logger := provideLogger(o)
 	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, settings, logger)
+	gitStorage, err := provideGit(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	templates, err := provideTemplates()
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	sshKeys := provideSSHKeys()
+	avatars, err := provideAvatars(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	reposService := repos.NewService(stores, transactor, gitStorage, templates, sshKeys, avatars, clock, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	server, err := http.NewServer(authenticator, service, settings, logger)
+	server, err := http.NewServer(authenticator, service, reposService, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -43,6 +61,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	app := &App{
 		DB:       db,
 		Users:    service,
+		Repos:    reposService,
+		Git:      gitStorage,
 		Auth:     authenticator,
 		LastUsed: lastUsedRecorder,
 		HTTP:     server,
@@ -69,11 +89,28 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	settings := provideSite(o)
 	logger := provideLogger(o)
 	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, settings, logger)
+	gitStorage, err := provideGit(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	templates, err := provideTemplates()
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	sshKeys := provideSSHKeys()
+	avatars, err := provideAvatars(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	reposService := repos.NewService(stores, transactor, gitStorage, templates, sshKeys, avatars, clock, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	server, err := http.NewServer(authenticator, service, settings, logger)
+	server, err := http.NewServer(authenticator, service, reposService, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -81,6 +118,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	app := &App{
 		DB:       db,
 		Users:    service,
+		Repos:    reposService,
+		Git:      gitStorage,
 		Auth:     authenticator,
 		LastUsed: lastUsedRecorder,
 		HTTP:     server,

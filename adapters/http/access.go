@@ -3,9 +3,11 @@ package http
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/user"
@@ -27,7 +29,9 @@ type request struct {
 	r       *http.Request
 	caller  auth.Caller
 	subject *user.User
-	vars    map[string]string
+	// repo is the repository named in the path, as the caller reaches it.
+	repo *repos.Access
+	vars map[string]string
 }
 
 func (q *request) json(status int, v any) { writeJSON(q.w, status, v) }
@@ -213,11 +217,45 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 			return err
 		}
 	}
+	if err := s.resolveRepo(q, c); err != nil {
+		return err
+	}
 	facts := permission.Facts{Actor: actor}
+	if q.repo != nil {
+		facts = q.repo.Facts()
+	}
 	if q.subject != nil {
 		facts.SubjectUserID = q.subject.ID
 	}
+	facts.WebhooksEnabled, facts.StarsEnabled = s.settings.EnableWebhooks, s.settings.EnableStars
 	return permission.CheckAll(c.rules.codes, facts)
+}
+
+// resolveRepo loads the repository the path names ({owner}/{repo}, or
+// {repoid}), with the caller's permission: 404 when absent or when the
+// caller may read none of it, a redirect when renamed, and the public-only
+// token rule for private repositories.
+func (s *Server) resolveRepo(q *request, c *compiledRoute) error {
+	var (
+		a   *repos.Access
+		err error
+	)
+	if owner, ok := q.vars["owner"]; ok {
+		a, err = s.repos.Open(q.r.Context(), q.caller, owner, q.vars["repo"])
+	} else if v, ok := q.vars["repoid"]; ok {
+		id, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil || id <= 0 {
+			return errs.BadRequest("id: must be a positive integer")
+		}
+		a, err = s.repos.OpenByID(q.r.Context(), q.caller, id)
+	} else {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	q.repo = a
+	return permission.CheckPublicOnly(q.caller.Actor(), c.scopes, permission.PublicTarget{RepoPrivate: a.Repo.Private})
 }
 
 func isWrite(method string) bool {

@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/errs"
 )
 
@@ -40,6 +42,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.redirectRenamed(w, r, renamed)
 		return
 	}
+	var moved *repos.RenamedError
+	if errors.As(err, &moved) {
+		s.redirectRepo(w, r, moved)
+		return
+	}
+	var topics *repository.TopicsError
+	if errors.As(err, &topics) {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"invalidTopics": topics.Invalid, "message": topics.Error()})
+		return
+	}
 	for _, c := range statusByCategory {
 		if errors.Is(err, c.kind) {
 			msg := errs.Message(err)
@@ -70,6 +82,26 @@ func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *user
 			break
 		}
 	}
+	s.redirectTo(w, r, segs)
+}
+
+// redirectRepo sends the caller to the same path under the repository's new
+// owner and name: the two segments after "repos" (or "starred").
+func (s *Server) redirectRepo(w http.ResponseWriter, r *http.Request, e *repos.RenamedError) {
+	segs := strings.Split(r.URL.EscapedPath(), "/")
+	for i := 0; i+2 < len(segs); i++ {
+		if (segs[i] == "repos" || segs[i] == "starred") && strings.EqualFold(segs[i+1], url.PathEscape(e.OldOwner)) &&
+			strings.EqualFold(segs[i+2], url.PathEscape(e.OldName)) {
+			segs[i+1], segs[i+2] = url.PathEscape(e.NewOwner), url.PathEscape(e.NewName)
+			break
+		}
+	}
+	s.redirectTo(w, r, segs)
+}
+
+// redirectTo answers 301 for reads and 307 for writes, which keeps the
+// method and body so that writes follow the move too.
+func (s *Server) redirectTo(w http.ResponseWriter, r *http.Request, segs []string) {
 	target := strings.Join(segs, "/")
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery

@@ -24,7 +24,12 @@ type route struct {
 const (
 	catUser  = token.Category("user")
 	catAdmin = token.Category("admin")
+	catRepo  = token.Category("repository")
 )
+
+// R is the catalogue's repository prefix.
+const R = "/repos/{owner}/{repo}"
+
 
 func scopes(c ...token.Category) []token.Category { return c }
 
@@ -37,19 +42,71 @@ func (s *Server) routes() []route {
 		{"GET", "/settings/api", nil, "-", s.getAPISettings},
 		{"GET", "/settings/attachment", nil, "-", s.getAttachmentSettings},
 		{"GET", "/settings/repository", nil, "-", s.getRepoSettings},
+		{"GET", "/gitignore/templates", nil, "-", s.listGitignores},
+		{"GET", "/gitignore/templates/{name}", nil, "-", s.getGitignore},
+		{"GET", "/licenses", nil, "-", s.listLicenses},
+		{"GET", "/licenses/{name}", nil, "-", s.getLicense},
+		{"GET", "/label/templates", nil, "-", s.listLabelTemplates},
+		{"GET", "/label/templates/{name}", nil, "-", s.getLabelTemplate},
 
 		// 4.4 Users
 		{"GET", "/users/search", scopes(catUser), "UsersPage,Explore", s.searchUsers},
 		{"GET", "/users/{username}", scopes(catUser), "Explore", s.getUser},
 		{"GET", "/users/{username}/tokens", scopes(catUser), "Basic,SOA", s.listTokens},
 		{"POST", "/users/{username}/tokens", scopes(catUser), "T,Basic,SOA", s.createToken},
+		{"GET", "/users/{username}/repos", scopes(catRepo), "Explore", s.listUserRepos},
 		{"DELETE", "/users/{username}/tokens/{token}", scopes(catUser), "T,Basic,SOA", s.deleteToken},
+		{"GET", "/users/{username}/starred", scopes(catUser), "T,ST", s.listUserStarred},
+		{"GET", "/users/{username}/subscriptions", scopes(catUser), "T", s.listUserSubscriptions},
 		{"GET", "/user", scopes(catUser), "T", s.getSelf},
 		{"GET", "/user/settings", scopes(catUser), "T", s.getSettings},
 		{"PATCH", "/user/settings", scopes(catUser), "T", s.patchSettings},
 		{"GET", "/user/emails", scopes(catUser), "T", s.listEmails},
 		{"POST", "/user/emails", scopes(catUser), "T", s.addEmails},
 		{"DELETE", "/user/emails", scopes(catUser), "T", s.deleteEmails},
+		{"GET", "/user/repos", scopes(catRepo), "T", s.listMyRepos},
+		{"POST", "/user/repos", scopes(catRepo), "T", s.createMyRepo},
+		{"GET", "/user/starred", scopes(catRepo), "T,ST", s.listMyStarred},
+		{"GET", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.checkStarred},
+		{"PUT", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.star},
+		{"DELETE", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.unstar},
+		{"GET", "/user/subscriptions", scopes(catUser), "T", s.listMySubscriptions},
+
+		// 4.5 Repositories
+		{"GET", "/repositories/{repoid}", scopes(catRepo), "T", s.getRepo},
+		{"GET", "/repos/search", scopes(catRepo), "-", s.searchRepos},
+		{"GET", "/topics/search", scopes(catRepo), "-", s.searchTopics},
+		{"GET", R, scopes(catRepo), "AR", s.getRepo},
+		{"DELETE", R, scopes(catRepo), "T,RO", s.deleteRepo},
+		{"PATCH", R, scopes(catRepo), "T,RA", s.editRepo},
+		{"PATCH", R + "/issue-tracker", scopes(catRepo), "T,RA,NA", s.editIssueTracker},
+		{"POST", R + "/generate", scopes(catRepo), "T,RR(code)", s.generateRepo},
+		{"POST", R + "/transfer", scopes(catRepo), "T,RO", s.transferRepo},
+		{"POST", R + "/transfer/accept", scopes(catRepo), "T", s.acceptTransfer},
+		{"POST", R + "/transfer/reject", scopes(catRepo), "T", s.rejectTransfer},
+		{"GET", R + "/assignees", scopes(catRepo), "T,AR", s.listAssignees},
+		{"GET", R + "/forks", scopes(catRepo), "-", s.listForks},
+		{"POST", R + "/forks", scopes(catRepo), "T,RR(code)", s.createFork},
+		{"GET", R + "/stargazers", scopes(catRepo), "ST", s.listStargazers},
+		{"GET", R + "/subscribers", scopes(catRepo), "-", s.listSubscribers},
+		{"GET", R + "/subscription", scopes(catRepo), "T", s.getSubscription},
+		{"PUT", R + "/subscription", scopes(catRepo), "T", s.watch},
+		{"DELETE", R + "/subscription", scopes(catRepo), "T", s.unwatch},
+		{"POST", R + "/avatar", scopes(catRepo), "T,RA,NA", s.setRepoAvatar},
+		{"DELETE", R + "/avatar", scopes(catRepo), "T,RA,NA", s.deleteRepoAvatar},
+		{"GET", R + "/collaborators", scopes(catRepo), "T,AR", s.listCollaborators},
+		{"GET", R + "/collaborators/{collaborator}", scopes(catRepo), "T,AR", s.checkCollaborator},
+		{"PUT", R + "/collaborators/{collaborator}", scopes(catRepo), "T,RA,NA", s.addCollaborator},
+		{"DELETE", R + "/collaborators/{collaborator}", scopes(catRepo), "T,RA,NA", s.removeCollaborator},
+		{"GET", R + "/collaborators/{collaborator}/permission", scopes(catRepo), "T", s.collaboratorPermission},
+		{"GET", R + "/keys", scopes(catRepo), "T,RA", s.listDeployKeys},
+		{"POST", R + "/keys", scopes(catRepo), "T,RA,NA", s.addDeployKey},
+		{"GET", R + "/keys/{id}", scopes(catRepo), "T,RA", s.getDeployKey},
+		{"DELETE", R + "/keys/{id}", scopes(catRepo), "T,RA,NA", s.deleteDeployKey},
+		{"GET", R + "/topics", scopes(catRepo), "AR", s.listTopics},
+		{"PUT", R + "/topics", scopes(catRepo), "T,RA,AR,NA", s.replaceTopics},
+		{"PUT", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.addTopic},
+		{"DELETE", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.deleteTopic},
 
 		// 4.9 Administration
 		{"GET", "/admin/users", scopes(catAdmin), "T,SA", s.adminListUsers},

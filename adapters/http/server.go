@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
 	"github.com/gorilla/mux"
@@ -26,6 +27,7 @@ const APILevel = "1.27.0"
 type Server struct {
 	auth       *auth.Authenticator
 	users      *users.Service
+	repos      *repos.Service
 	settings   site.Settings
 	log        *slog.Logger
 	baseURL    string
@@ -42,13 +44,14 @@ type Server struct {
 const apiPrefix = "/api/v1"
 
 // NewServer builds the handler and its routes.
-func NewServer(a *auth.Authenticator, u *users.Service, settings site.Settings, log *slog.Logger) (*Server, error) {
+func NewServer(a *auth.Authenticator, u *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	s := &Server{auth: a, users: u, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
+	s := &Server{auth: a, users: u, repos: rs, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
+	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	api := router.PathPrefix(apiPrefix).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err

@@ -169,6 +169,14 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Users:  &UserStore{c: c},
 		Emails: &EmailStore{c: c},
 		Tokens: &AccessTokenStore{c: c},
+
+		Repos:         &RepoStore{c: c},
+		Collaborators: &CollaboratorStore{c: c},
+		DeployKeys:    &DeployKeyStore{c: c},
+		Topics:        &TopicStore{c: c},
+		Stars:         &StarStore{c: c},
+		Watches:       &WatchStore{c: c},
+		Transfers:     &TransferStore{c: c},
 	}
 }
 

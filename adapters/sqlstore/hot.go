@@ -16,6 +16,8 @@ import (
 // statement once per pooled connection and reuses it after.
 type hotQueries struct {
 	userByID, userByName, tokensByLastEight *sql.Stmt
+	// repoByFullName resolves "owner/name" in every repository route.
+	repoByFullName *sql.Stmt
 }
 
 // hotCache holds the statements once they could be prepared. Preparing fails
@@ -35,14 +37,15 @@ func (d *DB) hotQueries(ctx context.Context) *hotQueries {
 	if q := d.hot.q.Load(); q != nil {
 		return q
 	}
-	ph := "?"
+	ph, ph2 := "?", "?"
 	if d.dialect == DialectPostgres {
-		ph = "$1"
+		ph, ph2 = "$1", "$2"
 	}
 	texts := []string{
 		d.read.NewSelect().Model((*userRow)(nil)).Where("u.id = ?", bun.Safe(ph)).String(),
 		d.read.NewSelect().Model((*userRow)(nil)).Where("u.lower_name = ?", bun.Safe(ph)).String(),
 		d.read.NewSelect().Model((*tokenRow)(nil)).Where("t.last_eight = ?", bun.Safe(ph)).String(),
+		repoByFullNameQuery(d.read, (*repoOwnerRow)(nil), bun.Safe(ph), bun.Safe(ph2)).String(),
 	}
 	stmts := make([]*sql.Stmt, 0, len(texts))
 	for _, text := range texts {
@@ -55,7 +58,7 @@ func (d *DB) hotQueries(ctx context.Context) *hotQueries {
 		}
 		stmts = append(stmts, st)
 	}
-	q := &hotQueries{userByID: stmts[0], userByName: stmts[1], tokensByLastEight: stmts[2]}
+	q := &hotQueries{userByID: stmts[0], userByName: stmts[1], tokensByLastEight: stmts[2], repoByFullName: stmts[3]}
 	d.hot.q.Store(q)
 	return q
 }
@@ -67,6 +70,7 @@ func (d *DB) closeHotQueries() {
 		_ = q.userByID.Close()
 		_ = q.userByName.Close()
 		_ = q.tokensByLastEight.Close()
+		_ = q.repoByFullName.Close()
 	}
 }
 
@@ -85,7 +89,12 @@ func (c conn) prepared(ctx context.Context) *hotQueries {
 // scanOne runs a prepared single-row lookup into a bun model, answering
 // sql.ErrNoRows when nothing matched, as bun's Scan would.
 func (c conn) scanOne(ctx context.Context, st *sql.Stmt, arg any, dest any) error {
-	rows, err := st.QueryContext(ctx, arg)
+	return c.scanOneArgs(ctx, st, dest, arg)
+}
+
+// scanOneArgs is scanOne for statements with several parameters.
+func (c conn) scanOneArgs(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,7 @@ func migrations() *migrate.Migrations {
 		ms.Add(migrate.Migration{Name: name, Comment: comment, Up: inTx(up), Down: inTx(down)})
 	}
 	add("000001", "users_emails_tokens", up000001, down000001)
+	add("000002", "repositories", up000002, down000002)
 	return ms
 }
 

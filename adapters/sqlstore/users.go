@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -37,11 +38,33 @@ func (s *UserStore) Update(ctx context.Context, u *user.User) error {
 	return userMapping.affected(res, err)
 }
 
-// Delete removes the user in one statement; the foreign keys cascade to its
-// e-mails, tokens and redirects.
+// Delete removes the user in one transaction. The foreign keys cascade to its
+// e-mails, tokens, redirects, collaborations, stars and watches; the star and
+// watcher counters of the repositories it starred or watched are recounted.
+// The repositories' owner reference does not cascade, so a user who still
+// owns repositories is a conflict.
 func (s *UserStore) Delete(ctx context.Context, id int64) error {
-	res, err := s.c.w(ctx).NewDelete().Model((*userRow)(nil)).Where("id = ?", id).Exec(ctx)
-	return userMapping.affected(res, err)
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		var repoIDs []int64
+		err := tx.NewRaw("SELECT repo_id FROM stars WHERE user_id = ? UNION SELECT repo_id FROM watches WHERE user_id = ?", id, id).
+			Scan(ctx, &repoIDs)
+		if err != nil {
+			return userMapping.mapErr(err)
+		}
+		// The counters' rows are locked before the user's, as starring locks
+		// them before it checks the user, so the two cannot deadlock.
+		if err := lockRows(ctx, tx, "repos", repoIDs); err != nil {
+			return userMapping.mapErr(err)
+		}
+		res, err := tx.NewDelete().Model((*userRow)(nil)).Where("id = ?", id).Exec(ctx)
+		if err != nil && violationOf(err) == foreignKeyViolation {
+			return errs.Conflict("user still owns repositories")
+		}
+		if err := userMapping.affected(res, err); err != nil {
+			return err
+		}
+		return recountSocial(ctx, tx, repoIDs)
+	})
 }
 
 // GetByID finds a user by id with one primary-key lookup.

@@ -20,8 +20,9 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// RunStoreSuite runs the contract of UserStore, EmailStore, AccessTokenStore
-// and Transactor. open must give each call a fresh, empty, migrated database
+// RunStoreSuite runs the contract of UserStore, EmailStore, AccessTokenStore,
+// the repository stores (RepoStore, CollaboratorStore, DeployKeyStore,
+// TopicStore, StarStore, WatchStore, TransferStore) and Transactor. open must give each call a fresh, empty, migrated database
 // (and the transaction runner bound to it): every subtest opens its own, so
 // subtests run in parallel and counts are exact.
 func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Transactor)) {
@@ -31,8 +32,21 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Emails": emailTests,
 		"Tokens": tokenTests,
 		"InTx":   txTests,
+
+		"Repos":         repoTests,
+		"RepoSearch":    repoSearchTests,
+		"Collaborators": collaboratorTests,
+		"DeployKeys":    deployKeyTests,
+		"Topics":        topicTests,
+		"Stars":         starTests,
+		"Watches":       watchTests,
+		"Transfers":     transferTests,
 	}
-	for _, group := range []string{"Users", "Emails", "Tokens", "InTx"} {
+	order := []string{
+		"Users", "Emails", "Tokens", "InTx",
+		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
+	}
+	for _, group := range order {
 		t.Run(group, func(t *testing.T) {
 			for name, test := range groups[group] {
 				t.Run(name, func(t *testing.T) {

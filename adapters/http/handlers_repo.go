@@ -1,0 +1,334 @@
+package http
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// queryBool reads an optional boolean query parameter; a malformed one is a 400.
+func queryBool(q *request, name string) (*bool, error) {
+	v := q.r.URL.Query().Get(name)
+	if v == "" {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return nil, errs.BadRequest(name + ": must be true or false")
+	}
+	return &b, nil
+}
+
+// queryInt reads an optional integer query parameter; a malformed one is a 400.
+func queryInt(q *request, name string) (int64, error) {
+	v := q.r.URL.Query().Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, errs.BadRequest(name + ": must be an integer")
+	}
+	return n, nil
+}
+
+// searchRepos answers GET /repos/search with the {data, ok} envelope.
+func (s *Server) searchRepos(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	params := q.r.URL.Query()
+	if params.Get("limit") == "" {
+		opts.Limit = min(10, s.settings.MaxResponseItems) // the spec's default for searches
+	}
+	in := repos.SearchQuery{
+		Keyword: strings.ToLower(strings.TrimSpace(params.Get("q"))), Mode: params.Get("mode"),
+		Sort: params.Get("sort"), Order: params.Get("order"), IncludePrivate: true, ListOptions: opts,
+	}
+	if in.UID, err = queryInt(q, "uid"); err != nil {
+		return err
+	}
+	if in.StarredBy, err = queryInt(q, "starredBy"); err != nil {
+		return err
+	}
+	flags := []struct {
+		name string
+		dst  **bool
+	}{{"template", &in.Template}, {"archived", &in.Archived}, {"is_private", &in.IsPrivate}}
+	for _, f := range flags {
+		if *f.dst, err = queryBool(q, f.name); err != nil {
+			return err
+		}
+	}
+	for name, dst := range map[string]*bool{"topic": &in.TopicOnly, "includeDesc": &in.IncludeDescription, "exclusive": &in.Exclusive} {
+		b, err := queryBool(q, name)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			*dst = *b
+		}
+	}
+	if b, err := queryBool(q, "private"); err != nil {
+		return err
+	} else if b != nil {
+		in.IncludePrivate = *b
+	}
+	list, total, err := s.repos.Search(q.r.Context(), q.caller, in)
+	if err != nil {
+		return err
+	}
+	out, err := s.renderRepos(q.r.Context(), q.caller, list)
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, map[string]any{"ok": true, "data": out})
+	return nil
+}
+
+// listMyRepos answers GET /user/repos: owned and collaborated repositories.
+func (s *Server) listMyRepos(q *request) error {
+	return s.listOwnedRepos(q, q.caller.User, true)
+}
+
+// listUserRepos answers GET /users/{username}/repos.
+func (s *Server) listUserRepos(q *request) error {
+	return s.listOwnedRepos(q, q.subject, false)
+}
+
+func (s *Server) listOwnedRepos(q *request, owner *user.User, withCollaborations bool) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.repos.ListOwned(q.r.Context(), q.caller, owner, withCollaborations, opts)
+	return s.writeRepoList(q, opts, list, total, err)
+}
+
+// writeRepoList answers a bare array of repositories with paging headers.
+func (s *Server) writeRepoList(q *request, opts ports.ListOptions, list []*repository.Repository, total int64, err error) error {
+	if err != nil {
+		return err
+	}
+	out, err := s.renderRepos(q.r.Context(), q.caller, list)
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, out)
+	return nil
+}
+
+// getRepo answers GET /repos/{owner}/{repo} and /repositories/{id}.
+func (s *Server) getRepo(q *request) error {
+	d, err := s.renderRepo(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, d)
+	return nil
+}
+
+// createRepoBody is Gitea's CreateRepoOption.
+type createRepoBody struct {
+	Name          string `json:"name"`
+	Description   string `json:"description"`
+	Private       bool   `json:"private"`
+	IssueLabels   string `json:"issue_labels"`
+	AutoInit      bool   `json:"auto_init"`
+	Template      bool   `json:"template"`
+	Gitignores    string `json:"gitignores"`
+	License       string `json:"license"`
+	Readme        string `json:"readme"`
+	DefaultBranch string `json:"default_branch"`
+	TrustModel    string `json:"trust_model"`
+	ObjectFormat  string `json:"object_format_name"`
+}
+
+// createMyRepo answers POST /user/repos.
+func (s *Server) createMyRepo(q *request) error {
+	var b createRepoBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	switch b.TrustModel {
+	case "", "default", "collaborator", "committer", "collaboratorcommitter":
+	default:
+		return errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
+	}
+	r, err := s.repos.Create(q.r.Context(), q.caller, q.caller.User, repos.CreateInput{
+		Name: b.Name, Description: b.Description, Private: b.Private, Template: b.Template, AutoInit: b.AutoInit,
+		Gitignores: b.Gitignores, License: b.License, Readme: b.Readme, IssueLabels: b.IssueLabels,
+		DefaultBranch: b.DefaultBranch, ObjectFormat: b.ObjectFormat,
+	})
+	if err != nil {
+		return err
+	}
+	return s.answerRepo(q, http.StatusCreated, r.ID)
+}
+
+// answerRepo renders the repository with id as the caller now sees it.
+func (s *Server) answerRepo(q *request, status int, id int64) error {
+	a, err := s.repos.OpenByID(q.r.Context(), q.caller, id)
+	if err != nil {
+		return err
+	}
+	d, err := s.renderRepo(q.r.Context(), a)
+	if err != nil {
+		return err
+	}
+	q.json(status, d)
+	return nil
+}
+
+// editRepoBody is Gitea's EditRepoOption.
+type editRepoBody struct {
+	Name            *string `json:"name"`
+	Description     *string `json:"description"`
+	Website         *string `json:"website"`
+	Private         *bool   `json:"private"`
+	Template        *bool   `json:"template"`
+	HasIssues       *bool   `json:"has_issues"`
+	HasCode         *bool   `json:"has_code"`
+	InternalTracker *struct {
+		EnableTimeTracker                bool `json:"enable_time_tracker"`
+		AllowOnlyContributorsToTrackTime bool `json:"allow_only_contributors_to_track_time"`
+		EnableIssueDependencies          bool `json:"enable_issue_dependencies"`
+	} `json:"internal_tracker"`
+	ExternalTracker *struct {
+		URL           string `json:"external_tracker_url"`
+		Format        string `json:"external_tracker_format"`
+		Style         string `json:"external_tracker_style"`
+		RegexpPattern string `json:"external_tracker_regexp_pattern"`
+	} `json:"external_tracker"`
+	HasWiki      *bool `json:"has_wiki"`
+	ExternalWiki *struct {
+		URL string `json:"external_wiki_url"`
+	} `json:"external_wiki"`
+	DefaultBranch                 *string `json:"default_branch"`
+	HasPullRequests               *bool   `json:"has_pull_requests"`
+	HasProjects                   *bool   `json:"has_projects"`
+	ProjectsMode                  *string `json:"projects_mode"`
+	HasReleases                   *bool   `json:"has_releases"`
+	HasPackages                   *bool   `json:"has_packages"`
+	HasActions                    *bool   `json:"has_actions"`
+	IgnoreWhitespaceConflicts     *bool   `json:"ignore_whitespace_conflicts"`
+	AllowMerge                    *bool   `json:"allow_merge_commits"`
+	AllowRebase                   *bool   `json:"allow_rebase"`
+	AllowRebaseMerge              *bool   `json:"allow_rebase_explicit"`
+	AllowSquash                   *bool   `json:"allow_squash_merge"`
+	AllowFastForwardOnly          *bool   `json:"allow_fast_forward_only_merge"`
+	AllowManualMerge              *bool   `json:"allow_manual_merge"`
+	AutodetectManualMerge         *bool   `json:"autodetect_manual_merge"`
+	AllowRebaseUpdate             *bool   `json:"allow_rebase_update"`
+	DefaultDeleteBranchAfterMerge *bool   `json:"default_delete_branch_after_merge"`
+	DefaultMergeStyle             *string `json:"default_merge_style"`
+	DefaultAllowMaintainerEdit    *bool   `json:"default_allow_maintainer_edit"`
+	Archived                      *bool   `json:"archived"`
+	MirrorInterval                *string `json:"mirror_interval"`
+	EnablePrune                   *bool   `json:"enable_prune"`
+}
+
+// editRepo answers PATCH /repos/{owner}/{repo}.
+func (s *Server) editRepo(q *request) error {
+	var b editRepoBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	in := repos.EditInput{
+		Name: b.Name, Description: b.Description, Website: b.Website, DefaultBranch: b.DefaultBranch,
+		Private: b.Private, Template: b.Template, Archived: b.Archived,
+		HasIssues: b.HasIssues, HasWiki: b.HasWiki, HasPullRequests: b.HasPullRequests, HasProjects: b.HasProjects,
+		HasReleases: b.HasReleases, HasPackages: b.HasPackages, HasActions: b.HasActions, HasCode: b.HasCode,
+		IgnoreWhitespaceConflicts: b.IgnoreWhitespaceConflicts, AllowMerge: b.AllowMerge, AllowRebase: b.AllowRebase,
+		AllowRebaseMerge: b.AllowRebaseMerge, AllowSquash: b.AllowSquash, AllowFastForwardOnly: b.AllowFastForwardOnly,
+		AllowManualMerge: b.AllowManualMerge, AutodetectManualMerge: b.AutodetectManualMerge,
+		AllowRebaseUpdate: b.AllowRebaseUpdate, DefaultDeleteBranchAfterMerge: b.DefaultDeleteBranchAfterMerge,
+		DefaultAllowMaintainerEdit: b.DefaultAllowMaintainerEdit, DefaultMergeStyle: b.DefaultMergeStyle,
+		MirrorInterval: b.MirrorInterval,
+	}
+	if t := b.InternalTracker; t != nil {
+		in.InternalTracker = &repos.InternalTracker{EnableTimeTracker: t.EnableTimeTracker,
+			AllowOnlyContributorsToTrackTime: t.AllowOnlyContributorsToTrackTime, EnableIssueDependencies: t.EnableIssueDependencies}
+	}
+	if t := b.ExternalTracker; t != nil {
+		in.ExternalTracker = &repos.ExternalTracker{URL: t.URL, Format: t.Format, Style: t.Style, RegexpPattern: t.RegexpPattern}
+	}
+	if b.ExternalWiki != nil {
+		in.ExternalWikiURL = &b.ExternalWiki.URL
+	}
+	if b.ProjectsMode != nil {
+		switch *b.ProjectsMode {
+		case "repo", "owner", "all":
+		default:
+			return errs.Invalid("must be one of repo, owner, all", "ProjectsMode")
+		}
+	}
+	r, err := s.repos.Edit(q.r.Context(), q.repo, in)
+	if err != nil {
+		return err
+	}
+	return s.answerRepo(q, http.StatusOK, r.ID)
+}
+
+// deleteRepo answers DELETE /repos/{owner}/{repo}.
+func (s *Server) deleteRepo(q *request) error {
+	if err := s.repos.Delete(q.r.Context(), q.repo); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// issueTrackerBody is the spec's issue-tracker settings (section 2).
+type issueTrackerBody struct {
+	EnableIssues          *bool   `json:"enable_issues"`
+	EnableExternalTracker *bool   `json:"enable_external_tracker"`
+	ExternalTrackerURL    *string `json:"external_tracker_url"`
+	TrackerURLFormat      *string `json:"tracker_url_format"`
+	TrackerIssueStyle     *string `json:"tracker_issue_style"`
+}
+
+// editIssueTracker answers PATCH /repos/{owner}/{repo}/issue-tracker.
+func (s *Server) editIssueTracker(q *request) error {
+	var b issueTrackerBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	if err := s.repos.UpdateIssueTracker(q.r.Context(), q.repo, repos.TrackerInput{
+		EnableIssues: b.EnableIssues, EnableExternalTracker: b.EnableExternalTracker,
+		ExternalTrackerURL: b.ExternalTrackerURL, TrackerURLFormat: b.TrackerURLFormat, TrackerIssueStyle: b.TrackerIssueStyle,
+	}); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// parsePositive reads a positive decimal integer.
+func parsePositive(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errs.BadRequest("must be a positive integer")
+	}
+	return n, nil
+}
+
+// ignoreNotFound drops a not-found error.
+func ignoreNotFound(err error) error {
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil
+	}
+	return err
+}

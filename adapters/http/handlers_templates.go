@@ -1,0 +1,82 @@
+package http
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// listGitignores answers GET /gitignore/templates.
+func (s *Server) listGitignores(q *request) error {
+	q.json(http.StatusOK, s.repos.Templates().Gitignores())
+	return nil
+}
+
+// getGitignore answers GET /gitignore/templates/{name}.
+func (s *Server) getGitignore(q *request) error {
+	name := q.var_("name")
+	text, err := s.repos.Templates().Gitignore(name)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, map[string]string{"name": name, "source": text})
+	return nil
+}
+
+type licenseEntryDTO struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// listLicenses answers GET /licenses.
+func (s *Server) listLicenses(q *request) error {
+	list := s.repos.Templates().Licenses()
+	out := make([]licenseEntryDTO, len(list))
+	for i, l := range list {
+		out[i] = licenseEntryDTO{Key: l.Key, Name: l.Name, URL: s.baseURL + apiPrefix + "/licenses/" + url.PathEscape(l.Key)}
+	}
+	q.json(http.StatusOK, out)
+	return nil
+}
+
+// getLicense answers GET /licenses/{name}.
+func (s *Server) getLicense(q *request) error {
+	l, err := s.repos.Templates().License(q.var_("name"))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, map[string]string{
+		"key": l.Key, "name": l.Name, "url": s.baseURL + apiPrefix + "/licenses/" + url.PathEscape(l.Key),
+		"implementation": "Create a text file (typically named LICENSE or LICENSE.txt) in the root of your source code and copy the text of the license into the file",
+		"body":           l.Body,
+	})
+	return nil
+}
+
+// listLabelTemplates answers GET /label/templates.
+func (s *Server) listLabelTemplates(q *request) error {
+	q.json(http.StatusOK, s.repos.Templates().LabelSets())
+	return nil
+}
+
+type labelTemplateDTO struct {
+	Name        string `json:"name"`
+	Exclusive   bool   `json:"exclusive"`
+	Color       string `json:"color"`
+	Description string `json:"description"`
+}
+
+// getLabelTemplate answers GET /label/templates/{name}.
+func (s *Server) getLabelTemplate(q *request) error {
+	set, err := s.repos.Templates().LabelSet(q.var_("name"))
+	if err != nil {
+		return err
+	}
+	out := make([]labelTemplateDTO, len(set))
+	for i, l := range set {
+		out[i] = labelTemplateDTO{Name: l.Name, Exclusive: l.Exclusive, Color: strings.TrimPrefix(l.Color, "#"), Description: l.Description}
+	}
+	q.json(http.StatusOK, out)
+	return nil
+}

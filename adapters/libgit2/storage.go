@@ -1,0 +1,165 @@
+// Package libgit2 keeps the bare Git repositories on disk with git2go
+// (libgit2), implementing ports.GitStorage.
+//
+// Repositories live at <root>/<lower owner>/<lower name>.git. git2go objects
+// are not safe for concurrent use, so every call opens the repository it
+// works on and frees what it created before returning.
+package libgit2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
+
+// trashDir is where Delete moves repositories before removing them. Owner
+// names may not start with ".", so it never collides with an owner.
+const trashDir = ".trash"
+
+// Storage keeps bare repositories under one root directory.
+type Storage struct {
+	root string
+	log  *slog.Logger
+}
+
+var _ ports.GitStorage = (*Storage)(nil)
+
+// New returns a Storage rooted at root (normally <data>/repos), creating the
+// directory with mode 0700 when it is missing.
+func New(root string, log *slog.Logger) (*Storage, error) {
+	if root == "" {
+		return nil, errors.New("libgit2: empty repository root")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: repository root: %w", err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("libgit2: create repository root: %w", err)
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Storage{root: abs, log: log.With("component", "gitstorage")}, nil
+}
+
+// errNoRepo is returned when an operation needs a repository that is not on disk.
+func errNoRepo() error { return errs.NotFound("repository files do not exist") }
+
+// errRepoExists is returned when a repository would be created over another.
+func errRepoExists() error { return errs.Conflict("repository files already exist") }
+
+// validSegment reports why s cannot be one path segment of a repository
+// address, or nil. Names are checked by the domain already; this is the last
+// line against anything that would leave the root.
+func validSegment(s string) error {
+	switch {
+	case s == "":
+		return errors.New("is empty")
+	case s == "." || s == "..":
+		return errors.New("is a relative directory")
+	case strings.HasPrefix(s, "."):
+		return errors.New("starts with a dot")
+	case strings.ContainsAny(s, "/\\\x00"):
+		return errors.New("contains a separator or NUL")
+	}
+	return nil
+}
+
+// ownerDir returns the directory holding p's owner's repositories.
+func (s *Storage) ownerDir(p ports.RepoPath) (string, error) {
+	owner := strings.ToLower(p.Owner)
+	if err := validSegment(owner); err != nil {
+		return "", errs.Invalid("repository owner "+err.Error(), "owner")
+	}
+	dir := filepath.Join(s.root, owner)
+	if filepath.Dir(dir) != s.root {
+		return "", errs.Invalid("repository owner escapes the storage root", "owner")
+	}
+	return dir, nil
+}
+
+// repoDir returns the directory of p's bare repository.
+func (s *Storage) repoDir(p ports.RepoPath) (string, error) {
+	owner, err := s.ownerDir(p)
+	if err != nil {
+		return "", err
+	}
+	name := strings.ToLower(p.Name)
+	if err := validSegment(name); err != nil {
+		return "", errs.Invalid("repository name "+err.Error(), "name")
+	}
+	dir := filepath.Join(owner, name+".git")
+	if filepath.Dir(dir) != owner {
+		return "", errs.Invalid("repository name escapes the storage root", "name")
+	}
+	return dir, nil
+}
+
+// branchRef returns the full reference name of branch, refusing names Git
+// would not accept.
+func branchRef(branch string) (string, error) {
+	if branch == "" {
+		return "", errs.Invalid("branch name is empty", "branch")
+	}
+	ref := "refs/heads/" + branch
+	ok, err := git.ReferenceNameIsValid(ref)
+	if err != nil || !ok || strings.HasPrefix(branch, "-") {
+		return "", errs.Invalid("invalid branch name", "branch")
+	}
+	return ref, nil
+}
+
+// dirExists reports whether dir is an existing directory.
+func dirExists(dir string) (bool, error) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("libgit2: stat repository: %w", err)
+	}
+	return fi.IsDir(), nil
+}
+
+// openRepo opens the bare repository in dir exactly, never searching parent
+// directories (the data directory could sit inside some other repository).
+func openRepo(dir string) (*git.Repository, error) {
+	ok, err := dirExists(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errNoRepo()
+	}
+	repo, err := git.OpenRepositoryExtended(dir, git.RepositoryOpenNoSearch|git.RepositoryOpenBare, "")
+	if err != nil {
+		if git.IsErrorCode(err, git.ErrorCodeNotFound) {
+			return nil, errNoRepo()
+		}
+		return nil, fmt.Errorf("libgit2: open repository: %w", err)
+	}
+	return repo, nil
+}
+
+// open resolves p and opens its repository.
+func (s *Storage) open(ctx context.Context, p ports.RepoPath) (*git.Repository, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dir, err := s.repoDir(p)
+	if err != nil {
+		return nil, err
+	}
+	return openRepo(dir)
+}

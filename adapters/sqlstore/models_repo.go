@@ -1,0 +1,342 @@
+package sqlstore
+
+import (
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// The repository aggregate's query models, mirroring the current schema
+// (migration 000002 keeps its own frozen copies).
+
+type repoRow struct {
+	bun.BaseModel `bun:"table:repos,alias:repo"`
+
+	ID                 int64  `bun:"id,pk,autoincrement"`
+	OwnerID            int64  `bun:"owner_id"`
+	LowerName          string `bun:"lower_name"`
+	Name               string `bun:"name"`
+	Description        string `bun:"description"`
+	Website            string `bun:"website"`
+	OriginalURL        string `bun:"original_url"`
+	MirrorInterval     string `bun:"mirror_interval"`
+	DefaultBranch      string `bun:"default_branch"`
+	ObjectFormat       string `bun:"object_format"`
+	Units              string `bun:"units"`
+	ExternalTrackerURL string `bun:"external_tracker_url"`
+	TrackerURLFormat   string `bun:"tracker_url_format"`
+	TrackerIssueStyle  string `bun:"tracker_issue_style"`
+	TrackerRegexp      string `bun:"tracker_regexp_pattern"`
+	ExternalWikiURL    string `bun:"external_wiki_url"`
+	EnableTimeTracker  bool   `bun:"enable_time_tracker"`
+	OnlyContributors   bool   `bun:"allow_only_contributors_to_track_time"`
+	EnableIssueDeps    bool   `bun:"enable_issue_dependencies"`
+
+	IgnoreWhitespaceConflicts     bool   `bun:"ignore_whitespace_conflicts"`
+	AllowMerge                    bool   `bun:"allow_merge"`
+	AllowRebase                   bool   `bun:"allow_rebase"`
+	AllowRebaseMerge              bool   `bun:"allow_rebase_merge"`
+	AllowSquash                   bool   `bun:"allow_squash"`
+	AllowFastForwardOnly          bool   `bun:"allow_fast_forward_only"`
+	AllowRebaseUpdate             bool   `bun:"allow_rebase_update"`
+	AllowManualMerge              bool   `bun:"allow_manual_merge"`
+	AutodetectManualMerge         bool   `bun:"autodetect_manual_merge"`
+	DefaultDeleteBranchAfterMerge bool   `bun:"default_delete_branch_after_merge"`
+	DefaultMergeStyle             string `bun:"default_merge_style"`
+	DefaultAllowMaintainerEdit    bool   `bun:"default_allow_maintainer_edit"`
+
+	Avatar   string `bun:"avatar"`
+	Topics   string `bun:"topics"`
+	Private  bool   `bun:"private"`
+	Template bool   `bun:"template"`
+	Archived bool   `bun:"archived"`
+	IsEmpty  bool   `bun:"is_empty"`
+	IsMirror bool   `bun:"is_mirror"`
+	ForkID   int64  `bun:"fork_id"`
+
+	NumStars            int   `bun:"num_stars"`
+	NumWatches          int   `bun:"num_watches"`
+	NumForks            int   `bun:"num_forks"`
+	NumIssues           int   `bun:"num_issues"`
+	NumClosedIssues     int   `bun:"num_closed_issues"`
+	NumPulls            int   `bun:"num_pulls"`
+	NumClosedPulls      int   `bun:"num_closed_pulls"`
+	NumMilestones       int   `bun:"num_milestones"`
+	NumClosedMilestones int   `bun:"num_closed_milestones"`
+	NumReleases         int   `bun:"num_releases"`
+	Size                int64 `bun:"size"`
+
+	Created    time.Time `bun:"created,nullzero"`
+	Updated    time.Time `bun:"updated,nullzero"`
+	ArchivedAt time.Time `bun:"archived_at,nullzero"`
+}
+
+// repoUpdateExcluded are the columns Update leaves alone: the key, the
+// counters kept by their own writers, the size and the topics column that
+// TopicStore.Replace keeps in sync.
+var repoUpdateExcluded = []string{
+	"id", "num_stars", "num_watches", "num_forks", "num_issues", "num_closed_issues",
+	"num_pulls", "num_closed_pulls", "num_milestones", "num_closed_milestones", "num_releases",
+	"size", "topics",
+}
+
+// repoOwnerRow is a repository joined with the owner fields it carries.
+type repoOwnerRow struct {
+	repoRow `bun:",extend"`
+
+	OwnerName       string `bun:"owner_name,scanonly"`
+	OwnerKind       int    `bun:"owner_kind,scanonly"`
+	OwnerVisibility string `bun:"owner_visibility,scanonly"`
+}
+
+// repoOwnerColumns select a repository with its owner; every read uses them
+// with the join below, so Owner is filled by the same query.
+var repoOwnerColumns = []string{
+	"repo.*", "u.name AS owner_name", "u.kind AS owner_kind", "u.visibility AS owner_visibility",
+}
+
+const repoOwnerJoin = "JOIN users AS u ON u.id = repo.owner_id"
+
+type repoRedirectRow struct {
+	bun.BaseModel `bun:"table:repo_redirects,alias:rr"`
+
+	OwnerID   int64  `bun:"owner_id,pk"`
+	LowerName string `bun:"lower_name,pk"`
+	RepoID    int64  `bun:"repo_id"`
+}
+
+type collaborationRow struct {
+	bun.BaseModel `bun:"table:collaborations,alias:c"`
+
+	RepoID  int64     `bun:"repo_id,pk"`
+	UserID  int64     `bun:"user_id,pk"`
+	Mode    int       `bun:"mode"`
+	Created time.Time `bun:"created,nullzero"`
+	Updated time.Time `bun:"updated,nullzero"`
+}
+
+// collaboratorUserRow is a user joined with its collaboration's mode.
+type collaboratorUserRow struct {
+	userRow `bun:",extend"`
+
+	CollabMode int `bun:"collab_mode,scanonly"`
+}
+
+type deployKeyRow struct {
+	bun.BaseModel `bun:"table:deploy_keys,alias:dk"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	RepoID      int64     `bun:"repo_id"`
+	Title       string    `bun:"title"`
+	Content     string    `bun:"content"`
+	Fingerprint string    `bun:"fingerprint"`
+	ReadOnly    bool      `bun:"read_only"`
+	Created     time.Time `bun:"created,nullzero"`
+}
+
+type topicRow struct {
+	bun.BaseModel `bun:"table:topics,alias:tp"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	Name      string    `bun:"name"`
+	RepoCount int       `bun:"repo_count"`
+	Created   time.Time `bun:"created,nullzero"`
+	Updated   time.Time `bun:"updated,nullzero"`
+}
+
+type repoTopicRow struct {
+	bun.BaseModel `bun:"table:repo_topics,alias:rt"`
+
+	RepoID  int64 `bun:"repo_id,pk"`
+	TopicID int64 `bun:"topic_id,pk"`
+}
+
+type starRow struct {
+	bun.BaseModel `bun:"table:stars,alias:s"`
+
+	UserID  int64     `bun:"user_id,pk"`
+	RepoID  int64     `bun:"repo_id,pk"`
+	Created time.Time `bun:"created,nullzero"`
+}
+
+type watchRow struct {
+	bun.BaseModel `bun:"table:watches,alias:w"`
+
+	UserID  int64     `bun:"user_id,pk"`
+	RepoID  int64     `bun:"repo_id,pk"`
+	Mode    int       `bun:"mode"`
+	Created time.Time `bun:"created,nullzero"`
+}
+
+type transferRow struct {
+	bun.BaseModel `bun:"table:repo_transfers,alias:tr"`
+
+	RepoID      int64     `bun:"repo_id,pk"`
+	DoerID      int64     `bun:"doer_id"`
+	RecipientID int64     `bun:"recipient_id"`
+	Created     time.Time `bun:"created,nullzero"`
+}
+
+func toRepoRow(r *repository.Repository) *repoRow {
+	lower := r.LowerName
+	if lower == "" {
+		lower = strings.ToLower(r.Name)
+	}
+	m := r.Merge
+	return &repoRow{
+		ID: r.ID, OwnerID: r.Owner.ID, LowerName: lower, Name: r.Name,
+		Description: r.Description, Website: r.Website, OriginalURL: r.OriginalURL,
+		MirrorInterval: r.MirrorInterval, DefaultBranch: r.DefaultBranch, ObjectFormat: r.ObjectFormat,
+		Units:              joinUnits(r.Units),
+		ExternalTrackerURL: r.Tracker.ExternalURL, TrackerURLFormat: r.Tracker.Format,
+		TrackerIssueStyle: string(r.Tracker.Style), TrackerRegexp: r.Tracker.RegexpPattern,
+		ExternalWikiURL:   r.ExternalWikiURL,
+		EnableTimeTracker: r.Tracker.EnableTimeTracker, OnlyContributors: r.Tracker.AllowOnlyContributorsToTrackTime,
+		EnableIssueDeps: r.Tracker.EnableIssueDependencies,
+
+		IgnoreWhitespaceConflicts: m.IgnoreWhitespaceConflicts, AllowMerge: m.AllowMerge,
+		AllowRebase: m.AllowRebase, AllowRebaseMerge: m.AllowRebaseMerge, AllowSquash: m.AllowSquash,
+		AllowFastForwardOnly: m.AllowFastForwardOnly, AllowRebaseUpdate: m.AllowRebaseUpdate,
+		AllowManualMerge: m.AllowManualMerge, AutodetectManualMerge: m.AutodetectManualMerge,
+		DefaultDeleteBranchAfterMerge: m.DefaultDeleteBranchAfterMerge, DefaultMergeStyle: m.DefaultMergeStyle,
+		DefaultAllowMaintainerEdit: m.DefaultAllowMaintainerEdit,
+
+		Avatar: r.Avatar, Topics: strings.Join(r.Topics, ","),
+		Private: r.Private, Template: r.Template, Archived: r.Archived, IsEmpty: r.Empty, IsMirror: r.IsMirror,
+		ForkID:   r.ForkID,
+		NumStars: r.NumStars, NumWatches: r.NumWatches, NumForks: r.NumForks,
+		NumIssues: r.NumIssues, NumClosedIssues: r.NumClosedIssues,
+		NumPulls: r.NumPulls, NumClosedPulls: r.NumClosedPulls,
+		NumMilestones: r.NumMilestones, NumClosedMilestones: r.NumClosedMilestones,
+		NumReleases: r.NumReleases, Size: r.Size,
+		Created: dbTime(r.Created), Updated: dbTime(r.Updated), ArchivedAt: dbTime(r.ArchivedAt),
+	}
+}
+
+func (r *repoOwnerRow) toDomain() *repository.Repository {
+	return &repository.Repository{
+		ID: r.ID,
+		Owner: repository.Owner{
+			ID: r.OwnerID, Name: r.OwnerName, Kind: user.Kind(r.OwnerKind), Visibility: user.Visibility(r.OwnerVisibility),
+		},
+		Name: r.Name, LowerName: r.LowerName,
+		Description: r.Description, Website: r.Website,
+		Private: r.Private, Template: r.Template, Archived: r.Archived, ArchivedAt: domainTime(r.ArchivedAt),
+		Empty: r.IsEmpty, IsMirror: r.IsMirror, MirrorInterval: r.MirrorInterval, OriginalURL: r.OriginalURL,
+		ForkID: r.ForkID, DefaultBranch: r.DefaultBranch, ObjectFormat: r.ObjectFormat,
+		Units: splitUnits(r.Units),
+		Tracker: repository.IssueTracker{
+			ExternalURL: r.ExternalTrackerURL, Format: r.TrackerURLFormat,
+			Style: repository.TrackerStyle(r.TrackerIssueStyle), RegexpPattern: r.TrackerRegexp,
+			EnableTimeTracker: r.EnableTimeTracker, AllowOnlyContributorsToTrackTime: r.OnlyContributors,
+			EnableIssueDependencies: r.EnableIssueDeps,
+		},
+		ExternalWikiURL: r.ExternalWikiURL,
+		Merge: repository.MergeSettings{
+			IgnoreWhitespaceConflicts: r.IgnoreWhitespaceConflicts, AllowMerge: r.AllowMerge,
+			AllowRebase: r.AllowRebase, AllowRebaseMerge: r.AllowRebaseMerge, AllowSquash: r.AllowSquash,
+			AllowFastForwardOnly: r.AllowFastForwardOnly, AllowRebaseUpdate: r.AllowRebaseUpdate,
+			AllowManualMerge: r.AllowManualMerge, AutodetectManualMerge: r.AutodetectManualMerge,
+			DefaultDeleteBranchAfterMerge: r.DefaultDeleteBranchAfterMerge, DefaultMergeStyle: r.DefaultMergeStyle,
+			DefaultAllowMaintainerEdit: r.DefaultAllowMaintainerEdit,
+		},
+		NumStars: r.NumStars, NumWatches: r.NumWatches, NumForks: r.NumForks,
+		NumIssues: r.NumIssues, NumClosedIssues: r.NumClosedIssues,
+		NumPulls: r.NumPulls, NumClosedPulls: r.NumClosedPulls,
+		NumMilestones: r.NumMilestones, NumClosedMilestones: r.NumClosedMilestones,
+		NumReleases: r.NumReleases, Size: r.Size,
+		Avatar: r.Avatar, Topics: splitList(r.Topics),
+		Created: domainTime(r.Created), Updated: domainTime(r.Updated),
+	}
+}
+
+func reposToDomain(rows []repoOwnerRow) []*repository.Repository {
+	out := make([]*repository.Repository, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toDomain()
+	}
+	return out
+}
+
+// Units are stored by short name, comma-separated: they are always read
+// whole with their repository and never queried one by one.
+func joinUnits(units []permission.Unit) string {
+	parts := make([]string, len(units))
+	for i, u := range units {
+		parts[i] = u.Short()
+	}
+	return strings.Join(parts, ",")
+}
+
+// splitUnits skips names it does not know, so a unit retired by a later
+// version does not make its repositories unreadable.
+func splitUnits(s string) []permission.Unit {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	out := make([]permission.Unit, 0, len(parts))
+	for _, p := range parts {
+		if u, err := permission.ParseUnit(p); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func (r *collaborationRow) toDomain() *repository.Collaborator {
+	return &repository.Collaborator{RepoID: r.RepoID, UserID: r.UserID, Mode: permission.AccessMode(r.Mode)}
+}
+
+func toDeployKeyRow(k *repository.DeployKey) *deployKeyRow {
+	return &deployKeyRow{
+		ID: k.ID, RepoID: k.RepoID, Title: k.Title, Content: k.Content, Fingerprint: k.Fingerprint,
+		ReadOnly: k.ReadOnly, Created: dbTime(k.Created),
+	}
+}
+
+func (r *deployKeyRow) toDomain() *repository.DeployKey {
+	return &repository.DeployKey{
+		ID: r.ID, RepoID: r.RepoID, Title: r.Title, Content: r.Content, Fingerprint: r.Fingerprint,
+		ReadOnly: r.ReadOnly, Created: domainTime(r.Created),
+	}
+}
+
+func (r *topicRow) toDomain() ports.TopicCount {
+	return ports.TopicCount{
+		ID: r.ID, Name: r.Name, RepoCount: r.RepoCount, Created: domainTime(r.Created), Updated: domainTime(r.Updated),
+	}
+}
+
+func (r *watchRow) toDomain() *ports.Watch {
+	return &ports.Watch{UserID: r.UserID, RepoID: r.RepoID, Mode: r.Mode, Created: domainTime(r.Created)}
+}
+
+func toTransferRow(t *repository.Transfer) *transferRow {
+	return &transferRow{RepoID: t.RepoID, DoerID: t.DoerID, RecipientID: t.RecipientID, Created: dbTime(t.Created)}
+}
+
+func (r *transferRow) toDomain() *repository.Transfer {
+	return &repository.Transfer{RepoID: r.RepoID, DoerID: r.DoerID, RecipientID: r.RecipientID, Created: domainTime(r.Created)}
+}
+
+func usersToDomain(rows []userRow) []*user.User {
+	out := make([]*user.User, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toDomain()
+	}
+	return out
+}

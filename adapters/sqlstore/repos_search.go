@@ -1,0 +1,135 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// repoSorts maps RepoSearch.Sort to its column; "" and unknown sorts are by id.
+var repoSorts = map[string]string{
+	"":        "repo.id",
+	"id":      "repo.id",
+	"alpha":   "repo.lower_name",
+	"created": "repo.created",
+	"updated": "repo.updated",
+	"size":    "repo.size",
+	"stars":   "repo.num_stars",
+	"forks":   "repo.num_forks",
+}
+
+// collaboratesOn is true when the user (the argument) collaborates on repo.
+const collaboratesOn = "EXISTS (SELECT 1 FROM collaborations AS c WHERE c.repo_id = repo.id AND c.user_id = ?)"
+
+// Search returns one page of the repositories matching q that q.Viewer may
+// see, with their owners, and the total: one query for the page and one
+// count, whatever the page size.
+func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*repository.Repository, int64, error) {
+	var rows []repoOwnerRow
+	sel := selectRepos(s.c.r(ctx), &rows)
+	sel = repoVisibleTo(sel, q.Viewer)
+	sel = repoFilters(sel, q)
+
+	col, ok := repoSorts[q.Sort]
+	if !ok {
+		col = repoSorts[""]
+	}
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	// Ties are broken by id in the same direction, so Desc is the exact
+	// reverse of the ascending order and pages never overlap.
+	sel = sel.OrderExpr(col + dir)
+	if col != "repo.id" {
+		sel = sel.OrderExpr("repo.id" + dir)
+	}
+
+	total, err := page(sel, q.ListOptions).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, repoMapping.mapErr(err)
+	}
+	return reposToDomain(rows), total, nil
+}
+
+// repoVisibleTo keeps what v may see. Public-only viewers (and anonymous
+// ones) see public repositories of public owners; restricted users only what
+// they own or collaborate on; other users also public repositories of public
+// and limited owners; site admins everything.
+func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
+	switch {
+	case v.PublicOnly || v.UserID == 0:
+		return sel.Where("NOT repo.private").Where("u.visibility = ?", string(user.VisibilityPublic))
+	case v.IsAdmin:
+		return sel
+	case v.Restricted:
+		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+")", v.UserID, v.UserID)
+	default:
+		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+" OR (NOT repo.private AND u.visibility IN (?)))",
+			v.UserID, v.UserID, bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}))
+	}
+}
+
+// repoFilters applies q's optional filters.
+func repoFilters(sel *bun.SelectQuery, q ports.RepoSearch) *bun.SelectQuery {
+	if kw := strings.ToLower(strings.TrimSpace(q.Keyword)); kw != "" {
+		switch {
+		case q.TopicOnly:
+			sel = sel.Where(`EXISTS (SELECT 1 FROM repo_topics AS rt JOIN topics AS tp ON tp.id = rt.topic_id
+				WHERE rt.repo_id = repo.id AND tp.name = ?)`, kw)
+		case q.IncludeDescription:
+			pat := likeContains(kw)
+			sel = sel.Where("(repo.lower_name LIKE ? ESCAPE '!' OR lower(repo.description) LIKE ? ESCAPE '!')", pat, pat)
+		default:
+			sel = sel.Where("repo.lower_name LIKE ? ESCAPE '!'", likeContains(kw))
+		}
+	}
+	if q.OwnerID != 0 {
+		switch {
+		case q.Collaborative:
+			sel = sel.Where("repo.owner_id <> ?", q.OwnerID).Where(collaboratesOn, q.OwnerID)
+		case q.Exclusive:
+			sel = sel.Where("repo.owner_id = ?", q.OwnerID)
+		default:
+			sel = sel.Where("(repo.owner_id = ? OR "+collaboratesOn+")", q.OwnerID, q.OwnerID)
+		}
+	}
+	if q.ExcludePrivate {
+		sel = sel.Where("NOT repo.private")
+	}
+	flags := []struct {
+		col string
+		v   *bool
+	}{
+		{"repo.private", q.IsPrivate}, {"repo.template", q.Template},
+		{"repo.archived", q.Archived}, {"repo.is_mirror", q.Mirror},
+	}
+	for _, f := range flags {
+		if f.v != nil {
+			sel = sel.Where("? = ?", bun.Safe(f.col), *f.v)
+		}
+	}
+	if q.Fork != nil {
+		if *q.Fork {
+			sel = sel.Where("repo.fork_id <> 0")
+		} else {
+			sel = sel.Where("repo.fork_id = 0")
+		}
+	}
+	if q.ForkOf != 0 {
+		sel = sel.Where("repo.fork_id = ?", q.ForkOf)
+	}
+	if q.StarredBy != 0 {
+		sel = sel.Where("EXISTS (SELECT 1 FROM stars AS s WHERE s.repo_id = repo.id AND s.user_id = ?)", q.StarredBy)
+	}
+	if q.WatchedBy != 0 {
+		sel = sel.Where("EXISTS (SELECT 1 FROM watches AS w WHERE w.repo_id = repo.id AND w.user_id = ? AND w.mode IN (?))",
+			q.WatchedBy, bun.List([]int{repository.WatchNormal, repository.WatchAuto}))
+	}
+	return sel
+}

@@ -1,0 +1,177 @@
+package templates
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+	"github.com/matryer/is"
+)
+
+func newTemplates(t *testing.T) *Templates {
+	t.Helper()
+	tpl, err := New()
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return tpl
+}
+
+func TestGitignores(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	list := tpl.Gitignores()
+	is.True(len(list) > 0)
+	is.True(slices.IsSorted(list))
+	for _, want := range []string{"Go", "Python", "Node", "Rust", "Java", "C", "C++", "Ruby", "macOS", "Windows",
+		"Linux", "JetBrains", "VisualStudioCode", "Vim", "Emacs", "Archives"} {
+		is.True(slices.Contains(list, want)) // template missing
+	}
+	for _, name := range list {
+		body, err := tpl.Gitignore(name)
+		is.NoErr(err)
+		is.True(strings.TrimSpace(body) != "")
+		is.True(strings.HasSuffix(body, "\n"))
+	}
+	body, err := tpl.Gitignore("Go")
+	is.NoErr(err)
+	is.True(strings.Contains(body, "*.test"))
+
+	list[0] = "changed"
+	is.True(tpl.Gitignores()[0] != "changed") // caller's slice is a copy
+}
+
+func TestGitignoreUnknown(t *testing.T) {
+	tpl := newTemplates(t)
+	for _, name := range []string{"", "go", "Cobol", "../readme/Default", "gitignore/Go", "/Go", "Go/"} {
+		t.Run(name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := tpl.Gitignore(name)
+			is.True(errors.Is(err, errs.ErrNotFound))
+			is.Equal(errs.Message(err), "gitignore template not found")
+		})
+	}
+}
+
+func TestLabelSets(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	sets := tpl.LabelSets()
+	is.True(slices.IsSorted(sets))
+	is.True(slices.Contains(sets, "Default"))
+	is.True(slices.Contains(sets, "Advanced"))
+	for _, name := range sets {
+		labels, err := tpl.LabelSet(name)
+		is.NoErr(err)
+		is.True(len(labels) > 0)
+		for _, l := range labels {
+			is.True(colorPattern.MatchString(l.Color))
+			is.True(l.Name != "")
+			is.True(l.Description != "")
+			// Only scoped labels may be exclusive.
+			if l.Exclusive {
+				is.True(strings.Contains(l.Name, "/"))
+			}
+		}
+	}
+
+	def, err := tpl.LabelSet("Default")
+	is.NoErr(err)
+	var names []string
+	for _, l := range def {
+		names = append(names, l.Name)
+		is.True(!l.Exclusive)
+	}
+	for _, want := range []string{"bug", "duplicate", "enhancement", "help wanted", "invalid", "question", "wontfix", "good first issue"} {
+		is.True(slices.Contains(names, want))
+	}
+
+	adv, err := tpl.LabelSet("Advanced")
+	is.NoErr(err)
+	i := slices.IndexFunc(adv, func(l ports.LabelTemplate) bool { return l.Name == "Kind/Bug" })
+	is.True(i >= 0)
+	is.True(adv[i].Exclusive)
+
+	adv[i].Name = "changed"
+	again, err := tpl.LabelSet("Advanced")
+	is.NoErr(err)
+	is.Equal(again[i].Name, "Kind/Bug") // caller's slice is a copy
+}
+
+func TestLabelSetUnknown(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	_, err := tpl.LabelSet("default")
+	is.True(errors.Is(err, errs.ErrNotFound))
+	is.Equal(errs.Message(err), "label template not found")
+}
+
+func TestReadme(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	body, err := tpl.Readme("Default")
+	is.NoErr(err)
+	is.Equal(body, "# {Name}\n\n{Description}\n")
+
+	_, err = tpl.Readme("Fancy")
+	is.True(errors.Is(err, errs.ErrNotFound))
+	is.Equal(errs.Message(err), "readme template not found")
+}
+
+func TestLicenses(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	list := tpl.Licenses()
+	is.True(len(list) > 100)
+	is.True(slices.IsSortedFunc(list, func(a, b ports.LicenseInfo) int { return strings.Compare(a.Key, b.Key) }))
+	keys := map[string]ports.LicenseInfo{}
+	for _, l := range list {
+		is.True(l.Name != "")
+		is.Equal(l.URL, "https://spdx.org/licenses/"+l.Key+".html")
+		keys[l.Key] = l
+	}
+	is.Equal(keys["MIT"].Name, "MIT License")
+	for _, k := range []string{"MIT", "Apache-2.0", "GPL-3.0-or-later", "GPL-2.0-only", "BSD-3-Clause", "0BSD", "MPL-2.0"} {
+		_, ok := keys[k]
+		is.True(ok) // licence missing from the list
+	}
+}
+
+func TestLicense(t *testing.T) {
+	tpl := newTemplates(t)
+	cases := []struct {
+		name, key, title, contains string
+	}{
+		{"MIT", "MIT", "MIT License", "Permission is hereby granted"},
+		{"mit", "MIT", "MIT License", "Permission is hereby granted"},
+		{"Apache-2.0", "Apache-2.0", "Apache License 2.0", "Apache License"},
+		{"gpl-3.0-or-later", "GPL-3.0-or-later", "GNU General Public License v3.0 or later", "GNU GENERAL PUBLIC LICENSE"},
+		{"0BSD", "0BSD", "BSD Zero Clause License", "Permission to use, copy, modify"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			l, err := tpl.License(c.name)
+			is.NoErr(err)
+			is.Equal(l.Key, c.key)
+			is.Equal(l.Name, c.title)
+			is.Equal(l.URL, "https://spdx.org/licenses/"+c.key+".html")
+			is.True(strings.Contains(l.Body, c.contains))
+		})
+	}
+}
+
+func TestLicenseUnknown(t *testing.T) {
+	tpl := newTemplates(t)
+	for _, name := range []string{"", "NoSuchLicense", "../MIT", "License/MIT/pristine.txt"} {
+		t.Run(name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := tpl.License(name)
+			is.True(errors.Is(err, errs.ErrNotFound))
+			is.Equal(errs.Message(err), "license not found")
+		})
+	}
+}

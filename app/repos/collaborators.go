@@ -1,0 +1,128 @@
+package repos
+
+import (
+	"context"
+	"errors"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// ListCollaborators lists one page of a's collaborators.
+func (s *Service) ListCollaborators(ctx context.Context, a *Access, opts ports.ListOptions) ([]ports.CollaboratorUser, int64, error) {
+	return s.stores.Collaborators.List(ctx, a.Repo.ID, opts)
+}
+
+// collaboratorUser finds the account named in a collaborator route. As in
+// Gitea, an unknown account is a 422, not a 404: the 404 of these routes
+// means "not a collaborator" or "no such repository".
+func (s *Service) collaboratorUser(ctx context.Context, name string) (*user.User, error) {
+	u, err := s.stores.Users.GetByName(ctx, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errs.Invalid("user does not exist [name: "+name+"]", "collaborator")
+	}
+	return u, err
+}
+
+// IsCollaborator answers nil when name collaborates on a, a 404 when not,
+// and a 422 when no such account exists.
+func (s *Service) IsCollaborator(ctx context.Context, a *Access, name string) error {
+	u, err := s.collaboratorUser(ctx, name)
+	if err != nil {
+		return err
+	}
+	if _, err := s.stores.Collaborators.Get(ctx, a.Repo.ID, u.ID); err != nil {
+		if errors.Is(err, errs.ErrNotFound) {
+			return errs.NotFound("user is not a collaborator")
+		}
+		return err
+	}
+	return nil
+}
+
+// AddCollaborator adds name to a with mode, or changes its mode.
+func (s *Service) AddCollaborator(ctx context.Context, a *Access, name string, mode permission.AccessMode) error {
+	u, err := s.collaboratorUser(ctx, name)
+	if err != nil {
+		return err
+	}
+	if u.Kind != user.KindIndividual {
+		return errs.Invalid("an organization cannot be a collaborator", "collaborator")
+	}
+	if u.ID == a.Repo.Owner.ID {
+		return errs.Invalid("the owner cannot be a collaborator", "collaborator")
+	}
+	if !u.IsActive || u.ProhibitLogin {
+		return errs.Invalid("user is not active", "collaborator")
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.Collaborators.Set(ctx, repository.Collaborator{RepoID: a.Repo.ID, UserID: u.ID, Mode: mode})
+	})
+}
+
+// RemoveCollaborator drops name from a; dropping a non-collaborator is a no-op, as in Gitea.
+func (s *Service) RemoveCollaborator(ctx context.Context, a *Access, name string) error {
+	u, err := s.collaboratorUser(ctx, name)
+	if err != nil {
+		return err
+	}
+	return ignoreNotFound(s.stores.Collaborators.Remove(ctx, a.Repo.ID, u.ID))
+}
+
+// CollaboratorPermission is a user's permission in a repository.
+type CollaboratorPermission struct {
+	User *user.User
+	Perm permission.Permission
+}
+
+// PermissionOfUser answers GET …/collaborators/{name}/permission: site
+// admins and repository admins may ask about anyone, others only about
+// themselves (Gitea's rule and message).
+func (s *Service) PermissionOfUser(ctx context.Context, a *Access, name string) (*CollaboratorPermission, error) {
+	u, err := s.stores.Users.GetByName(ctx, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errs.NotFound("user does not exist")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !a.Caller.IsAdmin() && a.Caller.UserID() != u.ID && !a.Perm.IsAdmin() {
+		return nil, errs.Forbidden("Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own")
+	}
+	perm, err := s.PermissionOf(ctx, u, a.Repo)
+	if err != nil {
+		return nil, err
+	}
+	return &CollaboratorPermission{User: u, Perm: perm}, nil
+}
+
+// Assignees lists who may be assigned issues in a: the personal owner and
+// collaborators with write access.
+func (s *Service) Assignees(ctx context.Context, a *Access) ([]*user.User, error) {
+	var out []*user.User
+	if a.Repo.Owner.Kind == user.KindIndividual {
+		owner, err := s.stores.Users.GetByID(ctx, a.Repo.Owner.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, owner)
+	}
+	const page = 50
+	for p := 1; ; p++ {
+		list, total, err := s.stores.Collaborators.List(ctx, a.Repo.ID, ports.ListOptions{Page: p, Limit: page})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list {
+			if c.Mode >= permission.ModeWrite {
+				out = append(out, c.User)
+			}
+		}
+		if int64(p*page) >= total {
+			return out, nil
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package repos
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// CreateInput is Gitea's CreateRepoOption.
+type CreateInput struct {
+	Name, Description string
+	Private, Template bool
+	AutoInit          bool
+	// Gitignores is a comma-separated list of .gitignore template names.
+	Gitignores, License, Readme string
+	IssueLabels                 string
+	DefaultBranch               string
+	ObjectFormat                string
+}
+
+// ErrNameTaken is Gitea's 409 for a taken repository name.
+var ErrNameTaken = errs.Conflict("The repository with the same name already exists.")
+
+// diskLocks serialises Git directory creation, moves and removal, so that
+// cleaning up an orphaned directory never races a concurrent creation of the
+// same name. Such operations are rare and short.
+var diskLocks sync.Mutex
+
+// Create makes a repository owned by owner on behalf of caller c. The Git
+// repository is written first and removed again if the database write
+// fails, so a crash leaves at worst an orphaned directory, which the next
+// creation of that name clears.
+func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, in CreateInput) (*repository.Repository, error) {
+	if err := repository.ValidateName("Name", in.Name); err != nil {
+		return nil, err
+	}
+	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+		return nil, err
+	}
+	branch := in.DefaultBranch
+	if branch == "" {
+		branch = repository.DefaultBranch
+	} else if err := repository.ValidateBranchName("DefaultBranch", branch); err != nil {
+		return nil, err
+	}
+	switch in.ObjectFormat {
+	case "", "sha1":
+	default:
+		return nil, errs.Invalid("only sha1 is supported", "ObjectFormatName")
+	}
+	if in.IssueLabels != "" {
+		if _, err := s.templates.LabelSet(in.IssueLabels); err != nil {
+			return nil, asInvalid(err, "IssueLabels")
+		}
+	}
+	var files []ports.GitFile
+	if in.AutoInit {
+		var err error
+		if files, err = s.initialFiles(owner, in); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkRepoLimit(ctx, owner); err != nil {
+		return nil, err
+	}
+
+	now := s.clock.Now()
+	r := &repository.Repository{
+		Owner:       repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:        in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
+		Private:     in.Private, Template: in.Template, Empty: !in.AutoInit, DefaultBranch: branch,
+		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
+		Tracker: repository.IssueTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true,
+			EnableIssueDependencies: true, Style: repository.TrackerNumeric},
+		Created: now, Updated: now,
+	}
+	p := pathOf(r)
+	err := s.withNewDirectory(ctx, r, func() error {
+		if err := s.git.Init(ctx, p, branch); err != nil {
+			return err
+		}
+		if in.AutoInit {
+			sig := s.signature(c.User)
+			if _, err := s.git.CommitFiles(ctx, p, ports.GitCommit{
+				Branch: branch, Message: "Initial commit", Author: sig, Committer: sig, Files: files,
+			}); err != nil {
+				return err
+			}
+		}
+		if size, err := s.git.Size(ctx, p); err == nil {
+			r.Size = size
+		}
+		return s.insert(ctx, r, c.UserID())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.stores.Repos.GetByID(ctx, r.ID)
+}
+
+// withNewDirectory runs write, which creates r's Git directory and its row,
+// under the disk lock: a directory without a row (left by a crash) is removed
+// first, and the directory is removed again when write fails.
+func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository, write func() error) error {
+	diskLocks.Lock()
+	defer diskLocks.Unlock()
+	if _, err := s.stores.Repos.GetByName(ctx, r.Owner.ID, r.Name); err == nil {
+		return ErrNameTaken
+	} else if !errors.Is(err, errs.ErrNotFound) {
+		return err
+	}
+	p := pathOf(r)
+	if exists, err := s.git.Exists(ctx, p); err != nil {
+		return err
+	} else if exists {
+		s.log.Warn("removing orphaned repository directory", "owner", p.Owner, "name", p.Name)
+		if err := s.git.Delete(ctx, p); err != nil {
+			return err
+		}
+	}
+	if err := write(); err != nil {
+		if derr := s.git.Delete(context.WithoutCancel(ctx), p); derr != nil {
+			s.log.Error("removing repository directory after a failed creation", "owner", p.Owner, "name", p.Name, "err", derr)
+		}
+		return err
+	}
+	return nil
+}
+
+// insert writes the new row, the creator's watch and the name's freed redirect in one transaction.
+func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64) error {
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); ignoreNotFound(err) != nil {
+			return err
+		}
+		if err := tx.Repos.Create(ctx, r); err != nil {
+			if errors.Is(err, errs.ErrConflict) {
+				return ErrNameTaken
+			}
+			return err
+		}
+		if len(r.Topics) > 0 {
+			if err := tx.Topics.Replace(ctx, r.ID, r.Topics); err != nil {
+				return err
+			}
+		}
+		if watcherID != 0 {
+			if err := tx.Watches.Watch(ctx, watcherID, r.ID); err != nil {
+				return err
+			}
+		}
+		if r.Owner.ID != watcherID && r.Owner.Kind == user.KindIndividual {
+			return tx.Watches.Watch(ctx, r.Owner.ID, r.ID)
+		}
+		return nil
+	})
+}
+
+// checkRepoLimit refuses a repository beyond the owner's MaxRepoCreation (-1: the site's, unlimited).
+func (s *Service) checkRepoLimit(ctx context.Context, owner *user.User) error {
+	if owner.MaxRepoCreation < 0 {
+		return nil
+	}
+	n, err := s.stores.Repos.CountByOwner(ctx, owner.ID)
+	if err != nil {
+		return err
+	}
+	if n >= int64(owner.MaxRepoCreation) {
+		return errs.Forbidden("you have reached your limit of " + strconv.Itoa(owner.MaxRepoCreation) + " repositories")
+	}
+	return nil
+}
+
+// initialFiles are the README, licence and .gitignore of auto_init.
+func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFile, error) {
+	name := in.Readme
+	if name == "" {
+		name = "Default"
+	}
+	readme, err := s.templates.Readme(name)
+	if err != nil {
+		return nil, asInvalid(err, "Readme")
+	}
+	readme = strings.NewReplacer("{Name}", in.Name, "{Description}", in.Description,
+		"{CloneURL.HTTPS}", s.cloneURL(owner.Name, in.Name)).Replace(readme)
+	files := []ports.GitFile{{Path: "README.md", Content: []byte(readme)}}
+	if in.License != "" {
+		lic, err := s.templates.License(in.License)
+		if err != nil {
+			return nil, asInvalid(err, "License")
+		}
+		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Body, owner, s.clock.Now().Year()))})
+	}
+	if in.Gitignores != "" {
+		var b strings.Builder
+		for _, n := range strings.Split(in.Gitignores, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			text, err := s.templates.Gitignore(n)
+			if err != nil {
+				return nil, asInvalid(err, "Gitignores")
+			}
+			b.WriteString("# ---> " + n + "\n" + text)
+			if !strings.HasSuffix(text, "\n") {
+				b.WriteByte('\n')
+			}
+			b.WriteByte('\n')
+		}
+		if b.Len() > 0 {
+			files = append(files, ports.GitFile{Path: ".gitignore", Content: []byte(b.String())})
+		}
+	}
+	return files, nil
+}
+
+// fillLicense puts the year and the owner into the usual placeholders of licence texts.
+func fillLicense(body string, owner *user.User, year int) string {
+	holder := owner.FullName
+	if strings.TrimSpace(holder) == "" {
+		holder = owner.Name
+	}
+	y := strconv.Itoa(year)
+	return strings.NewReplacer(
+		"<year>", y, "[year]", y, "[yyyy]", y, "<yyyy>", y,
+		"<copyright holders>", holder, "[fullname]", holder, "<name of author>", holder,
+		"[name of copyright owner]", holder, "<owner>", holder,
+	).Replace(body)
+}
+
+// cloneURL is the HTTPS clone address of owner/name.
+func (s *Service) cloneURL(owner, name string) string {
+	return strings.TrimSuffix(s.settings.BaseURL, "/") + "/" + owner + "/" + name + ".git"
+}
+
+// asInvalid turns an unknown template name into a 422 naming field.
+func asInvalid(err error, field string) error {
+	if errors.Is(err, errs.ErrNotFound) {
+		return errs.Invalid(errs.Message(err), field)
+	}
+	return err
+}

@@ -1,0 +1,96 @@
+package repos
+
+import (
+	"context"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+// GenerateInput is Gitea's GenerateRepoOption. Labels, webhooks, Git hooks
+// and branch protections are copied once those features exist.
+type GenerateInput struct {
+	Owner, Name, Description, DefaultBranch string
+	Private                                 bool
+	GitContent, Topics, Avatar              bool
+	GitHooks, Webhooks, Labels              bool
+	ProtectedBranch                         bool
+}
+
+// Generate creates a repository from the template a.
+func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*repository.Repository, error) {
+	tpl := a.Repo
+	if !tpl.Template {
+		return nil, errs.Invalid("this is not a template repo", "template")
+	}
+	if !(in.GitContent || in.Topics || in.Avatar || in.GitHooks || in.Webhooks || in.Labels || in.ProtectedBranch) {
+		return nil, errs.Invalid("must select at least one template item", "git_content")
+	}
+	if in.Owner == "" {
+		return nil, errs.Invalid("Required", "Owner")
+	}
+	owner, err := s.targetOwner(ctx, a.Caller, in.Owner, "Owner")
+	if err != nil {
+		return nil, err
+	}
+	if err := repository.ValidateName("Name", in.Name); err != nil {
+		return nil, err
+	}
+	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+		return nil, err
+	}
+	branch := tpl.DefaultBranch
+	if in.DefaultBranch != "" {
+		if err := repository.ValidateBranchName("DefaultBranch", in.DefaultBranch); err != nil {
+			return nil, err
+		}
+		branch = in.DefaultBranch
+	}
+	if err := s.checkRepoLimit(ctx, owner); err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	r := &repository.Repository{
+		Owner:       repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:        in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
+		Private:     in.Private, Empty: !in.GitContent || tpl.Empty, DefaultBranch: branch, ObjectFormat: tpl.ObjectFormat,
+		Units: append([]permission.Unit(nil), tpl.Units...), Tracker: tpl.Tracker, Merge: tpl.Merge,
+		Created: now, Updated: now,
+	}
+	if in.Topics {
+		r.Topics = append([]string(nil), tpl.Topics...)
+	}
+	if in.Avatar && tpl.Avatar != "" {
+		img, err := s.avatars.Open(ctx, tpl.Avatar)
+		if err == nil {
+			r.Avatar, err = s.avatars.Put(ctx, "avatar", "repo-"+r.LowerName+"-"+owner.LowerName, img)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	err = s.withNewDirectory(ctx, r, func() error {
+		p := pathOf(r)
+		if in.GitContent && !tpl.Empty {
+			sig := s.signature(a.Caller.User)
+			if err := s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
+				Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
+			}); err != nil {
+				return err
+			}
+		} else if err := s.git.Init(ctx, p, branch); err != nil {
+			return err
+		}
+		if size, err := s.git.Size(ctx, p); err == nil {
+			r.Size = size
+		}
+		return s.insert(ctx, r, a.Caller.UserID())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.stores.Repos.GetByID(ctx, r.ID)
+}

@@ -1,0 +1,53 @@
+package repos
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+// ListDeployKeys lists one page of a's deploy keys, optionally only the one with fingerprint.
+func (s *Service) ListDeployKeys(ctx context.Context, a *Access, fingerprint string, opts ports.ListOptions) ([]*repository.DeployKey, int64, error) {
+	return s.stores.DeployKeys.List(ctx, a.Repo.ID, fingerprint, opts)
+}
+
+// GetDeployKey finds one of a's deploy keys.
+func (s *Service) GetDeployKey(ctx context.Context, a *Access, id int64) (*repository.DeployKey, error) {
+	return s.stores.DeployKeys.Get(ctx, a.Repo.ID, id)
+}
+
+// AddDeployKey adds an OpenSSH public key to a.
+func (s *Service) AddDeployKey(ctx context.Context, a *Access, title, key string, readOnly bool) (*repository.DeployKey, error) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return nil, errs.Invalid("Required", "Title")
+	}
+	if len(title) > 50 {
+		return nil, errs.Invalid("MaxSize", "Title")
+	}
+	content, fp, err := s.keys.Parse("Key", key)
+	if err != nil {
+		return nil, err
+	}
+	k := &repository.DeployKey{RepoID: a.Repo.ID, Title: title, Content: content, Fingerprint: fp, ReadOnly: readOnly, Created: s.clock.Now()}
+	if err := s.stores.DeployKeys.Create(ctx, k); err != nil {
+		if errors.Is(err, errs.ErrConflict) {
+			field := "Key"
+			if strings.Contains(errs.Message(err), "title") {
+				field = "Title"
+			}
+			return nil, errs.Invalid(errs.Message(err), field)
+		}
+		return nil, err
+	}
+	return k, nil
+}
+
+// DeleteDeployKey removes one of a's deploy keys.
+func (s *Service) DeleteDeployKey(ctx context.Context, a *Access, id int64) error {
+	return s.stores.DeployKeys.Delete(ctx, a.Repo.ID, id)
+}

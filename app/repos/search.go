@@ -1,0 +1,175 @@
+package repos
+
+import (
+	"context"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// sorts are the accepted values of the sort parameter.
+var sorts = map[string]string{
+	"": "", "alpha": "alpha", "created": "created", "updated": "updated", "size": "size",
+	"git_size": "size", "id": "id", "stars": "stars", "forks": "forks", "newest": "created",
+	"oldest": "created", "recentupdate": "updated", "leastupdate": "updated",
+}
+
+// SearchQuery is a repository search (Gitea's GET /repos/search parameters).
+type SearchQuery struct {
+	Keyword            string
+	IncludeDescription bool
+	TopicOnly          bool
+	UID                int64
+	Exclusive          bool
+	// IncludePrivate is Gitea's "private" parameter (default true).
+	IncludePrivate bool
+	// IsPrivate, Template and Archived filter when set.
+	IsPrivate, Template, Archived *bool
+	// Mode is fork, source, mirror or collaborative; "" for all.
+	Mode        string
+	Sort, Order string
+	StarredBy   int64
+	ports.ListOptions
+}
+
+// Search lists the repositories c may see that match q.
+func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*repository.Repository, int64, error) {
+	sort, ok := sorts[q.Sort]
+	if !ok {
+		return nil, 0, errs.Invalid("invalid sort: "+q.Sort, "sort")
+	}
+	desc := false
+	switch q.Order {
+	case "", "asc":
+		desc = q.Sort == "newest" || q.Sort == "recentupdate"
+	case "desc":
+		desc = true
+	default:
+		return nil, 0, errs.Invalid("invalid order: "+q.Order, "order")
+	}
+	rs := ports.RepoSearch{
+		Keyword: q.Keyword, IncludeDescription: q.IncludeDescription, TopicOnly: q.TopicOnly,
+		OwnerID: q.UID, Exclusive: q.Exclusive, ExcludePrivate: !q.IncludePrivate,
+		IsPrivate: q.IsPrivate, Template: q.Template, Archived: q.Archived,
+		StarredBy: q.StarredBy, Sort: sort, Desc: desc, Viewer: viewer(c), ListOptions: q.ListOptions,
+	}
+	yes, no := true, false
+	switch q.Mode {
+	case "":
+	case "fork":
+		rs.Fork = &yes
+	case "source":
+		rs.Fork, rs.Mirror = &no, &no
+	case "mirror":
+		rs.Mirror = &yes
+	case "collaborative":
+		if q.UID == 0 {
+			return nil, 0, errs.Invalid("collaborative mode needs uid", "mode")
+		}
+		rs.Collaborative = true
+	default:
+		return nil, 0, errs.Invalid("invalid mode: "+q.Mode, "mode")
+	}
+	return s.stores.Repos.Search(ctx, rs)
+}
+
+// ListOwned lists owner's repositories that c may see, by name (GET
+// /users/{username}/repos, and /user/repos for the caller's own, which also
+// includes those it collaborates on).
+func (s *Service) ListOwned(ctx context.Context, c auth.Caller, owner *user.User, withCollaborations bool, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	return s.stores.Repos.Search(ctx, ports.RepoSearch{
+		OwnerID: owner.ID, Exclusive: !withCollaborations, Sort: "id", Viewer: viewer(c), ListOptions: opts,
+	})
+}
+
+// ListForks lists the forks of a that c may see.
+func (s *Service) ListForks(ctx context.Context, a *Access, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	return s.stores.Repos.Search(ctx, ports.RepoSearch{ForkOf: a.Repo.ID, Sort: "id", Viewer: viewer(a.Caller), ListOptions: opts})
+}
+
+// ListStarred lists what u starred, as c may see it.
+func (s *Service) ListStarred(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	return s.stores.Repos.Search(ctx, ports.RepoSearch{StarredBy: u.ID, Sort: "id", Viewer: viewer(c), ListOptions: opts})
+}
+
+// ListWatched lists what u watches, as c may see it.
+func (s *Service) ListWatched(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	return s.stores.Repos.Search(ctx, ports.RepoSearch{WatchedBy: u.ID, Sort: "id", Viewer: viewer(c), ListOptions: opts})
+}
+
+// Parent returns the fork parent of r as c may see it, nil when r is no fork
+// or c may not see its parent.
+func (s *Service) Parent(ctx context.Context, c auth.Caller, r *repository.Repository) (*Access, error) {
+	if r.ForkID == 0 {
+		return nil, nil
+	}
+	a, err := s.OpenByID(ctx, c, r.ForkID)
+	if err != nil {
+		if ignoreNotFound(err) == nil {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return a, nil
+}
+
+// PermissionsFor computes c's permission in each of list, for listings that
+// show a permissions object per repository. Relations are looked up only
+// where the owner test does not already decide, so a user's own listing
+// costs no extra query.
+func (s *Service) PermissionsFor(ctx context.Context, c auth.Caller, list []*repository.Repository) ([]*Access, error) {
+	out := make([]*Access, 0, len(list))
+	for _, r := range list {
+		perm, err := s.permission(ctx, c.Actor(), r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Access{Repo: r, Perm: perm, Caller: c})
+	}
+	return out, nil
+}
+
+// Owners loads the owning accounts of list in one query, keyed by id; the
+// caller's own account is taken as it is.
+func (s *Service) Owners(ctx context.Context, c auth.Caller, list []*repository.Repository) (map[int64]*user.User, error) {
+	out := make(map[int64]*user.User, len(list))
+	var ids []int64
+	for _, r := range list {
+		if _, ok := out[r.Owner.ID]; ok {
+			continue
+		}
+		if c.User != nil && c.User.ID == r.Owner.ID {
+			out[r.Owner.ID] = c.User
+			continue
+		}
+		out[r.Owner.ID] = nil
+		ids = append(ids, r.Owner.ID)
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	users, err := s.stores.Users.GetByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		out[u.ID] = u
+	}
+	return out, nil
+}
+
+// UsersByID loads accounts by id in one query, keyed by id.
+func (s *Service) UsersByID(ctx context.Context, ids ...int64) (map[int64]*user.User, error) {
+	list, err := s.stores.Users.GetByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*user.User, len(list))
+	for _, u := range list {
+		out[u.ID] = u
+	}
+	return out, nil
+}

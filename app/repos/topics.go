@@ -1,0 +1,69 @@
+package repos
+
+import (
+	"context"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+// ReplaceTopics sets a's topics.
+func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string) error {
+	norm, err := repository.NormalizeTopics(topics)
+	if err != nil {
+		return err
+	}
+	return s.writeTopics(ctx, a.Repo.ID, norm)
+}
+
+// AddTopic adds one topic to a.
+func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
+	t := repository.NormalizeTopic(topic)
+	if !repository.ValidTopic(t) {
+		return &repository.TopicsError{Invalid: []string{topic}}
+	}
+	for _, have := range a.Repo.Topics {
+		if have == t {
+			return nil
+		}
+	}
+	if len(a.Repo.Topics) >= repository.MaxTopics {
+		return errs.Invalid("Exceeding maximum allowed topics per repo.", "topic")
+	}
+	norm, err := repository.NormalizeTopics(append(append([]string(nil), a.Repo.Topics...), t))
+	if err != nil {
+		return err
+	}
+	return s.writeTopics(ctx, a.Repo.ID, norm)
+}
+
+// RemoveTopic removes one topic from a; removing one it lacks is a no-op.
+func (s *Service) RemoveTopic(ctx context.Context, a *Access, topic string) error {
+	t := repository.NormalizeTopic(topic)
+	if !repository.ValidTopic(t) {
+		return &repository.TopicsError{Invalid: []string{topic}}
+	}
+	var keep []string
+	for _, have := range a.Repo.Topics {
+		if have != t {
+			keep = append(keep, have)
+		}
+	}
+	if len(keep) == len(a.Repo.Topics) {
+		return nil
+	}
+	return s.writeTopics(ctx, a.Repo.ID, keep)
+}
+
+func (s *Service) writeTopics(ctx context.Context, repoID int64, topics []string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.Topics.Replace(ctx, repoID, topics)
+	})
+}
+
+// SearchTopics lists topics containing keyword, most used first.
+func (s *Service) SearchTopics(ctx context.Context, keyword string, opts ports.ListOptions) ([]ports.TopicCount, int64, error) {
+	return s.stores.Topics.Search(ctx, strings.ToLower(strings.TrimSpace(keyword)), opts)
+}

@@ -1,0 +1,150 @@
+package repos
+
+import (
+	"context"
+	"errors"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// TransferResult says whether a transfer happened or waits for the recipient.
+type TransferResult struct {
+	Repo    *repository.Repository
+	Pending bool
+}
+
+// Transfer offers a to newOwner, or moves it at once when the caller
+// administers the recipient (itself, or as a site admin): Gitea answers 202
+// for a done transfer and 201 for a pending one.
+func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*TransferResult, error) {
+	if newOwner == "" {
+		return nil, errs.Invalid("Required", "NewOwner")
+	}
+	to, err := s.users.View(ctx, a.Caller, newOwner)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errs.NotFound("The new owner does not exist or cannot be found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if to.ID == a.Repo.Owner.ID {
+		return nil, errs.Invalid("the new owner is the current owner", "NewOwner")
+	}
+	if _, err := s.stores.Repos.GetByName(ctx, to.ID, a.Repo.Name); err == nil {
+		return nil, errs.Invalid("repository already exists [uname: "+to.Name+", name: "+a.Repo.Name+"]", "NewOwner")
+	} else if !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
+	}
+	if s.administers(a.Caller, to) {
+		r, err := s.move(ctx, a.Repo, to)
+		if err != nil {
+			return nil, err
+		}
+		return &TransferResult{Repo: r}, nil
+	}
+	if to.Kind == user.KindOrganization {
+		return nil, errs.Forbidden("Must be an organization owner")
+	}
+	if err := s.stores.Transfers.Create(ctx, &repository.Transfer{
+		RepoID: a.Repo.ID, DoerID: a.Caller.UserID(), RecipientID: to.ID, Created: s.clock.Now(),
+	}); err != nil {
+		return nil, err
+	}
+	return &TransferResult{Repo: a.Repo, Pending: true}, nil
+}
+
+// administers reports whether c may put repositories into u's account.
+func (s *Service) administers(c auth.Caller, u *user.User) bool {
+	return c.IsAdmin() || c.UserID() == u.ID
+}
+
+// PendingTransfer returns r's pending transfer, nil when none.
+func (s *Service) PendingTransfer(ctx context.Context, r *repository.Repository) (*repository.Transfer, error) {
+	t, err := s.stores.Transfers.Get(ctx, r.ID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil
+	}
+	return t, err
+}
+
+// recipientTransfer is a's pending transfer when the caller may answer it.
+func (s *Service) recipientTransfer(ctx context.Context, a *Access) (*repository.Transfer, *user.User, error) {
+	t, err := s.stores.Transfers.Get(ctx, a.Repo.ID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil, errs.NotFound("no pending transfer")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	to, err := s.stores.Users.GetByID(ctx, t.RecipientID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !s.administers(a.Caller, to) {
+		return nil, nil, errs.Forbidden("user does not have enough permission to accept or reject the transfer")
+	}
+	return t, to, nil
+}
+
+// AcceptTransfer completes a's pending transfer for its recipient.
+func (s *Service) AcceptTransfer(ctx context.Context, a *Access) (*repository.Repository, error) {
+	_, to, err := s.recipientTransfer(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return s.move(ctx, a.Repo, to)
+}
+
+// RejectTransfer drops a's pending transfer.
+func (s *Service) RejectTransfer(ctx context.Context, a *Access) (*repository.Repository, error) {
+	if _, _, err := s.recipientTransfer(ctx, a); err != nil {
+		return nil, err
+	}
+	if err := s.stores.Transfers.Delete(ctx, a.Repo.ID); err != nil {
+		return nil, err
+	}
+	return a.Repo, nil
+}
+
+// move gives r to a new owner: the Git directory moves first and back again
+// if the database refuses; the old path redirects to the new one; a
+// collaboration of the new owner ends, as the owner needs none.
+func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.User) (*repository.Repository, error) {
+	moved := *r
+	moved.Owner = repository.Owner{ID: to.ID, Name: to.Name, Kind: to.Kind, Visibility: to.Visibility}
+	moved.Updated = s.clock.Now()
+	diskLocks.Lock()
+	defer diskLocks.Unlock()
+	if err := s.git.Move(ctx, pathOf(r), pathOf(&moved)); err != nil {
+		if errors.Is(err, errs.ErrConflict) {
+			return nil, errs.Invalid("repository already exists [uname: "+to.Name+", name: "+r.Name+"]", "NewOwner")
+		}
+		return nil, err
+	}
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.Repos.DeleteRedirect(ctx, to.ID, moved.LowerName); ignoreNotFound(err) != nil {
+			return err
+		}
+		if err := tx.Repos.Update(ctx, &moved); err != nil {
+			return conflictAsInvalid(err, "NewOwner")
+		}
+		if err := tx.Repos.AddRedirect(ctx, r.Owner.ID, r.LowerName, r.ID); err != nil {
+			return err
+		}
+		if err := tx.Collaborators.Remove(ctx, r.ID, to.ID); ignoreNotFound(err) != nil {
+			return err
+		}
+		return ignoreNotFound(tx.Transfers.Delete(ctx, r.ID))
+	})
+	if err != nil {
+		if merr := s.git.Move(context.WithoutCancel(ctx), pathOf(&moved), pathOf(r)); merr != nil {
+			s.log.Error("moving repository directory back after a failed transfer", "repo", r.FullName(), "err", merr)
+		}
+		return nil, err
+	}
+	return s.stores.Repos.GetByID(ctx, r.ID)
+}

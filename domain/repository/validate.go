@@ -1,0 +1,179 @@
+package repository
+
+import (
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+)
+
+// MaxNameLength is the longest repository name accepted (Gitea's).
+const MaxNameLength = 100
+
+// MaxDescriptionLength is the longest description accepted (Gitea's).
+const MaxDescriptionLength = 2048
+
+// MaxWebsiteLength is the longest website accepted (Gitea's).
+const MaxWebsiteLength = 1024
+
+var validName = regexp.MustCompile(`^[-.\w]+$`)
+
+// reservedNames collide with routes or Git paths.
+var reservedNames = map[string]bool{".": true, "..": true, "-": true, "api": true, "assets": true}
+
+// reservedSuffixes are name endings Gitea keeps for its own paths.
+var reservedSuffixes = []string{".git", ".wiki", ".rss", ".atom"}
+
+// ValidateName checks a repository name: letters, digits, '-', '_' and '.',
+// at most MaxNameLength long, not a reserved name or pattern.
+func ValidateName(field, name string) error {
+	if name == "" {
+		return errs.Invalid("Required", field)
+	}
+	if len(name) > MaxNameLength {
+		return errs.Invalid("MaxSize", field)
+	}
+	if !validName.MatchString(name) {
+		return errs.Invalid("should contain only alphanumeric, dash ('-'), underscore ('_') and dot ('.') characters", field)
+	}
+	lower := strings.ToLower(name)
+	if reservedNames[lower] {
+		return errs.Invalid("name is reserved", field)
+	}
+	for _, s := range reservedSuffixes {
+		if strings.HasSuffix(lower, s) {
+			return errs.Invalid("name pattern is not allowed", field)
+		}
+	}
+	return nil
+}
+
+// ValidateDescription checks the description's length.
+func ValidateDescription(field, d string) error {
+	if len([]rune(d)) > MaxDescriptionLength {
+		return errs.Invalid("MaxSize", field)
+	}
+	return nil
+}
+
+// ValidateURL checks an optional http(s) URL such as a website or tracker.
+func ValidateURL(field, s string) error {
+	if s == "" {
+		return nil
+	}
+	if len(s) > MaxWebsiteLength {
+		return errs.Invalid("MaxSize", field)
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errs.Invalid("Url", field)
+	}
+	return nil
+}
+
+// ValidateBranchName checks a branch name the way git check-ref-format does,
+// for the names a user may set as default branch.
+func ValidateBranchName(field, b string) error {
+	if b == "" {
+		return errs.Invalid("Required", field)
+	}
+	if len(b) > 255 || strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".") ||
+		strings.HasPrefix(b, "-") || strings.Contains(b, "..") || strings.Contains(b, "//") ||
+		strings.Contains(b, "@{") || strings.HasSuffix(b, ".lock") || b == "@" {
+		return errs.Invalid("GitRefName", field)
+	}
+	for _, r := range b {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			return errs.Invalid("GitRefName", field)
+		}
+	}
+	for _, part := range strings.Split(b, "/") {
+		if strings.HasPrefix(part, ".") {
+			return errs.Invalid("GitRefName", field)
+		}
+	}
+	return nil
+}
+
+// ValidateTrackerStyle checks an external tracker's issue style.
+func ValidateTrackerStyle(field string, s TrackerStyle) error {
+	switch s {
+	case TrackerNumeric, TrackerAlphanumeric, TrackerRegexp:
+		return nil
+	}
+	return errs.Invalid("must be one of numeric, alphanumeric, regexp", field)
+}
+
+// ParseCollaboratorMode reads a collaborator permission as the API spells it:
+// read, write or admin; empty means write (the spec's default).
+func ParseCollaboratorMode(field, s string) (permission.AccessMode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		return permission.ModeWrite, nil
+	case "read":
+		return permission.ModeRead, nil
+	case "write":
+		return permission.ModeWrite, nil
+	case "admin":
+		return permission.ModeAdmin, nil
+	}
+	return permission.ModeNone, errs.Invalid("must be one of read, write, admin", field)
+}
+
+// MaxTopics is how many topics a repository may have (Gitea's).
+const MaxTopics = 25
+
+// MaxTopicLength is the longest topic accepted (Gitea's).
+const MaxTopicLength = 35
+
+var validTopic = regexp.MustCompile(`^[a-z0-9][-.a-z0-9]*$`)
+
+// NormalizeTopic trims and lower-cases a topic as Gitea stores it.
+func NormalizeTopic(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+
+// ValidTopic reports whether a normalised topic is acceptable: starts with a
+// letter or digit, then letters, digits, '-' and '.', at most MaxTopicLength.
+func ValidTopic(t string) bool { return len(t) <= MaxTopicLength && validTopic.MatchString(t) }
+
+// TopicsError is the 422 of a topic list with invalid entries; the HTTP
+// adapter answers it with Gitea's {"invalidTopics": [...], "message": ...}.
+type TopicsError struct {
+	Invalid []string
+}
+
+// Error is Gitea's message for invalid topics.
+func (e *TopicsError) Error() string { return "Topic names are invalid" }
+
+// Unwrap makes the error a validation failure.
+func (e *TopicsError) Unwrap() error { return errs.ErrInvalid }
+
+// NormalizeTopics normalises, de-duplicates and sorts topics, dropping empty
+// ones; it fails with *TopicsError on invalid ones, and with a 422 when more
+// than MaxTopics remain.
+func NormalizeTopics(in []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out, bad []string
+	for _, t := range in {
+		n := NormalizeTopic(t)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		if !ValidTopic(n) {
+			bad = append(bad, t)
+			continue
+		}
+		out = append(out, n)
+	}
+	if len(bad) > 0 {
+		return nil, &TopicsError{Invalid: bad}
+	}
+	if len(out) > MaxTopics {
+		return nil, errs.Invalid("Exceeding maximum number of topics per repo", "topics")
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,66 @@
+package ports
+
+import (
+	"context"
+	"time"
+)
+
+// GitSignature is an author or committer.
+type GitSignature struct {
+	Name, Email string
+	When        time.Time
+}
+
+// GitFile is a file of a commit written from scratch.
+type GitFile struct {
+	// Path is slash-separated and relative; adapters refuse ".." and absolute paths.
+	Path       string
+	Content    []byte
+	Executable bool
+}
+
+// GitCommit describes a commit to write on a branch.
+type GitCommit struct {
+	Branch    string
+	Message   string
+	Author    GitSignature
+	Committer GitSignature
+	Files     []GitFile
+}
+
+// RepoPath addresses a repository on disk by owner and name; adapters lower-case both.
+type RepoPath struct {
+	Owner, Name string
+}
+
+// GitStorage keeps the bare Git repositories.
+type GitStorage interface {
+	// Init creates an empty bare repository whose HEAD points at branch.
+	Init(ctx context.Context, p RepoPath, branch string) error
+	// CommitFiles writes c as a commit on c.Branch (the first one when the
+	// branch does not exist yet) and returns its id.
+	CommitFiles(ctx context.Context, p RepoPath, c GitCommit) (string, error)
+	// Delete removes a repository: it is moved aside first, so a crash never
+	// leaves a half-deleted repository under its name.
+	Delete(ctx context.Context, p RepoPath) error
+	// Move renames or transfers a repository on disk.
+	Move(ctx context.Context, from, to RepoPath) error
+	// Fork clones from into a new bare repository to, sharing objects by
+	// hard links where the file system allows.
+	Fork(ctx context.Context, from, to RepoPath) error
+	// Generate creates to with one commit holding the tree of from's branch
+	// (a repository made from a template).
+	Generate(ctx context.Context, from RepoPath, fromBranch string, to RepoPath, c GitCommit) error
+	// SetHead points HEAD at branch.
+	SetHead(ctx context.Context, p RepoPath, branch string) error
+	// HasBranch reports whether the branch exists.
+	HasBranch(ctx context.Context, p RepoPath, branch string) (bool, error)
+	// IsEmpty reports whether the repository has no branch.
+	IsEmpty(ctx context.Context, p RepoPath) (bool, error)
+	// Size is the repository's size on disk in bytes.
+	Size(ctx context.Context, p RepoPath) (int64, error)
+	// Exists reports whether a repository is on disk at p.
+	Exists(ctx context.Context, p RepoPath) (bool, error)
+	// Sweep removes what crashed deletions left aside.
+	Sweep(ctx context.Context) error
+}
