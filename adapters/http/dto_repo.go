@@ -145,7 +145,7 @@ func (s *Server) toRepo(c auth.Caller, v repoView) *repoDTO {
 		HasCode: r.HasUnit(permission.UnitCode), HasPullRequests: r.HasUnit(permission.UnitPulls),
 		HasProjects: r.HasUnit(permission.UnitProjects), ProjectsMode: "all",
 		HasReleases: r.HasUnit(permission.UnitReleases), HasPackages: r.HasUnit(permission.UnitPackages),
-		HasActions: r.HasUnit(permission.UnitActions),
+		HasActions:                r.HasUnit(permission.UnitActions),
 		IgnoreWhitespaceConflicts: r.Merge.IgnoreWhitespaceConflicts, AllowMerge: r.Merge.AllowMerge,
 		AllowRebase: r.Merge.AllowRebase, AllowRebaseMerge: r.Merge.AllowRebaseMerge, AllowSquash: r.Merge.AllowSquash,
 		AllowFastForwardOnly: r.Merge.AllowFastForwardOnly, AllowRebaseUpdate: r.Merge.AllowRebaseUpdate,

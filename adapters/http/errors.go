@@ -8,8 +8,8 @@ import (
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
-	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 )
 
 // statusByCategory is the one place a domain error category becomes a status.

@@ -30,7 +30,6 @@ const (
 // R is the catalogue's repository prefix.
 const R = "/repos/{owner}/{repo}"
 
-
 func scopes(c ...token.Category) []token.Category { return c }
 
 // routes is the route table, in the order of the spec's catalogue.

@@ -74,9 +74,9 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 
 	now := s.clock.Now()
 	r := &repository.Repository{
-		Owner:       repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:        in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
-		Private:     in.Private, Template: in.Template, Empty: !in.AutoInit, DefaultBranch: branch,
+		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
+		Private: in.Private, Template: in.Template, Empty: !in.AutoInit, DefaultBranch: branch,
 		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
 		Tracker: repository.IssueTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true,
 			EnableIssueDependencies: true, Style: repository.TrackerNumeric},

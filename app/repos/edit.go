@@ -25,7 +25,7 @@ type InternalTracker struct {
 // EditInput is Gitea's EditRepoOption; nil fields are left alone.
 type EditInput struct {
 	Name, Description, Website, DefaultBranch *string
-	Private, Template, Archived              *bool
+	Private, Template, Archived               *bool
 
 	HasIssues, HasWiki, HasPullRequests, HasProjects *bool
 	HasReleases, HasPackages, HasActions, HasCode    *bool
@@ -259,7 +259,7 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository) err
 
 // TrackerInput is the body of PATCH …/issue-tracker; nil fields are left alone.
 type TrackerInput struct {
-	EnableIssues, EnableExternalTracker           *bool
+	EnableIssues, EnableExternalTracker                     *bool
 	ExternalTrackerURL, TrackerURLFormat, TrackerIssueStyle *string
 }
 

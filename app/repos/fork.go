@@ -55,9 +55,9 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	}
 	now := s.clock.Now()
 	r := &repository.Repository{
-		Owner:       repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:        name, LowerName: strings.ToLower(name), Description: parent.Description, Website: parent.Website,
-		Private:     parent.Private, Empty: parent.Empty, ForkID: parent.ID, DefaultBranch: parent.DefaultBranch,
+		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:  name, LowerName: strings.ToLower(name), Description: parent.Description, Website: parent.Website,
+		Private: parent.Private, Empty: parent.Empty, ForkID: parent.ID, DefaultBranch: parent.DefaultBranch,
 		ObjectFormat: parent.ObjectFormat, Units: append([]permission.Unit(nil), parent.Units...),
 		Tracker: parent.Tracker, Merge: parent.Merge, Created: now, Updated: now,
 	}

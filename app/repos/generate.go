@@ -54,9 +54,9 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 	}
 	now := s.clock.Now()
 	r := &repository.Repository{
-		Owner:       repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:        in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
-		Private:     in.Private, Empty: !in.GitContent || tpl.Empty, DefaultBranch: branch, ObjectFormat: tpl.ObjectFormat,
+		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
+		Private: in.Private, Empty: !in.GitContent || tpl.Empty, DefaultBranch: branch, ObjectFormat: tpl.ObjectFormat,
 		Units: append([]permission.Unit(nil), tpl.Units...), Tracker: tpl.Tracker, Merge: tpl.Merge,
 		Created: now, Updated: now,
 	}

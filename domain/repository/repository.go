@@ -63,9 +63,9 @@ type Repository struct {
 	ExternalWikiURL string
 	Merge           MergeSettings
 
-	NumStars, NumWatches, NumForks                   int
+	NumStars, NumWatches, NumForks                       int
 	NumIssues, NumClosedIssues, NumPulls, NumClosedPulls int
-	NumMilestones, NumClosedMilestones, NumReleases  int
+	NumMilestones, NumClosedMilestones, NumReleases      int
 	// Size is the Git repository's size on disk in bytes.
 	Size int64
 	// Avatar is the stored avatar's content hash; empty when none.
