@@ -61,6 +61,9 @@ type GitStorage interface {
 	Size(ctx context.Context, p RepoPath) (int64, error)
 	// Exists reports whether a repository is on disk at p.
 	Exists(ctx context.Context, p RepoPath) (bool, error)
+	// MoveOwner renames an owner's directory (after a user rename); an owner
+	// without repositories has none, which is not an error.
+	MoveOwner(ctx context.Context, from, to string) error
 	// Sweep removes what crashed deletions left aside.
 	Sweep(ctx context.Context) error
 }

@@ -84,6 +84,8 @@ type RepoStore interface {
 	// Relations returns userID's ties to the repository (collaborator mode;
 	// organisation and team ties once organisations exist).
 	Relations(ctx context.Context, r permission.Repo, userID int64) (permission.Relations, error)
+	// RelationsMany is Relations for several repositories in one query, keyed by repository id.
+	RelationsMany(ctx context.Context, rs []permission.Repo, userID int64) (map[int64]permission.Relations, error)
 	// RecountSocial recomputes the stars, watchers and forks counters from their rows.
 	RecountSocial(ctx context.Context, repoID int64) error
 	// SetSize records the Git repository's size in bytes.

@@ -29,14 +29,14 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	settings := provideSite(o)
-	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, settings, logger)
 	gitStorage, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	settings := provideSite(o)
+	logger := provideLogger(o)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, gitStorage, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()
@@ -86,14 +86,14 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	settings := provideSite(o)
-	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, settings, logger)
 	gitStorage, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	settings := provideSite(o)
+	logger := provideLogger(o)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, gitStorage, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()

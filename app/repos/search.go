@@ -5,6 +5,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -117,17 +118,24 @@ func (s *Service) Parent(ctx context.Context, c auth.Caller, r *repository.Repos
 }
 
 // PermissionsFor computes c's permission in each of list, for listings that
-// show a permissions object per repository. Relations are looked up only
-// where the owner test does not already decide, so a user's own listing
-// costs no extra query.
+// show a permissions object per repository, with one relations query for
+// the whole page.
 func (s *Service) PermissionsFor(ctx context.Context, c auth.Caller, list []*repository.Repository) ([]*Access, error) {
-	out := make([]*Access, 0, len(list))
-	for _, r := range list {
-		perm, err := s.permission(ctx, c.Actor(), r)
-		if err != nil {
+	a := c.Actor()
+	facts := make([]permission.Repo, len(list))
+	for i, r := range list {
+		facts[i] = r.Facts()
+	}
+	var rels map[int64]permission.Relations
+	if a.Kind == permission.ActorUser && !a.IsSiteAdmin {
+		var err error
+		if rels, err = s.stores.Repos.RelationsMany(ctx, facts, a.UserID); err != nil {
 			return nil, err
 		}
-		out = append(out, &Access{Repo: r, Perm: perm, Caller: c})
+	}
+	out := make([]*Access, len(list))
+	for i, r := range list {
+		out[i] = &Access{Repo: r, Perm: permission.Compute(a, facts[i], rels[r.ID]), Caller: c}
 	}
 	return out, nil
 }

@@ -224,7 +224,13 @@ func (s *Service) Delete(ctx context.Context, doerID int64, name string) error {
 			return errs.Invalid("you cannot delete yourself", "username")
 		}
 		id = u.ID
-		return tx.Users.Delete(ctx, u.ID)
+		if err := tx.Users.Delete(ctx, u.ID); errors.Is(err, errs.ErrConflict) {
+			// Gitea's 422 for an account that still owns repositories.
+			return errs.Invalid("user still has ownership of repositories", "username")
+		} else if err != nil {
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -239,9 +245,13 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 	if err := user.ValidateName("NewUsername", newName); err != nil {
 		return err
 	}
-	var id int64
+	var (
+		id    int64
+		moved bool
+		from  string
+	)
 	defer func() { s.tokens.ForgetUser(id) }()
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
 		if err != nil {
 			return err
@@ -266,8 +276,23 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 		if oldLower == newLower {
 			return nil
 		}
-		return tx.Users.AddRedirect(ctx, oldLower, u.ID)
+		if err := tx.Users.AddRedirect(ctx, oldLower, u.ID); err != nil {
+			return err
+		}
+		// The repositories live under the owner's name on disk; the move
+		// happens last inside the transaction and is undone if it fails.
+		if err := s.git.MoveOwner(ctx, oldLower, newLower); err != nil {
+			return err
+		}
+		moved, from = true, oldLower
+		return nil
 	})
+	if err != nil && moved {
+		if merr := s.git.MoveOwner(context.WithoutCancel(ctx), strings.ToLower(newName), from); merr != nil {
+			s.log.Error("moving repositories back after a failed rename", "from", newName, "to", from, "err", merr)
+		}
+	}
+	return err
 }
 
 // AdminListQuery filters the admin's user listing.

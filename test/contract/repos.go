@@ -394,7 +394,18 @@ func testRepoRelations(t *testing.T, f *fixture) {
 		got, err := f.Repos.Relations(f.ctx, tc.repo.Facts(), tc.user)
 		is.NoErr(err)
 		is.Equal(got, tc.want) // tc.name
+		pair := other
+		if tc.repo.ID == other.ID {
+			pair = r
+		}
+		many, err := f.Repos.RelationsMany(f.ctx, []permission.Repo{tc.repo.Facts(), pair.Facts()}, tc.user)
+		is.NoErr(err)
+		is.Equal(len(many), 2)
+		is.Equal(many[tc.repo.ID], tc.want) // RelationsMany agrees with Relations
 	}
+	none, err := f.Repos.RelationsMany(f.ctx, nil, collab.ID)
+	is.NoErr(err)
+	is.Equal(len(none), 0)
 }
 
 func testRepoRecountAndSize(t *testing.T, f *fixture) {
