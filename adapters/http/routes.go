@@ -128,6 +128,12 @@ func (s *Server) mount(r muxRouter, table []route) error {
 		if err != nil {
 			return fmt.Errorf("route %s %s: %w", rt.method, rt.path, err)
 		}
+		if strings.HasPrefix(rt.path, R) {
+			// Under R the repository is resolved first, as in Gitea: a
+			// private or absent one answers 404 even to anonymous callers,
+			// so T is checked with the other codes, after resolving.
+			rules.early = nil
+		}
 		c := &compiledRoute{route: rt, rules: rules}
 		h := s.serve(c)
 		r.HandleFunc(rt.path, h).Methods(rt.method)

@@ -26,7 +26,7 @@ type ForkInput struct {
 // where the file system allows.
 func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repository.Repository, error) {
 	parent := a.Repo
-	owner, err := s.targetOwner(ctx, a.Caller, in.Organization, "organization")
+	owner, err := s.targetOwner(ctx, a.Caller, in.Organization, "organization", errForkForOtherUser)
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +82,15 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	return s.stores.Repos.GetByID(ctx, r.ID)
 }
 
+// errForkForOtherUser refuses a fork into another user's account.
+var errForkForOtherUser = errs.Forbidden("you may only create repositories for yourself or an organization you belong to")
+
 // targetOwner is the account a new repository of the caller goes to: the
 // caller itself when name is empty or its own, else an organisation.
 // Organisation membership arrives with organisations; until then only a site
-// admin may create repositories for another account.
-func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field string) (*user.User, error) {
+// admin may create repositories for another account. otherUser is the
+// refusal when name is another individual's account, worded per route.
+func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field string, otherUser error) (*user.User, error) {
 	if name == "" || strings.EqualFold(name, c.User.Name) {
 		return c.User, nil
 	}
@@ -101,7 +105,7 @@ func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field st
 		return u, nil
 	}
 	if u.Kind != user.KindOrganization {
-		return nil, errs.Forbidden("you may only create repositories for yourself or an organization you belong to")
+		return nil, otherUser
 	}
 	return nil, errs.Forbidden("Must be an organization member")
 }

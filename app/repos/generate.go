@@ -20,6 +20,10 @@ type GenerateInput struct {
 	ProtectedBranch                         bool
 }
 
+// errGenerateForOtherUser is Gitea's refusal of a generation into another
+// user's account by someone other than a site admin.
+var errGenerateForOtherUser = errs.Forbidden("Only admin can generate repository for other user.")
+
 // Generate creates a repository from the template a.
 func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*repository.Repository, error) {
 	tpl := a.Repo
@@ -32,7 +36,7 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 	if in.Owner == "" {
 		return nil, errs.Invalid("Required", "Owner")
 	}
-	owner, err := s.targetOwner(ctx, a.Caller, in.Owner, "Owner")
+	owner, err := s.targetOwner(ctx, a.Caller, in.Owner, "Owner", errGenerateForOtherUser)
 	if err != nil {
 		return nil, err
 	}

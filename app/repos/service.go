@@ -117,6 +117,9 @@ func (s *Service) access(ctx context.Context, c auth.Caller, r *repository.Repos
 				return nil, err
 			}
 			if t != nil && t.RecipientID == c.UserID() {
+				// Gitea makes the recipient a read collaborator while the
+				// offer stands; Depot grants that read without the row.
+				perm = permission.Compute(c.Actor(), r.Facts(), permission.Relations{CollaboratorMode: permission.ModeRead})
 				return &Access{Repo: r, Perm: perm, Caller: c}, nil
 			}
 		}

@@ -31,6 +31,13 @@ func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*Tr
 	if err != nil {
 		return nil, err
 	}
+	// One offer at a time, as Gitea refuses to start a transfer (even a
+	// direct one) while another waits for its recipient.
+	if pending, err := s.PendingTransfer(ctx, a.Repo); err != nil {
+		return nil, err
+	} else if pending != nil {
+		return nil, errs.Conflict("repository is already being transferred [uname: " + a.Repo.Owner.Name + ", name: " + a.Repo.Name + "]")
+	}
 	if to.ID == a.Repo.Owner.ID {
 		return nil, errs.Invalid("the new owner is the current owner", "NewOwner")
 	}
