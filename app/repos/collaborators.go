@@ -3,7 +3,10 @@ package repos
 import (
 	"context"
 	"errors"
+	"sort"
+	"strings"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
@@ -63,13 +66,30 @@ func (s *Service) AddCollaborator(ctx context.Context, a *Access, name string, m
 	})
 }
 
-// RemoveCollaborator drops name from a; dropping a non-collaborator is a no-op, as in Gitea.
+// RemoveCollaborator drops name from a; dropping a non-collaborator is a
+// no-op, as in Gitea. As Gitea's ReconsiderWatches does, a user who may no
+// longer read a at all stops watching it, in the same transaction, so that
+// the watcher count and list never name someone shut out.
 func (s *Service) RemoveCollaborator(ctx context.Context, a *Access, name string) error {
 	u, err := s.collaboratorUser(ctx, name)
 	if err != nil {
 		return err
 	}
-	return ignoreNotFound(s.stores.Collaborators.Remove(ctx, a.Repo.ID, u.ID))
+	facts := a.Repo.Facts()
+	actor := auth.Caller{User: u}.Actor()
+	return ignoreNotFound(s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.Collaborators.Remove(ctx, a.Repo.ID, u.ID); err != nil {
+			return err
+		}
+		rel, err := tx.Repos.Relations(ctx, facts, u.ID)
+		if err != nil {
+			return err
+		}
+		if permission.Compute(actor, facts, rel).HasAnyAccess() {
+			return nil
+		}
+		return tx.Watches.Unwatch(ctx, u.ID, a.Repo.ID)
+	}))
 }
 
 // CollaboratorPermission is a user's permission in a repository.
@@ -80,17 +100,20 @@ type CollaboratorPermission struct {
 
 // PermissionOfUser answers GET …/collaborators/{name}/permission: site
 // admins and repository admins may ask about anyone, others only about
-// themselves (Gitea's rule and message).
+// themselves (Gitea's rule and message). The rule is checked on the name
+// before any lookup, as Gitea does, so that a caller who may not ask learns
+// nothing about which accounts exist.
 func (s *Service) PermissionOfUser(ctx context.Context, a *Access, name string) (*CollaboratorPermission, error) {
+	self := a.Caller.User != nil && strings.EqualFold(a.Caller.User.Name, name)
+	if !a.Caller.IsAdmin() && !self && !a.Perm.IsAdmin() {
+		return nil, errs.Forbidden("Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own")
+	}
 	u, err := s.stores.Users.GetByName(ctx, name)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, errs.NotFound("user does not exist")
 	}
 	if err != nil {
 		return nil, err
-	}
-	if !a.Caller.IsAdmin() && a.Caller.UserID() != u.ID && !a.Perm.IsAdmin() {
-		return nil, errs.Forbidden("Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own")
 	}
 	perm, err := s.PermissionOf(ctx, u, a.Repo)
 	if err != nil {
@@ -100,8 +123,25 @@ func (s *Service) PermissionOfUser(ctx context.Context, a *Access, name string) 
 }
 
 // Assignees lists who may be assigned issues in a: the personal owner and
-// collaborators with write access.
+// collaborators with write access, active accounts only, ordered by name as
+// Gitea's GetRepoAssignees does.
 func (s *Service) Assignees(ctx context.Context, a *Access) ([]*user.User, error) {
+	all, err := s.assigneeCandidates(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, u := range all {
+		if u.IsActive {
+			out = append(out, u)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LowerName < out[j].LowerName })
+	return out, nil
+}
+
+// assigneeCandidates gathers the personal owner and the collaborators who may write.
+func (s *Service) assigneeCandidates(ctx context.Context, a *Access) ([]*user.User, error) {
 	var out []*user.User
 	if a.Repo.Owner.Kind == user.KindIndividual {
 		owner, err := s.stores.Users.GetByID(ctx, a.Repo.Owner.ID)

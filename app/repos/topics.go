@@ -9,9 +9,15 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// ReplaceTopics sets a's topics.
+// ReplaceTopics sets a's topics. Each is trimmed and lower-cased first, so
+// that, as in Gitea, a refusal lists the invalid topics as they would have
+// been stored rather than as typed.
 func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string) error {
-	norm, err := repository.NormalizeTopics(topics)
+	trimmed := make([]string, len(topics))
+	for i, t := range topics {
+		trimmed[i] = repository.NormalizeTopic(t)
+	}
+	norm, err := repository.NormalizeTopics(trimmed)
 	if err != nil {
 		return err
 	}
@@ -22,7 +28,7 @@ func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string)
 func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
-		return &repository.TopicsError{Invalid: []string{topic}}
+		return &repository.TopicsError{Invalid: []string{t}}
 	}
 	for _, have := range a.Repo.Topics {
 		if have == t {
@@ -43,7 +49,7 @@ func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 func (s *Service) RemoveTopic(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
-		return &repository.TopicsError{Invalid: []string{topic}}
+		return &repository.TopicsError{Invalid: []string{t}}
 	}
 	var keep []string
 	for _, have := range a.Repo.Topics {

@@ -1,0 +1,428 @@
+package test
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/rsa"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"code.gitea.io/sdk/gitea"
+	"github.com/depothq/depot/test/testserver"
+	"github.com/matryer/is"
+	"golang.org/x/crypto/ssh"
+)
+
+// socEd25519Key makes a fresh ed25519 public key and returns it as an
+// authorized_keys line (with comment when one is given) and as a key.
+func socEd25519Key(t *testing.T, comment string) (string, ssh.PublicKey) {
+	t.Helper()
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatalf("ed25519: %v", err)
+	}
+	return socAuthorizedLine(t, pub, comment)
+}
+
+// socAuthorizedLine renders a crypto public key as an authorized_keys line.
+func socAuthorizedLine(t *testing.T, pub any, comment string) (string, ssh.PublicKey) {
+	t.Helper()
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatalf("ssh key: %v", err)
+	}
+	line := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))
+	if comment != "" {
+		line += " " + comment
+	}
+	return line, sp
+}
+
+// socBareKey is a key as the server stores it: type and base64, no comment.
+func socBareKey(pub ssh.PublicKey) string {
+	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))
+}
+
+// socTopicsBody is the shape of GET R/topics and of /topics/search.
+type socTopicsBody struct {
+	Topics []string `json:"topics"`
+}
+
+// socTopics reads owner/repo's topics as the owner (raw, to see the envelope).
+func socTopics(t *testing.T, srv *testserver.Server, owner, repo string) []string {
+	t.Helper()
+	r := srv.Do("GET", "/repos/"+owner+"/"+repo+"/topics", nil, basicAs(owner)...)
+	if r.Status != http.StatusOK {
+		t.Fatalf("topics of %s/%s: %d %s", owner, repo, r.Status, r.Body)
+	}
+	var b socTopicsBody
+	r.Decode(t, &b)
+	if b.Topics == nil {
+		t.Fatalf("topics is null: %s", r.Body)
+	}
+	return b.Topics
+}
+
+// socSearchTopic finds name in /topics/search?q=name; nil when absent.
+func socSearchTopic(t *testing.T, srv *testserver.Server, name string) *gitea.TopicResponse {
+	t.Helper()
+	res, _, err := srv.Client().SearchTopics(gitea.TopicSearchOptions{Query: name})
+	if err != nil {
+		t.Fatalf("search topics: %v", err)
+	}
+	for _, tp := range res.Topics {
+		if tp.Name == name {
+			return tp
+		}
+	}
+	return nil
+}
+
+// TestSocDeployKeys covers adding, listing, reading and deleting deploy
+// keys, their validation, and the access rules, on both backends.
+func TestSocDeployKeys(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocDeployKeys)
+}
+
+func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	socAccounts(t, srv, "carol", "rita", "ada", "sam")
+	socRepo(t, srv, "carol", "deploy", false)
+	socRepo(t, srv, "carol", "other", false)
+	socRepo(t, srv, "carol", "hidden", true)
+	socCollab(t, srv, "carol", "deploy", "rita", gitea.AccessModeRead)
+	socCollab(t, srv, "carol", "deploy", "ada", gitea.AccessModeAdmin)
+	carol := socClient(srv, "carol")
+	line1, pub1 := socEd25519Key(t, "ci@build-host")
+	line2, pub2 := socEd25519Key(t, "")
+	var k1, k2 *gitea.DeployKey
+
+	t.Run("add", func(t *testing.T) {
+		is := is.New(t)
+		var err error
+		k1, _, err = carol.CreateDeployKey("carol", "deploy", gitea.CreateKeyOption{Title: "ci", Key: line1, ReadOnly: true})
+		is.NoErr(err)
+		is.True(k1.ID > 0)
+		is.Equal(k1.KeyID, k1.ID)
+		is.Equal(k1.Title, "ci")
+		is.True(strings.HasPrefix(k1.Fingerprint, "SHA256:"))
+		is.Equal(k1.Fingerprint, ssh.FingerprintSHA256(pub1))
+		is.Equal(k1.Key, socBareKey(pub1)) // the comment is dropped
+		is.True(k1.ReadOnly)
+		is.Equal(k1.URL, fmt.Sprintf("%s/repos/carol/deploy/keys/%d", srv.API, k1.ID))
+		is.True(!k1.Created.IsZero())
+
+		// Without a comment, writable.
+		r := srv.Do("POST", "/repos/carol/deploy/keys", map[string]any{"title": "pusher", "key": line2, "read_only": false}, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusCreated)
+		k2 = new(gitea.DeployKey)
+		r.Decode(t, k2)
+		is.Equal(k2.Fingerprint, ssh.FingerprintSHA256(pub2))
+		is.Equal(k2.Key, line2)
+		is.True(!k2.ReadOnly)
+		is.True(k2.ID != k1.ID)
+	})
+
+	t.Run("list and get", func(t *testing.T) {
+		is := is.New(t)
+		list, _, err := carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 2)
+		is.Equal(list[0].ID, k1.ID)
+		is.Equal(list[1].ID, k2.ID)
+		is.True(list[0].ReadOnly)
+		is.True(!list[1].ReadOnly)
+
+		list, _, err = carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{Fingerprint: k2.Fingerprint})
+		is.NoErr(err)
+		is.Equal(len(list), 1)
+		is.Equal(list[0].Title, "pusher")
+		list, _, err = carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{Fingerprint: "SHA256:nope"})
+		is.NoErr(err)
+		is.Equal(len(list), 0)
+		list, _, err = carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{KeyID: k1.ID})
+		is.NoErr(err)
+		is.Equal(len(list), 1)
+		is.Equal(list[0].Title, "ci")
+
+		got, _, err := carol.GetDeployKey("carol", "deploy", k1.ID)
+		is.NoErr(err)
+		is.Equal(got.Title, "ci")
+		is.Equal(got.Fingerprint, k1.Fingerprint)
+		is.Equal(got.Key, k1.Key)
+		is.True(got.ReadOnly)
+
+		assertAPIError(t, srv.Do("GET", "/repos/carol/deploy/keys/999999", nil, basicAs("carol")...), http.StatusNotFound, "")
+		assertAPIError(t, srv.Do("GET", "/repos/carol/deploy/keys/abc", nil, basicAs("carol")...), http.StatusNotFound, "")
+		// A key belongs to its repository only.
+		assertAPIError(t, srv.Do("GET", fmt.Sprintf("/repos/carol/other/keys/%d", k1.ID), nil, basicAs("carol")...), http.StatusNotFound, "")
+	})
+
+	t.Run("invalid", func(t *testing.T) {
+		is := is.New(t)
+		post := func(body any) testserver.Response {
+			return srv.Do("POST", "/repos/carol/deploy/keys", body, basicAs("carol")...)
+		}
+		line3, _ := socEd25519Key(t, "x")
+		// The same key again, even under another title or comment.
+		assertAPIError(t, post(map[string]any{"title": "again", "key": line1}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "again", "key": socBareKey(pub1) + " other-comment"}), http.StatusUnprocessableEntity, "")
+		// Another key under a title in use.
+		assertAPIError(t, post(map[string]any{"title": "ci", "key": line3}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "garbage", "key": "ssh-ed25519 not-a-key"}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "garbage", "key": "hello"}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "", "key": line3}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "   ", "key": line3}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "empty"}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": strings.Repeat("t", 51), "key": line3}), http.StatusUnprocessableEntity, "")
+		// Two keys in one field are ambiguous.
+		assertAPIError(t, post(map[string]any{"title": "two", "key": line3 + "\n" + line2}), http.StatusUnprocessableEntity, "")
+		rk, err := rsa.GenerateKey(rand.Reader, 1024)
+		is.NoErr(err)
+		weak, _ := socAuthorizedLine(t, &rk.PublicKey, "weak")
+		assertAPIError(t, post(map[string]any{"title": "weak", "key": weak}), http.StatusUnprocessableEntity, "")
+		list, _, err := carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 2) // nothing was added
+	})
+
+	t.Run("same key on another repository", func(t *testing.T) {
+		is := is.New(t)
+		k, _, err := carol.CreateDeployKey("carol", "other", gitea.CreateKeyOption{Title: "ci", Key: line1})
+		is.NoErr(err)
+		is.Equal(k.Fingerprint, k1.Fingerprint)
+		is.True(!k.ReadOnly)
+	})
+
+	t.Run("access", func(t *testing.T) {
+		is := is.New(t)
+		line, _ := socEd25519Key(t, "")
+		body := map[string]any{"title": "t", "key": line}
+		keyPath := fmt.Sprintf("/repos/carol/deploy/keys/%d", k1.ID)
+		for _, rt := range []struct{ method, path string }{
+			{"GET", "/repos/carol/deploy/keys"}, {"POST", "/repos/carol/deploy/keys"}, {"GET", keyPath}, {"DELETE", keyPath},
+		} {
+			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusUnauthorized, socMsgTokenRequired)
+			// Readers of the public repository, collaborators or not, are no admins.
+			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("rita")...), http.StatusForbidden, socMsgRepoAdmin)
+		}
+		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil, basicAs("sam")...), http.StatusNotFound, "")
+		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil), http.StatusNotFound, "")
+		assertAPIError(t, srv.Do("POST", "/repos/carol/hidden/keys", body, basicAs("sam")...), http.StatusNotFound, "")
+		// A repository admin and the site admin manage keys.
+		is.Equal(srv.Do("GET", "/repos/carol/deploy/keys", nil, basicAs("ada")...).Status, http.StatusOK)
+		is.Equal(srv.Do("GET", keyPath, nil, socAdmin(srv)...).Status, http.StatusOK)
+		is.Equal(srv.Do("POST", "/repos/carol/hidden/keys", body, socAdmin(srv)...).Status, http.StatusCreated)
+		// Tokens: the repository scope, and public repositories only when so limited.
+		scopeWantDenied(is, srv.Do("GET", "/repos/carol/deploy/keys", nil, socToken(srv, "carol", "read:user")...), "read:repository", "read:user")
+		scopeWantDenied(is, srv.Do("POST", "/repos/carol/deploy/keys", body, socToken(srv, "carol", "read:repository")...),
+			"write:repository", "read:repository")
+		publicOnly := socToken(srv, "carol", "public-only", "read:repository")
+		is.Equal(srv.Do("GET", "/repos/carol/deploy/keys", nil, publicOnly...).Status, http.StatusOK)
+		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil, publicOnly...), http.StatusForbidden, socMsgPublicRepos)
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := carol.DeleteDeployKey("carol", "deploy", k2.ID)
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		_, resp, err = carol.GetDeployKey("carol", "deploy", k2.ID)
+		assertSDKStatus(t, resp, err, http.StatusNotFound)
+		assertAPIError(t, srv.Do("DELETE", fmt.Sprintf("/repos/carol/deploy/keys/%d", k2.ID), nil, basicAs("carol")...), http.StatusNotFound, "")
+		// Another repository's copy of a key stays.
+		list, _, err := carol.ListDeployKeys("carol", "other", gitea.ListDeployKeysOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 1)
+		// The key may come back once deleted.
+		_, _, err = carol.CreateDeployKey("carol", "deploy", gitea.CreateKeyOption{Title: "pusher", Key: line2})
+		is.NoErr(err)
+	})
+
+	t.Run("archived", func(t *testing.T) {
+		is := is.New(t)
+		_, _, err := carol.EditRepo("carol", "deploy", gitea.EditRepoOption{Archived: gitea.OptionalBool(true)})
+		is.NoErr(err)
+		line, _ := socEd25519Key(t, "")
+		assertAPIError(t, srv.Do("POST", "/repos/carol/deploy/keys", map[string]any{"title": "late", "key": line}, basicAs("carol")...),
+			http.StatusLocked, "carol/deploy is archived")
+		assertAPIError(t, srv.Do("DELETE", fmt.Sprintf("/repos/carol/deploy/keys/%d", k1.ID), nil, basicAs("carol")...),
+			http.StatusLocked, "carol/deploy is archived")
+		// Reading still works.
+		list, _, err := carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 2)
+	})
+}
+
+// TestSocTopics covers reading, replacing, adding and removing topics,
+// Gitea's topic rules, topic search with repository counts, and access, on
+// both backends.
+func TestSocTopics(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocTopics)
+}
+
+func testSocTopics(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	socAccounts(t, srv, "carol", "rita", "ada", "sam")
+	socRepo(t, srv, "carol", "tagged", false)
+	socRepo(t, srv, "carol", "second", false)
+	socRepo(t, srv, "carol", "quiet", true)
+	socCollab(t, srv, "carol", "tagged", "rita", gitea.AccessModeRead)
+	socCollab(t, srv, "carol", "tagged", "ada", gitea.AccessModeAdmin)
+	carol := socClient(srv, "carol")
+	const R = "/repos/carol/tagged/topics"
+
+	t.Run("empty", func(t *testing.T) {
+		is := is.New(t)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{})
+		list, _, err := carol.ListRepoTopics("carol", "tagged", gitea.ListRepoTopicsOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 0)
+	})
+
+	t.Run("replace normalises", func(t *testing.T) {
+		is := is.New(t)
+		r := srv.Do("PUT", R, map[string]any{"topics": []string{"Go", "  rust ", "go"}}, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusNoContent)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"go", "rust"})
+		// Sorted, and shown on the repository too.
+		resp, err := carol.SetRepoTopics("carol", "tagged", []string{"zig", "c", "Go", "rust"})
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		list, _, err := carol.ListRepoTopics("carol", "tagged", gitea.ListRepoTopicsOptions{})
+		is.NoErr(err)
+		is.Equal(list, []string{"c", "go", "rust", "zig"})
+		_, repo := socGetRepo(t, srv, "carol", "tagged", basicAs("carol")...)
+		is.Equal(repo.Topics, []string{"c", "go", "rust", "zig"})
+	})
+
+	t.Run("invalid topics", func(t *testing.T) {
+		is := is.New(t)
+		r := srv.Do("PUT", R, map[string]any{"topics": []string{"fine", "-dash", " Has Space ", "ÜBER"}}, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusUnprocessableEntity)
+		var body struct {
+			InvalidTopics []string `json:"invalidTopics"`
+			Message       string   `json:"message"`
+		}
+		r.Decode(t, &body)
+		// Listed as they would have been stored: trimmed and lower-cased.
+		is.Equal(body.InvalidTopics, []string{"-dash", "has space", "über"})
+		is.Equal(body.Message, "Topic names are invalid")
+		// Too long (36 characters).
+		r = srv.Do("PUT", R, map[string]any{"topics": []string{strings.Repeat("a", 36)}}, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusUnprocessableEntity)
+		// 26 distinct topics.
+		var many []string
+		for i := range 26 {
+			many = append(many, fmt.Sprintf("topic-%02d", i))
+		}
+		r = srv.Do("PUT", R, map[string]any{"topics": many}, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusUnprocessableEntity)
+		is.True(strings.Contains(r.Message(), "Exceeding maximum number of topics per repo"))
+		// Nothing changed.
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"c", "go", "rust", "zig"})
+		// 25 are fine, and then no single one more.
+		is.Equal(srv.Do("PUT", R, map[string]any{"topics": many[:25]}, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(len(socTopics(t, srv, "carol", "tagged")), 25)
+		r = srv.Do("PUT", R+"/extra", nil, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusUnprocessableEntity)
+		is.True(strings.Contains(r.Message(), "Exceeding maximum allowed topics per repo"))
+		// Adding one it already has is no addition.
+		is.Equal(srv.Do("PUT", R+"/topic-00", nil, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(len(socTopics(t, srv, "carol", "tagged")), 25)
+		// An empty list clears them.
+		is.Equal(srv.Do("PUT", R, map[string]any{"topics": []string{}}, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{})
+	})
+
+	t.Run("add and remove one", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := carol.AddRepoTopic("carol", "tagged", "Docker")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		is.Equal(srv.Do("PUT", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(srv.Do("PUT", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"docker", "go"})
+		r := srv.Do("PUT", R+"/Bad%20Topic", nil, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusUnprocessableEntity)
+		is.True(strings.Contains(string(r.Body), `"invalidTopics"`))
+		is.True(strings.Contains(string(r.Body), `"bad topic"`)) // normalised, as Gitea names it
+		is.Equal(srv.Do("DELETE", R+"/-bad", nil, basicAs("carol")...).Status, http.StatusUnprocessableEntity)
+
+		resp, err = carol.DeleteRepoTopic("carol", "tagged", "DOCKER")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		// Removing one it lacks succeeds.
+		is.Equal(srv.Do("DELETE", R+"/docker", nil, basicAs("carol")...).Status, http.StatusNoContent)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"go"})
+	})
+
+	t.Run("search counts repositories", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := carol.SetRepoTopics("carol", "second", []string{"go", "cli"})
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		goTopic := socSearchTopic(t, srv, "go")
+		is.True(goTopic != nil)
+		is.True(goTopic.ID > 0)
+		is.Equal(goTopic.RepoCount, 2)
+		is.True(!goTopic.Created.IsZero())
+		is.Equal(socSearchTopic(t, srv, "cli").RepoCount, 1)
+		// The raw envelope.
+		r := srv.Do("GET", "/topics/search?q=cl", nil)
+		is.Equal(r.Status, http.StatusOK)
+		var raw struct {
+			Topics []map[string]any `json:"topics"`
+		}
+		r.Decode(t, &raw)
+		is.Equal(len(raw.Topics), 1)
+		is.Equal(raw.Topics[0]["topic_name"], "cli")
+		for _, k := range []string{"id", "repo_count", "created", "updated"} {
+			_, ok := raw.Topics[0][k]
+			is.True(ok) // TopicResponse field
+		}
+
+		resp, err = carol.DeleteRepo("carol", "second")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		is.Equal(socSearchTopic(t, srv, "go").RepoCount, 1)
+		is.True(socSearchTopic(t, srv, "cli") == nil) // used by no repository any more
+		// Removing the topic from the last repository drops it from the search.
+		is.Equal(srv.Do("DELETE", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
+		is.True(socSearchTopic(t, srv, "go") == nil)
+	})
+
+	t.Run("access", func(t *testing.T) {
+		is := is.New(t)
+		body := map[string]any{"topics": []string{"x"}}
+		// Reading needs only read access.
+		is.Equal(srv.Do("GET", R, nil).Status, http.StatusOK)
+		is.Equal(srv.Do("GET", R, nil, basicAs("sam")...).Status, http.StatusOK)
+		assertAPIError(t, srv.Do("GET", "/repos/carol/quiet/topics", nil), http.StatusNotFound, "")
+		assertAPIError(t, srv.Do("GET", "/repos/carol/quiet/topics", nil, basicAs("sam")...), http.StatusNotFound, "")
+		// Writing needs a sign-in and repository admin.
+		assertAPIError(t, srv.Do("PUT", R, body), http.StatusUnauthorized, socMsgTokenRequired)
+		assertAPIError(t, srv.Do("PUT", R+"/x", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		assertAPIError(t, srv.Do("DELETE", R+"/x", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		for _, who := range []string{"sam", "rita"} {
+			assertAPIError(t, srv.Do("PUT", R, body, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do("PUT", R+"/x", nil, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do("DELETE", R+"/x", nil, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
+		}
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body, basicAs("sam")...), http.StatusNotFound, "")
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body), http.StatusNotFound, "")
+		is.Equal(srv.Do("PUT", R+"/by-ada", nil, basicAs("ada")...).Status, http.StatusNoContent)
+		is.Equal(srv.Do("PUT", R+"/by-admin", nil, socAdmin(srv)...).Status, http.StatusNoContent)
+		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"by-ada", "by-admin"})
+		// Tokens.
+		scopeWantDenied(is, srv.Do("PUT", R, body, socToken(srv, "carol", "read:repository")...), "write:repository", "read:repository")
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body, socToken(srv, "carol", "public-only", "write:repository")...),
+			http.StatusForbidden, socMsgPublicRepos)
+		// An archived repository keeps its topics.
+		_, _, err := carol.EditRepo("carol", "tagged", gitea.EditRepoOption{Archived: gitea.OptionalBool(true)})
+		is.NoErr(err)
+		assertAPIError(t, srv.Do("PUT", R, body, basicAs("carol")...), http.StatusLocked, "carol/tagged is archived")
+		assertAPIError(t, srv.Do("PUT", R+"/x", nil, basicAs("carol")...), http.StatusLocked, "carol/tagged is archived")
+		is.Equal(srv.Do("GET", R, nil).Status, http.StatusOK)
+	})
+}

@@ -1,0 +1,631 @@
+package test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"code.gitea.io/sdk/gitea"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/test/testserver"
+	"github.com/matryer/is"
+)
+
+// socCounts reads owner/repo as the owner and returns its star and watcher counts.
+func socCounts(t *testing.T, srv *testserver.Server, owner, repo string) (stars, watchers int) {
+	t.Helper()
+	st, r := socGetRepo(t, srv, owner, repo, basicAs(owner)...)
+	if st != http.StatusOK {
+		t.Fatalf("get %s/%s: %d", owner, repo, st)
+	}
+	return r.Stars, r.Watchers
+}
+
+// socRepoList decodes a raw array of repositories and returns their sorted full names.
+func socRepoList(t *testing.T, r testserver.Response) []string {
+	t.Helper()
+	if r.Status != http.StatusOK {
+		t.Fatalf("status %d: %s", r.Status, r.Body)
+	}
+	var list []*gitea.Repository
+	r.Decode(t, &list)
+	return socRepoNames(list)
+}
+
+// socPNG encodes a w×h PNG with a diagonal gradient.
+func socPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{R: uint8(x * 255 / w), G: uint8(y * 255 / h), B: 128, A: 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatalf("png: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// TestSocStars covers starring, unstarring, the counters and the star
+// listings, with their access rules, on both backends.
+func TestSocStars(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocStars)
+}
+
+func testSocStars(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	socAccounts(t, srv, "carol", "sam", "rita")
+	socRepo(t, srv, "carol", "shiny", false)
+	socRepo(t, srv, "carol", "secret", true)
+	sam := socClient(srv, "sam")
+	carol := socClient(srv, "carol")
+
+	t.Run("star", func(t *testing.T) {
+		is := is.New(t)
+		ok, _, err := sam.IsRepoStarring("carol", "shiny")
+		is.NoErr(err)
+		is.True(!ok)
+		resp, err := sam.StarRepo("carol", "shiny")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		is.Equal(srv.Do("GET", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
+		ok, _, err = sam.IsRepoStarring("carol", "shiny")
+		is.NoErr(err)
+		is.True(ok)
+		stars, _ := socCounts(t, srv, "carol", "shiny")
+		is.Equal(stars, 1)
+		// Starring twice counts once.
+		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
+		stars, _ = socCounts(t, srv, "carol", "shiny")
+		is.Equal(stars, 1)
+		// Another star.
+		_, err = carol.StarRepo("carol", "shiny")
+		is.NoErr(err)
+		stars, _ = socCounts(t, srv, "carol", "shiny")
+		is.Equal(stars, 2)
+		// Others do not see sam's star as theirs.
+		assertAPIError(t, srv.Do("GET", "/user/starred/carol/shiny", nil, basicAs("rita")...), http.StatusNotFound, "")
+	})
+
+	t.Run("stargazers", func(t *testing.T) {
+		is := is.New(t)
+		list, _, err := carol.ListRepoStargazers("carol", "shiny", gitea.ListStargazersOptions{})
+		is.NoErr(err)
+		is.Equal(socLogins(list), []string{"carol", "sam"})
+		// Anyone who may read the repository may list them.
+		is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil)), []string{"carol", "sam"})
+		assertAPIError(t, srv.Do("GET", "/repos/carol/secret/stargazers", nil, basicAs("sam")...), http.StatusNotFound, "")
+	})
+
+	t.Run("starred lists", func(t *testing.T) {
+		is := is.New(t)
+		_, err := carol.StarRepo("carol", "secret")
+		is.NoErr(err)
+		mine, _, err := sam.GetMyStarredRepos()
+		is.NoErr(err)
+		is.Equal(socRepoNames(mine), []string{"carol/shiny"})
+		theirs, _, err := carol.GetStarredRepos("sam")
+		is.NoErr(err)
+		is.Equal(socRepoNames(theirs), []string{"carol/shiny"})
+		mine, _, err = carol.GetMyStarredRepos()
+		is.NoErr(err)
+		is.Equal(socRepoNames(mine), []string{"carol/secret", "carol/shiny"})
+		// The private one is left out for whoever may not see it…
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
+		// …and for a public-only token, even the owner's.
+		is.Equal(socRepoList(t, srv.Do("GET", "/user/starred", nil, socToken(srv, "carol", "public-only", "read:repository")...)),
+			[]string{"carol/shiny"})
+		// The site admin sees both.
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/starred", nil, socAdmin(srv)...)), []string{"carol/secret", "carol/shiny"})
+		assertAPIError(t, srv.Do("GET", "/users/ghost/starred", nil, basicAs("sam")...), http.StatusNotFound, "")
+		// As in Gitea (whose GetStarredRepos checks no account visibility),
+		// a private account's stars of repositories the viewer may see are
+		// listed.
+		newAccount(t, srv, "hermit", gitea.VisibleTypePrivate)
+		_, err = socClient(srv, "hermit").StarRepo("carol", "shiny")
+		is.NoErr(err)
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("hermit")...)), []string{"carol/shiny"})
+		_, err = socClient(srv, "hermit").UnStarRepo("carol", "shiny")
+		is.NoErr(err)
+	})
+
+	t.Run("hidden or absent repositories", func(t *testing.T) {
+		for _, m := range []string{"GET", "PUT", "DELETE"} {
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/secret", nil, basicAs("sam")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/nope", nil, basicAs("sam")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/secret", nil, socToken(srv, "carol", "public-only", "write:repository")...),
+				http.StatusForbidden, socMsgPublicRepos)
+		}
+		stars, _ := socCounts(t, srv, "carol", "secret")
+		is.New(t).Equal(stars, 1)
+	})
+
+	t.Run("unstar", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := sam.UnStarRepo("carol", "shiny")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		assertAPIError(t, srv.Do("GET", "/user/starred/carol/shiny", nil, basicAs("sam")...), http.StatusNotFound, "")
+		stars, _ := socCounts(t, srv, "carol", "shiny")
+		is.Equal(stars, 1)
+		// Unstarring again is no error and changes nothing.
+		is.Equal(srv.Do("DELETE", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
+		stars, _ = socCounts(t, srv, "carol", "shiny")
+		is.Equal(stars, 1)
+		mine, _, err := sam.GetMyStarredRepos()
+		is.NoErr(err)
+		is.Equal(len(mine), 0)
+		list, _, err := carol.ListRepoStargazers("carol", "shiny", gitea.ListStargazersOptions{})
+		is.NoErr(err)
+		is.Equal(socLogins(list), []string{"carol"})
+	})
+
+	t.Run("needs a caller and the scope", func(t *testing.T) {
+		is := is.New(t)
+		for _, m := range []string{"GET", "PUT", "DELETE"} {
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/shiny", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		}
+		assertAPIError(t, srv.Do("GET", "/user/starred", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		assertAPIError(t, srv.Do("GET", "/users/carol/starred", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "write:user")...), "write:repository", "write:user")
+		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "read:repository")...),
+			"write:repository", "read:repository")
+		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "write:repository")...).Status, http.StatusNoContent)
+	})
+}
+
+// TestSocStarsDisabled checks that every star route answers 403 when the
+// site turns stars off.
+func TestSocStarsDisabled(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.EnableStars = false }))
+	socAccounts(t, srv, "carol", "sam")
+	socRepo(t, srv, "carol", "shiny", false)
+	for _, rt := range []struct{ method, path string }{
+		{"GET", "/user/starred"},
+		{"GET", "/user/starred/carol/shiny"},
+		{"PUT", "/user/starred/carol/shiny"},
+		{"DELETE", "/user/starred/carol/shiny"},
+		{"GET", "/users/carol/starred"},
+		{"GET", "/repos/carol/shiny/stargazers"},
+	} {
+		assertAPIError(t, srv.Do(rt.method, rt.path, nil, basicAs("sam")...), http.StatusForbidden, socMsgStarsOff)
+	}
+	// Anonymous callers of the public listing learn the same.
+	assertAPIError(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil), http.StatusForbidden, socMsgStarsOff)
+	stars, _ := socCounts(t, srv, "carol", "shiny")
+	is.New(t).Equal(stars, 0)
+}
+
+// TestSocWatches covers watching: the creator's automatic watch, watching
+// and unwatching, the counters and the listings, on both backends.
+func TestSocWatches(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocWatches)
+}
+
+func testSocWatches(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	socAccounts(t, srv, "carol", "sam")
+	socRepo(t, srv, "carol", "watched", false)
+	socRepo(t, srv, "carol", "private-eye", true)
+	sam := socClient(srv, "sam")
+	carol := socClient(srv, "carol")
+	const R = "/repos/carol/watched"
+
+	t.Run("creator watches", func(t *testing.T) {
+		is := is.New(t)
+		_, watchers := socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 1)
+		r := srv.Do("GET", R+"/subscription", nil, basicAs("carol")...)
+		is.Equal(r.Status, http.StatusOK)
+		var w gitea.WatchInfo
+		r.Decode(t, &w)
+		is.True(w.Subscribed)
+		is.True(!w.Ignored)
+		is.Equal(w.RepositoryURL, srv.API+R)
+		is.Equal(w.URL, srv.API+R+"/subscription")
+		is.True(!w.CreatedAt.IsZero())
+		ok, _, err := carol.CheckRepoWatch("carol", "watched")
+		is.NoErr(err)
+		is.True(ok)
+	})
+
+	t.Run("watch", func(t *testing.T) {
+		is := is.New(t)
+		ok, _, err := sam.CheckRepoWatch("carol", "watched")
+		is.NoErr(err)
+		is.True(!ok)
+		assertAPIError(t, srv.Do("GET", R+"/subscription", nil, basicAs("sam")...), http.StatusNotFound, "")
+
+		r := srv.Do("PUT", R+"/subscription", nil, basicAs("sam")...)
+		is.Equal(r.Status, http.StatusOK)
+		var w gitea.WatchInfo
+		r.Decode(t, &w)
+		is.True(w.Subscribed)
+		is.True(!w.Ignored)
+		is.Equal(w.RepositoryURL, srv.API+R)
+		_, watchers := socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 2)
+		// Watching twice counts once.
+		resp, err := sam.WatchRepo("carol", "watched")
+		assertSDKStatus(t, resp, err, http.StatusOK)
+		_, watchers = socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 2)
+		ok, _, err = sam.CheckRepoWatch("carol", "watched")
+		is.NoErr(err)
+		is.True(ok)
+	})
+
+	t.Run("listings", func(t *testing.T) {
+		is := is.New(t)
+		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil, basicAs("sam")...)), []string{"carol", "sam"})
+		// Anyone who may read the repository may list its watchers.
+		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol", "sam"})
+		assertAPIError(t, srv.Do("GET", "/repos/carol/private-eye/subscribers", nil, basicAs("sam")...), http.StatusNotFound, "")
+
+		mine, _, err := sam.GetMyWatchedRepos()
+		is.NoErr(err)
+		is.Equal(socRepoNames(mine), []string{"carol/watched"})
+		theirs, _, err := carol.GetWatchedRepos("sam")
+		is.NoErr(err)
+		is.Equal(socRepoNames(theirs), []string{"carol/watched"})
+		// carol watches her private repository too; others do not see it listed.
+		mine, _, err = carol.GetMyWatchedRepos()
+		is.NoErr(err)
+		is.Equal(socRepoNames(mine), []string{"carol/private-eye", "carol/watched"})
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, basicAs("sam")...)), []string{"carol/watched"})
+		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, socAdmin(srv)...)),
+			[]string{"carol/private-eye", "carol/watched"})
+		assertAPIError(t, srv.Do("GET", "/users/ghost/subscriptions", nil, basicAs("sam")...), http.StatusNotFound, "")
+	})
+
+	t.Run("unwatch", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := sam.UnWatchRepo("carol", "watched")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		assertAPIError(t, srv.Do("GET", R+"/subscription", nil, basicAs("sam")...), http.StatusNotFound, "")
+		_, watchers := socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 1)
+		is.Equal(srv.Do("DELETE", R+"/subscription", nil, basicAs("sam")...).Status, http.StatusNoContent)
+		_, watchers = socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 1)
+		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol"})
+		mine, _, err := sam.GetMyWatchedRepos()
+		is.NoErr(err)
+		is.Equal(len(mine), 0)
+		// The creator may unwatch too.
+		_, err = carol.UnWatchRepo("carol", "watched")
+		is.NoErr(err)
+		_, watchers = socCounts(t, srv, "carol", "watched")
+		is.Equal(watchers, 0)
+	})
+
+	t.Run("access", func(t *testing.T) {
+		is := is.New(t)
+		for _, m := range []string{"GET", "PUT", "DELETE"} {
+			assertAPIError(t, srv.Do(m, R+"/subscription", nil), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil, basicAs("sam")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil,
+				socToken(srv, "carol", "public-only", "write:repository")...), http.StatusForbidden, socMsgPublicRepos)
+		}
+		assertAPIError(t, srv.Do("GET", "/user/subscriptions", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		assertAPIError(t, srv.Do("GET", "/users/sam/subscriptions", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		_, watchers := socCounts(t, srv, "carol", "private-eye")
+		is.Equal(watchers, 1)
+		scopeWantDenied(is, srv.Do("PUT", R+"/subscription", nil, socToken(srv, "sam", "read:repository")...), "write:repository", "read:repository")
+		is.Equal(srv.Do("PUT", R+"/subscription", nil, socToken(srv, "sam", "write:repository")...).Status, http.StatusOK)
+	})
+}
+
+// TestSocRepoAvatar covers uploading, serving and removing a repository
+// avatar, its validation and access rules.
+func TestSocRepoAvatar(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t)
+	socAccounts(t, srv, "carol", "sam", "ada", "walt")
+	socRepo(t, srv, "carol", "pretty", false)
+	socRepo(t, srv, "carol", "veiled", true)
+	socCollab(t, srv, "carol", "pretty", "ada", gitea.AccessModeAdmin)
+	socCollab(t, srv, "carol", "pretty", "walt", gitea.AccessModeWrite)
+	carol := socClient(srv, "carol")
+	const R = "/repos/carol/pretty/avatar"
+	img := base64.StdEncoding.EncodeToString(socPNG(t, 64, 40))
+	var firstURL string
+
+	fetch := func(t *testing.T, url string) (int, string, []byte) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatalf("get %s: %v", url, err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("read %s: %v", url, err)
+		}
+		return resp.StatusCode, resp.Header.Get("Content-Type"), body
+	}
+
+	t.Run("upload", func(t *testing.T) {
+		is := is.New(t)
+		resp, err := carol.UpdateRepoAvatar("carol", "pretty", gitea.UpdateRepoAvatarOption{Image: img})
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		is.True(strings.HasPrefix(repo.AvatarURL, srv.URL+"/"))
+		firstURL = repo.AvatarURL
+
+		status, ctype, body := fetch(t, repo.AvatarURL)
+		is.Equal(status, http.StatusOK)
+		is.Equal(ctype, "image/png")
+		got, err := png.Decode(bytes.NewReader(body))
+		is.NoErr(err)
+		is.Equal(got.Bounds().Dx(), 290)
+		is.Equal(got.Bounds().Dy(), 290)
+	})
+
+	t.Run("replace", func(t *testing.T) {
+		is := is.New(t)
+		other := base64.StdEncoding.EncodeToString(socPNG(t, 300, 500))
+		is.Equal(srv.Do("POST", R, map[string]string{"image": other}, basicAs("ada")...).Status, http.StatusNoContent)
+		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		is.True(repo.AvatarURL != "")
+		is.True(repo.AvatarURL != firstURL)
+		status, _, body := fetch(t, repo.AvatarURL)
+		is.Equal(status, http.StatusOK)
+		cfg, err := png.DecodeConfig(bytes.NewReader(body))
+		is.NoErr(err)
+		is.Equal(cfg.Width, 290)
+		is.Equal(cfg.Height, 290)
+		// The replaced image is gone.
+		status, _, _ = fetch(t, firstURL)
+		is.Equal(status, http.StatusNotFound)
+	})
+
+	t.Run("invalid", func(t *testing.T) {
+		is := is.New(t)
+		before, _ := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		is.Equal(before, http.StatusOK)
+		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": "!!! not base64 !!!"}, basicAs("carol")...), http.StatusBadRequest, "")
+		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": base64.StdEncoding.EncodeToString([]byte("hello, not an image"))},
+			basicAs("carol")...), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": ""}, basicAs("carol")...), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, srv.Do("POST", R, "{}", basicAs("carol")...), http.StatusUnprocessableEntity, "")
+	})
+
+	t.Run("access", func(t *testing.T) {
+		is := is.New(t)
+		body := map[string]string{"image": img}
+		for _, m := range []string{"POST", "DELETE"} {
+			assertAPIError(t, srv.Do(m, R, body), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(m, R, body, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do(m, R, body, basicAs("walt")...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body, basicAs("sam")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body, socToken(srv, "carol", "public-only", "write:repository")...),
+				http.StatusForbidden, socMsgPublicRepos)
+		}
+		scopeWantDenied(is, srv.Do("POST", R, body, socToken(srv, "carol", "read:repository")...), "write:repository", "read:repository")
+		is.Equal(srv.Do("POST", "/repos/carol/veiled/avatar", body, socAdmin(srv)...).Status, http.StatusNoContent)
+		_, repo := socGetRepo(t, srv, "carol", "veiled", basicAs("carol")...)
+		is.True(repo.AvatarURL != "")
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		is := is.New(t)
+		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		old := repo.AvatarURL
+		resp, err := carol.DeleteRepoAvatar("carol", "pretty")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		_, repo = socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		is.Equal(repo.AvatarURL, "")
+		status, _, _ := fetch(t, old)
+		is.Equal(status, http.StatusNotFound)
+		// Deleting none succeeds.
+		is.Equal(srv.Do("DELETE", R, nil, basicAs("carol")...).Status, http.StatusNoContent)
+	})
+
+	t.Run("archived", func(t *testing.T) {
+		is := is.New(t)
+		_, _, err := carol.EditRepo("carol", "pretty", gitea.EditRepoOption{Archived: gitea.OptionalBool(true)})
+		is.NoErr(err)
+		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": img}, basicAs("carol")...), http.StatusLocked, "carol/pretty is archived")
+		assertAPIError(t, srv.Do("DELETE", R, nil, basicAs("carol")...), http.StatusLocked, "carol/pretty is archived")
+	})
+}
+
+// TestSocDeletionForgetsRelations checks that deleting a repository drops
+// its collaborators, keys, stars, watches and topics, so that a new
+// repository of the same name starts clean (no inherited access), and
+// that deleting an account drops its stars, watches and collaborations.
+func TestSocDeletionForgetsRelations(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocDeletionForgetsRelations)
+}
+
+func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	socAccounts(t, srv, "carol", "sam", "rita")
+	carol := socClient(srv, "carol")
+	sam := socClient(srv, "sam")
+
+	t.Run("repository", func(t *testing.T) {
+		is := is.New(t)
+		socRepo(t, srv, "carol", "phoenix", true)
+		socCollab(t, srv, "carol", "phoenix", "sam", gitea.AccessModeWrite)
+		_, err := sam.StarRepo("carol", "phoenix")
+		is.NoErr(err)
+		_, err = sam.WatchRepo("carol", "phoenix")
+		is.NoErr(err)
+		line, _ := socEd25519Key(t, "")
+		_, _, err = carol.CreateDeployKey("carol", "phoenix", gitea.CreateKeyOption{Title: "ci", Key: line})
+		is.NoErr(err)
+		_, err = carol.SetRepoTopics("carol", "phoenix", []string{"reborn"})
+		is.NoErr(err)
+		stars, watchers := socCounts(t, srv, "carol", "phoenix")
+		is.Equal(stars, 1)
+		is.Equal(watchers, 2)
+
+		resp, err := carol.DeleteRepo("carol", "phoenix")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+		socRepo(t, srv, "carol", "phoenix", true)
+
+		st, _ := socGetRepo(t, srv, "carol", "phoenix", basicAs("sam")...)
+		is.Equal(st, http.StatusNotFound) // the old collaboration is gone
+		list, _, err := carol.ListCollaborators("carol", "phoenix", gitea.ListCollaboratorsOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 0)
+		keys, _, err := carol.ListDeployKeys("carol", "phoenix", gitea.ListDeployKeysOptions{})
+		is.NoErr(err)
+		is.Equal(len(keys), 0)
+		// The key may be added again: nothing of the old one is left.
+		_, _, err = carol.CreateDeployKey("carol", "phoenix", gitea.CreateKeyOption{Title: "ci", Key: line})
+		is.NoErr(err)
+		is.Equal(socTopics(t, srv, "carol", "phoenix"), []string{})
+		is.True(socSearchTopic(t, srv, "reborn") == nil)
+		stars, watchers = socCounts(t, srv, "carol", "phoenix")
+		is.Equal(stars, 0)
+		is.Equal(watchers, 1)
+		mine, _, err := sam.GetMyStarredRepos()
+		is.NoErr(err)
+		is.Equal(len(mine), 0)
+		watched, _, err := sam.GetMyWatchedRepos()
+		is.NoErr(err)
+		is.Equal(len(watched), 0)
+	})
+
+	t.Run("account", func(t *testing.T) {
+		is := is.New(t)
+		socRepo(t, srv, "carol", "kept", false)
+		socCollab(t, srv, "carol", "kept", "rita", gitea.AccessModeWrite)
+		rita := socClient(srv, "rita")
+		_, err := rita.StarRepo("carol", "kept")
+		is.NoErr(err)
+		_, err = rita.WatchRepo("carol", "kept")
+		is.NoErr(err)
+		stars, watchers := socCounts(t, srv, "carol", "kept")
+		is.Equal(stars, 1)
+		is.Equal(watchers, 2)
+
+		resp, err := srv.AdminClient().AdminDeleteUser("rita")
+		assertSDKStatus(t, resp, err, http.StatusNoContent)
+
+		stars, watchers = socCounts(t, srv, "carol", "kept")
+		is.Equal(stars, 0)
+		is.Equal(watchers, 1)
+		list, _, err := carol.ListCollaborators("carol", "kept", gitea.ListCollaboratorsOptions{})
+		is.NoErr(err)
+		is.Equal(len(list), 0)
+		gazers, _, err := carol.ListRepoStargazers("carol", "kept", gitea.ListStargazersOptions{})
+		is.NoErr(err)
+		is.Equal(len(gazers), 0)
+		is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/kept/subscribers", nil)), []string{"carol"})
+		assigned, _, err := carol.GetAssignees("carol", "kept")
+		is.NoErr(err)
+		is.Equal(socLogins(assigned), []string{"carol"})
+		// A new account of the same name inherits nothing.
+		socAccounts(t, srv, "rita")
+		ok, _, err := carol.IsCollaborator("carol", "kept", "rita")
+		is.NoErr(err)
+		is.True(!ok)
+		assertAPIError(t, srv.Do("GET", "/user/starred/carol/kept", nil, basicAs("rita")...), http.StatusNotFound, "")
+	})
+}
+
+// TestSocStarsRenamed checks that the star routes follow a renamed
+// repository: 301 for reads, 307 for writes.
+func TestSocStarsRenamed(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t)
+	socAccounts(t, srv, "carol", "sam")
+	socRepo(t, srv, "carol", "before", false)
+	is := is.New(t)
+	_, _, err := socClient(srv, "carol").EditRepo("carol", "before", gitea.EditRepoOption{Name: gitea.OptionalString("after")})
+	is.NoErr(err)
+
+	r := srv.Do("PUT", "/user/starred/carol/before", nil, basicAs("sam")...)
+	is.Equal(r.Status, http.StatusTemporaryRedirect)
+	is.Equal(r.Header.Get("Location"), "/api/v1/user/starred/carol/after")
+	r = srv.Do("GET", "/user/starred/carol/before", nil, basicAs("sam")...)
+	is.Equal(r.Status, http.StatusMovedPermanently)
+	is.Equal(r.Header.Get("Location"), "/api/v1/user/starred/carol/after")
+	r = srv.Do("PUT", "/repos/carol/before/subscription", nil, basicAs("sam")...)
+	is.Equal(r.Status, http.StatusTemporaryRedirect)
+	is.Equal(r.Header.Get("Location"), "/api/v1/repos/carol/after/subscription")
+	// The SDK's client follows them.
+	_, err = socClient(srv, "sam").StarRepo("carol", "before")
+	is.NoErr(err)
+	stars, _ := socCounts(t, srv, "carol", "after")
+	is.Equal(stars, 1)
+}
+
+// TestSocStarsConcurrent stars and watches one repository from many
+// accounts at once and checks that the counters match the rows, on both
+// backends.
+func TestSocStarsConcurrent(t *testing.T) {
+	t.Parallel()
+	backends(t, testSocStarsConcurrent)
+}
+
+func testSocStarsConcurrent(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	const n = 12
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "fan" + string(rune('a'+i))
+	}
+	socAccounts(t, srv, append(names, "carol")...)
+	socRepo(t, srv, "carol", "popular", false)
+
+	errs := make(chan error, 2*n)
+	send := func(method, path, name string) {
+		req, err := http.NewRequest(method, srv.API+path, nil)
+		if err != nil {
+			errs <- err
+			return
+		}
+		req.SetBasicAuth(name, userPassword)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			errs <- err
+			return
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			errs <- &socStatusError{method + " " + path, resp.StatusCode}
+			return
+		}
+		errs <- nil
+	}
+	for _, name := range names {
+		go send("PUT", "/user/starred/carol/popular", name)
+		go send("PUT", "/repos/carol/popular/subscription", name)
+	}
+	is := is.New(t)
+	for range 2 * n {
+		is.NoErr(<-errs)
+	}
+	stars, watchers := socCounts(t, srv, "carol", "popular")
+	is.Equal(stars, n)
+	is.Equal(watchers, n+1)
+	gazers, _, err := socClient(srv, "carol").ListRepoStargazers("carol", "popular", gitea.ListStargazersOptions{ListOptions: gitea.ListOptions{PageSize: 50}})
+	is.NoErr(err)
+	is.Equal(len(gazers), n)
+}
+
+// socStatusError is an unexpected status seen off the test goroutine.
+type socStatusError struct {
+	what   string
+	status int
+}
+
+func (e *socStatusError) Error() string { return e.what + ": status " + http.StatusText(e.status) }
