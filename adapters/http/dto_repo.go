@@ -136,7 +136,7 @@ func (s *Server) toRepo(c auth.Caller, v repoView) *repoDTO {
 		Website: r.Website, Stars: r.NumStars, Forks: r.NumForks, Watchers: r.NumWatches,
 		OpenIssues: r.NumOpenIssues(), OpenPulls: r.NumOpenPulls(), Releases: r.NumReleases,
 		DefaultBranch: r.DefaultBranch, Archived: r.Archived, Created: r.Created.UTC(), Updated: r.Updated.UTC(),
-		ArchivedAt: utcOrZero(r.ArchivedAt), MirrorInterval: r.MirrorInterval, ObjectFormatName: r.ObjectFormat,
+		ArchivedAt: archivedAt(r.ArchivedAt), MirrorInterval: r.MirrorInterval, ObjectFormatName: r.ObjectFormat,
 		Permissions: &permissionDTO{
 			Admin: perm.IsAdmin() || admin,
 			Push:  perm.CanWrite(permission.UnitCode) || perm.IsAdmin() || admin,
@@ -197,9 +197,11 @@ func (s *Server) sshURL(r *repository.Repository) string {
 	return "git@" + host + ":" + r.Owner.Name + "/" + r.Name + ".git"
 }
 
-func utcOrZero(t time.Time) time.Time {
+// archivedAt is when r was archived; a repository never archived (or
+// unarchived) shows the Unix epoch, as Gitea renders its zero timestamp.
+func archivedAt(t time.Time) time.Time {
 	if t.IsZero() {
-		return time.Time{}
+		return time.Unix(0, 0).UTC()
 	}
 	return t.UTC()
 }

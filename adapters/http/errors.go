@@ -49,7 +49,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var topics *repository.TopicsError
 	if errors.As(err, &topics) {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"invalidTopics": topics.Invalid, "message": topics.Error()})
+		body := map[string]any{"message": topics.Error()}
+		switch {
+		case topics.Single && len(topics.Invalid) == 1:
+			body["invalidTopics"] = topics.Invalid[0]
+		case !topics.Single:
+			body["invalidTopics"] = topics.Invalid
+		}
+		writeJSON(w, http.StatusUnprocessableEntity, body)
 		return
 	}
 	for _, c := range statusByCategory {

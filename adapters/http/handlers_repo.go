@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
@@ -48,8 +49,11 @@ func (s *Server) searchRepos(q *request) error {
 		return err
 	}
 	params := q.r.URL.Query()
-	if params.Get("limit") == "" {
-		opts.Limit = min(10, s.settings.MaxResponseItems) // the spec's default for searches
+	if l, err := strconv.Atoi(params.Get("limit")); err != nil || l <= 0 {
+		// The spec's default for searches, also when the limit is 0, as the
+		// SDK sends it when no page size is set (a malformed limit was
+		// refused by listOptions already).
+		opts.Limit = min(10, s.settings.MaxResponseItems)
 	}
 	in := repos.SearchQuery{
 		Keyword: strings.ToLower(strings.TrimSpace(params.Get("q"))), Mode: params.Get("mode"),
@@ -102,8 +106,13 @@ func (s *Server) listMyRepos(q *request) error {
 	return s.listOwnedRepos(q, q.caller.User, true)
 }
 
-// listUserRepos answers GET /users/{username}/repos.
+// listUserRepos answers GET /users/{username}/repos. An account the caller
+// may not see (a private user to others, a limited one to anonymous callers)
+// answers 404, as GET /users/{username} does.
 func (s *Server) listUserRepos(q *request) error {
+	if !user.CanSee(users.Viewer(q.caller), q.subject) {
+		return errs.NotFound("user does not exist")
+	}
 	return s.listOwnedRepos(q, q.subject, false)
 }
 

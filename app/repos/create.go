@@ -118,13 +118,18 @@ func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository
 		return err
 	}
 	p := pathOf(r)
-	if exists, err := s.git.Exists(ctx, p); err != nil {
-		return err
+	// Whatever is on disk under a name without a row is a crash's leftover:
+	// a whole repository whose row never committed, or a directory a crash
+	// inside Init left half-written, which Exists does not count as a
+	// repository. Delete clears both and does nothing when there is none.
+	exists, err := s.git.Exists(ctx, p)
+	if err != nil {
+		s.log.Warn("checking for an orphaned repository directory", "owner", p.Owner, "name", p.Name, "err", err)
 	} else if exists {
 		s.log.Warn("removing orphaned repository directory", "owner", p.Owner, "name", p.Name)
-		if err := s.git.Delete(ctx, p); err != nil {
-			return err
-		}
+	}
+	if err := s.git.Delete(ctx, p); err != nil {
+		return err
 	}
 	if err := write(); err != nil {
 		if derr := s.git.Delete(context.WithoutCancel(ctx), p); derr != nil {

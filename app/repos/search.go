@@ -42,6 +42,9 @@ func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*
 	if !ok {
 		return nil, 0, errs.Invalid("invalid sort: "+q.Sort, "sort")
 	}
+	if sort == "" {
+		sort = "alpha" // Gitea's default order
+	}
 	desc := false
 	switch q.Order {
 	case "", "asc":
@@ -57,6 +60,12 @@ func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*
 		IsPrivate: q.IsPrivate, Template: q.Template, Archived: q.Archived,
 		StarredBy: q.StarredBy, Sort: sort, Desc: desc, Viewer: viewer(c), ListOptions: q.ListOptions,
 	}
+	if !q.IncludePrivate && !rs.Viewer.Restricted {
+		// Gitea's private=false is the public listing, as an anonymous caller
+		// sees it: no private repositories and none of non-public owners.
+		// Restricted users keep their narrower view.
+		rs.Viewer.PublicOnly = true
+	}
 	yes, no := true, false
 	switch q.Mode {
 	case "":
@@ -67,22 +76,27 @@ func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*
 	case "mirror":
 		rs.Mirror = &yes
 	case "collaborative":
-		if q.UID == 0 {
-			return nil, 0, errs.Invalid("collaborative mode needs uid", "mode")
-		}
-		rs.Collaborative = true
+		// As in Gitea: no mirrors, and collaborations of the uid user only
+		// when there is one to restrict to.
+		rs.Mirror = &no
+		rs.Collaborative = q.UID != 0
 	default:
 		return nil, 0, errs.Invalid("invalid mode: "+q.Mode, "mode")
 	}
 	return s.stores.Repos.Search(ctx, rs)
 }
 
-// ListOwned lists owner's repositories that c may see, by name (GET
-// /users/{username}/repos, and /user/repos for the caller's own, which also
-// includes those it collaborates on).
+// ListOwned lists owner's repositories that c may see: GET
+// /users/{username}/repos in creation order, and /user/repos for the
+// caller's own, which also includes those it collaborates on, by name (as
+// Gitea orders each).
 func (s *Service) ListOwned(ctx context.Context, c auth.Caller, owner *user.User, withCollaborations bool, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	sort := "id"
+	if withCollaborations {
+		sort = "alpha"
+	}
 	return s.stores.Repos.Search(ctx, ports.RepoSearch{
-		OwnerID: owner.ID, Exclusive: !withCollaborations, Sort: "id", Viewer: viewer(c), ListOptions: opts,
+		OwnerID: owner.ID, Exclusive: !withCollaborations, Sort: sort, Viewer: viewer(c), ListOptions: opts,
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
@@ -28,7 +27,7 @@ func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string)
 func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
-		return &repository.TopicsError{Invalid: []string{t}}
+		return repository.InvalidTopic(t)
 	}
 	for _, have := range a.Repo.Topics {
 		if have == t {
@@ -36,7 +35,7 @@ func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 		}
 	}
 	if len(a.Repo.Topics) >= repository.MaxTopics {
-		return errs.Invalid("Exceeding maximum allowed topics per repo.", "topic")
+		return repository.TopicLimitError()
 	}
 	norm, err := repository.NormalizeTopics(append(append([]string(nil), a.Repo.Topics...), t))
 	if err != nil {
@@ -49,7 +48,7 @@ func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 func (s *Service) RemoveTopic(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
-		return &repository.TopicsError{Invalid: []string{t}}
+		return repository.InvalidTopic(t)
 	}
 	var keep []string
 	for _, have := range a.Repo.Topics {

@@ -138,22 +138,47 @@ func NormalizeTopic(t string) string { return strings.ToLower(strings.TrimSpace(
 // letter or digit, then letters, digits, '-' and '.', at most MaxTopicLength.
 func ValidTopic(t string) bool { return len(t) <= MaxTopicLength && validTopic.MatchString(t) }
 
-// TopicsError is the 422 of a topic list with invalid entries; the HTTP
-// adapter answers it with Gitea's {"invalidTopics": [...], "message": ...}.
+// TopicsError is a 422 about topics, which Gitea answers with its own body:
+// {"invalidTopics": [...], "message": ...} for a list, {"invalidTopics":
+// "<topic>", ...} for the one topic of a path, and no list when the count is
+// the problem.
 type TopicsError struct {
+	// Invalid are the offending topics; nil when the count is the problem.
 	Invalid []string
+	// Single is set for the one topic named in a path.
+	Single bool
+	// Msg is Gitea's message.
+	Msg string
 }
 
-// Error is Gitea's message for invalid topics.
-func (e *TopicsError) Error() string { return "Topic names are invalid" }
+// Gitea's topic messages.
+const (
+	msgTopicsInvalid = "Topic names are invalid"
+	msgTopicInvalid  = "Topic name is invalid"
+	msgTooManyTopics = "Exceeding maximum number of topics per repo"
+	msgTopicLimit    = "Exceeding maximum allowed topics per repo."
+)
+
+// InvalidTopic is the error of one invalid topic named in a path.
+func InvalidTopic(t string) error { return &TopicsError{Invalid: []string{t}, Single: true, Msg: msgTopicInvalid} }
+
+// TopicLimitError is the error of adding a topic to a repository that has MaxTopics.
+func TopicLimitError() error { return &TopicsError{Single: true, Msg: msgTopicLimit} }
+
+// Error is Gitea's message.
+func (e *TopicsError) Error() string { return e.Msg }
 
 // Unwrap makes the error a validation failure.
 func (e *TopicsError) Unwrap() error { return errs.ErrInvalid }
 
 // NormalizeTopics normalises, de-duplicates and sorts topics, dropping empty
-// ones; it fails with *TopicsError on invalid ones, and with a 422 when more
-// than MaxTopics remain.
+// ones; it fails with *TopicsError when more than MaxTopics are given or some
+// are invalid.
 func NormalizeTopics(in []string) ([]string, error) {
+	if len(in) > MaxTopics {
+		// Gitea counts what was sent, before anything else.
+		return nil, &TopicsError{Msg: msgTooManyTopics}
+	}
 	seen := map[string]bool{}
 	var out, bad []string
 	for _, t := range in {
@@ -169,10 +194,7 @@ func NormalizeTopics(in []string) ([]string, error) {
 		out = append(out, n)
 	}
 	if len(bad) > 0 {
-		return nil, &TopicsError{Invalid: bad}
-	}
-	if len(out) > MaxTopics {
-		return nil, errs.Invalid("Exceeding maximum number of topics per repo", "topics")
+		return nil, &TopicsError{Invalid: bad, Msg: msgTopicsInvalid}
 	}
 	sort.Strings(out)
 	return out, nil
