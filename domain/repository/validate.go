@@ -160,7 +160,9 @@ const (
 )
 
 // InvalidTopic is the error of one invalid topic named in a path.
-func InvalidTopic(t string) error { return &TopicsError{Invalid: []string{t}, Single: true, Msg: msgTopicInvalid} }
+func InvalidTopic(t string) error {
+	return &TopicsError{Invalid: []string{t}, Single: true, Msg: msgTopicInvalid}
+}
 
 // TopicLimitError is the error of adding a topic to a repository that has MaxTopics.
 func TopicLimitError() error { return &TopicsError{Single: true, Msg: msgTopicLimit} }
