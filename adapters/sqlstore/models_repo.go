@@ -93,15 +93,20 @@ type repoOwnerRow struct {
 	OwnerName       string `bun:"owner_name,scanonly"`
 	OwnerKind       int    `bun:"owner_kind,scanonly"`
 	OwnerVisibility string `bun:"owner_visibility,scanonly"`
+	// TransferTo is the recipient of a pending transfer, 0 when none.
+	TransferTo int64 `bun:"transfer_to,scanonly"`
 }
 
 // repoOwnerColumns select a repository with its owner; every read uses them
 // with the join below, so Owner is filled by the same query.
 var repoOwnerColumns = []string{
 	"repo.*", "u.name AS owner_name", "u.kind AS owner_kind", "u.visibility AS owner_visibility",
+	"COALESCE(rt.recipient_id, 0) AS transfer_to",
 }
 
-const repoOwnerJoin = "JOIN users AS u ON u.id = repo.owner_id"
+// repoOwnerJoin brings the owner and any pending transfer (at most one per
+// repository, by primary key), so a read needs no second query for either.
+const repoOwnerJoin = "JOIN users AS u ON u.id = repo.owner_id LEFT JOIN repo_transfers AS rt ON rt.repo_id = repo.id"
 
 type repoRedirectRow struct {
 	bun.BaseModel `bun:"table:repo_redirects,alias:rr"`
@@ -225,7 +230,7 @@ func (r *repoOwnerRow) toDomain() *repository.Repository {
 		Owner: repository.Owner{
 			ID: r.OwnerID, Name: r.OwnerName, Kind: user.Kind(r.OwnerKind), Visibility: user.Visibility(r.OwnerVisibility),
 		},
-		Name: r.Name, LowerName: r.LowerName,
+		Name: r.Name, LowerName: r.LowerName, PendingTransferTo: r.TransferTo,
 		Description: r.Description, Website: r.Website,
 		Private: r.Private, Template: r.Template, Archived: r.Archived, ArchivedAt: domainTime(r.ArchivedAt),
 		Empty: r.IsEmpty, IsMirror: r.IsMirror, MirrorInterval: r.MirrorInterval, OriginalURL: r.OriginalURL,

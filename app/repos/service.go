@@ -111,17 +111,11 @@ func (s *Service) access(ctx context.Context, c auth.Caller, r *repository.Repos
 	if !perm.HasAnyAccess() && !c.IsAdmin() {
 		// The recipient of a pending transfer may see the repository it is
 		// offered, to accept or reject it.
-		if c.Signed() {
-			t, err := s.PendingTransfer(ctx, r)
-			if err != nil {
-				return nil, err
-			}
-			if t != nil && t.RecipientID == c.UserID() {
-				// Gitea makes the recipient a read collaborator while the
-				// offer stands; Depot grants that read without the row.
-				perm = permission.Compute(c.Actor(), r.Facts(), permission.Relations{CollaboratorMode: permission.ModeRead})
-				return &Access{Repo: r, Perm: perm, Caller: c}, nil
-			}
+		if c.Signed() && r.PendingTransferTo == c.UserID() {
+			// Gitea makes the recipient a read collaborator while the offer
+			// stands; Depot grants that read without the row.
+			perm = permission.Compute(c.Actor(), r.Facts(), permission.Relations{CollaboratorMode: permission.ModeRead})
+			return &Access{Repo: r, Perm: perm, Caller: c}, nil
 		}
 		return nil, errRepoNotFound
 	}

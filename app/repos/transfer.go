@@ -71,6 +71,9 @@ func (s *Service) administers(c auth.Caller, u *user.User) bool {
 
 // PendingTransfer returns r's pending transfer, nil when none.
 func (s *Service) PendingTransfer(ctx context.Context, r *repository.Repository) (*repository.Transfer, error) {
+	if r.PendingTransferTo == 0 {
+		return nil, nil // reads fill PendingTransferTo, so no query is needed
+	}
 	t, err := s.stores.Transfers.Get(ctx, r.ID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil

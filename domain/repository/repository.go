@@ -52,6 +52,9 @@ type Repository struct {
 	OriginalURL    string
 	// ForkID is the parent repository of a fork; 0 for a source repository.
 	ForkID int64
+	// PendingTransferTo is the recipient of a pending transfer; 0 when none.
+	// Stores fill it on reads; it is not written back.
+	PendingTransferTo int64
 
 	DefaultBranch string
 	ObjectFormat  string
