@@ -134,6 +134,8 @@ type StarStore interface {
 	Star(ctx context.Context, userID, repoID int64) error
 	Unstar(ctx context.Context, userID, repoID int64) error
 	IsStarred(ctx context.Context, userID, repoID int64) (bool, error)
+	// ClearRepo removes every star of a repository (it went private).
+	ClearRepo(ctx context.Context, repoID int64) error
 	// Stargazers lists one page of the users who starred the repository, and the total.
 	Stargazers(ctx context.Context, repoID int64, opts ListOptions) ([]*user.User, int64, error)
 }
@@ -150,6 +152,9 @@ type WatchStore interface {
 	// Watch and Unwatch are idempotent.
 	Watch(ctx context.Context, userID, repoID int64) error
 	Unwatch(ctx context.Context, userID, repoID int64) error
+	// PruneRepo removes the watches of users who can no longer read a
+	// private repository: all but its owner, its collaborators and site admins.
+	PruneRepo(ctx context.Context, repoID int64) error
 	// Get returns the user's watch, errs.ErrNotFound when not watching.
 	Get(ctx context.Context, userID, repoID int64) (*Watch, error)
 	// Watchers lists one page of the users watching the repository, and the total.

@@ -74,3 +74,48 @@ func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
+
+// TestGoingPrivateClearsStarsAndStrangersWatches checks Gitea's rule: a
+// repository made private loses its stars and the watchers who can no longer
+// read it; its owner and collaborators keep watching.
+func TestGoingPrivateClearsStarsAndStrangersWatches(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+		_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+		_, carol := newAccount(t, srv, "carol", gitea.VisibleTypePublic)
+		createRepo(t, alice, gitea.CreateRepoOption{Name: "open"})
+		read := gitea.AccessModeRead
+		_, err := alice.AddCollaborator("alice", "open", "bob", gitea.AddCollaboratorOption{Permission: &read})
+		is.NoErr(err)
+		for _, c := range []*gitea.Client{bob, carol} {
+			_, err = c.StarRepo("alice", "open")
+			is.NoErr(err)
+			_, err = c.WatchRepo("alice", "open")
+			is.NoErr(err)
+		}
+		r, _, err := alice.GetRepo("alice", "open")
+		is.NoErr(err)
+		is.Equal(r.Stars, 2)
+		is.Equal(r.Watchers, 3)
+
+		private := true
+		r, _, err = alice.EditRepo("alice", "open", gitea.EditRepoOption{Private: &private})
+		is.NoErr(err)
+		is.True(r.Private)
+		is.Equal(r.Stars, 0)
+		is.Equal(r.Watchers, 2) // alice and bob, the collaborator
+		var watchers []gitea.User
+		srv.Do("GET", "/repos/alice/open/subscribers", nil, basicAs("alice")...).Decode(t, &watchers)
+		names := []string{}
+		for _, w := range watchers {
+			names = append(names, w.UserName)
+		}
+		is.Equal(names, []string{"alice", "bob"})
+		ok, _, err := bob.IsRepoStarring("alice", "open")
+		is.NoErr(err)
+		is.True(!ok)
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"code.gitea.io/sdk/gitea"
 	"github.com/depothq/depot/test/testserver"
@@ -169,6 +170,8 @@ func TestLifeCreate(t *testing.T) {
 		lic, err := os.ReadFile(filepath.Join(work, "LICENSE"))
 		is.NoErr(err)
 		is.True(strings.Contains(string(lic), "Permission is hereby granted"))
+		year := strconv.Itoa(time.Now().Year())
+		is.True(strings.HasPrefix(string(lic), "MIT License\n\nCopyright (c) "+year+" alice\n\n")) // the notice, filled in
 		ignore, err := os.ReadFile(filepath.Join(work, ".gitignore"))
 		is.NoErr(err)
 		is.True(strings.Contains(string(ignore), "Go"))

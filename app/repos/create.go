@@ -202,7 +202,7 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 		if err != nil {
 			return nil, asInvalid(err, "License")
 		}
-		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Body, owner, s.clock.Now().Year()))})
+		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Key, lic.Body, owner, s.clock.Now().Year()))})
 	}
 	if in.Gitignores != "" {
 		var b strings.Builder
@@ -228,17 +228,29 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 	return files, nil
 }
 
-// fillLicense puts the year and the owner into the usual placeholders of licence texts.
-func fillLicense(body string, owner *user.User, year int) string {
+// noticeTitles are the permissive licences whose SPDX text leaves the
+// copyright notice out; a LICENSE file of theirs starts with a title and a
+// notice, as GitHub's and Gitea's templates do.
+var noticeTitles = map[string]string{
+	"MIT": "MIT License", "BSD-3-Clause": "BSD 3-Clause License", "MIT-0": "MIT No Attribution",
+}
+
+// fillLicense puts the year and the owner into the usual placeholders of
+// licence texts, adding the copyright notice that some texts leave out.
+func fillLicense(key, body string, owner *user.User, year int) string {
 	holder := owner.FullName
 	if strings.TrimSpace(holder) == "" {
 		holder = owner.Name
 	}
 	y := strconv.Itoa(year)
+	if title, ok := noticeTitles[key]; ok && !strings.Contains(body, "Copyright") {
+		body = title + "\n\nCopyright (c) <year> <copyright holders>\n\n" + body
+	}
 	return strings.NewReplacer(
 		"<year>", y, "[year]", y, "[yyyy]", y, "<yyyy>", y,
 		"<copyright holders>", holder, "[fullname]", holder, "<name of author>", holder,
 		"[name of copyright owner]", holder, "<owner>", holder,
+		"<copyright notice>", "Copyright (c) "+y+" "+holder,
 	).Replace(body)
 }
 

@@ -51,11 +51,27 @@ func (s *Service) Edit(ctx context.Context, a *Access, in EditInput) (*repositor
 		return nil, err
 	}
 	r.Updated = s.clock.Now()
+	// A repository that goes private loses its stars and the watchers who
+	// can no longer read it, as in Gitea, in the same transaction.
+	after := func(ctx context.Context, tx ports.Stores) error {
+		if old.Private || !r.Private {
+			return nil
+		}
+		if err := tx.Stars.ClearRepo(ctx, r.ID); err != nil {
+			return err
+		}
+		return tx.Watches.PruneRepo(ctx, r.ID)
+	}
 	if r.Name != old.Name {
-		if err := s.rename(ctx, old, &r); err != nil {
+		if err := s.rename(ctx, old, &r, after); err != nil {
 			return nil, err
 		}
-	} else if err := s.stores.Repos.Update(ctx, &r); err != nil {
+	} else if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.Repos.Update(ctx, &r); err != nil {
+			return err
+		}
+		return after(ctx, tx)
+	}); err != nil {
 		return nil, err
 	}
 	return s.stores.Repos.GetByID(ctx, r.ID)
@@ -219,9 +235,10 @@ func applyMerge(r *repository.Repository, in EditInput) error {
 	return nil
 }
 
-// rename stores r under its new name with a redirect from the old one and
-// moves the Git directory; the move is undone if the database refuses.
-func (s *Service) rename(ctx context.Context, old, r *repository.Repository) error {
+// rename stores r under its new name with a redirect from the old one, runs
+// after in the same transaction, and moves the Git directory; the move is
+// undone if the database refuses.
+func (s *Service) rename(ctx context.Context, old, r *repository.Repository, after func(context.Context, ports.Stores) error) error {
 	diskLocks.Lock()
 	defer diskLocks.Unlock()
 	from, to := pathOf(old), pathOf(r)
@@ -242,6 +259,9 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository) err
 			if errors.Is(err, errs.ErrConflict) {
 				return errs.Invalid("repo name is already taken [name: "+r.Name+"]", "Name")
 			}
+			return err
+		}
+		if err := after(ctx, tx); err != nil {
 			return err
 		}
 		if sameDir {
