@@ -23,14 +23,7 @@ const forkRemote = "origin"
 // Every branch and tag becomes a local ref, and HEAD names the same branch
 // as the source's HEAD.
 func (s *Storage) Fork(ctx context.Context, from, to ports.RepoPath) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	src, err := s.repoDir(from)
-	if err != nil {
-		return err
-	}
-	dst, err := s.repoDir(to)
+	src, dst, err := s.dirPair(ctx, from, to)
 	if err != nil {
 		return err
 	}
@@ -180,14 +173,7 @@ func deleteRefs(repo *git.Repository, prefix string) error {
 // is created empty. c's files are not used: the template's tree is the
 // content.
 func (s *Storage) Generate(ctx context.Context, from ports.RepoPath, fromBranch string, to ports.RepoPath, c ports.GitCommit) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	src, err := s.repoDir(from)
-	if err != nil {
-		return err
-	}
-	dst, err := s.repoDir(to)
+	src, dst, err := s.dirPair(ctx, from, to)
 	if err != nil {
 		return err
 	}

@@ -116,14 +116,7 @@ func (s *Storage) Delete(ctx context.Context, p ports.RepoPath) error {
 // Move renames or transfers a repository. Moving onto itself (the same name
 // in another case) does nothing.
 func (s *Storage) Move(ctx context.Context, from, to ports.RepoPath) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	src, err := s.repoDir(from)
-	if err != nil {
-		return err
-	}
-	dst, err := s.repoDir(to)
+	src, dst, err := s.dirPair(ctx, from, to)
 	if err != nil {
 		return err
 	}

@@ -89,6 +89,21 @@ func (s *Storage) ownerDir(p ports.RepoPath) (string, error) {
 	return dir, nil
 }
 
+// dirPair checks ctx and returns the directories of a source and a target
+// repository, for operations that copy or move one onto the other.
+func (s *Storage) dirPair(ctx context.Context, from, to ports.RepoPath) (src, dst string, err error) {
+	if err := ctx.Err(); err != nil {
+		return "", "", err
+	}
+	if src, err = s.repoDir(from); err != nil {
+		return "", "", err
+	}
+	if dst, err = s.repoDir(to); err != nil {
+		return "", "", err
+	}
+	return src, dst, nil
+}
+
 // repoDir returns the directory of p's bare repository.
 func (s *Storage) repoDir(p ports.RepoPath) (string, error) {
 	owner, err := s.ownerDir(p)
