@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
@@ -28,11 +27,6 @@ type CreateInput struct {
 
 // ErrNameTaken is Gitea's 409 for a taken repository name.
 var ErrNameTaken = errs.Conflict("The repository with the same name already exists.")
-
-// diskLocks serialises Git directory creation, moves and removal, so that
-// cleaning up an orphaned directory never races a concurrent creation of the
-// same name. Such operations are rare and short.
-var diskLocks sync.Mutex
 
 // Create makes a repository owned by owner on behalf of caller c. The Git
 // repository is written first and removed again if the database write
@@ -110,8 +104,8 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 // under the disk lock: a directory without a row (left by a crash) is removed
 // first, and the directory is removed again when write fails.
 func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository, write func() error) error {
-	diskLocks.Lock()
-	defer diskLocks.Unlock()
+	s.disk.Lock()
+	defer s.disk.Unlock()
 	if _, err := s.stores.Repos.GetByName(ctx, r.Owner.ID, r.Name); err == nil {
 		return ErrNameTaken
 	} else if !errors.Is(err, errs.ErrNotFound) {

@@ -239,8 +239,8 @@ func applyMerge(r *repository.Repository, in EditInput) error {
 // after in the same transaction, and moves the Git directory; the move is
 // undone if the database refuses.
 func (s *Service) rename(ctx context.Context, old, r *repository.Repository, after func(context.Context, ports.Stores) error) error {
-	diskLocks.Lock()
-	defer diskLocks.Unlock()
+	s.disk.Lock()
+	defer s.disk.Unlock()
 	from, to := pathOf(old), pathOf(r)
 	sameDir := strings.EqualFold(old.Name, r.Name)
 	if !sameDir {
@@ -338,8 +338,8 @@ func (s *Service) Delete(ctx context.Context, a *Access) error {
 			s.log.Warn("removing avatar of a deleted repository", "repo", r.FullName(), "err", err)
 		}
 	}
-	diskLocks.Lock()
-	defer diskLocks.Unlock()
+	s.disk.Lock()
+	defer s.disk.Unlock()
 	if err := s.git.Delete(context.WithoutCancel(ctx), pathOf(r)); err != nil {
 		s.log.Error("removing the Git directory of a deleted repository", "repo", r.FullName(), "err", err)
 	}

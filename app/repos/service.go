@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/users"
@@ -36,6 +37,10 @@ type Service struct {
 	settings  site.Settings
 	host      string
 	log       *slog.Logger
+	// disk serialises Git directory creation, moves and removal, so that
+	// cleaning up an orphaned directory never races a concurrent creation
+	// of the same name. Such operations are rare and short.
+	disk sync.Mutex
 }
 
 // NewService builds the repository use cases.

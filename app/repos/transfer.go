@@ -127,8 +127,8 @@ func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.U
 	moved := *r
 	moved.Owner = repository.Owner{ID: to.ID, Name: to.Name, Kind: to.Kind, Visibility: to.Visibility}
 	moved.Updated = s.clock.Now()
-	diskLocks.Lock()
-	defer diskLocks.Unlock()
+	s.disk.Lock()
+	defer s.disk.Unlock()
 	if err := s.git.Move(ctx, pathOf(r), pathOf(&moved)); err != nil {
 		if errors.Is(err, errs.ErrConflict) {
 			return nil, errs.Invalid("repository already exists [uname: "+to.Name+", name: "+r.Name+"]", "NewOwner")
