@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
@@ -39,6 +40,9 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Warn("created the site administrator; its password is printed once below, change it after signing in",
 			"username", "admin")
 		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n\n", pw)
+		// Hashing that password took argon2id's 19 MiB arena; hand it back
+		// to the system now rather than idle with it.
+		debug.FreeOSMemory()
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
