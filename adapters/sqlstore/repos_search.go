@@ -50,11 +50,31 @@ func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*reposito
 		sel = sel.OrderExpr("repo.id" + dir)
 	}
 
-	total, err := page(sel, q.ListOptions).ScanAndCount(ctx)
+	total, err := scanPageAndCount(ctx, sel, q.ListOptions, func() int { return len(rows) })
 	if err != nil {
 		return nil, 0, repoMapping.mapErr(err)
 	}
 	return reposToDomain(rows), total, nil
+}
+
+// scanPageAndCount reads one page into sel's model and returns the total
+// number of matching rows. A short, non-empty page (or an empty first page)
+// is the last one, so the total follows from it without a second scan: the
+// common case of a selective keyword costs one query, not two. scanned
+// tells how many rows the page read.
+func scanPageAndCount(ctx context.Context, sel *bun.SelectQuery, o ports.ListOptions, scanned func() int) (int64, error) {
+	if o.Limit <= 0 {
+		total, err := sel.ScanAndCount(ctx)
+		return int64(total), err
+	}
+	if err := page(sel, o).Scan(ctx); err != nil {
+		return 0, err
+	}
+	if n := scanned(); n < o.Limit && (n > 0 || o.Offset() == 0) {
+		return int64(o.Offset() + n), nil
+	}
+	n, err := sel.Count(ctx)
+	return int64(n), err
 }
 
 // repoVisibleTo keeps what v may see. Public-only viewers (and anonymous
