@@ -5,22 +5,30 @@ package http_test
 
 import (
 	"context"
-	"github.com/depothq/depot/app/auth"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
 	"github.com/depothq/depot/wire"
 )
 
 // benchApp is the assembled service on SQLite in a temporary directory, with
-// its bootstrap administrator's password and a read:user token of theirs.
+// its bootstrap administrator, their password and a read:user token of theirs.
 type benchApp struct {
 	app      *wire.App
+	admin    *user.User
 	password string
 	token    string
 }
@@ -49,7 +57,19 @@ func newBenchApp(b *testing.B) benchApp {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return benchApp{app: app, password: pw, token: secret}
+	return benchApp{app: app, admin: admin, password: pw, token: secret}
+}
+
+// repoToken is a write:repository,read:user token of the administrator's, as
+// `make bench` sends to the repository routes.
+func (a benchApp) repoToken(b *testing.B) http.Header {
+	b.Helper()
+	_, secret, err := a.app.Users.CreateToken(context.Background(), a.admin.ID, "bench-repos",
+		[]string{"write:repository", "read:user"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return http.Header{"Authorization": {"token " + secret}}
 }
 
 // benchHandler calls the handler directly with a recorder, from every P: the
@@ -139,4 +159,97 @@ func BenchmarkGetUserBasic(b *testing.B) {
 	req.SetBasicAuth("admin", a.password)
 	h := http.Header{"Authorization": req.Header["Authorization"]}
 	b.Run("handler", func(b *testing.B) { benchHandler(b, a.app.HTTP, "/api/v1/user", h) })
+}
+
+// BenchmarkGetRepoToken is GET /api/v1/repos/{owner}/{repo} with a token:
+// the token cache answers, the repository is resolved by owner and name,
+// the caller's permission computed, and the repository rendered as JSON.
+// The repository was made with auto_init, as `make bench`'s is.
+func BenchmarkGetRepoToken(b *testing.B) {
+	a := newBenchApp(b)
+	h := a.repoToken(b)
+	_, err := a.app.Repos.Create(context.Background(), auth.Caller{User: a.admin, Method: auth.MethodToken}, a.admin,
+		repos.CreateInput{Name: "init-0001", AutoInit: true, License: "MIT", Gitignores: "Go"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const path = "/api/v1/repos/admin/init-0001"
+	b.Run("handler", func(b *testing.B) { benchHandler(b, a.app.HTTP, path, h) })
+	b.Run("loopback", func(b *testing.B) { benchLoopback(b, a.app.HTTP, path, h) })
+}
+
+// benchSearchRepos is how many repositories BenchmarkSearchRepos searches, as
+// many as `make bench` creates.
+const benchSearchRepos = 10_000
+
+// seedRepos inserts n repositories of owner named bench-00000, … in one
+// transaction through the stores (rows only: search reads no Git data), one
+// in ten with a description, each updated a second after the previous.
+func seedRepos(b *testing.B, a benchApp, n int) {
+	b.Helper()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	err := a.app.DB.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
+		for i := range n {
+			name := fmt.Sprintf("bench-%05d", i)
+			r := &repository.Repository{
+				Owner: repository.Owner{ID: a.admin.ID, Name: a.admin.Name, Kind: a.admin.Kind, Visibility: a.admin.Visibility},
+				Name:  name, LowerName: strings.ToLower(name), Empty: true,
+				DefaultBranch: repository.DefaultBranch, ObjectFormat: "sha1",
+				Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
+				Tracker: repository.IssueTracker{Style: repository.TrackerNumeric},
+				Created: t0.Add(time.Duration(i) * time.Second), Updated: t0.Add(time.Duration(i) * time.Second),
+			}
+			if i%10 == 0 {
+				r.Description = fmt.Sprintf("Repository %d, seeded by the benchmark", i)
+			}
+			if err := tx.Repos.Create(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkSearchRepos is GET /api/v1/repos/search over 10,000 repositories
+// with a token, a page of 10, as `make bench` drives it: "keyword" matches
+// ten names (bench-00420 to bench-00429), "sorted" matches all and sorts
+// them by last update, newest first.
+func BenchmarkSearchRepos(b *testing.B) {
+	a := newBenchApp(b)
+	h := a.repoToken(b)
+	seedRepos(b, a, benchSearchRepos)
+	for _, c := range []struct{ name, path string }{
+		{"keyword", "/api/v1/repos/search?q=bench-0042&limit=10"},
+		{"sorted", "/api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.Run("handler", func(b *testing.B) { benchHandler(b, a.app.HTTP, c.path, h) })
+			b.Run("loopback", func(b *testing.B) { benchLoopback(b, a.app.HTTP, c.path, h) })
+		})
+	}
+}
+
+// BenchmarkCreateRepoAutoInit is POST /api/v1/user/repos with auto_init, a
+// licence and a .gitignore, one at a time: a bare Git repository with its
+// initial commit on disk and the rows committed (SQLite synchronous=FULL).
+func BenchmarkCreateRepoAutoInit(b *testing.B) {
+	a := newBenchApp(b)
+	h := a.repoToken(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		body := fmt.Sprintf(`{"name":"init-%05d","auto_init":true,"license":"MIT","gitignores":"Go"}`, i)
+		req := httptest.NewRequest(http.MethodPost, "/api/v1/user/repos", strings.NewReader(body))
+		req.Header["Authorization"] = h["Authorization"]
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		a.app.HTTP.ServeHTTP(rec, req)
+		if rec.Code != http.StatusCreated {
+			b.Fatalf("POST /user/repos: %d %s", rec.Code, rec.Body)
+		}
+		i++
+	}
 }

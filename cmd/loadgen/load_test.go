@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,4 +124,54 @@ func TestRunLoadSendsMethodAndBody(t *testing.T) {
 	is.True(res.Requests > 1)      // the request is reused, body and all
 	is.Equal(bad.Load(), int64(0)) // every request carried the method and the whole body
 	is.Equal(res.Non2xx+res.Errors, int64(0))
+}
+
+func TestCreateRepos(t *testing.T) {
+	is := is.New(t)
+	var mu sync.Mutex
+	seen := map[string]map[string]any{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var opt map[string]any
+		if r.Method != http.MethodPost || r.URL.Path != "/api/v1/user/repos" || r.Header.Get("Authorization") != "token tok" ||
+			json.NewDecoder(r.Body).Decode(&opt) != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		name, _ := opt["name"].(string)
+		mu.Lock()
+		_, dup := seen[name]
+		seen[name] = opt
+		mu.Unlock()
+		if dup || name == "bench-00007" {
+			w.WriteHeader(http.StatusConflict)
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	a := newAPI(srv.URL, "tok", 4)
+
+	spec := createSpecs(5)[1] // auto_init, four clients, numbered after the first batch
+	res := createRepos(context.Background(), a, spec, nil)
+	is.Equal(res.Requests, int64(5))
+	is.Equal(res.Errors+res.Non2xx, int64(0))
+	is.Equal(res.Connections, 4)
+	for i := 5; i < 10; i++ {
+		opt := seen[initName(i)]
+		is.True(opt != nil)                                                                       // every name sent once
+		is.True(opt["auto_init"] == true && opt["license"] == "MIT" && opt["gitignores"] == "Go") // with the templates
+	}
+
+	var progress atomic.Int64
+	seed := seedSpec(10, 2010)
+	is.Equal(seed.count, 2000)
+	res = createRepos(context.Background(), a, seed, func(int) { progress.Add(1) })
+	is.Equal(res.Requests, int64(2000))
+	is.Equal(res.Non2xx, int64(1)) // the refused bench-00007
+	is.True(strings.HasPrefix(res.FirstError, "bench-00007: HTTP 409"))
+	is.Equal(progress.Load(), int64(2))                                                // after the 1,000th and the 2,000th
+	is.Equal(seen[seedName(10)]["description"], "Repository 10, seeded by make bench") // one in ten described
+	is.Equal(seen[seedName(11)]["description"], nil)
+	is.Equal(seen[seedName(11)]["auto_init"], nil)
+	is.Equal(seedSpec(20, 10).count, 0) // never negative
 }

@@ -1,7 +1,7 @@
 // Command loadgen is Depot's closed-loop HTTP load driver and benchmark suite.
 //
 //	loadgen -url http://127.0.0.1:3000/api/v1/version [-c 32] [-d 10s] [-H 'Name: value']... [-method GET] [-body ...]
-//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk]
+//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk] [-create-n 200] [-repos 10000]
 //
 // The first form keeps -c connections busy for -d and prints requests per
 // second, p50/p99 latency, transport errors and non-2xx answers. The second
@@ -90,6 +90,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/", "suite: packages whose Go benchmarks run")
 		quietWait = fs.Duration("quiet-wait", time.Minute, "suite: wait up to this long before each load run for other processes to go idle")
 		wrk       = fs.String("wrk", "wrk", "suite: the wrk command that measures each load too ('' or not installed: loadgen only)")
+		createN   = fs.Int("create-n", 200, "suite: repositories with auto_init each measured creation run makes")
+		repos     = fs.Int("repos", 10000, "suite: repositories the site holds for the repository loads")
 	)
 	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -103,6 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return RunSuite(ctx, SuiteConfig{
 			Depot: *depot, Out: *out, Go: *goCmd, Connections: *conns, Duration: *duration,
 			Warmup: *warmup, BenchPkgs: strings.Fields(*benchPkgs), QuietWait: *quietWait, Wrk: *wrk,
+			CreateN: *createN, Repos: *repos,
 		}, stderr)
 	}
 

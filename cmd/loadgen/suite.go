@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +34,12 @@ type SuiteConfig struct {
 	// Wrk is the wrk command that measures each load a second time; when
 	// it is "" or not installed, loadgen measures alone.
 	Wrk string
+	// CreateN is how many repositories with auto_init each measured
+	// creation run makes (at least 2: the GET load reads the second).
+	CreateN int
+	// Repos is how many repositories the site holds for the repository
+	// loads: plain ones are created after the measured ones up to it.
+	Repos int
 }
 
 // Report is everything the suite measured, rendered by writeReport.
@@ -43,6 +48,7 @@ type Report struct {
 	Machine Machine
 	GoVer   string
 	DepotV  string
+	Commit  string // git HEAD when the suite started, "" outside a work tree
 	WrkV    string // wrk --version, when wrk measured
 	// WrkNote says why there are no wrk runs, or why some are missing.
 	WrkNote string
@@ -50,7 +56,13 @@ type Report struct {
 	FreshStart, Restart  time.Duration // process start to first answer
 	FreshRSS, RestartRSS int64         // VmRSS in bytes, idle after start
 	LoadedRSS, PeakRSS   int64         // VmRSS and VmHWM after the load runs
-	Runs                 []Run
+	// Connections is the load runs' connection count (-c).
+	Connections int
+	// Creates are the measured repository creations, each a run in Runs;
+	// Seed is what the repository loads ran over.
+	Creates []createSpec
+	Seed    Seed
+	Runs    []Run
 
 	Profiles []Profile // server side of each request type
 	GoBench  string    // go test -bench output
@@ -78,17 +90,53 @@ const (
 	driverWrk     = "wrk"
 )
 
+// goal is what a measurement is held to: a throughput, a median latency,
+// or both; and Gitea's figure for scale.
+type goal struct {
+	rps   float64       // at least this many requests per second; 0: no throughput target
+	p50   time.Duration // a median latency below this; 0: no latency target
+	gitea string
+}
+
 // load is one request type the suite drives, and the target it is held to.
 type load struct {
 	name, path string
-	withToken  bool    // send Authorization: token <a read:user token>
-	target     float64 // requests per second
-	gitea      string  // Gitea's figure, for scale
+	token      tokenKind // which token to send, if any
+	conns      int       // connections; 0: the suite's -c
+	goal
 }
 
+// tokenKind is the credential a load sends.
+type tokenKind int
+
+const (
+	noToken    tokenKind = iota
+	userToken            // Authorization: token <a read:user token>
+	repoToken            // Authorization: token <a write:repository,read:user token>
+	otherToken           // the same scopes, of an ordinary user who owns no repository
+)
+
+// The repository loads: the keyword search matches ten of the seeded names
+// (bench-00420 to bench-00429) among 10,000, so it measures the scan that
+// finds them; the sorted one matches nearly all, so it measures counting
+// them and sorting by a column. The administrator sees every repository; an
+// ordinary user's search also checks, row by row, that it may see each.
+const (
+	pathGetRepo      = "/api/v1/repos/admin/init-0001"
+	pathSearchFew    = "/api/v1/repos/search?q=bench-0042&limit=10"
+	pathSearchSorted = "/api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc"
+)
+
 var loads = []load{
-	{name: "GET /api/v1/version", path: "/api/v1/version", target: targetVersionRPS, gitea: giteaVersionRPS},
-	{name: "GET /api/v1/user (token)", path: "/api/v1/user", withToken: true, target: targetTokenRPS, gitea: giteaTokenRPS},
+	{name: "GET /api/v1/version", path: "/api/v1/version", goal: goal{rps: targetVersionRPS, gitea: giteaVersionRPS}},
+	{name: "GET /api/v1/user (token)", path: "/api/v1/user", token: userToken, goal: goal{rps: targetTokenRPS, gitea: giteaTokenRPS}},
+	{name: "GET " + pathGetRepo + " (token)", path: pathGetRepo, token: repoToken, goal: goal{rps: targetRepoRPS, gitea: giteaRepoRPS}},
+	{name: "GET " + pathSearchFew + " (token)", path: pathSearchFew, token: repoToken, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathSearchSorted + " (token)", path: pathSearchSorted, token: repoToken, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathSearchFew + " (token), 1 connection", path: pathSearchFew, token: repoToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathSearchSorted + " (token), 1 connection", path: pathSearchSorted, token: repoToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathSearchFew + " (ordinary user's token), 1 connection", path: pathSearchFew, token: otherToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathSearchSorted + " (ordinary user's token), 1 connection", path: pathSearchSorted, token: otherToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
 }
 
 // idleSettle is how long the server sits idle before its RSS is read.
@@ -97,9 +145,14 @@ const idleSettle = time.Second
 // RunSuite runs the whole suite and writes cfg.Out. Progress goes to log.
 func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	say := func(format string, args ...any) { fmt.Fprintf(log, "bench: "+format+"\n", args...) }
-	rep := &Report{When: time.Now().UTC(), Machine: readMachine()}
+	if cfg.CreateN < 2 {
+		return errors.New("-create-n must be at least 2: the GET load reads " + initName(1))
+	}
+	rep := &Report{When: time.Now().UTC(), Machine: readMachine(), Connections: cfg.Connections}
 	rep.GoVer = strings.TrimSpace(output(ctx, cfg.Go, "version"))
 	rep.DepotV = strings.TrimSpace(output(ctx, cfg.Depot, "version"))
+	// Read-only: rev-parse neither refreshes nor locks the index.
+	rep.Commit = strings.TrimSpace(output(ctx, "git", "rev-parse", "--short", "HEAD"))
 
 	work, err := os.MkdirTemp("", "depot-bench-")
 	if err != nil {
@@ -139,19 +192,28 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	rep.RestartRSS, _ = srv.memory()
 	say("restart: first answer after %s, idle RSS %s", rep.Restart.Round(time.Millisecond), mib(rep.RestartRSS))
 
-	tok, err := createToken(ctx, srv.url, password)
+	tokens, err := makeTokens(ctx, srv.url, password)
 	if err != nil {
 		return err
 	}
+	say("creating repositories through POST /api/v1/user/repos")
+	if err := prepareRepos(ctx, cfg, srv, newAPI(srv.url, tokens[repoToken], seedClients), rep, log, say); err != nil {
+		return err
+	}
+
 	wrk := findWrk(ctx, cfg.Wrk, rep)
 	if wrk == "" {
 		say("%s", rep.WrkNote)
 	}
 	for _, l := range loads {
 		lc := LoadConfig{URL: srv.url + l.path, Method: http.MethodGet, Connections: cfg.Connections}
-		if l.withToken {
-			lc.Header = http.Header{"Authorization": {"token " + tok}}
+		if l.conns > 0 {
+			lc.Connections = l.conns
 		}
+		if l.token != noToken {
+			lc.Header = http.Header{"Authorization": {"token " + tokens[l.token]}}
+		}
+		what := fmt.Sprintf("%s, %s", plural(lc.Connections, "connection"), cfg.Duration)
 		if cfg.Warmup > 0 {
 			lc.Duration = cfg.Warmup
 			if _, err := RunLoad(ctx, lc); err != nil {
@@ -159,7 +221,7 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 			}
 		}
 		lc.Duration = cfg.Duration
-		run, err := measureRun(ctx, cfg, srv, l.name, driverLoadgen, say, func() (LoadResult, time.Duration, error) {
+		run, err := measureRun(ctx, cfg, srv, l.name, driverLoadgen, what, say, func() (LoadResult, time.Duration, error) {
 			cpu0 := selfCPU()
 			res, err := RunLoad(ctx, lc)
 			return res, selfCPU() - cpu0, err
@@ -173,7 +235,7 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 			continue
 		}
 		// wrk follows loadgen's run on the same, warm server.
-		run, err = measureRun(ctx, cfg, srv, l.name, driverWrk, say, func() (LoadResult, time.Duration, error) {
+		run, err = measureRun(ctx, cfg, srv, l.name, driverWrk, what, say, func() (LoadResult, time.Duration, error) {
 			res, cpu, out, err := RunWrk(ctx, wrk, lc)
 			fmt.Fprint(log, indent(out))
 			return res, cpu, err
@@ -206,6 +268,9 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	for _, p := range []struct{ name, bench string }{
 		{"GET /api/v1/version", "^BenchmarkVersion$/^loopback$"},
 		{"GET /api/v1/user (token)", "^BenchmarkGetUserToken$/^loopback$"},
+		{"GET /api/v1/repos/{owner}/{repo} (token)", "^BenchmarkGetRepoToken$/^loopback$"},
+		{"GET /api/v1/repos/search?q=bench-0042&limit=10 over 10,000 (token)", "^BenchmarkSearchRepos$/^keyword$/^loopback$"},
+		{"GET /api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc over 10,000 (token)", "^BenchmarkSearchRepos$/^sorted$/^loopback$"},
 	} {
 		say("profiling the server side of %s", p.name)
 		rep.Profiles = append(rep.Profiles, profileServer(ctx, cfg.Go, work, p.name, p.bench))
@@ -243,15 +308,15 @@ func findWrk(ctx context.Context, name string, rep *Report) string {
 
 // measureRun waits for the machine to be quiet, then runs drive once,
 // tracking the CPU the server, the driver (as drive reports it) and the
-// whole machine use meanwhile.
-func measureRun(ctx context.Context, cfg SuiteConfig, srv *server, name, driver string,
+// whole machine use meanwhile. what describes the run's shape for the log.
+func measureRun(ctx context.Context, cfg SuiteConfig, srv *server, name, driver, what string,
 	say func(string, ...any), drive func() (LoadResult, time.Duration, error)) (Run, error) {
 	if cfg.QuietWait > 0 {
 		if other, ok := waitQuiet(ctx, cfg.QuietWait); !ok {
 			say("the machine is busy: other processes use %.2f cores; measuring anyway", other)
 		}
 	}
-	say("load: %s with %s, %d connections, %s", name, driver, cfg.Connections, cfg.Duration)
+	say("load: %s with %s, %s", name, driver, what)
 	run := Run{Name: name, Driver: driver, LoadAvg: readLoadAvg()}
 	srvCPU0, _ := srv.cpu()
 	busy0, steal0 := machineCPU()
@@ -419,88 +484,6 @@ func (s *server) kill() {
 		_ = s.cmd.Process.Kill()
 		<-s.done
 	}
-}
-
-// createToken makes a read:user token for admin with Basic auth.
-func createToken(ctx context.Context, base, password string) (string, error) {
-	body := strings.NewReader(`{"name":"bench","scopes":["read:user"]}`)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/v1/users/admin/tokens", body)
-	if err != nil {
-		return "", err
-	}
-	req.SetBasicAuth("admin", password)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusCreated {
-		return "", fmt.Errorf("creating a token: %s: %s", resp.Status, data)
-	}
-	var t struct {
-		SHA1 string `json:"sha1"`
-	}
-	if err := json.Unmarshal(data, &t); err != nil || t.SHA1 == "" {
-		return "", fmt.Errorf("creating a token: no secret in %s", data)
-	}
-	return t.SHA1, nil
-}
-
-// Profile is the server side of one request type over loopback: a CPU
-// profile of an adapters/http loopback benchmark, focused on the server's
-// connection goroutines (net/http.(*conn).serve).
-type Profile struct {
-	Name, Bench string
-	// Top is go tool pprof -top -cum, or why there is none.
-	Top string
-	// Shares of the server's connection goroutines' CPU, in percent; zero
-	// when the profile could not be read.
-	Depot, Syscalls float64
-}
-
-// serverFocus selects the server's connection goroutines in a profile.
-const serverFocus = `net/http\.\(\*conn\)\.serve`
-
-// profileServer CPU-profiles one loopback benchmark of adapters/http and
-// returns pprof's top list focused on the server side, with the shares of
-// Depot's handler and of system calls in it.
-func profileServer(ctx context.Context, goCmd, work, name, bench string) Profile {
-	p := Profile{Name: name, Bench: bench}
-	prof := filepath.Join(work, "cpu-"+strings.NewReplacer("/", "-", "^", "", "$", "").Replace(bench)+".pprof")
-	bin := filepath.Join(work, "http.test")
-	if out, err := tee(ctx, io.Discard, goCmd, "test", "-run", "^$", "-bench", bench,
-		"-benchtime", "3s", "-cpuprofile", prof, "-o", bin, "./adapters/http/"); err != nil {
-		p.Top = "profiling failed: " + err.Error() + "\n" + out
-		return p
-	}
-	out, err := tee(ctx, io.Discard, goCmd, "tool", "pprof", "-top", "-cum", "-nodecount=30", "-focus="+serverFocus, bin, prof)
-	if err != nil {
-		p.Top = "pprof failed: " + err.Error() + "\n" + out
-		return p
-	}
-	// Drop the lines naming files, build ids and times of this run.
-	var keep []string
-	cum := map[string]float64{}
-	for line := range strings.SplitSeq(out, "\n") {
-		if strings.HasPrefix(line, "File:") || strings.HasPrefix(line, "Build ID:") || strings.HasPrefix(line, "Time:") {
-			continue
-		}
-		keep = append(keep, line)
-		// flat flat% sum% cum cum% name
-		if f := strings.Fields(line); len(f) >= 6 && strings.HasSuffix(f[4], "%") {
-			if v, err := strconv.ParseFloat(strings.TrimSuffix(f[4], "%"), 64); err == nil {
-				cum[strings.Join(f[5:], " ")] = v
-			}
-		}
-	}
-	p.Top = strings.Join(keep, "\n")
-	if serve := cum["net/http.(*conn).serve"]; serve > 0 {
-		p.Depot = 100 * cum["github.com/depothq/depot/adapters/http.(*Server).ServeHTTP"] / serve
-		p.Syscalls = 100 * max(cum["syscall.Syscall"], cum["syscall.RawSyscall6"]) / serve
-	}
-	return p
 }
 
 // tee runs a command, copying its output to log, and returns the output.
