@@ -79,7 +79,8 @@ func writeReport(path string, rep *Report) error {
 		}
 		w("| %s | %.0f %% | %.0f %% | %.0f %% |\n", p.Name, p.Depot, p.Syscalls, max(0, 100-p.Depot-p.Syscalls))
 	}
-	w("\nShares are of the server goroutines' CPU time.\n\n")
+	w("\nShares are of the server goroutines' CPU time. System calls made inside the handler (SQLite reading\n")
+	w("its file, say) count in both of the first two columns, so a row may add up to more than 100 %%.\n\n")
 	for _, p := range rep.Profiles {
 		w("%s (`%s`), `go tool pprof -top -cum`:\n\n", p.Name, p.Bench)
 		w("```\n%s\n```\n\n", strings.TrimRight(p.Top, "\n"))
