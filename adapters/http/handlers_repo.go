@@ -1,7 +1,6 @@
 package http
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -332,12 +331,4 @@ func parsePositive(s string) (int64, error) {
 		return 0, errs.BadRequest("must be a positive integer")
 	}
 	return n, nil
-}
-
-// ignoreNotFound drops a not-found error.
-func ignoreNotFound(err error) error {
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil
-	}
-	return err
 }

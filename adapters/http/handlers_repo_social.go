@@ -113,7 +113,7 @@ func (s *Server) listDeployKeys(q *request) error {
 	var total int64
 	if id != 0 {
 		k, err := s.repos.GetDeployKey(q.r.Context(), q.repo, id)
-		if err != nil && ignoreNotFound(err) != nil {
+		if err != nil && errs.IgnoreNotFound(err) != nil {
 			return err
 		}
 		if k != nil {

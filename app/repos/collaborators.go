@@ -77,7 +77,7 @@ func (s *Service) RemoveCollaborator(ctx context.Context, a *Access, name string
 	}
 	facts := a.Repo.Facts()
 	actor := auth.Caller{User: u}.Actor()
-	return ignoreNotFound(s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	return errs.IgnoreNotFound(s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Collaborators.Remove(ctx, a.Repo.ID, u.ID); err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 	}
 	if in.IssueLabels != "" {
 		if _, err := s.templates.LabelSet(in.IssueLabels); err != nil {
-			return nil, asInvalid(err, "IssueLabels")
+			return nil, errs.AsInvalid(err, errs.ErrNotFound, "IssueLabels")
 		}
 	}
 	var files []ports.GitFile
@@ -137,7 +137,7 @@ func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository
 // insert writes the new row, the creator's watch and the name's freed redirect in one transaction.
 func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); ignoreNotFound(err) != nil {
+		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
 		if err := tx.Repos.Create(ctx, r); err != nil {
@@ -186,7 +186,7 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 	}
 	readme, err := s.templates.Readme(name)
 	if err != nil {
-		return nil, asInvalid(err, "Readme")
+		return nil, errs.AsInvalid(err, errs.ErrNotFound, "Readme")
 	}
 	readme = strings.NewReplacer("{Name}", in.Name, "{Description}", in.Description,
 		"{CloneURL.HTTPS}", s.cloneURL(owner.Name, in.Name)).Replace(readme)
@@ -194,7 +194,7 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 	if in.License != "" {
 		lic, err := s.templates.License(in.License)
 		if err != nil {
-			return nil, asInvalid(err, "License")
+			return nil, errs.AsInvalid(err, errs.ErrNotFound, "License")
 		}
 		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Key, lic.Body, owner, s.clock.Now().Year()))})
 	}
@@ -207,7 +207,7 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 			}
 			text, err := s.templates.Gitignore(n)
 			if err != nil {
-				return nil, asInvalid(err, "Gitignores")
+				return nil, errs.AsInvalid(err, errs.ErrNotFound, "Gitignores")
 			}
 			b.WriteString("# ---> " + n + "\n" + text)
 			if !strings.HasSuffix(text, "\n") {
@@ -251,12 +251,4 @@ func fillLicense(key, body string, owner *user.User, year int) string {
 // cloneURL is the HTTPS clone address of owner/name.
 func (s *Service) cloneURL(owner, name string) string {
 	return strings.TrimSuffix(s.settings.BaseURL, "/") + "/" + owner + "/" + name + ".git"
-}
-
-// asInvalid turns an unknown template name into a 422 naming field.
-func asInvalid(err error, field string) error {
-	if errors.Is(err, errs.ErrNotFound) {
-		return errs.Invalid(errs.Message(err), field)
-	}
-	return err
 }

@@ -252,7 +252,7 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository, aft
 		}
 	}
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); ignoreNotFound(err) != nil {
+		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
 		if err := tx.Repos.Update(ctx, r); err != nil {

@@ -123,7 +123,7 @@ func (s *Service) Parent(ctx context.Context, c auth.Caller, r *repository.Repos
 	}
 	a, err := s.OpenByID(ctx, c, r.ForkID)
 	if err != nil {
-		if ignoreNotFound(err) == nil {
+		if errs.IgnoreNotFound(err) == nil {
 			return nil, nil
 		}
 		return nil, err

@@ -210,20 +210,3 @@ func (s *Service) signature(u *user.User) ports.GitSignature {
 	}
 	return ports.GitSignature{Name: name, Email: email, When: s.clock.Now()}
 }
-
-// conflictAsInvalid turns a store conflict into a 422 naming field, as Gitea
-// answers a taken name.
-func conflictAsInvalid(err error, field string) error {
-	if errors.Is(err, errs.ErrConflict) {
-		return errs.Invalid(errs.Message(err), field)
-	}
-	return err
-}
-
-// ignoreNotFound drops a not-found error.
-func ignoreNotFound(err error) error {
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil
-	}
-	return err
-}

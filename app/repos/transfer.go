@@ -136,19 +136,19 @@ func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.U
 		return nil, err
 	}
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		if err := tx.Repos.DeleteRedirect(ctx, to.ID, moved.LowerName); ignoreNotFound(err) != nil {
+		if err := tx.Repos.DeleteRedirect(ctx, to.ID, moved.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
 		if err := tx.Repos.Update(ctx, &moved); err != nil {
-			return conflictAsInvalid(err, "NewOwner")
+			return errs.AsInvalid(err, errs.ErrConflict, "NewOwner")
 		}
 		if err := tx.Repos.AddRedirect(ctx, r.Owner.ID, r.LowerName, r.ID); err != nil {
 			return err
 		}
-		if err := tx.Collaborators.Remove(ctx, r.ID, to.ID); ignoreNotFound(err) != nil {
+		if err := tx.Collaborators.Remove(ctx, r.ID, to.ID); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
-		return ignoreNotFound(tx.Transfers.Delete(ctx, r.ID))
+		return errs.IgnoreNotFound(tx.Transfers.Delete(ctx, r.ID))
 	})
 	if err != nil {
 		if merr := s.git.Move(context.WithoutCancel(ctx), pathOf(&moved), pathOf(r)); merr != nil {

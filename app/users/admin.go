@@ -62,10 +62,10 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*user.User, error
 			return err
 		}
 		if err := tx.Users.Create(ctx, u); err != nil {
-			return conflictAsInvalid(err, "Username")
+			return errs.AsInvalid(err, errs.ErrConflict, "Username")
 		}
 		e := &user.Email{UserID: u.ID, Email: u.Email, LowerEmail: strings.ToLower(u.Email), Activated: true, Primary: true}
-		return conflictAsInvalid(tx.Emails.Add(ctx, e), "Email")
+		return errs.AsInvalid(tx.Emails.Add(ctx, e), errs.ErrConflict, "Email")
 	})
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func (s *Service) changePrimaryEmail(ctx context.Context, tx ports.Stores, u *us
 	case errors.Is(err, errs.ErrNotFound):
 		e := &user.Email{UserID: u.ID, Email: addr, LowerEmail: strings.ToLower(addr), Activated: true}
 		if err := tx.Emails.Add(ctx, e); err != nil {
-			return conflictAsInvalid(err, "Email")
+			return errs.AsInvalid(err, errs.ErrConflict, "Email")
 		}
 	case err != nil:
 		return err
@@ -271,7 +271,7 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 		}
 		u.Name, u.LowerName, u.Updated = newName, newLower, s.clock.Now()
 		if err := tx.Users.Update(ctx, u); err != nil {
-			return conflictAsInvalid(err, "NewUsername")
+			return errs.AsInvalid(err, errs.ErrConflict, "NewUsername")
 		}
 		if oldLower == newLower {
 			return nil

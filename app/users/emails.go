@@ -43,7 +43,7 @@ func (s *Service) AddEmails(ctx context.Context, userID int64, addrs []string) (
 		for _, a := range addrs {
 			e := &user.Email{UserID: userID, Email: a, LowerEmail: strings.ToLower(a), Activated: activated}
 			if err := tx.Emails.Add(ctx, e); err != nil {
-				return conflictAsInvalid(err, "Emails")
+				return errs.AsInvalid(err, errs.ErrConflict, "Emails")
 			}
 			added = append(added, e)
 		}

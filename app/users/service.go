@@ -131,12 +131,3 @@ func (s *Service) Search(ctx context.Context, c auth.Caller, q SearchQuery) ([]*
 		ListOptions:   q.ListOptions,
 	})
 }
-
-// conflictAsInvalid turns a store conflict into the 422 Gitea answers for a
-// taken name or address.
-func conflictAsInvalid(err error, field string) error {
-	if errors.Is(err, errs.ErrConflict) {
-		return errs.Invalid(errs.Message(err), field)
-	}
-	return err
-}

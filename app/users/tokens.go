@@ -40,7 +40,7 @@ func (s *Service) CreateToken(ctx context.Context, userID int64, name string, sc
 		LastEight: token.LastEightOf(secret), Scopes: parsed, Created: s.clock.Now(),
 	}
 	if err := s.stores.Tokens.Create(ctx, t); err != nil {
-		return nil, "", conflictAsInvalid(err, "Name")
+		return nil, "", errs.AsInvalid(err, errs.ErrConflict, "Name")
 	}
 	return t, secret, nil
 }

@@ -79,3 +79,20 @@ func Message(err error) string {
 	}
 	return ""
 }
+
+// AsInvalid turns an error of category kind into a 422 naming field with the
+// same message (a taken name, an unknown template); other errors pass through.
+func AsInvalid(err, kind error, field string) error {
+	if errors.Is(err, kind) {
+		return Invalid(Message(err), field)
+	}
+	return err
+}
+
+// IgnoreNotFound drops a not-found error, for idempotent removals.
+func IgnoreNotFound(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}

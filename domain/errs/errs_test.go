@@ -28,3 +28,16 @@ func TestCategories(t *testing.T) {
 		})
 	}
 }
+
+func TestAsInvalidAndIgnoreNotFound(t *testing.T) {
+	is := is.New(t)
+	err := errs.AsInvalid(errs.Conflict("user already exists"), errs.ErrConflict, "Username")
+	is.True(errors.Is(err, errs.ErrInvalid))
+	is.Equal(errs.Message(err), "Username: user already exists")
+	other := errs.NotFound("gone")
+	is.Equal(errs.AsInvalid(other, errs.ErrConflict, "Username"), other) // other categories pass through
+	is.Equal(errs.AsInvalid(nil, errs.ErrConflict, "Username"), nil)
+	is.NoErr(errs.IgnoreNotFound(other))
+	c := errs.Conflict("x")
+	is.Equal(errs.IgnoreNotFound(c), c)
+}
