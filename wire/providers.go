@@ -17,6 +17,7 @@ import (
 	"github.com/depothq/depot/adapters/sqlstore"
 	"github.com/depothq/depot/adapters/templates"
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
@@ -99,7 +100,7 @@ func openDB(ctx context.Context, cfg sqlstore.Config, log *slog.Logger) (*sqlsto
 }
 
 // provideGit keeps the bare repositories under <data>/repos.
-func provideGit(o Options) (ports.GitStorage, error) {
+func provideGit(o Options) (*libgit2.Storage, error) {
 	return libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
 }
 
@@ -117,6 +118,8 @@ var appSet = gwire.NewSet(
 	provideHasher, provideSecrets, provideClock, provideOTP,
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
-	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService,
+	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
+	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
+	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),
 	gwire.Struct(new(App), "*"),
 )

@@ -10,6 +10,7 @@ import (
 	"context"
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 )
@@ -29,14 +30,14 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	gitStorage, err := provideGit(o)
+	storage, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, gitStorage, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()
@@ -48,12 +49,13 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	reposService := repos.NewService(stores, transactor, gitStorage, templates, sshKeys, avatars, clock, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	server, err := http.NewServer(authenticator, service, reposService, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
+	server, err := http.NewServer(authenticator, service, reposService, contentService, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -62,7 +64,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		DB:       db,
 		Users:    service,
 		Repos:    reposService,
-		Git:      gitStorage,
+		Git:      storage,
 		Auth:     authenticator,
 		LastUsed: lastUsedRecorder,
 		HTTP:     server,
@@ -86,14 +88,14 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	gitStorage, err := provideGit(o)
+	storage, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, gitStorage, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()
@@ -105,12 +107,13 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	reposService := repos.NewService(stores, transactor, gitStorage, templates, sshKeys, avatars, clock, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	server, err := http.NewServer(authenticator, service, reposService, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
+	server, err := http.NewServer(authenticator, service, reposService, contentService, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -119,7 +122,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		DB:       db,
 		Users:    service,
 		Repos:    reposService,
-		Git:      gitStorage,
+		Git:      storage,
 		Auth:     authenticator,
 		LastUsed: lastUsedRecorder,
 		HTTP:     server,

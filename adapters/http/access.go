@@ -223,6 +223,9 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	facts := permission.Facts{Actor: actor}
 	if q.repo != nil {
 		facts = q.repo.Facts()
+		// BW: until branches can be protected, whoever may write code may
+		// write to any branch.
+		facts.BranchWritable = q.repo.Perm.CanWrite(permission.UnitCode)
 	}
 	if q.subject != nil {
 		facts.SubjectUserID = q.subject.ID

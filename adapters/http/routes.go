@@ -34,7 +34,7 @@ func scopes(c ...token.Category) []token.Category { return c }
 
 // routes is the route table, in the order of the spec's catalogue.
 func (s *Server) routes() []route {
-	return []route{
+	table := []route{
 		// 4.1 Miscellaneous
 		{"GET", "/version", nil, "-", s.getVersion},
 		{"GET", "/settings/ui", nil, "-", s.getUISettings},
@@ -116,6 +116,13 @@ func (s *Server) routes() []route {
 		{"GET", "/admin/emails", scopes(catAdmin), "T,SA", s.adminSearchEmails},
 		{"GET", "/admin/emails/search", scopes(catAdmin), "T,SA", s.adminSearchEmails},
 	}
+	// 4.5's Git content routes: under R, so their place in the table does
+	// not matter; each group keeps its rows next to its handlers.
+	for _, group := range [][]route{s.refRoutes(), s.commitRoutes(), s.contentRoutes(), s.archiveRoutes(),
+		s.changeRoutes(), s.statusRoutes()} {
+		table = append(table, group...)
+	}
+	return table
 }
 
 // mount registers every route behind the access middleware, then a 405 with

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
@@ -28,6 +29,7 @@ type Server struct {
 	auth       *auth.Authenticator
 	users      *users.Service
 	repos      *repos.Service
+	content    *content.Service
 	settings   site.Settings
 	log        *slog.Logger
 	baseURL    string
@@ -44,9 +46,10 @@ type Server struct {
 const apiPrefix = "/api/v1"
 
 // NewServer builds the handler and its routes.
-func NewServer(a *auth.Authenticator, u *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) (*Server, error) {
+func NewServer(a *auth.Authenticator, u *users.Service, rs *repos.Service, cs *content.Service, settings site.Settings,
+	log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	s := &Server{auth: a, users: u, repos: rs, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
+	s := &Server{auth: a, users: u, repos: rs, content: cs, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	router := mux.NewRouter()

@@ -1,0 +1,42 @@
+// Package content holds the use cases over a repository's Git content:
+// branches and tags, commits, trees, files and raw blobs, archives, file
+// changes written as commits, analyses (languages, licences, editorconfig)
+// and commit statuses. The HTTP adapter has already resolved the repository
+// and enforced the route's access codes; these use cases take the resolved
+// *repos.Access and talk to Git through ports.GitContent.
+package content
+
+import (
+	"log/slog"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
+)
+
+// Service runs the content use cases.
+type Service struct {
+	stores   ports.Stores
+	tx       ports.Transactor
+	git      ports.GitContent
+	storage  ports.GitStorage
+	clock    ports.Clock
+	users    *users.Service
+	repos    *repos.Service
+	settings site.Settings
+	log      *slog.Logger
+}
+
+// NewService builds the content use cases.
+func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
+	clock ports.Clock, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
+		settings: settings, log: log}
+}
+
+// pathOf addresses r's Git repository.
+func pathOf(r *repository.Repository) ports.RepoPath {
+	return ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+}

@@ -1,0 +1,61 @@
+package ports
+
+import "context"
+
+// GitContent is everything the content use cases read from and write to a
+// repository's Git objects: references, history, trees and blobs, archives,
+// file changes and analyses. The libgit2 adapter implements all of it; each
+// part is its own interface so that a use case names only what it needs.
+type GitContent interface {
+	GitResolver
+	GitRefs
+	GitHistory
+	GitTrees
+	GitArchives
+	GitChanges
+}
+
+// RevisionKind says what a user-supplied ref named.
+type RevisionKind string
+
+// The kinds of revision a ref can name.
+const (
+	RevisionBranch RevisionKind = "branch"
+	RevisionTag    RevisionKind = "tag"
+	RevisionCommit RevisionKind = "commit"
+)
+
+// GitRevision is a ref resolved to a commit.
+type GitRevision struct {
+	Kind RevisionKind
+	// Name is the short branch or tag name, or the commit id as given.
+	Name string
+	// CommitID is the 40-hex id of the commit (an annotated tag is peeled).
+	CommitID string
+}
+
+// GitCommitInfo is a commit's metadata.
+type GitCommitInfo struct {
+	ID        string
+	TreeID    string
+	ParentIDs []string
+	Author    GitSignature
+	Committer GitSignature
+	// Message is the full message, with its trailing newline.
+	Message string
+}
+
+// GitResolver turns what users type into commits.
+type GitResolver interface {
+	// Resolve resolves ref: a branch, then a tag, then a full or abbreviated
+	// (at least 7 hex digits) commit id; an empty ref is HEAD's branch.
+	// Absent: errs.ErrNotFound.
+	Resolve(ctx context.Context, p RepoPath, ref string) (GitRevision, error)
+	// ResolvePrefix splits "<ref>/<path>" where the ref itself may contain
+	// slashes: the longest branch, then tag, matching a leading part wins,
+	// then a commit id as the first segment. It returns the revision and the
+	// rest of the path (maybe empty).
+	ResolvePrefix(ctx context.Context, p RepoPath, refAndPath string) (GitRevision, string, error)
+	// Commit returns the commit's metadata.
+	Commit(ctx context.Context, p RepoPath, id string) (GitCommitInfo, error)
+}
