@@ -59,3 +59,38 @@ type GitResolver interface {
 	// Commit returns the commit's metadata.
 	Commit(ctx context.Context, p RepoPath, id string) (GitCommitInfo, error)
 }
+
+// EntryType is what a tree entry is, in the contents API's words.
+type EntryType string
+
+// The entry types of the contents API.
+const (
+	EntryFile      EntryType = "file"
+	EntryDir       EntryType = "dir"
+	EntrySymlink   EntryType = "symlink"
+	EntrySubmodule EntryType = "submodule"
+)
+
+// GitEntry is one path of a commit's tree: a file, a directory, a symbolic
+// link or a submodule.
+type GitEntry struct {
+	// Path is the slash-separated path from the root ("" for the root).
+	Path string
+	// Name is the last element of Path.
+	Name string
+	Type EntryType
+	// Mode is the Git file mode (0o100644, 0o100755, 0o120000, 0o40000, 0o160000).
+	Mode int
+	// ID is the blob, tree or (for a submodule) commit id.
+	ID string
+	// Size is the blob's size in bytes (0 for directories and submodules).
+	Size int64
+	// Content is the blob's bytes when they were asked for.
+	Content []byte
+	// Target is a symbolic link's target.
+	Target string
+	// SubmoduleURL is a submodule's URL from .gitmodules.
+	SubmoduleURL string
+	// LastCommit is the last commit that changed the path, when asked for.
+	LastCommit *GitCommitInfo
+}
