@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
@@ -50,31 +51,49 @@ func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*reposito
 		sel = sel.OrderExpr("repo.id" + dir)
 	}
 
-	total, err := scanPageAndCount(ctx, sel, q.ListOptions, func() int { return len(rows) })
-	if err != nil {
+	if err := page(sel, q.ListOptions).Scan(ctx); err != nil {
 		return nil, 0, repoMapping.mapErr(err)
+	}
+	total, ok := totalFromPage(q.ListOptions, len(rows))
+	if !ok {
+		n, err := s.countSearch(ctx, q)
+		if err != nil {
+			return nil, 0, repoMapping.mapErr(err)
+		}
+		total = n
 	}
 	return reposToDomain(rows), total, nil
 }
 
-// scanPageAndCount reads one page into sel's model and returns the total
-// number of matching rows. A short, non-empty page (or an empty first page)
-// is the last one, so the total follows from it without a second scan: the
-// common case of a selective keyword costs one query, not two. scanned
-// tells how many rows the page read.
-func scanPageAndCount(ctx context.Context, sel *bun.SelectQuery, o ports.ListOptions, scanned func() int) (int64, error) {
-	if o.Limit <= 0 {
-		total, err := sel.ScanAndCount(ctx)
-		return int64(total), err
+// totalFromPage returns the total a page implies: a short, non-empty page (or
+// an empty first page) is the last one, so the common case of a selective
+// keyword costs one query, not two.
+func totalFromPage(o ports.ListOptions, n int) (int64, bool) {
+	if o.Limit <= 0 || n < o.Limit && (n > 0 || o.Offset() == 0) {
+		return int64(o.Offset() + n), true
 	}
-	if err := page(sel, o).Scan(ctx); err != nil {
-		return 0, err
+	return 0, false
+}
+
+// countSearch counts what Search matches. It reads only the repositories
+// (and their owners when visibility depends on them), not the columns and
+// the pending-transfer join the page needs: the count scans every match,
+// so what it joins is paid per row.
+func (s *RepoStore) countSearch(ctx context.Context, q ports.RepoSearch) (int64, error) {
+	db := s.c.r(ctx)
+	sel := db.NewSelect().TableExpr("repos AS repo")
+	if ownerVisibilityMatters(q.Viewer) {
+		sel = sel.Join("JOIN users AS u ON u.id = repo.owner_id")
 	}
-	if n := scanned(); n < o.Limit && (n > 0 || o.Offset() == 0) {
-		return int64(o.Offset() + n), nil
-	}
+	sel = repoFilters(repoVisibleTo(sel, q.Viewer), q)
 	n, err := sel.Count(ctx)
 	return int64(n), err
+}
+
+// ownerVisibilityMatters reports whether repoVisibleTo filters on the
+// owner's visibility for v (and so needs the users join).
+func ownerVisibilityMatters(v ports.RepoViewer) bool {
+	return v.PublicOnly || v.UserID == 0 || !v.IsAdmin && !v.Restricted
 }
 
 // repoVisibleTo keeps what v may see. Public-only viewers (and anonymous
@@ -90,9 +109,21 @@ func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
 	case v.Restricted:
 		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+")", v.UserID, v.UserID)
 	default:
-		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+" OR (NOT repo.private AND u.visibility IN (?)))",
-			v.UserID, v.UserID, bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}))
+		// Most rows are public: their test comes first, so the collaboration
+		// subquery runs only for the others.
+		return sel.Where("((NOT repo.private AND u.visibility IN (?)) OR repo.owner_id = ? OR "+collaboratesOn+")",
+			bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}), v.UserID, v.UserID)
 	}
+}
+
+// contains is the condition "expr contains the argument", as a plain
+// substring search: instr/strpos need no pattern escaping and cost less per
+// row than LIKE with an escape character, and every match is scanned anyway.
+func contains(sel *bun.SelectQuery, expr string) string {
+	if sel.Dialect().Name() == dialect.PG {
+		return "strpos(" + expr + ", ?) > 0"
+	}
+	return "instr(" + expr + ", ?) > 0"
 }
 
 // repoFilters applies q's optional filters.
@@ -103,10 +134,9 @@ func repoFilters(sel *bun.SelectQuery, q ports.RepoSearch) *bun.SelectQuery {
 			sel = sel.Where(`EXISTS (SELECT 1 FROM repo_topics AS rt JOIN topics AS tp ON tp.id = rt.topic_id
 				WHERE rt.repo_id = repo.id AND tp.name = ?)`, kw)
 		case q.IncludeDescription:
-			pat := likeContains(kw)
-			sel = sel.Where("(repo.lower_name LIKE ? ESCAPE '!' OR lower(repo.description) LIKE ? ESCAPE '!')", pat, pat)
+			sel = sel.Where("("+contains(sel, "repo.lower_name")+" OR "+contains(sel, "lower(repo.description)")+")", kw, kw)
 		default:
-			sel = sel.Where("repo.lower_name LIKE ? ESCAPE '!'", likeContains(kw))
+			sel = sel.Where(contains(sel, "repo.lower_name"), kw)
 		}
 	}
 	if q.OwnerID != 0 {
