@@ -22,8 +22,10 @@ type RepoViewer struct {
 
 // RepoSearch filters a repository listing. Every filter is optional.
 type RepoSearch struct {
-	// Keyword matches the name (lower-cased, anywhere); with
-	// IncludeDescription the description too; with TopicOnly it must equal a topic.
+	// Keyword is a comma-separated list of pieces, any of which may match:
+	// a piece matches a name or a topic containing it (lower-cased), with
+	// IncludeDescription a description too, and "owner/name" the owner's and
+	// the repository's names; with TopicOnly a piece must equal a topic.
 	Keyword            string
 	IncludeDescription bool
 	TopicOnly          bool

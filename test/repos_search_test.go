@@ -185,6 +185,25 @@ func TestLifeSearch(t *testing.T) {
 		lifeWantSet(t, lifeSearch(t, srv, ""), lifePublicNames...)
 	})
 
+	t.Run("keyword pieces, topics and owner/name", func(t *testing.T) {
+		// a comma separates pieces, any of which may match
+		lifeWantSet(t, lifeSearch(t, srv, "q=delta,bob"), "alice/delta", "bob/alpha-bob")
+		lifeWantSet(t, lifeSearch(t, srv, "q=delta,,"), "alice/delta")
+		// a topic containing the keyword matches too; topic=true wants it whole
+		if r := srv.Do("PUT", "/repos/alice/beta-tmpl/topics", map[string]any{"topics": []string{"searchable-thing"}},
+			adminHeader(srv)...); r.Status != http.StatusNoContent {
+			t.Fatalf("set topics: %d %s", r.Status, r.Body)
+		}
+		lifeWantSet(t, lifeSearch(t, srv, "q=searchable"), "alice/beta-tmpl")
+		lifeWantSet(t, lifeSearch(t, srv, "q=searchable-thing&topic=true"), "alice/beta-tmpl")
+		lifeWantNames(t, lifeSearch(t, srv, "q=searchable&topic=true"))
+		// "owner/name" matches by owner and name
+		lifeWantSet(t, lifeSearch(t, srv, "q=alice/alpha"), "alice/alpha-one")
+		lifeWantSet(t, lifeSearch(t, srv, "q=alice/alpha", basicAs("alice")...), "alice/alpha-one", "alice/alpha-two")
+		lifeWantSet(t, lifeSearch(t, srv, "q=ice/pha-o", adminHeader(srv)...), "alice/alpha-one")
+		lifeWantNames(t, lifeSearch(t, srv, "q=bob/alpha-one"))
+	})
+
 	t.Run("visibility", func(t *testing.T) {
 		is := is.New(t)
 		lifeWantSet(t, lifeSearch(t, srv, "limit=50"), lifePublicNames...)

@@ -82,7 +82,7 @@ func totalFromPage(o ports.ListOptions, n int) (int64, bool) {
 func (s *RepoStore) countSearch(ctx context.Context, q ports.RepoSearch) (int64, error) {
 	db := s.c.r(ctx)
 	sel := db.NewSelect().TableExpr("repos AS repo")
-	if ownerVisibilityMatters(q.Viewer) {
+	if _, _, byOwner := ownerAndName(q.Keyword); byOwner && !q.TopicOnly || ownerVisibilityMatters(q.Viewer) {
 		sel = sel.Join("JOIN users AS u ON u.id = repo.owner_id")
 	}
 	sel = repoFilters(repoVisibleTo(sel, q.Viewer), q)
@@ -116,6 +116,66 @@ func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
 	}
 }
 
+// keywordFilter keeps the repositories kw matches, as Gitea reads it: kw is
+// a comma-separated list of pieces, any of which may match; a piece matches
+// a repository whose name contains it or that has a topic containing it (or,
+// with IncludeDescription, whose description contains it); "owner/name"
+// also matches by owner and name. With TopicOnly a piece must equal a topic.
+func keywordFilter(sel *bun.SelectQuery, kw string, q ports.RepoSearch) *bun.SelectQuery {
+	var pieces []string
+	for _, p := range strings.Split(kw, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			pieces = append(pieces, p)
+		}
+	}
+	if len(pieces) == 0 {
+		return sel
+	}
+	topicCond := "tp.name IN (?)"
+	topicArgs := []any{bun.List(pieces)}
+	if !q.TopicOnly {
+		var conds []string
+		topicArgs = topicArgs[:0]
+		for _, p := range pieces {
+			conds = append(conds, contains(sel, "tp.name"))
+			topicArgs = append(topicArgs, p)
+		}
+		topicCond = strings.Join(conds, " OR ")
+	}
+	// The topics are matched once, by a subquery the planner builds a set
+	// from, not once per repository.
+	var ors []string
+	var args []any
+	if !q.TopicOnly {
+		for _, p := range pieces {
+			ors = append(ors, contains(sel, "repo.lower_name"))
+			args = append(args, p)
+			if q.IncludeDescription {
+				ors = append(ors, contains(sel, "lower(repo.description)"))
+				args = append(args, p)
+			}
+		}
+		if owner, name, ok := ownerAndName(kw); ok {
+			ors = append(ors, "("+contains(sel, "u.lower_name")+" AND "+contains(sel, "repo.lower_name")+")")
+			args = append(args, owner, name)
+		}
+	}
+	// Last: the cheaper tests on the row itself usually decide first.
+	ors = append(ors, "repo.id IN (SELECT rt.repo_id FROM repo_topics AS rt JOIN topics AS tp ON tp.id = rt.topic_id WHERE "+topicCond+")")
+	args = append(args, topicArgs...)
+	return sel.Where("("+strings.Join(ors, " OR ")+")", args...)
+}
+
+// ownerAndName splits a keyword of the form "owner/name" (one slash), which
+// Gitea also matches against the owner and the name.
+func ownerAndName(kw string) (owner, name string, ok bool) {
+	if strings.Count(kw, "/") != 1 {
+		return "", "", false
+	}
+	owner, name, _ = strings.Cut(kw, "/")
+	return strings.TrimSpace(owner), strings.TrimSpace(name), true
+}
+
 // contains is the condition "expr contains the argument", as a plain
 // substring search: instr/strpos need no pattern escaping and cost less per
 // row than LIKE with an escape character, and every match is scanned anyway.
@@ -129,15 +189,7 @@ func contains(sel *bun.SelectQuery, expr string) string {
 // repoFilters applies q's optional filters.
 func repoFilters(sel *bun.SelectQuery, q ports.RepoSearch) *bun.SelectQuery {
 	if kw := strings.ToLower(strings.TrimSpace(q.Keyword)); kw != "" {
-		switch {
-		case q.TopicOnly:
-			sel = sel.Where(`EXISTS (SELECT 1 FROM repo_topics AS rt JOIN topics AS tp ON tp.id = rt.topic_id
-				WHERE rt.repo_id = repo.id AND tp.name = ?)`, kw)
-		case q.IncludeDescription:
-			sel = sel.Where("("+contains(sel, "repo.lower_name")+" OR "+contains(sel, "lower(repo.description)")+")", kw, kw)
-		default:
-			sel = sel.Where(contains(sel, "repo.lower_name"), kw)
-		}
+		sel = keywordFilter(sel, kw, q)
 	}
 	if q.OwnerID != 0 {
 		switch {

@@ -655,8 +655,9 @@ var repoSearchTests = map[string]func(t *testing.T, f *fixture){
 			want []int64
 		}{
 			{"keyword in name, any case", ports.RepoSearch{Keyword: "FORK"}, rids(fork, otherFork)},
-			{"keyword skips description by default", ports.RepoSearch{Keyword: "widgets"}, rids()},
-			{"keyword in description", ports.RepoSearch{Keyword: "WIDGETS", IncludeDescription: true}, rids(tmpl)},
+			{"keyword in a topic, not in descriptions by default", ports.RepoSearch{Keyword: "widgets"}, rids(mirror)},
+			{"keyword in description", ports.RepoSearch{Keyword: "WIDGETS", IncludeDescription: true}, rids(tmpl, mirror)},
+			{"keyword pieces", ports.RepoSearch{Keyword: "widgets,,FORK"}, rids(mirror, fork, otherFork)},
 			{"percent is literal", ports.RepoSearch{Keyword: "100%"}, rids(tmpl)},
 			{"underscore is literal", ports.RepoSearch{Keyword: "_"}, rids(tmpl)},
 			{"topic must match exactly", ports.RepoSearch{Keyword: "Widgets", TopicOnly: true, Viewer: admin}, rids(mirror)},
