@@ -13,6 +13,7 @@ const (
 	targetTokenRPS   = 15000
 	targetRepoRPS    = 10000
 	targetSearchP50  = 5 * time.Millisecond
+	targetContentRPS = 5000
 	targetCreateP50  = 30 * time.Millisecond
 	targetIdleRSS    = 40_000_000 // bytes (decimal MB)
 	targetFirstReply = 300 * time.Millisecond
@@ -21,6 +22,7 @@ const (
 	giteaTokenRPS   = "~200 req/s"
 	giteaRepoRPS    = "~200 req/s"
 	giteaSearch     = "~100 req/s, p50 ~190 ms"
+	giteaContentRPS = "~100 req/s"
 	giteaCreate     = "~35/s"
 	giteaIdleRSS    = "~180 MB"
 	giteaFirstReply = "2.5 s"

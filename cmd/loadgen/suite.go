@@ -127,6 +127,14 @@ const (
 	pathSearchSorted = "/api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc"
 )
 
+// The content loads read the README that auto_init wrote into the
+// repository the GET load reads: through the contents API (JSON, base64) and
+// raw.
+const (
+	pathContents = pathGetRepo + "/contents/README.md"
+	pathRaw      = pathGetRepo + "/raw/README.md"
+)
+
 var loads = []load{
 	{name: "GET /api/v1/version", path: "/api/v1/version", goal: goal{rps: targetVersionRPS, gitea: giteaVersionRPS}},
 	{name: "GET /api/v1/user (token)", path: "/api/v1/user", token: userToken, goal: goal{rps: targetTokenRPS, gitea: giteaTokenRPS}},
@@ -137,6 +145,8 @@ var loads = []load{
 	{name: "GET " + pathSearchSorted + " (token), 1 connection", path: pathSearchSorted, token: repoToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
 	{name: "GET " + pathSearchFew + " (ordinary user's token), 1 connection", path: pathSearchFew, token: otherToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
 	{name: "GET " + pathSearchSorted + " (ordinary user's token), 1 connection", path: pathSearchSorted, token: otherToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
+	{name: "GET " + pathContents + " (token)", path: pathContents, token: repoToken, goal: goal{rps: targetContentRPS, gitea: giteaContentRPS}},
+	{name: "GET " + pathRaw + " (token)", path: pathRaw, token: repoToken, goal: goal{rps: targetContentRPS, gitea: giteaContentRPS}},
 }
 
 // idleSettle is how long the server sits idle before its RSS is read.
