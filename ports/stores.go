@@ -88,6 +88,8 @@ type Stores struct {
 	Stars         StarStore
 	Watches       WatchStore
 	Transfers     TransferStore
+
+	CommitStatuses CommitStatusStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

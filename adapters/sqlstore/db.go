@@ -177,6 +177,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Stars:         &StarStore{c: c},
 		Watches:       &WatchStore{c: c},
 		Transfers:     &TransferStore{c: c},
+
+		CommitStatuses: &CommitStatusStore{c: c},
 	}
 }
 

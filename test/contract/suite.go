@@ -41,10 +41,13 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Stars":         starTests,
 		"Watches":       watchTests,
 		"Transfers":     transferTests,
+
+		"CommitStatuses": statusTests,
 	}
 	order := []string{
 		"Users", "Emails", "Tokens", "InTx",
 		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
+		"CommitStatuses",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {
