@@ -68,6 +68,7 @@ func migrations() *migrate.Migrations {
 	add("000001", "users_emails_tokens", up000001, down000001)
 	add("000002", "repositories", up000002, down000002)
 	add("000003", "commit_statuses", up000003, down000003)
+	add("000004", "repository_search_index", up000004, down000004)
 	return ms
 }
 
