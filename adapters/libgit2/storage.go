@@ -30,6 +30,8 @@ const trashDir = ".trash"
 type Storage struct {
 	root string
 	log  *slog.Logger
+	// analyses caches languages and licences by commit (languages.go); its zero value is ready.
+	analyses analyses
 }
 
 var _ ports.GitStorage = (*Storage)(nil)

@@ -1,0 +1,255 @@
+package libgit2
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/go-enry/go-enry/v2"
+	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/ports"
+)
+
+// Limits of the language detection, as Gitea's: files up to bigFileSize are
+// read, and only their first sniffSize bytes are looked at; bigger files are
+// judged by name.
+const (
+	languageSniffSize = 16 << 10
+	languageBigFile   = 1 << 20
+)
+
+// analyses holds what the analysis routes computed, by commit id (a commit's
+// tree never changes, so neither does anything derived from it), and the
+// licence classifier, loaded on first use. Its zero value is ready.
+type analyses struct {
+	languages commitCache[map[string]int64]
+	licenses  commitCache[[]string]
+	classifier
+}
+
+// commitCacheSize bounds each cache: the oldest entry goes first.
+const commitCacheSize = 512
+
+// commitCache is a bounded map from commit id to a computed value.
+type commitCache[V any] struct {
+	mu    sync.Mutex
+	items map[string]V
+	order []string
+}
+
+func (c *commitCache[V]) get(id string) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.items[id]
+	return v, ok
+}
+
+func (c *commitCache[V]) put(id string, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items == nil {
+		c.items = map[string]V{}
+	}
+	if _, ok := c.items[id]; ok {
+		return
+	}
+	if len(c.order) >= commitCacheSize {
+		delete(c.items, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.items[id] = v
+	c.order = append(c.order, id)
+}
+
+// Languages returns the bytes per language of ref's tree, computed once per
+// commit (ports.GitArchives).
+func (s *Storage) Languages(ctx context.Context, p ports.RepoPath, ref string) (map[string]int64, error) {
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Free()
+	rev, err := resolve(repo, ref)
+	if err != nil {
+		return nil, err
+	}
+	if sizes, ok := s.analyses.languages.get(rev.CommitID); ok {
+		return copyMap(sizes), nil
+	}
+	c, err := lookupCommit(repo, rev.CommitID)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Free()
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: read tree of %s: %w", rev.CommitID, err)
+	}
+	defer tree.Free()
+	odb, err := repo.Odb()
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: open object database: %w", err)
+	}
+	defer odb.Free()
+
+	st := &languageStats{ctx: ctx, repo: repo, odb: odb, sizes: map[string]int64{}, included: map[string]bool{}}
+	if err := st.walk(tree, ""); err != nil {
+		return nil, err
+	}
+	sizes := st.result()
+	s.analyses.languages.put(rev.CommitID, sizes)
+	return copyMap(sizes), nil
+}
+
+func copyMap(m map[string]int64) map[string]int64 {
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// languageStats adds up file sizes by language the way Gitea does: only
+// programming and markup languages count, unless the tree holds nothing else,
+// in which case the first other language found is the answer.
+type languageStats struct {
+	ctx      context.Context
+	repo     *git.Repository
+	odb      *git.Odb
+	sizes    map[string]int64
+	included map[string]bool
+	// firstOther and firstOtherSize are the fallback language and its bytes.
+	firstOther     string
+	firstOtherSize int64
+}
+
+func (st *languageStats) result() map[string]int64 {
+	if len(st.sizes) == 0 && st.firstOther != "" {
+		st.sizes[st.firstOther] = st.firstOtherSize
+	}
+	return st.sizes
+}
+
+func (st *languageStats) walk(tree *git.Tree, base string) error {
+	n := tree.EntryCount()
+	for i := uint64(0); i < n; i++ {
+		if err := st.ctx.Err(); err != nil {
+			return err
+		}
+		e := tree.EntryByIndex(i)
+		if e == nil {
+			return fmt.Errorf("libgit2: tree %s has no entry %d", tree.Id(), i)
+		}
+		p := base + e.Name
+		switch e.Filemode {
+		case git.FilemodeTree:
+			// A vendored directory is skipped whole, unread.
+			if isVendored(p + "/") {
+				continue
+			}
+			sub, err := st.repo.LookupTree(e.Id)
+			if err != nil {
+				return fmt.Errorf("libgit2: read tree %s: %w", p, err)
+			}
+			err = st.walk(sub, p+"/")
+			sub.Free()
+			if err != nil {
+				return err
+			}
+		case git.FilemodeBlob, git.FilemodeBlobExecutable:
+			if err := st.file(p, e.Id); err != nil {
+				return err
+			}
+		}
+		// Symbolic links and submodules hold no code of this repository.
+	}
+	return nil
+}
+
+// file counts one blob.
+func (st *languageStats) file(p string, id *git.Oid) error {
+	if isVendored(p) || enry.IsDotFile(p) || enry.IsDocumentation(p) || enry.IsConfiguration(p) {
+		return nil
+	}
+	size, _, err := st.odb.ReadHeader(id)
+	if err != nil {
+		return fmt.Errorf("libgit2: read blob %s: %w", p, err)
+	}
+	if size == 0 {
+		return nil
+	}
+	var lang string
+	if size <= languageBigFile {
+		obj, err := st.odb.Read(id)
+		if err != nil {
+			return fmt.Errorf("libgit2: read blob %s: %w", p, err)
+		}
+		content := obj.Data()
+		if len(content) > languageSniffSize {
+			content = content[:languageSniffSize]
+		}
+		lang = detectLanguage(p, content)
+		obj.Free()
+	} else {
+		lang = detectLanguage(p, nil)
+	}
+	if lang == "" {
+		return nil
+	}
+	if group := enry.GetLanguageGroup(lang); group != "" {
+		lang = group
+	}
+	inc, seen := st.included[lang]
+	if !seen {
+		t := enry.GetLanguageType(lang)
+		inc = t == enry.Programming || t == enry.Markup
+		st.included[lang] = inc
+	}
+	switch {
+	case inc:
+		st.sizes[lang] += int64(size)
+	case len(st.sizes) == 0 && (st.firstOther == "" || st.firstOther == lang):
+		st.firstOther = lang
+		st.firstOtherSize += int64(size)
+	}
+	return nil
+}
+
+// detectLanguage names p's language, or "" for generated, binary and
+// unrecognised files. content is the start of the file, nil when unread.
+func detectLanguage(p string, content []byte) string {
+	if enry.IsBinary(content) || enry.IsGenerated(p, content) {
+		return ""
+	}
+	if lang, ok := enry.GetLanguageByExtension(p); ok {
+		return lang
+	}
+	if lang, ok := enry.GetLanguageByFilename(p); ok {
+		return lang
+	}
+	if len(content) == 0 {
+		return ""
+	}
+	return enry.GetLanguage(path.Base(p), content)
+}
+
+// notVendored are paths enry calls vendored that are the repository's own
+// (Gitea's exception): its CI and forge configuration.
+var notVendored = regexp.MustCompile(`^\.(git(hub|ea)|forgejo)/`)
+
+// isVendored reports whether p (a directory when it ends with "/") is
+// third-party code.
+func isVendored(p string) bool {
+	if !enry.IsVendor(p) {
+		return false
+	}
+	switch path.Base(strings.TrimSuffix(p, "/")) {
+	case ".gitignore", ".gitattributes", ".gitmodules":
+		return false
+	}
+	return !notVendored.MatchString(p)
+}
