@@ -1,0 +1,243 @@
+package libgit2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.GitRefs = (*Storage)(nil)
+
+const headsPrefix = "refs/heads/"
+
+// errNoBranch is the answer to a branch that does not exist.
+func errNoBranch(name string) error { return errs.NotFound("branch " + name + " does not exist") }
+
+// ListBranches returns one page of branches by name (ports.GitRefs). Only the
+// names of all branches are read; commits are loaded for the page alone.
+func (s *Storage) ListBranches(ctx context.Context, p ports.RepoPath, opts ports.ListOptions) ([]ports.GitBranch, int64, error) {
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer repo.Free()
+	names, err := refNamesUnder(repo, headsPrefix)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := int64(len(names))
+	out := make([]ports.GitBranch, 0, min(len(names), max(opts.Limit, 0)))
+	for _, full := range refPage(names, opts) {
+		b, ok, err := branchAt(repo, strings.TrimPrefix(full, headsPrefix))
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			// Gone since the listing, or not pointing at a commit: Gitea
+			// skips such a branch and counts it out.
+			total--
+			continue
+		}
+		out = append(out, b)
+	}
+	return out, total, nil
+}
+
+// Branch returns one branch (ports.GitRefs).
+func (s *Storage) Branch(ctx context.Context, p ports.RepoPath, name string) (ports.GitBranch, error) {
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	defer repo.Free()
+	b, ok, err := branchAt(repo, name)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	if !ok {
+		return ports.GitBranch{}, errNoBranch(name)
+	}
+	return b, nil
+}
+
+// branchAt reads a branch and its head commit; ok is false when there is no
+// such branch (or it names no commit).
+func branchAt(repo *git.Repository, name string) (ports.GitBranch, bool, error) {
+	if name == "" || strings.ContainsRune(name, 0) {
+		return ports.GitBranch{}, false, nil
+	}
+	full := headsPrefix + name
+	if ok, err := git.ReferenceNameIsValid(full); err != nil || !ok {
+		return ports.GitBranch{}, false, nil
+	}
+	ref, err := repo.References.Lookup(full)
+	if err != nil {
+		if refMissing(err) {
+			return ports.GitBranch{}, false, nil
+		}
+		return ports.GitBranch{}, false, fmt.Errorf("libgit2: look up %s: %w", full, err)
+	}
+	defer ref.Free()
+	obj, err := ref.Peel(git.ObjectCommit)
+	if err != nil {
+		return ports.GitBranch{}, false, nil
+	}
+	defer obj.Free()
+	c, err := obj.AsCommit()
+	if err != nil {
+		return ports.GitBranch{}, false, nil
+	}
+	defer c.Free()
+	return ports.GitBranch{Name: name, Commit: commitInfo(c)}, true, nil
+}
+
+// branchConflict says why full cannot be created as a branch, or nil.
+// ignore is a branch being renamed, which does not count.
+func branchConflict(repo *git.Repository, full, ignore string) error {
+	name := strings.TrimPrefix(full, headsPrefix)
+	ok, err := hasRef(repo, full)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return &ports.RefConflictError{Kind: ports.RefExists, Name: full,
+			Err: errs.Conflict("branch " + name + " already exists")}
+	}
+	clash, err := refClash(repo, full, ignore)
+	if err != nil {
+		return err
+	}
+	if clash != "" {
+		return &ports.RefConflictError{Kind: ports.RefNameClash, Name: clash,
+			Err: errs.Conflict("branch " + name + " clashes with " + clash)}
+	}
+	return nil
+}
+
+// CreateBranch creates a branch at a commit (ports.GitRefs). The reference
+// is written only if it is still absent under its lock, so of concurrent
+// creations one wins and the others get a conflict.
+func (s *Storage) CreateBranch(ctx context.Context, p ports.RepoPath, name, commitID string) (ports.GitBranch, error) {
+	if err := ctx.Err(); err != nil {
+		return ports.GitBranch{}, err
+	}
+	full, err := refValidName(headsPrefix, name, "BranchName")
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	defer repo.Free()
+	c, err := lookupCommit(repo, commitID)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	defer c.Free()
+	if err := branchConflict(repo, full, ""); err != nil {
+		return ports.GitBranch{}, err
+	}
+	tag, err := hasRef(repo, tagsPrefix+name)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	if tag {
+		return ports.GitBranch{}, &ports.RefConflictError{Kind: ports.RefTagExists, Name: tagsPrefix + name,
+			Err: errs.Conflict("a tag named " + name + " exists")}
+	}
+	dir, err := s.repoDir(p)
+	if err != nil {
+		return ports.GitBranch{}, err
+	}
+	if err := refCreateAbsent(dir, full, c.Id(), "branch: Created from "+c.Id().String()); err != nil {
+		if errors.Is(err, errRefTaken) {
+			return ports.GitBranch{}, &ports.RefConflictError{Kind: ports.RefExists, Name: full,
+				Err: errs.Conflict("branch " + name + " already exists")}
+		}
+		return ports.GitBranch{}, err
+	}
+	return ports.GitBranch{Name: name, Commit: commitInfo(c)}, nil
+}
+
+// RenameBranch renames a branch, moving HEAD along when it named it (ports.GitRefs).
+func (s *Storage) RenameBranch(ctx context.Context, p ports.RepoPath, from, to string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	newFull, err := refValidName(headsPrefix, to, "Name")
+	if err != nil {
+		return err
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer repo.Free()
+	// As Gitea: a taken target is reported before a missing source.
+	oldFull := headsPrefix + from
+	if err := branchConflict(repo, newFull, oldFull); err != nil {
+		return err
+	}
+	if _, ok, err := branchAt(repo, from); err != nil {
+		return err
+	} else if !ok {
+		return errNoBranch(from)
+	}
+	ref, err := repo.References.Lookup(oldFull)
+	if err != nil {
+		if refMissing(err) {
+			return errNoBranch(from)
+		}
+		return fmt.Errorf("libgit2: look up %s: %w", oldFull, err)
+	}
+	defer ref.Free()
+	headWasFrom := false
+	if head, err := repo.References.Lookup("HEAD"); err == nil {
+		headWasFrom = head.SymbolicTarget() == oldFull
+		head.Free()
+	}
+	renamed, err := ref.Rename(newFull, false, "branch: renamed "+oldFull+" to "+newFull)
+	if err != nil {
+		if git.IsErrorCode(err, git.ErrorCodeExists) || git.IsErrorCode(err, git.ErrorCodeLocked) {
+			return &ports.RefConflictError{Kind: ports.RefExists, Name: newFull,
+				Err: errs.Conflict("branch " + to + " already exists")}
+		}
+		if refMissing(err) {
+			return errNoBranch(from)
+		}
+		return fmt.Errorf("libgit2: rename %s: %w", oldFull, err)
+	}
+	renamed.Free()
+	if headWasFrom {
+		// libgit2 moves HEAD itself; setting it again keeps this true
+		// whatever the library version does.
+		if err := repo.SetHead(newFull); err != nil {
+			return fmt.Errorf("libgit2: set HEAD: %w", err)
+		}
+	}
+	return nil
+}
+
+// DeleteBranch deletes a branch if it has not moved since it was read (ports.GitRefs).
+func (s *Storage) DeleteBranch(ctx context.Context, p ports.RepoPath, name string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	full, err := refValidName(headsPrefix, name, "branch")
+	if err != nil {
+		return "", errNoBranch(name)
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	defer repo.Free()
+	return refDelete(repo, full, errNoBranch(name))
+}
