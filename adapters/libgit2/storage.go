@@ -30,6 +30,9 @@ const trashDir = ".trash"
 type Storage struct {
 	root string
 	log  *slog.Logger
+	// reads keeps warm repositories and last-commit answers for the read
+	// paths (trees_pool.go); its zero value is ready.
+	reads readState
 	// analyses caches languages and licences by commit (languages.go); its zero value is ready.
 	analyses analyses
 }

@@ -1,0 +1,171 @@
+package http
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/depothq/depot/ports"
+)
+
+// sniffLen is how much of a blob decides its content type.
+const sniffLen = 1024
+
+// Content-Security-Policy values for served files, as Gitea's: files share
+// the site's origin, so nothing they hold may run there. A PDF is not
+// sandboxed because browsers do not render it sandboxed, and its scripts
+// cannot leave the document anyway.
+const (
+	rawCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+	pdfCSP = "default-src 'none'; style-src 'unsafe-inline'"
+)
+
+// serveBlob answers with the blob read by rd, found as res: the ETag is the
+// blob id (a matching If-None-Match is a 304 without reading the blob), the
+// content type is sniffed from the first bytes, and the bytes are streamed.
+func serveBlob(q *request, res ports.GitPathResult, rd io.Reader) error {
+	h := q.w.Header()
+	etag := `"` + res.Entry.ID + `"`
+	h.Set("ETag", etag)
+	// The bytes at a branch change; the client revalidates with the ETag.
+	h.Set("Cache-Control", "max-age=0, private, must-revalidate, no-transform")
+	objType := string(res.Entry.Type)
+	h.Set("X-Service-Object-Type", objType)
+	h.Set("X-Gitea-Object-Type", objType)
+	if etagMatches(q.r.Header.Get("If-None-Match"), etag) {
+		q.w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+
+	head := make([]byte, min(int64(sniffLen), res.Entry.Size))
+	n, err := io.ReadFull(rd, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	head = head[:n]
+	ctype := blobContentType(head, int64(n) == res.Entry.Size)
+	h.Set("Content-Type", ctype)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if strings.HasPrefix(ctype, "application/pdf") {
+		h.Set("Content-Security-Policy", pdfCSP)
+	} else {
+		h.Set("Content-Security-Policy", rawCSP)
+	}
+	if cd := mime.FormatMediaType("inline", map[string]string{"filename": path.Base(res.Entry.Path)}); cd != "" {
+		h.Set("Content-Disposition", cd)
+		h.Set("Access-Control-Expose-Headers", "Content-Disposition")
+	}
+	h.Set("Content-Length", strconv.FormatInt(res.Entry.Size, 10))
+	q.w.WriteHeader(http.StatusOK)
+	if _, err := q.w.Write(head); err != nil {
+		return nil // the client went away; nothing more to tell it
+	}
+	// The status is sent: a failure now can only cut the body short, which
+	// the client sees against Content-Length.
+	_, _ = io.Copy(q.w, rd)
+	return nil
+}
+
+// etagMatches reports whether an If-None-Match value names etag (weak
+// comparison, as RFC 9110 asks for If-None-Match) or is "*".
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, item := range strings.Split(header, ",") {
+		item = strings.TrimSpace(item)
+		if item == "*" || strings.TrimPrefix(item, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// blobContentType decides how a file is served from its first bytes (whole
+// when they are all of it), as
+// Gitea does: images, PDF, audio and video as their type (SVG included: the
+// sandbox policy keeps its scripts from running), anything textual as plain
+// text (never HTML), everything else as an octet stream.
+func blobContentType(head []byte, whole bool) string {
+	if isSVG(head) {
+		return "image/svg+xml"
+	}
+	sniffed := http.DetectContentType(head)
+	media, params, _ := strings.Cut(sniffed, ";")
+	switch {
+	case strings.HasPrefix(media, "image/"), media == "application/pdf",
+		strings.HasPrefix(media, "audio/"), strings.HasPrefix(media, "video/"):
+		return media
+	case strings.HasPrefix(media, "text/"):
+		if strings.Contains(params, "utf-16") {
+			return "text/plain;" + params
+		}
+		if validUTF8Prefix(head, whole) {
+			return "text/plain; charset=utf-8"
+		}
+		return "text/plain"
+	}
+	return "application/octet-stream"
+}
+
+// validUTF8Prefix reports whether b is UTF-8, allowing a rune cut at its
+// end unless b is the whole file.
+func validUTF8Prefix(b []byte, whole bool) bool {
+	if utf8.Valid(b) {
+		return true
+	}
+	if whole {
+		return false
+	}
+	for cut := 1; cut < utf8.UTFMax && cut < len(b); cut++ {
+		if utf8.Valid(b[:len(b)-cut]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSVG reports whether head starts an SVG document: after a byte order
+// mark, white space, an XML declaration, comments and a doctype, an <svg
+// element.
+func isSVG(head []byte) bool {
+	b := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for {
+		b = bytes.TrimLeft(b, " \t\r\n")
+		switch {
+		case bytes.HasPrefix(b, []byte("<?")):
+			i := bytes.Index(b, []byte("?>"))
+			if i < 0 {
+				return false
+			}
+			b = b[i+2:]
+		case bytes.HasPrefix(b, []byte("<!--")):
+			i := bytes.Index(b[4:], []byte("-->"))
+			if i < 0 {
+				return false
+			}
+			b = b[4+i+3:]
+		case len(b) > 9 && bytes.EqualFold(b[:9], []byte("<!doctype")):
+			i := bytes.IndexByte(b, '>')
+			if i < 0 {
+				return false
+			}
+			b = b[i+1:]
+		default:
+			if len(b) < 5 || !bytes.EqualFold(b[:4], []byte("<svg")) {
+				return false
+			}
+			switch b[4] {
+			case ' ', '\t', '\r', '\n', '>', '/':
+				return true
+			}
+			return false
+		}
+	}
+}
