@@ -92,6 +92,8 @@ type RepoStore interface {
 	RecountSocial(ctx context.Context, repoID int64) error
 	// SetSize records the Git repository's size in bytes.
 	SetSize(ctx context.Context, repoID, size int64) error
+	// SetEmpty records whether the Git repository has no commit yet.
+	SetEmpty(ctx context.Context, repoID int64, empty bool) error
 	// AddRedirect records that ownerID's oldName now means repoID.
 	AddRedirect(ctx context.Context, ownerID int64, oldName string, repoID int64) error
 	// LookupRedirect returns the repository an old owner/name points at.

@@ -66,6 +66,8 @@ type SiteConfig struct {
 	CORSAllowedHeaders []string `toml:"cors_allowed_headers"`
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64 `toml:"max_body_bytes"`
+	// MaxFileBytes bounds one file written through the contents API.
+	MaxFileBytes int64 `toml:"max_file_bytes"`
 	// DefaultPagingNum is the page size when a list call gives no limit.
 	DefaultPagingNum int `toml:"default_paging_num"`
 	// MaxResponseItems is the largest page a list call may ask for.
@@ -95,6 +97,7 @@ func DefaultConfig() Config {
 			CORSAllowedOrigins:       slices.Clone(s.CORSAllowedOrigins),
 			CORSAllowedHeaders:       slices.Clone(s.CORSAllowedHeaders),
 			MaxBodyBytes:             s.MaxBodyBytes,
+			MaxFileBytes:             s.MaxFileBytes,
 			DefaultPagingNum:         s.DefaultPagingNum,
 			MaxResponseItems:         s.MaxResponseItems,
 			PasswordMinLength:        s.PasswordMinLength,
@@ -117,6 +120,7 @@ func (c Config) SiteSettings() site.Settings {
 		CORSAllowedOrigins:       slices.Clone(c.Site.CORSAllowedOrigins),
 		CORSAllowedHeaders:       slices.Clone(c.Site.CORSAllowedHeaders),
 		MaxBodyBytes:             c.Site.MaxBodyBytes,
+		MaxFileBytes:             c.Site.MaxFileBytes,
 		DefaultPagingNum:         c.Site.DefaultPagingNum,
 		MaxResponseItems:         c.Site.MaxResponseItems,
 		PasswordMinLength:        c.Site.PasswordMinLength,
@@ -200,6 +204,9 @@ func (c Config) Validate() error {
 	}
 	if s.MaxBodyBytes <= 0 {
 		bad("site.max_body_bytes", "must be positive, got %d", s.MaxBodyBytes)
+	}
+	if s.MaxFileBytes <= 0 {
+		bad("site.max_file_bytes", "must be positive, got %d", s.MaxFileBytes)
 	}
 	if s.DefaultPagingNum <= 0 {
 		bad("site.default_paging_num", "must be positive, got %d", s.DefaultPagingNum)
@@ -290,6 +297,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.CORSAllowedHeaders }},
 		{key: "site.max_body_bytes", flag: "max-body-bytes", usage: "largest request body in bytes (413 past it)",
 			field: func(c *Config) any { return &c.Site.MaxBodyBytes }},
+		{key: "site.max_file_bytes", flag: "max-file-bytes", usage: "largest file written through the contents API, in bytes (413 past it)",
+			field: func(c *Config) any { return &c.Site.MaxFileBytes }},
 		{key: "site.default_paging_num", flag: "default-paging-num", usage: "page size when a list call gives no limit",
 			field: func(c *Config) any { return &c.Site.DefaultPagingNum }},
 		{key: "site.max_response_items", flag: "max-response-items", usage: "largest page size a list call may ask for",

@@ -34,6 +34,9 @@ type Settings struct {
 
 	// MaxBodyBytes bounds every request body (413 past it).
 	MaxBodyBytes int64
+	// MaxFileBytes bounds one file written through the contents API (413
+	// past it); Gitea's [repository.upload] FILE_MAX_SIZE is 50 MB.
+	MaxFileBytes int64
 	// DefaultPagingNum is the page size when a list call gives no limit.
 	DefaultPagingNum int
 	// MaxResponseItems is the largest page a list call may ask for.
@@ -51,6 +54,7 @@ func Defaults() Settings {
 		EnableStars:        true,
 		CORSAllowedHeaders: nil,
 		MaxBodyBytes:       32 << 20,
+		MaxFileBytes:       50 << 20,
 		DefaultPagingNum:   30,
 		MaxResponseItems:   50,
 		PasswordMinLength:  8,

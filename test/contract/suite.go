@@ -41,12 +41,14 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Stars":         starTests,
 		"Watches":       watchTests,
 		"Transfers":     transferTests,
+		"ReposEmpty":    repoEmptyTests,
 
 		"CommitStatuses": statusTests,
 	}
 	order := []string{
 		"Users", "Emails", "Tokens", "InTx",
 		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
+		"ReposEmpty",
 		"CommitStatuses",
 	}
 	for _, group := range order {

@@ -1,0 +1,599 @@
+package libgit2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.GitChanges = (*Storage)(nil)
+
+// chgMaxAttempts bounds how often a write is rebuilt on a branch tip that
+// moved under it. Each lost race means another write landed, so a burst of
+// n concurrent writes needs at most n attempts; lock contention costs a few
+// more.
+const chgMaxAttempts = 32
+
+// chgEmptyTreeID is the id of the tree with no entries.
+const chgEmptyTreeID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// ChangeFiles commits a set of file changes (ports.GitChanges).
+func (s *Storage) ChangeFiles(ctx context.Context, p ports.RepoPath, cs ports.GitChangeSet) (ports.GitChangeResult, error) {
+	return s.changeFiles(ctx, p, cs, nil)
+}
+
+// chgWritten is what a change left at its path on one attempt.
+type chgWritten struct {
+	id      *git.Oid
+	mode    git.Filemode
+	content []byte
+	// changed is unset when the path held the same blob and mode before.
+	changed bool
+}
+
+// changeFiles implements ChangeFiles; race, when set, runs after each
+// attempt built its tree and before it moves the branch (tests use it to
+// move the branch under the write).
+func (s *Storage) changeFiles(ctx context.Context, p ports.RepoPath, cs ports.GitChangeSet, race func(attempt int)) (ports.GitChangeResult, error) {
+	if len(cs.Changes) == 0 {
+		return ports.GitChangeResult{}, errs.Invalid("Required", "Files")
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	defer repo.Free()
+
+	// Blobs are written once; an attempt on a moved tip only rebuilds trees.
+	blobs := make([]*git.Oid, len(cs.Changes))
+	for i, c := range cs.Changes {
+		if !c.Writes() || (c.Operation == repository.FileRename && len(c.Content) == 0) {
+			continue
+		}
+		if blobs[i], err = repo.CreateBlobFromBuffer(c.Content); err != nil {
+			return ports.GitChangeResult{}, fmt.Errorf("libgit2: write blob %s: %w", c.Path, err)
+		}
+	}
+	var written []chgWritten
+	build := func(base *git.Tree) (*git.Oid, error) {
+		var edits []chgEdit
+		var err error
+		edits, written, err = chgPlanFiles(repo, base, cs.Changes, blobs)
+		if err != nil {
+			return nil, err
+		}
+		return chgEditTree(repo, base, edits, "")
+	}
+	id, wasEmpty, err := chgCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
+	if err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	res, err := chgResult(repo, cs.Target(), id, wasEmpty)
+	if err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	res.Entries = make([]*ports.GitEntry, len(cs.Changes))
+	for i, c := range cs.Changes {
+		if !c.Writes() {
+			continue
+		}
+		w := written[i]
+		e := &ports.GitEntry{
+			Path: c.Path, Name: path.Base(c.Path), Type: ports.EntryFile, Mode: int(w.mode),
+			ID: w.id.String(), Size: int64(len(w.content)), Content: w.content,
+		}
+		if w.changed {
+			e.LastCommit = &res.Commit
+		}
+		res.Entries[i] = e
+	}
+	return res, nil
+}
+
+// chgResult reads back the commit a write made.
+func chgResult(repo *git.Repository, branch string, id *git.Oid, wasEmpty bool) (ports.GitChangeResult, error) {
+	c, err := repo.LookupCommit(id)
+	if err != nil {
+		return ports.GitChangeResult{}, fmt.Errorf("libgit2: read new commit: %w", err)
+	}
+	defer c.Free()
+	return ports.GitChangeResult{Branch: branch, Commit: commitInfo(c), WasEmpty: wasEmpty}, nil
+}
+
+// chgLookup returns the entry at p in base, or nil when there is none.
+func chgLookup(base *git.Tree, p string) (*git.TreeEntry, error) {
+	if base == nil {
+		return nil, nil
+	}
+	e, err := base.EntryByPath(p)
+	if err != nil {
+		if git.IsErrorCode(err, git.ErrorCodeNotFound) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("libgit2: look up %s: %w", p, err)
+	}
+	return e, nil
+}
+
+// chgKind names what an entry is, for messages.
+func chgKind(e *git.TreeEntry) string {
+	switch {
+	case e.Type == git.ObjectTree:
+		return "a directory"
+	case e.Filemode == git.FilemodeLink:
+		return "a symbolic link"
+	case e.Filemode == git.FilemodeCommit:
+		return "a submodule"
+	}
+	return "a file"
+}
+
+// chgIsRegularFile reports whether e is a plain or executable file.
+func chgIsRegularFile(e *git.TreeEntry) bool {
+	return e.Type == git.ObjectBlob && (e.Filemode == git.FilemodeBlob || e.Filemode == git.FilemodeBlobExecutable)
+}
+
+// chgPlanFiles checks the changes against base as Gitea does and returns the
+// tree edits that make them, and what each change leaves at its path.
+func chgPlanFiles(repo *git.Repository, base *git.Tree, changes []repository.FileChange, blobs []*git.Oid) ([]chgEdit, []chgWritten, error) {
+	edits := make([]chgEdit, 0, len(changes)+1)
+	written := make([]chgWritten, len(changes))
+	for i, c := range changes {
+		src, err := chgCheckSource(base, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !c.Writes() {
+			edits = append(edits, chgEdit{path: c.Path, remove: true})
+			continue
+		}
+		old, err := chgCheckTarget(base, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		w := chgWritten{id: blobs[i], mode: git.FilemodeBlob, content: c.Content}
+		if src != nil {
+			w.mode = src.Filemode // an update keeps the executable bit
+		} else if old != nil {
+			w.mode = old.Filemode
+		}
+		if w.id == nil { // a rename that keeps the content
+			blob, err := repo.LookupBlob(src.Id)
+			if err != nil {
+				return nil, nil, fmt.Errorf("libgit2: read %s: %w", c.FromPath, err)
+			}
+			w.id, w.content = src.Id, append([]byte(nil), blob.Contents()...)
+			blob.Free()
+		}
+		w.changed = old == nil || !old.Id.Equal(w.id) || old.Filemode != w.mode
+		written[i] = w
+		if c.Moves() {
+			edits = append(edits, chgEdit{path: c.FromPath, remove: true})
+		}
+		edits = append(edits, chgEdit{path: c.Path, id: w.id, mode: w.mode})
+	}
+	return edits, written, nil
+}
+
+// chgCheckSource finds the file a change reads (update, rename, delete, and
+// upload over an existing file) and checks its SHA. It returns nil when the
+// change reads nothing.
+func chgCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
+	if c.Operation == repository.FileCreate {
+		return nil, nil
+	}
+	field := "TreePath"
+	if c.Moves() {
+		field = "FromPath"
+	}
+	src, err := chgLookup(base, c.Source())
+	if err != nil {
+		return nil, err
+	}
+	if src == nil {
+		if c.Operation != repository.FileUpload {
+			return nil, errs.NotFound("repository file does not exist [path: " + c.Source() + "]")
+		}
+		if c.SHA != "" {
+			return nil, errs.Invalid("sha does not match [given: "+c.SHA+", expected: ]", "SHA")
+		}
+		return nil, nil
+	}
+	switch {
+	case src.Type == git.ObjectTree:
+		return nil, errs.Invalid("a directory exists where a file is expected [path: "+c.Source()+"]", field)
+	case c.Writes() && !chgIsRegularFile(src):
+		return nil, errs.Invalid(chgKind(src)+" exists where a file is expected [path: "+c.Source()+"]", field)
+	case c.SHA != "" && src.Id.String() != c.SHA:
+		return nil, errs.Invalid("sha does not match [given: "+c.SHA+", expected: "+src.Id.String()+"]", "SHA")
+	}
+	if c.Operation == repository.FileUpload {
+		return nil, nil // its mode is kept through the target
+	}
+	return src, nil
+}
+
+// chgCheckTarget checks that a file may be written at c.Path: every parent
+// is a directory (or absent), and the path itself is absent or, when the
+// change replaces it in place, a file. It returns the entry found there.
+func chgCheckTarget(base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
+	segs := strings.Split(c.Path, "/")
+	for i := 1; i < len(segs); i++ {
+		prefix := strings.Join(segs[:i], "/")
+		e, err := chgLookup(base, prefix)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, nil
+		}
+		if e.Type != git.ObjectTree {
+			return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a subdirectory [path: "+prefix+"]", "TreePath")
+		}
+	}
+	e, err := chgLookup(base, c.Path)
+	if err != nil || e == nil {
+		return nil, err
+	}
+	switch {
+	case !chgIsRegularFile(e):
+		return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a file [path: "+c.Path+"]", "TreePath")
+	case c.Operation == repository.FileCreate || c.Moves():
+		return nil, errs.Invalid("repository file already exists [path: "+c.Path+"]", "TreePath")
+	}
+	return e, nil
+}
+
+// chgEdit is one change to a tree: a blob written at path, or path removed.
+type chgEdit struct {
+	path   string
+	id     *git.Oid
+	mode   git.Filemode
+	remove bool
+}
+
+// chgEditTree writes the tree that is base (nil for none) with edits made,
+// touching only the trees along the edited paths. A directory left empty is
+// dropped, as Git keeps no empty directories. prefix is base's own path, for
+// messages.
+func chgEditTree(repo *git.Repository, base *git.Tree, edits []chgEdit, prefix string) (*git.Oid, error) {
+	var (
+		tb  *git.TreeBuilder
+		err error
+	)
+	if base != nil {
+		tb, err = repo.TreeBuilderFromTree(base)
+	} else {
+		tb, err = repo.TreeBuilder()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: tree builder: %w", err)
+	}
+	defer tb.Free()
+
+	leaves := map[string]chgEdit{}
+	groups := map[string][]chgEdit{}
+	for _, e := range edits {
+		head, rest, nested := strings.Cut(e.path, "/")
+		if !nested {
+			leaves[head] = e
+			continue
+		}
+		sub := e
+		sub.path = rest
+		groups[head] = append(groups[head], sub)
+	}
+	names := make([]string, 0, len(leaves))
+	for name := range leaves {
+		names = append(names, name)
+	}
+	sort.Strings(names) // deterministic errors; the builder sorts entries itself
+	for _, name := range names {
+		e := leaves[name]
+		if e.remove {
+			if err := tb.Remove(name); err != nil && !git.IsErrorCode(err, git.ErrorCodeNotFound) {
+				return nil, fmt.Errorf("libgit2: remove %s%s: %w", prefix, name, err)
+			}
+			continue
+		}
+		if _, ok := groups[name]; ok {
+			return nil, errs.Invalid("a file and a directory would share the path [path: "+prefix+name+"]", "TreePath")
+		}
+		if err := tb.Insert(name, e.id, e.mode); err != nil {
+			return nil, fmt.Errorf("libgit2: tree entry %s%s: %w", prefix, name, err)
+		}
+	}
+	dirs := make([]string, 0, len(groups))
+	for name := range groups {
+		dirs = append(dirs, name)
+	}
+	sort.Strings(dirs)
+	for _, name := range dirs {
+		id, err := chgEditSubtree(repo, base, name, leaves[name].remove, groups[name], prefix)
+		if err != nil {
+			return nil, err
+		}
+		if id.String() == chgEmptyTreeID {
+			if err := tb.Remove(name); err != nil && !git.IsErrorCode(err, git.ErrorCodeNotFound) {
+				return nil, fmt.Errorf("libgit2: remove %s%s: %w", prefix, name, err)
+			}
+			continue
+		}
+		if err := tb.Insert(name, id, git.FilemodeTree); err != nil {
+			return nil, fmt.Errorf("libgit2: tree entry %s%s: %w", prefix, name, err)
+		}
+	}
+	id, err := tb.Write()
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: write tree: %w", err)
+	}
+	return id, nil
+}
+
+// chgEditSubtree writes base's subdirectory name with edits made; replaced
+// says the entry there was removed by the same write, so the directory
+// starts empty.
+func chgEditSubtree(repo *git.Repository, base *git.Tree, name string, replaced bool, edits []chgEdit, prefix string) (*git.Oid, error) {
+	var sub *git.Tree
+	if base != nil && !replaced {
+		if e := base.EntryByName(name); e != nil {
+			if e.Type != git.ObjectTree {
+				return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a subdirectory [path: "+prefix+name+"]", "TreePath")
+			}
+			t, err := repo.LookupTree(e.Id)
+			if err != nil {
+				return nil, fmt.Errorf("libgit2: read tree %s%s: %w", prefix, name, err)
+			}
+			defer t.Free()
+			sub = t
+		}
+	}
+	return chgEditTree(repo, sub, edits, prefix+name+"/")
+}
+
+// chgTip is the state of the branch a write starts from.
+type chgTip struct {
+	// ref is the target branch when it exists: the commit moves it only if
+	// it still points at commit.
+	ref *git.Reference
+	// commit and tree are the tip read; nil when the repository is empty.
+	commit   *git.Commit
+	tree     *git.Tree
+	wasEmpty bool
+}
+
+func (t *chgTip) free() {
+	if t.tree != nil {
+		t.tree.Free()
+	}
+	if t.commit != nil {
+		t.commit.Free()
+	}
+	if t.ref != nil {
+		t.ref.Free()
+	}
+}
+
+// chgHasNoBranch reports whether repo has no branch at all.
+func chgHasNoBranch(repo *git.Repository) (bool, error) {
+	it, err := repo.NewReferenceIteratorGlob("refs/heads/*")
+	if err != nil {
+		return false, fmt.Errorf("libgit2: list branches: %w", err)
+	}
+	defer it.Free()
+	if _, err := it.Names().Next(); err != nil {
+		if git.IsErrorCode(err, git.ErrorCodeIterOver) {
+			return true, nil
+		}
+		return false, fmt.Errorf("libgit2: list branches: %w", err)
+	}
+	return false, nil
+}
+
+// chgReadTip reads the branch t reads from and checks the one it writes to.
+func chgReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) (*chgTip, error) {
+	name, err := branchRef(t.Branch)
+	if err != nil {
+		return nil, err
+	}
+	target, err := branchRef(t.Target())
+	if err != nil {
+		return nil, errs.Invalid("invalid branch name", "NewBranchName")
+	}
+	tip := &chgTip{}
+	ref, err := repo.References.Lookup(name)
+	switch {
+	case err == nil:
+		direct, rerr := ref.Resolve()
+		ref.Free()
+		if rerr != nil {
+			return nil, fmt.Errorf("libgit2: resolve %s: %w", name, rerr)
+		}
+		obj, perr := direct.Peel(git.ObjectCommit)
+		if perr != nil {
+			direct.Free()
+			return nil, errs.NotFound("branch " + t.Branch + " does not point at a commit")
+		}
+		tip.ref = direct
+		tip.commit, err = obj.AsCommit() // a copy: obj is freed either way
+		obj.Free()
+		if err != nil {
+			tip.free()
+			return nil, fmt.Errorf("libgit2: read tip of %s: %w", t.Branch, err)
+		}
+		if tip.tree, err = tip.commit.Tree(); err != nil {
+			tip.free()
+			return nil, fmt.Errorf("libgit2: read tree of %s: %w", t.Branch, err)
+		}
+	case git.IsErrorCode(err, git.ErrorCodeNotFound):
+		none := false
+		if allowEmpty {
+			if none, err = chgHasNoBranch(repo); err != nil {
+				return nil, err
+			}
+		}
+		if !none {
+			return nil, errs.NotFound("branch does not exist [name: " + t.Branch + "]")
+		}
+		tip.wasEmpty = true
+	default:
+		return nil, fmt.Errorf("libgit2: look up %s: %w", name, err)
+	}
+	if target != name {
+		if tip.ref != nil {
+			tip.ref.Free()
+			tip.ref = nil
+		}
+		exists, err := hasRef(repo, target)
+		if err != nil {
+			tip.free()
+			return nil, err
+		}
+		if exists {
+			tip.free()
+			return nil, errs.Invalid("branch already exists [name: "+t.Target()+"]", "NewBranchName")
+		}
+	}
+	return tip, nil
+}
+
+// chgSignatures turns a target's author and committer into libgit2
+// signatures; a zero time is now and an empty committer is the author.
+func chgSignatures(t ports.GitChangeTarget) (author, committer *git.Signature, err error) {
+	if strings.TrimSpace(t.Author.Name) == "" || strings.TrimSpace(t.Author.Email) == "" {
+		return nil, nil, errs.Invalid("author name and email are required", "Author")
+	}
+	now := time.Now()
+	sig := func(g ports.GitSignature) *git.Signature {
+		when := g.When
+		if when.IsZero() {
+			when = now
+		}
+		return &git.Signature{Name: g.Name, Email: g.Email, When: when}
+	}
+	author = sig(t.Author)
+	if t.Committer.Name == "" && t.Committer.Email == "" {
+		same := *author
+		return author, &same, nil
+	}
+	return author, sig(t.Committer), nil
+}
+
+// chgRetryable reports whether a ref update failed because someone else
+// moved, created or locked the branch meanwhile.
+func chgRetryable(err error) bool {
+	return git.IsErrorCode(err, git.ErrorCodeModified) || git.IsErrorCode(err, git.ErrorCodeExists) ||
+		git.IsErrorCode(err, git.ErrorCodeLocked)
+}
+
+// chgBackoff waits a little, more after each attempt, so that writers that
+// collided do not collide again in lockstep.
+func chgBackoff(ctx context.Context, attempt int) error {
+	d := time.Duration(attempt) * 500 * time.Microsecond
+	d = min(d, 20*time.Millisecond)
+	d = d/2 + rand.N(d/2+1)
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// chgCommit builds a tree from the branch tip with build, commits it and
+// moves the target branch to the commit only if it still points at the tip
+// read (or, for a branch being created, if it is still absent). A write that
+// lost a race is rebuilt on the new tip; when it no longer applies there,
+// the refusal becomes errs.ErrConflict, as the write was valid when sent.
+// allowEmpty lets a write create the first branch of an empty repository.
+func chgCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool,
+	build func(base *git.Tree) (*git.Oid, error), race func(attempt int)) (*git.Oid, bool, error) {
+	author, committer, err := chgSignatures(t)
+	if err != nil {
+		return nil, false, err
+	}
+	target, err := branchRef(t.Target())
+	if err != nil {
+		return nil, false, errs.Invalid("invalid branch name", "NewBranchName")
+	}
+	lost := func(attempt int, err error) error {
+		if attempt > 1 && (errors.Is(err, errs.ErrInvalid) || errors.Is(err, errs.ErrNotFound)) {
+			return errs.Conflict("branch " + t.Target() + " changed while committing: " + errs.Message(err))
+		}
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		tip, err := chgReadTip(repo, t, allowEmpty)
+		if err != nil {
+			return nil, false, lost(attempt, err)
+		}
+		id, err := chgCommitOnTip(repo, tip, target, author, committer, message(t.Message), build, race, attempt)
+		wasEmpty := tip.wasEmpty
+		tip.free()
+		if err == nil {
+			return id, wasEmpty, nil
+		}
+		if !chgRetryable(err) {
+			return nil, false, lost(attempt, err)
+		}
+		if attempt == chgMaxAttempts {
+			return nil, false, errs.Conflict("branch " + t.Target() + " kept changing while committing; try again")
+		}
+		if err := chgBackoff(ctx, attempt); err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// chgCommitOnTip is one attempt of chgCommit.
+func chgCommitOnTip(repo *git.Repository, tip *chgTip, target string, author, committer *git.Signature, msg string,
+	build func(base *git.Tree) (*git.Oid, error), race func(attempt int), attempt int) (*git.Oid, error) {
+	treeID, err := build(tip.tree)
+	if err != nil {
+		return nil, err
+	}
+	var parents []*git.Oid
+	if tip.commit != nil {
+		parents = append(parents, tip.commit.Id())
+	}
+	// No ref is named here: the ref moves below, under a compare-and-swap.
+	id, err := repo.CreateCommitFromIds("", author, committer, msg, treeID, parents...)
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: create commit: %w", err)
+	}
+	if race != nil {
+		race(attempt)
+	}
+	var moved *git.Reference
+	if tip.ref != nil {
+		// Matches the ref's old value under its lock (GIT_EMODIFIED otherwise).
+		moved, err = tip.ref.SetTarget(id, "")
+	} else {
+		// Refuses a branch that appeared meanwhile (GIT_EEXISTS).
+		moved, err = repo.References.Create(target, id, false, "")
+	}
+	if err != nil {
+		if chgRetryable(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("libgit2: update %s: %w", target, err)
+	}
+	moved.Free()
+	return id, nil
+}

@@ -1,0 +1,96 @@
+package libgit2
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+// ApplyPatch applies a unified diff to a branch's tree and commits the
+// result (ports.GitChanges). The diff is parsed and applied by libgit2 in
+// memory: no working tree, no git process.
+func (s *Storage) ApplyPatch(ctx context.Context, p ports.RepoPath, ps ports.GitPatchSet) (ports.GitChangeResult, error) {
+	return s.applyPatch(ctx, p, ps, nil)
+}
+
+// applyPatch implements ApplyPatch; race is as for changeFiles.
+func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.GitPatchSet, race func(attempt int)) (ports.GitChangeResult, error) {
+	if len(bytes.TrimSpace(ps.Patch)) == 0 {
+		return ports.GitChangeResult{}, errs.Invalid("Required", "Content")
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	defer repo.Free()
+	diff, err := git.DiffFromBuffer(ps.Patch, repo)
+	if err != nil {
+		return ports.GitChangeResult{}, errs.Invalid("the patch cannot be parsed: "+chgGitMessage(err), "Content")
+	}
+	defer func() { _ = diff.Free() }()
+	if err := chgCheckPatchPaths(diff); err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	build := func(base *git.Tree) (*git.Oid, error) {
+		idx, err := repo.ApplyToTree(diff, base, nil)
+		if err != nil {
+			return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+		}
+		defer idx.Free()
+		id, err := idx.WriteTreeTo(repo)
+		if err != nil {
+			return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+		}
+		return id, nil
+	}
+	// Gitea applies a patch only to an existing branch.
+	id, wasEmpty, err := chgCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
+	if err != nil {
+		return ports.GitChangeResult{}, err
+	}
+	return chgResult(repo, ps.Target(), id, wasEmpty)
+}
+
+// chgCheckPatchPaths refuses a diff that changes nothing or that writes a path
+// the contents API may not write (a .git component, "..", an absolute path).
+func chgCheckPatchPaths(diff *git.Diff) error {
+	n, err := diff.NumDeltas()
+	if err != nil {
+		return fmt.Errorf("libgit2: read patch: %w", err)
+	}
+	if n == 0 {
+		return errs.Invalid("the patch changes no file", "Content")
+	}
+	for i := 0; i < n; i++ {
+		d, err := diff.Delta(i)
+		if err != nil {
+			return fmt.Errorf("libgit2: read patch: %w", err)
+		}
+		paths := []string{d.OldFile.Path, d.NewFile.Path}
+		if d.Status == git.DeltaDeleted {
+			paths = paths[:1]
+		}
+		for _, p := range paths {
+			if _, err := repository.CleanTreePath("Content", p); err != nil {
+				return errs.Invalid("the patch touches a path that may not be written [path: "+p+"]", "Content")
+			}
+		}
+	}
+	return nil
+}
+
+// chgGitMessage is libgit2's own text for err, without Go's wrapping.
+func chgGitMessage(err error) string {
+	var g *git.GitError
+	if errors.As(err, &g) && g.Message != "" {
+		return g.Message
+	}
+	return err.Error()
+}

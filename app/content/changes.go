@@ -1,0 +1,180 @@
+package content
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// ChangeOptions are what every contents write takes besides its changes, as
+// Gitea's FileOptions: the branch read (default: the default branch), the
+// branch written (default: the same), the message (default: Gitea's "Add
+// x" / "Update y" / "Delete z"), author and committer (default: the
+// caller), their dates (zero: now) and a Signed-off-by trailer.
+type ChangeOptions struct {
+	Branch, NewBranch         string
+	Message                   string
+	Author, Committer         repository.Identity
+	AuthorDate, CommitterDate time.Time
+	Signoff                   bool
+}
+
+// ChangeResult is what a write committed, ready to render.
+type ChangeResult struct {
+	// Revision is the branch written, at the new commit.
+	Revision ports.GitRevision
+	Commit   ports.GitCommitInfo
+	// Entries are the files now at the changes' paths, in order; nil for a
+	// deletion (and empty for a diff patch).
+	Entries []*ports.GitEntry
+}
+
+// ChangeFiles writes files as one commit on a branch (POST and PUT and
+// DELETE R/contents/{path}, POST R/contents).
+func (s *Service) ChangeFiles(ctx context.Context, a *repos.Access, opts ChangeOptions, files []repository.FileChange) (*ChangeResult, error) {
+	if a.Repo.Archived {
+		return nil, errs.Locked("repository is archived")
+	}
+	files, err := repository.CheckFileChanges(files)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := repository.CheckFileSize(f.Path, int64(len(f.Content)), s.settings.MaxFileBytes); err != nil {
+			return nil, err
+		}
+	}
+	target, err := s.changeTarget(a, opts, repository.DefaultChangeMessage(files))
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.git.ChangeFiles(ctx, pathOf(a.Repo), ports.GitChangeSet{GitChangeTarget: target, Changes: files})
+	if err != nil {
+		return nil, err
+	}
+	return s.afterChange(ctx, a, res)
+}
+
+// ApplyPatch applies a unified diff as one commit (POST R/diffpatch).
+func (s *Service) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOptions, patch []byte) (*ChangeResult, error) {
+	if a.Repo.Archived {
+		return nil, errs.Locked("repository is archived")
+	}
+	target, err := s.changeTarget(a, opts, repository.DefaultPatchMessage)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.git.ApplyPatch(ctx, pathOf(a.Repo), ports.GitPatchSet{GitChangeTarget: target, Patch: patch})
+	if err != nil {
+		return nil, err
+	}
+	return s.afterChange(ctx, a, res)
+}
+
+// changeTarget settles the branches, identities, dates and message of a write.
+func (s *Service) changeTarget(a *repos.Access, opts ChangeOptions, fallback string) (ports.GitChangeTarget, error) {
+	branch := strings.TrimSpace(opts.Branch)
+	if branch == "" {
+		branch = a.Repo.DefaultBranch
+	} else if err := repository.ValidateBranchName("BranchName", branch); err != nil {
+		return ports.GitChangeTarget{}, err
+	}
+	newBranch := strings.TrimSpace(opts.NewBranch)
+	if newBranch == branch {
+		newBranch = ""
+	}
+	if newBranch != "" {
+		if err := repository.ValidateBranchName("NewBranchName", newBranch); err != nil {
+			return ports.GitChangeTarget{}, err
+		}
+	}
+	author, committer, err := repository.CommitIdentities(opts.Author, opts.Committer, s.changeIdentity(a.Caller.User))
+	if err != nil {
+		return ports.GitChangeTarget{}, err
+	}
+	now := s.clock.Now()
+	when := func(t time.Time) time.Time {
+		if t.IsZero() {
+			return now
+		}
+		return t
+	}
+	return ports.GitChangeTarget{
+		Branch: branch, NewBranch: newBranch,
+		Message:   repository.CommitMessage(opts.Message, fallback, opts.Signoff, committer),
+		Author:    ports.GitSignature{Name: author.Name, Email: author.Email, When: when(opts.AuthorDate)},
+		Committer: ports.GitSignature{Name: committer.Name, Email: committer.Email, When: when(opts.CommitterDate)},
+	}, nil
+}
+
+// changeIdentity is u's Git identity: the full name (else the user name) and the
+// primary address, or a no-reply address when u hides it (as repository
+// creation signs the initial commit).
+func (s *Service) changeIdentity(u *user.User) repository.Identity {
+	if u == nil {
+		return repository.Identity{}
+	}
+	name := strings.TrimSpace(u.FullName)
+	if name == "" {
+		name = u.Name
+	}
+	email := u.Email
+	if u.HideEmail || email == "" {
+		host := "localhost"
+		if pu, err := url.Parse(s.settings.BaseURL); err == nil && pu.Hostname() != "" {
+			host = pu.Hostname()
+		}
+		email = u.LowerName + "@noreply." + host
+	}
+	return repository.Identity{Name: name, Email: email}
+}
+
+// afterChange records what the write changed in the database: a repository
+// that had no commit is empty no longer (and its default branch is the one
+// written, as in Gitea), and its size is refreshed.
+func (s *Service) afterChange(ctx context.Context, a *repos.Access, res ports.GitChangeResult) (*ChangeResult, error) {
+	p := pathOf(a.Repo)
+	if res.WasEmpty && res.Branch != a.Repo.DefaultBranch {
+		if err := s.storage.SetHead(ctx, p, res.Branch); err != nil {
+			return nil, err
+		}
+	}
+	if a.Repo.Empty || res.WasEmpty {
+		err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+			if err := tx.Repos.SetEmpty(ctx, a.Repo.ID, false); err != nil {
+				return err
+			}
+			if !res.WasEmpty || res.Branch == a.Repo.DefaultBranch {
+				return nil
+			}
+			r, err := tx.Repos.GetByID(ctx, a.Repo.ID)
+			if err != nil {
+				return err
+			}
+			r.DefaultBranch = res.Branch
+			return tx.Repos.Update(ctx, r)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if size, err := s.storage.Size(ctx, p); err != nil {
+		s.log.Warn("repository size not refreshed", "repo", a.Repo.ID, "err", err)
+	} else if err := s.stores.Repos.SetSize(ctx, a.Repo.ID, size); err != nil {
+		s.log.Warn("repository size not recorded", "repo", a.Repo.ID, "err", err)
+	}
+	// The push webhook event for this commit is queued here once webhook
+	// delivery exists (another issue).
+	return &ChangeResult{
+		Revision: ports.GitRevision{Kind: ports.RevisionBranch, Name: res.Branch, CommitID: res.Commit.ID},
+		Commit:   res.Commit,
+		Entries:  res.Entries,
+	}, nil
+}
