@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/domain/token"
+	"github.com/gorilla/mux"
 )
 
 // route is one row of the catalogue: method, path, scope categories and
@@ -126,8 +127,20 @@ func (s *Server) routes() []route {
 }
 
 // mount registers every route behind the access middleware, then a 405 with
-// Allow for each path under another method.
-func (s *Server) mount(r muxRouter, table []route) error {
+// Allow for each path under another method. The routes below a repository
+// (R + "/…", most of the table) go to a subrouter that only paths under
+// /repos/{owner}/{repo}/ reach, so neither they nor the rest of the table
+// pay for matching each other's patterns one by one.
+func (s *Server) mount(api *mux.Router, table []route) error {
+	under := api.PathPrefix(R + "/").Subrouter()
+	// routerFor picks the router of a path and the pattern to give it (the
+	// subrouter appends its routes' patterns to its prefix).
+	routerFor := func(path string) (muxRouter, string) {
+		if rest, ok := strings.CutPrefix(path, R+"/"); ok {
+			return under, "/" + rest
+		}
+		return api, path
+	}
 	methods := map[string][]string{}
 	var order []string
 	for _, rt := range table {
@@ -143,7 +156,8 @@ func (s *Server) mount(r muxRouter, table []route) error {
 		}
 		c := &compiledRoute{route: rt, rules: rules}
 		h := s.serve(c)
-		r.HandleFunc(rt.path, h).Methods(rt.method)
+		r, pattern := routerFor(rt.path)
+		r.HandleFunc(pattern, h).Methods(rt.method)
 		if !strings.Contains(rt.path, "{") {
 			full := apiPrefix + rt.path
 			if s.static[full] == nil {
@@ -160,7 +174,8 @@ func (s *Server) mount(r muxRouter, table []route) error {
 		allow := methods[p]
 		sort.Strings(allow)
 		allowHeader := strings.Join(allow, ", ")
-		r.HandleFunc(p, func(w http.ResponseWriter, req *http.Request) {
+		r, pattern := routerFor(p)
+		r.HandleFunc(pattern, func(w http.ResponseWriter, req *http.Request) {
 			w.Header().Set("Allow", allowHeader)
 			s.writeMessage(w, http.StatusMethodNotAllowed, "method not allowed")
 		})
