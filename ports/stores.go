@@ -60,6 +60,10 @@ type EmailStore interface {
 	SetPrimary(ctx context.Context, userID int64, addr string) error
 	// Search lists addresses of all users matching keyword (address, name or full name), one page, and the total.
 	Search(ctx context.Context, keyword string, opts ListOptions) ([]*user.EmailOwner, int64, error)
+	// UsersByEmails finds in one query the owners of these addresses, only
+	// activated ones, compared case-insensitively; the map is keyed by the
+	// lower-case address and leaves unknown addresses out.
+	UsersByEmails(ctx context.Context, addrs []string) (map[string]*user.User, error)
 }
 
 // AccessTokenStore persists personal access tokens.

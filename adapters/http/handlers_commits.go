@@ -1,6 +1,208 @@
 package http
 
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
+
 // commitRoutes lists this group's rows of the route table (catalogue 4.5).
 func (s *Server) commitRoutes() []route {
+	return []route{
+		{"GET", R + "/commits", scopes(catRepo), "RR(code)", s.listCommits},
+		{"GET", R + "/commits/{sha}", scopes(catRepo), "RR(code)", s.getCommitOrSHA},
+		{"GET", R + "/git/commits/{sha}", scopes(catRepo), "RR(code)", s.getGitCommit},
+		{"GET", R + "/compare/{basehead:.*}", scopes(catRepo), "RR(code)", s.compareCommits},
+	}
+}
+
+// shaMediaTypes are the Accept values that ask R/commits/{sha} for the bare
+// commit id: the spec's, and Gitea's for its clients.
+var shaMediaTypes = []string{"application/vnd.service.sha", "application/vnd.gitea.sha"}
+
+// commitFields reads the stat, verification and files flags; each is true
+// unless given as false, as in Gitea.
+func commitFields(q *request) (content.CommitFieldOptions, error) {
+	opts := content.CommitFieldOptions{Stat: true, Verification: true, Files: true}
+	for name, dst := range map[string]*bool{"stat": &opts.Stat, "verification": &opts.Verification, "files": &opts.Files} {
+		b, err := queryBool(q, name)
+		if err != nil {
+			return opts, err
+		}
+		if b != nil {
+			*dst = *b
+		}
+	}
+	return opts, nil
+}
+
+// queryTime reads an optional RFC 3339 time; anything else is a 422.
+func queryTime(q *request, name string) (time.Time, error) {
+	v := q.r.URL.Query().Get(name)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, errs.Invalid("must be an RFC 3339 date and time", name)
+	}
+	return t, nil
+}
+
+// listCommits answers GET R/commits with one page and Gitea's paging headers.
+func (s *Server) listCommits(q *request) error {
+	page, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	fields, err := commitFields(q)
+	if err != nil {
+		return err
+	}
+	params := q.r.URL.Query()
+	in := content.CommitListQuery{
+		Ref: params.Get("sha"), Not: params.Get("not"), Path: params.Get("path"),
+		CommitFieldOptions: fields, Page: page,
+	}
+	if in.Since, err = queryTime(q, "since"); err != nil {
+		return err
+	}
+	if in.Until, err = queryTime(q, "until"); err != nil {
+		return err
+	}
+	list, total, err := s.content.ListCommits(q.r.Context(), q.repo, in)
+	if err != nil {
+		return err
+	}
+	out := make([]histCommitDTO, len(list))
+	for i, c := range list {
+		out[i] = s.toHistCommit(q.caller, q.repo, c)
+	}
+	s.setPaging(q.w, q.r, page, total)
+	pageCount := int((total + int64(page.Limit) - 1) / int64(page.Limit))
+	h := q.w.Header()
+	h.Set("X-Page", strconv.Itoa(page.Page))
+	h.Set("X-PerPage", strconv.Itoa(page.Limit))
+	h.Set("X-Total", strconv.FormatInt(total, 10))
+	h.Set("X-PageCount", strconv.Itoa(pageCount))
+	h.Set("X-HasMore", strconv.FormatBool(page.Page < pageCount))
+	if exposed := h.Get("Access-Control-Expose-Headers"); exposed != "" {
+		h.Set("Access-Control-Expose-Headers", exposed+", X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore")
+	}
+	q.json(http.StatusOK, out)
+	return nil
+}
+
+// getCommitOrSHA answers GET R/commits/{sha}: the Commit, or only its id as
+// text when the Accept header asks for the sha media type.
+func (s *Server) getCommitOrSHA(q *request) error {
+	accept := strings.ToLower(q.r.Header.Get("Accept"))
+	for _, mt := range shaMediaTypes {
+		if strings.Contains(accept, mt) {
+			id, err := s.content.CommitID(q.r.Context(), q.repo, q.var_("sha"))
+			if err != nil {
+				return err
+			}
+			q.w.Header().Set("Content-Type", "text/plain;charset=utf-8")
+			q.w.WriteHeader(http.StatusOK)
+			_, _ = q.w.Write([]byte(id))
+			return nil
+		}
+	}
+	return s.getCommit(q, q.var_("sha"))
+}
+
+// getGitCommit answers GET R/git/commits/{sha}, and its .diff and .patch
+// forms: the router's {sha} takes the suffix with it.
+func (s *Server) getGitCommit(q *request) error {
+	sha := q.var_("sha")
+	if ref, ok := strings.CutSuffix(sha, ".diff"); ok {
+		return s.writeCommitDiff(q, ref, ports.CommitDiffUnified)
+	}
+	if ref, ok := strings.CutSuffix(sha, ".patch"); ok {
+		return s.writeCommitDiff(q, ref, ports.CommitDiffMbox)
+	}
+	return s.getCommit(q, sha)
+}
+
+func (s *Server) getCommit(q *request, ref string) error {
+	fields, err := commitFields(q)
+	if err != nil {
+		return err
+	}
+	c, err := s.content.GetCommit(q.r.Context(), q.repo, ref, fields)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toHistCommit(q.caller, q.repo, c))
+	return nil
+}
+
+// writeCommitDiff streams a commit's diff or patch as text. The status goes
+// out with the first bytes, so an error found before them (an absent
+// commit) is still answered as an error.
+func (s *Server) writeCommitDiff(q *request, ref string, format ports.CommitDiffFormat) error {
+	w := &lazyTextWriter{w: q.w}
+	if err := s.content.WriteCommitDiff(q.r.Context(), q.repo, ref, format, w); err != nil {
+		if w.started {
+			// The status is sent; all that is left is to cut the answer short.
+			s.log.Error("commit diff failed while streaming", "path", q.r.URL.Path, "err", err)
+			return nil
+		}
+		return err
+	}
+	w.finish()
+	return nil
+}
+
+// lazyTextWriter sends the text/plain status line with the first bytes.
+type lazyTextWriter struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (l *lazyTextWriter) start() {
+	if !l.started {
+		l.started = true
+		l.w.Header().Set("Content-Type", "text/plain;charset=utf-8")
+		l.w.WriteHeader(http.StatusOK)
+	}
+}
+
+// Write starts the answer and passes p on.
+func (l *lazyTextWriter) Write(p []byte) (int, error) {
+	l.start()
+	return l.w.Write(p)
+}
+
+// finish sends the status of an empty answer.
+func (l *lazyTextWriter) finish() { l.start() }
+
+// compareCommits answers GET R/compare/{base}...{head}.
+func (s *Server) compareCommits(q *request) error {
+	fields, err := commitFields(q)
+	if err != nil {
+		return err
+	}
+	cmp, err := s.content.CompareCommits(q.r.Context(), q.repo, q.var_("basehead"), fields)
+	if err != nil {
+		return err
+	}
+	out := histCompareDTO{TotalCommits: cmp.TotalCommits, Commits: make([]histCommitDTO, len(cmp.Commits))}
+	for i, c := range cmp.Commits {
+		out.Commits[i] = s.toHistCommit(q.caller, q.repo, c)
+	}
+	if fields.Files {
+		out.Files = histFiles(cmp.Files)
+		if out.Files == nil {
+			out.Files = []histFileDTO{}
+		}
+	}
+	q.json(http.StatusOK, out)
 	return nil
 }

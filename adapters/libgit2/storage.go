@@ -33,6 +33,8 @@ type Storage struct {
 	// reads keeps warm repositories and last-commit answers for the read
 	// paths (trees_pool.go); its zero value is ready.
 	reads readState
+	// history caches commit counts (history_cache.go); its zero value is ready.
+	history countCache
 	// analyses caches languages and licences by commit (languages.go); its zero value is ready.
 	analyses analyses
 }

@@ -33,6 +33,8 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Tokens": tokenTests,
 		"InTx":   txTests,
 
+		"EmailsBatch": emailBatchTests,
+
 		"Repos":         repoTests,
 		"RepoSearch":    repoSearchTests,
 		"Collaborators": collaboratorTests,
@@ -46,7 +48,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"CommitStatuses": statusTests,
 	}
 	order := []string{
-		"Users", "Emails", "Tokens", "InTx",
+		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
 		"ReposEmpty",
 		"CommitStatuses",

@@ -1,0 +1,306 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// The verification reasons Gitea reports for commits it cannot verify.
+// Depot keeps no signing keys, so a signed commit is never verified.
+const (
+	commitReasonNotSigned          = "gpg.error.not_signed_commit"
+	commitReasonNoCommitterAccount = "gpg.error.no_committer_account"
+	commitReasonNoKeyFound         = "gpg.error.no_gpg_keys_found"
+)
+
+// CommitFieldOptions says what to compute for each commit, as the stat,
+// verification and files query parameters do.
+type CommitFieldOptions struct {
+	Stat, Verification, Files bool
+}
+
+func (o CommitFieldOptions) extras() ports.CommitExtras {
+	return ports.CommitExtras{Stats: o.Stat, Files: o.Files, Signature: o.Verification}
+}
+
+// CommitListQuery is a commit listing's request.
+type CommitListQuery struct {
+	// Ref is where to start (a branch, tag or commit); "" is the default branch.
+	Ref string
+	// Not excludes the commits reachable from this ref.
+	Not string
+	// Path keeps the commits that changed it.
+	Path         string
+	Since, Until time.Time
+	CommitFieldOptions
+	Page ports.ListOptions
+}
+
+// CommitView is a commit with the accounts its e-mail addresses belong to.
+type CommitView struct {
+	ports.CommitDetail
+	// AuthorUser and CommitterUser own the commit's author and committer
+	// addresses (activated ones), or are nil.
+	AuthorUser, CommitterUser *user.User
+	// Verification is set when it was asked for.
+	Verification *CommitVerification
+}
+
+// CommitVerification is what Gitea reports about a commit's signature.
+type CommitVerification struct {
+	Verified           bool
+	Reason             string
+	Signature, Payload string
+}
+
+// CommitComparison is what head has that base has not.
+type CommitComparison struct {
+	Commits []CommitView
+	// TotalCommits counts every such commit; Commits holds at most the
+	// first 250 of them.
+	TotalCommits int
+	Files        []ports.CommitFileChange
+}
+
+// errEmptyRepository answers a listing of a repository without commits, as Gitea does.
+func errEmptyRepository() error { return errs.Conflict("Git Repository is empty.") }
+
+// ListCommits lists one page of a's commits and counts them all.
+func (s *Service) ListCommits(ctx context.Context, a *repos.Access, q CommitListQuery) ([]CommitView, int64, error) {
+	if a.Repo.Empty {
+		return nil, 0, errEmptyRepository()
+	}
+	path, err := cleanHistoryPath(q.Path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
+		return nil, 0, errs.Invalid("must not be before since", "until")
+	}
+	for field, ref := range map[string]string{"sha": q.Ref, "not": q.Not} {
+		if err := checkRefPattern(field, ref); err != nil {
+			return nil, 0, err
+		}
+	}
+	list, total, err := s.git.ListCommits(ctx, pathOf(a.Repo), ports.CommitListQuery{
+		Ref: q.Ref, Not: q.Not, Path: path, Since: q.Since, Until: q.Until, Extras: q.extras(),
+	}, q.Page)
+	if err != nil {
+		return nil, 0, err
+	}
+	if path != "" && total == 0 {
+		// Gitea answers a path no commit touched with 404.
+		return nil, 0, errs.NotFound("no commit changed " + path)
+	}
+	out, err := s.withAccounts(ctx, list, q.Verification)
+	return out, total, err
+}
+
+// GetCommit returns the commit ref names (a branch, tag or commit id).
+func (s *Service) GetCommit(ctx context.Context, a *repos.Access, ref string, opts CommitFieldOptions) (CommitView, error) {
+	if ref == "" {
+		return CommitView{}, errs.NotFound("commit does not exist")
+	}
+	if err := checkRefPattern("sha", ref); err != nil {
+		return CommitView{}, err
+	}
+	d, err := s.git.CommitDetail(ctx, pathOf(a.Repo), ref, opts.extras())
+	if err != nil {
+		return CommitView{}, err
+	}
+	out, err := s.withAccounts(ctx, []ports.CommitDetail{d}, opts.Verification)
+	if err != nil {
+		return CommitView{}, err
+	}
+	return out[0], nil
+}
+
+// CommitID resolves ref to its commit's full id.
+func (s *Service) CommitID(ctx context.Context, a *repos.Access, ref string) (string, error) {
+	if ref == "" {
+		return "", errs.NotFound("commit does not exist")
+	}
+	if err := checkRefPattern("sha", ref); err != nil {
+		return "", err
+	}
+	rev, err := s.git.Resolve(ctx, pathOf(a.Repo), ref)
+	if err != nil {
+		return "", err
+	}
+	return rev.CommitID, nil
+}
+
+// WriteCommitDiff writes the commit ref names as a unified diff or an mbox
+// patch. Nothing is written when it fails before the first byte.
+func (s *Service) WriteCommitDiff(ctx context.Context, a *repos.Access, ref string, format ports.CommitDiffFormat, w io.Writer) error {
+	if ref == "" {
+		return errs.NotFound("commit does not exist")
+	}
+	if err := checkRefPattern("sha", ref); err != nil {
+		return err
+	}
+	return s.git.WriteCommitDiff(ctx, pathOf(a.Repo), ref, format, w)
+}
+
+// CompareCommits compares two refs given as "base...head" (files from their
+// merge base) or "base..head" (files from base); a lone ref is compared
+// with the default branch. Stats are always computed, as Gitea does.
+func (s *Service) CompareCommits(ctx context.Context, a *repos.Access, basehead string, opts CommitFieldOptions) (CommitComparison, error) {
+	base, head, direct := splitBaseHead(basehead, a.Repo.DefaultBranch)
+	if base == "" || head == "" {
+		return CommitComparison{}, errs.NotFound("base or head does not exist")
+	}
+	for field, ref := range map[string]string{"base": base, "head": head} {
+		if err := checkRefPattern(field, ref); err != nil {
+			return CommitComparison{}, errs.NotFound(field + " " + ref + " does not exist")
+		}
+	}
+	opts.Stat = true
+	cmp, err := s.git.CompareCommits(ctx, pathOf(a.Repo), base, head, direct, opts.extras())
+	if err != nil {
+		return CommitComparison{}, err
+	}
+	commits, err := s.withAccounts(ctx, cmp.Commits, opts.Verification)
+	if err != nil {
+		return CommitComparison{}, err
+	}
+	out := CommitComparison{Commits: commits, TotalCommits: cmp.TotalCommits}
+	if opts.Files {
+		out.Files = cmp.Files
+	}
+	return out, nil
+}
+
+// splitBaseHead reads "base...head", "base..head" or a lone head.
+func splitBaseHead(s, defaultBranch string) (base, head string, direct bool) {
+	if b, h, ok := strings.Cut(s, "..."); ok {
+		return b, h, false
+	}
+	if b, h, ok := strings.Cut(s, ".."); ok {
+		return b, h, true
+	}
+	return defaultBranch, s, false
+}
+
+// withAccounts finds the accounts of the commits' addresses in one query
+// and, when asked, what Gitea would say of their signatures.
+func (s *Service) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
+	addrs := make([]string, 0, 2*len(list))
+	for _, c := range list {
+		addrs = append(addrs, c.Author.Email, c.Committer.Email)
+	}
+	accounts, err := s.stores.Emails.UsersByEmails(ctx, addrs)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.noReplyAccounts(ctx, addrs, accounts); err != nil {
+		return nil, err
+	}
+	out := make([]CommitView, len(list))
+	for i, c := range list {
+		out[i] = CommitView{
+			CommitDetail:  c,
+			AuthorUser:    accounts[strings.ToLower(c.Author.Email)],
+			CommitterUser: accounts[strings.ToLower(c.Committer.Email)],
+		}
+		if verification {
+			v := verify(c.Signature, out[i].CommitterUser)
+			out[i].Verification = &v
+		}
+	}
+	return out, nil
+}
+
+// noReplyAccounts adds the accounts of the site's no-reply addresses
+// (<name>@noreply.<host>) that accounts lacks, as Gitea's GetUserByEmail
+// finds them: one lookup per distinct such address, which commits rarely carry.
+func (s *Service) noReplyAccounts(ctx context.Context, addrs []string, accounts map[string]*user.User) error {
+	host := "localhost"
+	if u, err := url.Parse(s.settings.BaseURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	suffix := "@noreply." + strings.ToLower(host)
+	for _, addr := range addrs {
+		lower := strings.ToLower(addr)
+		name, ok := strings.CutSuffix(lower, suffix)
+		if _, known := accounts[lower]; known || !ok || name == "" {
+			continue
+		}
+		u, err := s.stores.Users.GetByName(ctx, name)
+		if errors.Is(err, errs.ErrNotFound) {
+			accounts[lower] = nil
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		accounts[lower] = u
+	}
+	return nil
+}
+
+// verify says what Gitea says of a signature it has no key to check: an
+// unsigned commit is not signed; a signed one has no committer account or
+// no key that could have made it.
+func verify(sig *ports.CommitSignature, committer *user.User) CommitVerification {
+	switch {
+	case sig == nil:
+		return CommitVerification{Reason: commitReasonNotSigned}
+	case committer == nil:
+		return CommitVerification{Reason: commitReasonNoCommitterAccount, Signature: sig.Signature, Payload: sig.Payload}
+	default:
+		return CommitVerification{Reason: commitReasonNoKeyFound, Signature: sig.Signature, Payload: sig.Payload}
+	}
+}
+
+// cleanHistoryPath checks a path filter: surrounding slashes are dropped,
+// and "." or ".." segments, empty segments and NUL are refused.
+func cleanHistoryPath(p string) (string, error) {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return "", nil
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", errs.Invalid("must not contain NUL", "path")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", errs.Invalid("must be a clean relative path", "path")
+		}
+	}
+	return p, nil
+}
+
+// checkRefPattern refuses what cannot name a ref or a commit, as Gitea's
+// IsValidRefPattern does (422); anything else is looked up, and may be absent.
+func checkRefPattern(field, ref string) error {
+	if ref == "" {
+		return nil
+	}
+	bad := len(ref) > 255 || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") ||
+		strings.HasSuffix(ref, ".") || strings.Contains(ref, "..") || strings.Contains(ref, "//") ||
+		strings.Contains(ref, "@{") || strings.HasSuffix(ref, ".lock") || ref == "@"
+	for _, r := range ref {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			bad = true
+		}
+	}
+	for _, part := range strings.Split(ref, "/") {
+		if strings.HasPrefix(part, ".") {
+			bad = true
+		}
+	}
+	if bad {
+		return errs.Invalid("no valid ref or sha", field)
+	}
+	return nil
+}
