@@ -92,6 +92,7 @@ type Stores struct {
 	Stars         StarStore
 	Watches       WatchStore
 	Transfers     TransferStore
+	PublicKeys    PublicKeyStore
 
 	CommitStatuses CommitStatusStore
 }

@@ -35,15 +35,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	sshKeys := provideSSHKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	sshKeys := provideSSHKeys()
 	avatars, err := provideAvatars(o)
 	if err != nil {
 		cleanup()
@@ -93,15 +93,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	sshKeys := provideSSHKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	sshKeys := provideSSHKeys()
 	avatars, err := provideAvatars(o)
 	if err != nil {
 		cleanup()

@@ -177,6 +177,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Stars:         &StarStore{c: c},
 		Watches:       &WatchStore{c: c},
 		Transfers:     &TransferStore{c: c},
+		PublicKeys:    &PublicKeyStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 	}

@@ -69,6 +69,7 @@ func migrations() *migrate.Migrations {
 	add("000002", "repositories", up000002, down000002)
 	add("000003", "commit_statuses", up000003, down000003)
 	add("000004", "repository_search_index", up000004, down000004)
+	add("000005", "public_keys", up000005, down000005)
 	return ms
 }
 

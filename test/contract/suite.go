@@ -44,13 +44,14 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Watches":       watchTests,
 		"Transfers":     transferTests,
 		"ReposEmpty":    repoEmptyTests,
+		"PublicKeys":    publicKeyTests,
 
 		"CommitStatuses": statusTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-		"ReposEmpty",
+		"ReposEmpty", "PublicKeys",
 		"CommitStatuses",
 	}
 	for _, group := range order {
