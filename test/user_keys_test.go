@@ -257,6 +257,12 @@ func testKeysLifecycle(t *testing.T, opts ...testserver.Option) {
 		assertSDKStatus(t, resp, err, http.StatusCreated)
 		assertAPIError(t, srv.Do("POST", "/user/keys", map[string]any{"title": "ci", "key": deployLine}, basicAs("alice")...),
 			http.StatusUnprocessableEntity, keysMsgDeployKey)
+		// Nor an account's key a deploy key.
+		accountLine, _ := keysNew(t, "mine")
+		mine := keysAdd(t, alice, "mine", accountLine)
+		assertAPIError(t, srv.Do("POST", "/repos/alice/keyed/keys", map[string]any{"title": "mine", "key": accountLine},
+			basicAs("alice")...), http.StatusUnprocessableEntity, keysMsgInUse)
+		is.NoErr(keysDelete(alice, mine.ID))
 
 		list, _, err := bob.ListMyPublicKeys(gitea.ListPublicKeysOptions{})
 		is.NoErr(err)

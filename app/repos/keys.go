@@ -33,6 +33,13 @@ func (s *Service) AddDeployKey(ctx context.Context, a *Access, title, key string
 	if err != nil {
 		return nil, err
 	}
+	// A key is either an account's or deploy keys', never both: the SSH
+	// server could not tell whom it authenticates.
+	if _, err := s.stores.PublicKeys.GetByFingerprint(ctx, fp); err == nil {
+		return nil, errs.Invalid("Key content has been used as non-deploy key", "Key")
+	} else if !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
+	}
 	k := &repository.DeployKey{RepoID: a.Repo.ID, Title: title, Content: content, Fingerprint: fp, ReadOnly: readOnly, Created: s.clock.Now()}
 	if err := s.stores.DeployKeys.Create(ctx, k); err != nil {
 		if errors.Is(err, errs.ErrConflict) {
