@@ -120,51 +120,15 @@ func decodeChangeContent(s string) ([]byte, error) {
 	return b, nil
 }
 
-// fileCommitMetaDTO is Gitea's CommitMeta.
-type fileCommitMetaDTO struct {
-	URL     string    `json:"url"`
-	SHA     string    `json:"sha"`
-	Created time.Time `json:"created"`
-}
-
-// fileCommitUserDTO is Gitea's CommitUser.
-type fileCommitUserDTO struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Date  string `json:"date"`
-}
-
 // fileCommitDTO is Gitea's FileCommitResponse: the commit a contents write made.
 type fileCommitDTO struct {
-	fileCommitMetaDTO
-	HTMLURL   string              `json:"html_url"`
-	Author    *fileCommitUserDTO  `json:"author"`
-	Committer *fileCommitUserDTO  `json:"committer"`
-	Parents   []fileCommitMetaDTO `json:"parents"`
-	Message   string              `json:"message"`
-	Tree      *fileCommitMetaDTO  `json:"tree"`
-}
-
-// verificationSignerDTO is Gitea's PayloadUser as a signature's signer.
-type verificationSignerDTO struct {
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	UserName string `json:"username"`
-}
-
-// verificationDTO is Gitea's PayloadCommitVerification.
-type verificationDTO struct {
-	Verified  bool                   `json:"verified"`
-	Reason    string                 `json:"reason"`
-	Signature string                 `json:"signature"`
-	Signer    *verificationSignerDTO `json:"signer"`
-	Payload   string                 `json:"payload"`
-}
-
-// unsignedVerification is Gitea's verification of a commit without a
-// signature: Depot does not sign commits.
-func unsignedVerification() *verificationDTO {
-	return &verificationDTO{Reason: "gpg.error.not_signed_commit"}
+	commitMetaDTO
+	HTMLURL   string          `json:"html_url"`
+	Author    *commitUserDTO  `json:"author"`
+	Committer *commitUserDTO  `json:"committer"`
+	Parents   []commitMetaDTO `json:"parents"`
+	Message   string          `json:"message"`
+	Tree      *commitMetaDTO  `json:"tree"`
 }
 
 // fileResponseDTO is Gitea's FileResponse.
@@ -192,19 +156,16 @@ type fileDeleteResponseDTO struct {
 // toFileCommit renders the commit a write made as Gitea does.
 func (s *Server) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
 	api := s.repoAPIURL(a)
-	meta := func(kind, sha string) fileCommitMetaDTO {
-		return fileCommitMetaDTO{URL: api + "/git/" + kind + "/" + url.PathEscape(sha), SHA: sha}
-	}
-	user := func(g ports.GitSignature) *fileCommitUserDTO {
-		return &fileCommitUserDTO{Name: g.Name, Email: g.Email, Date: g.When.UTC().Format(time.RFC3339)}
+	meta := func(kind, sha string) commitMetaDTO {
+		return commitMetaDTO{URL: api + "/git/" + kind + "/" + url.PathEscape(sha), SHA: sha}
 	}
 	d := &fileCommitDTO{
-		fileCommitMetaDTO: meta("commits", c.ID),
-		HTMLURL:           s.repoHTMLURL(a) + "/commit/" + url.PathEscape(c.ID),
-		Author:            user(c.Author),
-		Committer:         user(c.Committer),
-		Parents:           make([]fileCommitMetaDTO, 0, len(c.ParentIDs)),
-		Message:           c.Message,
+		commitMetaDTO: meta("commits", c.ID),
+		HTMLURL:       s.repoHTMLURL(a) + "/commit/" + url.PathEscape(c.ID),
+		Author:        commitUser(c.Author),
+		Committer:     commitUser(c.Committer),
+		Parents:       make([]commitMetaDTO, 0, len(c.ParentIDs)),
+		Message:       c.Message,
 	}
 	d.Created = c.Committer.When.UTC()
 	tree := meta("trees", c.TreeID)

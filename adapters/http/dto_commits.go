@@ -9,44 +9,14 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// histMetaDTO is Gitea's CommitMeta.
-type histMetaDTO struct {
-	URL     string    `json:"url"`
-	SHA     string    `json:"sha"`
-	Created time.Time `json:"created"`
-}
-
-// histUserDTO is Gitea's CommitUser: a signature with its date in RFC 3339.
-type histUserDTO struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Date  string `json:"date"`
-}
-
-// histSignerDTO is Gitea's PayloadUser, as the signer of a verification.
-type histSignerDTO struct {
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	UserName string `json:"username"`
-}
-
-// histVerificationDTO is Gitea's PayloadCommitVerification.
-type histVerificationDTO struct {
-	Verified  bool           `json:"verified"`
-	Reason    string         `json:"reason"`
-	Signature string         `json:"signature"`
-	Signer    *histSignerDTO `json:"signer"`
-	Payload   string         `json:"payload"`
-}
-
 // histRepoCommitDTO is Gitea's RepoCommit.
 type histRepoCommitDTO struct {
-	URL          string               `json:"url"`
-	Author       *histUserDTO         `json:"author"`
-	Committer    *histUserDTO         `json:"committer"`
-	Message      string               `json:"message"`
-	Tree         *histMetaDTO         `json:"tree"`
-	Verification *histVerificationDTO `json:"verification"`
+	URL          string           `json:"url"`
+	Author       *commitUserDTO   `json:"author"`
+	Committer    *commitUserDTO   `json:"committer"`
+	Message      string           `json:"message"`
+	Tree         *commitMetaDTO   `json:"tree"`
+	Verification *verificationDTO `json:"verification"`
 }
 
 // histFileDTO is Gitea's CommitAffectedFiles.
@@ -71,7 +41,7 @@ type histCommitDTO struct {
 	RepoCommit *histRepoCommitDTO `json:"commit"`
 	Author     *userDTO           `json:"author"`
 	Committer  *userDTO           `json:"committer"`
-	Parents    []histMetaDTO      `json:"parents"`
+	Parents    []commitMetaDTO    `json:"parents"`
 	Files      []histFileDTO      `json:"files"`
 	Stats      *histStatsDTO      `json:"stats"`
 }
@@ -83,10 +53,14 @@ type histCompareDTO struct {
 	Files        []histFileDTO   `json:"files"`
 }
 
-func histUser(sig ports.GitSignature) *histUserDTO {
-	return &histUserDTO{Name: sig.Name, Email: sig.Email, Date: sig.When.Format(time.RFC3339)}
+// histUser renders a signature as Gitea's Commit does: dated with the
+// signature's own offset, where commitUser (Gitea's ToCommitUser) says UTC.
+func histUser(sig ports.GitSignature) *commitUserDTO {
+	return &commitUserDTO{Name: sig.Name, Email: sig.Email, Date: sig.When.Format(time.RFC3339)}
 }
 
+// histFiles renders changed files as Gitea's CommitAffectedFiles; nil
+// (files not asked for) stays nil, so the JSON says null as Gitea's does.
 func histFiles(files []ports.CommitFileChange) []histFileDTO {
 	if files == nil {
 		return nil
@@ -98,9 +72,10 @@ func histFiles(files []ports.CommitFileChange) []histFileDTO {
 	return out
 }
 
-// toHistCommit renders a commit as Gitea's Commit. The tree's sha is the
-// tree's id (Gitea repeats the commit id there; both open the same tree
-// through R/git/trees).
+// toHistCommit renders a commit as Gitea's ToCommit does, for the commit
+// routes and for a note's commit. The tree's sha is the tree's id (Gitea
+// repeats the commit id there; both open the same tree through
+// R/git/trees).
 func (s *Server) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitView) histCommitDTO {
 	api := s.repoAPIURL(a)
 	d := histCommitDTO{
@@ -113,16 +88,16 @@ func (s *Server) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitVi
 			Author:    histUser(v.Author),
 			Committer: histUser(v.Committer),
 			Message:   v.Message,
-			Tree:      &histMetaDTO{URL: api + "/git/trees/" + v.TreeID, SHA: v.TreeID, Created: v.Committer.When},
+			Tree:      &commitMetaDTO{URL: api + "/git/trees/" + v.TreeID, SHA: v.TreeID, Created: v.Committer.When},
 		},
-		Parents: make([]histMetaDTO, len(v.ParentIDs)),
+		Parents: make([]commitMetaDTO, len(v.ParentIDs)),
 		Files:   histFiles(v.Files),
 	}
 	for i, p := range v.ParentIDs {
-		d.Parents[i] = histMetaDTO{URL: api + "/git/commits/" + p, SHA: p}
+		d.Parents[i] = commitMetaDTO{URL: api + "/git/commits/" + p, SHA: p}
 	}
 	if v.Verification != nil {
-		d.RepoCommit.Verification = &histVerificationDTO{
+		d.RepoCommit.Verification = &verificationDTO{
 			Verified: v.Verification.Verified, Reason: v.Verification.Reason,
 			Signature: v.Verification.Signature, Payload: v.Verification.Payload,
 		}

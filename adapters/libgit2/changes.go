@@ -474,20 +474,8 @@ func chgSignatures(t ports.GitChangeTarget) (author, committer *git.Signature, e
 	if strings.TrimSpace(t.Author.Name) == "" || strings.TrimSpace(t.Author.Email) == "" {
 		return nil, nil, errs.Invalid("author name and email are required", "Author")
 	}
-	now := time.Now()
-	sig := func(g ports.GitSignature) *git.Signature {
-		when := g.When
-		if when.IsZero() {
-			when = now
-		}
-		return &git.Signature{Name: g.Name, Email: g.Email, When: when}
-	}
-	author = sig(t.Author)
-	if t.Committer.Name == "" && t.Committer.Email == "" {
-		same := *author
-		return author, &same, nil
-	}
-	return author, sig(t.Committer), nil
+	author, committer = gitSignatures(t.Author, t.Committer)
+	return author, committer, nil
 }
 
 // chgRetryable reports whether a ref update failed because someone else

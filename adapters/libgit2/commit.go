@@ -84,6 +84,14 @@ func signatures(c ports.GitCommit) (author, committer *git.Signature, err error)
 	if c.Author.Name == "" {
 		return nil, nil, errs.Invalid("author name is required", "author")
 	}
+	author, committer = gitSignatures(c.Author, c.Committer)
+	return author, committer, nil
+}
+
+// gitSignatures turns an author and a committer into libgit2 signatures: a
+// zero time is now, and a committer with neither name nor address is the
+// author. Callers check what they require of the author first.
+func gitSignatures(a, c ports.GitSignature) (author, committer *git.Signature) {
 	now := time.Now()
 	sig := func(g ports.GitSignature) *git.Signature {
 		when := g.When
@@ -92,14 +100,12 @@ func signatures(c ports.GitCommit) (author, committer *git.Signature, err error)
 		}
 		return &git.Signature{Name: g.Name, Email: g.Email, When: when}
 	}
-	author = sig(c.Author)
-	if c.Committer.Name == "" && c.Committer.Email == "" {
+	author = sig(a)
+	if c.Name == "" && c.Email == "" {
 		same := *author
-		committer = &same
-	} else {
-		committer = sig(c.Committer)
+		return author, &same
 	}
-	return author, committer, nil
+	return author, sig(c)
 }
 
 // treeNode is a directory of the tree being written.

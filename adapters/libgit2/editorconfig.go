@@ -35,14 +35,9 @@ func (s *Storage) EditorConfig(ctx context.Context, p ports.RepoPath, ref, filen
 	if err != nil {
 		return nil, err
 	}
-	c, err := lookupCommit(repo, rev.CommitID)
+	tree, err := commitTree(repo, rev.CommitID)
 	if err != nil {
 		return nil, err
-	}
-	defer c.Free()
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: read tree of %s: %w", rev.CommitID, err)
 	}
 	defer tree.Free()
 	e := tree.EntryByName(editorconfig.ConfigNameDefault)

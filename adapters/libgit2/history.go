@@ -28,21 +28,13 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 	}
 	defer repo.Free()
 
-	start, err := resolve(repo, q.Ref)
-	if err != nil {
+	f := walkFilter{path: q.Path, since: q.Since, until: q.Until}
+	if f.start, err = resolveOid(repo, q.Ref); err != nil {
 		return nil, 0, err
 	}
-	f := walkFilter{path: q.Path, since: q.Since, until: q.Until}
-	if f.start, err = git.NewOid(start.CommitID); err != nil {
-		return nil, 0, fmt.Errorf("libgit2: commit id %s: %w", start.CommitID, err)
-	}
 	if q.Not != "" {
-		not, err := resolve(repo, q.Not)
-		if err != nil {
+		if f.not, err = resolveOid(repo, q.Not); err != nil {
 			return nil, 0, err
-		}
-		if f.not, err = git.NewOid(not.CommitID); err != nil {
-			return nil, 0, fmt.Errorf("libgit2: commit id %s: %w", not.CommitID, err)
 		}
 	}
 	var allowed map[git.Oid]struct{}
@@ -74,32 +66,9 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 	if err := w.push(f.start); err != nil {
 		return nil, 0, err
 	}
-	skip := page.Offset()
-	out := make([]ports.CommitDetail, 0, min(page.Limit, int(total)))
-	for i := 0; len(out) < page.Limit; i++ {
-		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, err
-			}
-		}
-		c, err := w.next()
-		if err != nil {
-			return nil, 0, err
-		}
-		if c == nil {
-			break
-		}
-		if skip > 0 {
-			skip--
-			c.Free()
-			continue
-		}
-		d, err := commitDetail(repo, c, q.Extras)
-		c.Free()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, d)
+	out, err := appendCommits(ctx, repo, w, make([]ports.CommitDetail, 0, min(page.Limit, int(total))), page.Offset(), page.Limit, q.Extras)
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
 }
@@ -167,28 +136,58 @@ func (s *Storage) CompareCommits(ctx context.Context, p ports.RepoPath, base, he
 			return ports.CommitComparison{}, err
 		}
 	}
-	for len(cmp.Commits) < maxCompareCommits {
-		if err := ctx.Err(); err != nil {
-			return ports.CommitComparison{}, err
-		}
-		c, err := w.next()
-		if err != nil {
-			return ports.CommitComparison{}, err
-		}
-		if c == nil {
-			break
-		}
-		d, err := commitDetail(repo, c, extras)
-		c.Free()
-		if err != nil {
-			return ports.CommitComparison{}, err
-		}
-		cmp.Commits = append(cmp.Commits, d)
+	if cmp.Commits, err = appendCommits(ctx, repo, w, nil, 0, maxCompareCommits, extras); err != nil {
+		return ports.CommitComparison{}, err
 	}
 	if cmp.Files, err = changedFilesBetween(repo, from, headCommit); err != nil {
 		return ports.CommitComparison{}, err
 	}
 	return cmp, nil
+}
+
+// resolveOid resolves ref to its commit's id.
+func resolveOid(repo *git.Repository, ref string) (*git.Oid, error) {
+	rev, err := resolve(repo, ref)
+	if err != nil {
+		return nil, err
+	}
+	id, err := git.NewOid(rev.CommitID)
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: commit id %s: %w", rev.CommitID, err)
+	}
+	return id, nil
+}
+
+// appendCommits appends to out the commits w walks, with their extras,
+// after skipping the first skip, until out holds limit. It looks for
+// cancellation every 256 commits skipped and before each commit it reads.
+func appendCommits(ctx context.Context, repo *git.Repository, w *commitWalker, out []ports.CommitDetail, skip, limit int, extras ports.CommitExtras) ([]ports.CommitDetail, error) {
+	for i := 0; len(out) < limit; i++ {
+		if skip == 0 || i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		c, err := w.next()
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			break
+		}
+		if skip > 0 {
+			skip--
+			c.Free()
+			continue
+		}
+		d, err := commitDetail(repo, c, extras)
+		c.Free()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // resolveCommit resolves ref and looks its commit up.

@@ -3,10 +3,10 @@ package libgit2
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/go-enry/go-enry/v2"
 	git "github.com/libgit2/git2go/v34"
@@ -22,95 +22,17 @@ const (
 	languageBigFile   = 1 << 20
 )
 
-// analyses holds what the analysis routes computed, by commit id (a commit's
-// tree never changes, so neither does anything derived from it), and the
-// licence classifier, loaded on first use. Its zero value is ready.
-type analyses struct {
-	languages commitCache[map[string]int64]
-	licenses  commitCache[[]string]
-	classifier
-}
-
-// commitCacheSize bounds each cache: the oldest entry goes first.
-const commitCacheSize = 512
-
-// commitCache is a bounded map from commit id to a computed value.
-type commitCache[V any] struct {
-	mu    sync.Mutex
-	items map[string]V
-	order []string
-}
-
-func (c *commitCache[V]) get(id string) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.items[id]
-	return v, ok
-}
-
-func (c *commitCache[V]) put(id string, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.items == nil {
-		c.items = map[string]V{}
-	}
-	if _, ok := c.items[id]; ok {
-		return
-	}
-	if len(c.order) >= commitCacheSize {
-		delete(c.items, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.items[id] = v
-	c.order = append(c.order, id)
-}
-
 // Languages returns the bytes per language of ref's tree, computed once per
 // commit (ports.GitArchives).
 func (s *Storage) Languages(ctx context.Context, p ports.RepoPath, ref string) (map[string]int64, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	defer repo.Free()
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		return nil, err
-	}
-	if sizes, ok := s.analyses.languages.get(rev.CommitID); ok {
-		return copyMap(sizes), nil
-	}
-	c, err := lookupCommit(repo, rev.CommitID)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Free()
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: read tree of %s: %w", rev.CommitID, err)
-	}
-	defer tree.Free()
-	odb, err := repo.Odb()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: open object database: %w", err)
-	}
-	defer odb.Free()
-
-	st := &languageStats{ctx: ctx, repo: repo, odb: odb, sizes: map[string]int64{}, included: map[string]bool{}}
-	if err := st.walk(tree, ""); err != nil {
-		return nil, err
-	}
-	sizes := st.result()
-	s.analyses.languages.put(rev.CommitID, sizes)
-	return copyMap(sizes), nil
-}
-
-func copyMap(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	return cachedByCommit(ctx, s, p, ref, &s.analyses.languages, maps.Clone,
+		func(repo *git.Repository, tree *git.Tree, odb *git.Odb) (map[string]int64, error) {
+			st := &languageStats{ctx: ctx, repo: repo, odb: odb, sizes: map[string]int64{}, included: map[string]bool{}}
+			if err := st.walk(tree, ""); err != nil {
+				return nil, err
+			}
+			return st.result(), nil
+		})
 }
 
 // languageStats adds up file sizes by language the way Gitea does: only

@@ -78,43 +78,15 @@ func isLicenseFile(name string) bool {
 // Licenses returns the SPDX ids found in the licence files at the root of
 // ref's tree, computed once per commit (ports.GitArchives).
 func (s *Storage) Licenses(ctx context.Context, p ports.RepoPath, ref string) ([]string, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	defer repo.Free()
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		return nil, err
-	}
-	if ids, ok := s.analyses.licenses.get(rev.CommitID); ok {
-		return slices.Clone(ids), nil
-	}
-	ids, err := s.detectLicenses(ctx, repo, rev.CommitID)
-	if err != nil {
-		return nil, err
-	}
-	s.analyses.licenses.put(rev.CommitID, ids)
-	return slices.Clone(ids), nil
+	return cachedByCommit(ctx, s, p, ref, &s.analyses.licenses, slices.Clone,
+		func(_ *git.Repository, tree *git.Tree, odb *git.Odb) ([]string, error) {
+			return s.detectLicenses(ctx, tree, odb)
+		})
 }
 
-func (s *Storage) detectLicenses(ctx context.Context, repo *git.Repository, commitID string) ([]string, error) {
-	c, err := lookupCommit(repo, commitID)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Free()
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: read tree of %s: %w", commitID, err)
-	}
-	defer tree.Free()
-	odb, err := repo.Odb()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: open object database: %w", err)
-	}
-	defer odb.Free()
-
+// detectLicenses classifies the licence files at the root of tree and
+// returns their SPDX ids, sorted, each once.
+func (s *Storage) detectLicenses(ctx context.Context, tree *git.Tree, odb *git.Odb) ([]string, error) {
 	ids := []string{}
 	n := tree.EntryCount()
 	for i := uint64(0); i < n; i++ {

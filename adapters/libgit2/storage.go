@@ -2,8 +2,13 @@
 // (libgit2), implementing ports.GitStorage.
 //
 // Repositories live at <root>/<lower owner>/<lower name>.git. git2go objects
-// are not safe for concurrent use, so every call opens the repository it
-// works on and frees what it created before returning.
+// are not safe for concurrent use, so a repository handle serves one call at
+// a time and each call frees the objects it created (a streamed blob, when
+// its reader is closed). Most calls open the repository they work on and
+// free it before returning; the hot read paths (contents, raw and media,
+// git/trees, git/blobs) instead borrow a warm handle from a pool and give it
+// back (trees_pool.go), which drops handles whose directory changed, that
+// sat idle too long, or that failed unexpectedly.
 package libgit2
 
 import (
@@ -35,7 +40,7 @@ type Storage struct {
 	reads readState
 	// history caches commit counts (history_cache.go); its zero value is ready.
 	history countCache
-	// analyses caches languages and licences by commit (languages.go); its zero value is ready.
+	// analyses caches languages and licences by commit (analyses.go); its zero value is ready.
 	analyses analyses
 }
 

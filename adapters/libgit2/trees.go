@@ -466,14 +466,5 @@ func lookupTreeish(repo *git.Repository, rev string) (*git.Tree, error) {
 		}
 		return nil, err
 	}
-	c, err := lookupCommit(repo, r.CommitID)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Free()
-	t, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: read tree of %s: %w", r.CommitID, err)
-	}
-	return t, nil
+	return commitTree(repo, r.CommitID)
 }

@@ -2,14 +2,12 @@ package content
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
-	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -95,7 +93,7 @@ func (s *Service) changeTarget(a *repos.Access, opts ChangeOptions, fallback str
 			return ports.GitChangeTarget{}, err
 		}
 	}
-	author, committer, err := repository.CommitIdentities(opts.Author, opts.Committer, s.changeIdentity(a.Caller.User))
+	author, committer, err := repository.CommitIdentities(opts.Author, opts.Committer, s.gitIdentity(a.Caller.User))
 	if err != nil {
 		return ports.GitChangeTarget{}, err
 	}
@@ -112,28 +110,6 @@ func (s *Service) changeTarget(a *repos.Access, opts ChangeOptions, fallback str
 		Author:    ports.GitSignature{Name: author.Name, Email: author.Email, When: when(opts.AuthorDate)},
 		Committer: ports.GitSignature{Name: committer.Name, Email: committer.Email, When: when(opts.CommitterDate)},
 	}, nil
-}
-
-// changeIdentity is u's Git identity: the full name (else the user name) and the
-// primary address, or a no-reply address when u hides it (as repository
-// creation signs the initial commit).
-func (s *Service) changeIdentity(u *user.User) repository.Identity {
-	if u == nil {
-		return repository.Identity{}
-	}
-	name := strings.TrimSpace(u.FullName)
-	if name == "" {
-		name = u.Name
-	}
-	email := u.Email
-	if u.HideEmail || email == "" {
-		host := "localhost"
-		if pu, err := url.Parse(s.settings.BaseURL); err == nil && pu.Hostname() != "" {
-			host = pu.Hostname()
-		}
-		email = u.LowerName + "@noreply." + host
-	}
-	return repository.Identity{Name: name, Email: email}
 }
 
 // afterChange records what the write changed in the database: a repository

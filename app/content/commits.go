@@ -2,9 +2,7 @@ package content
 
 import (
 	"context"
-	"errors"
 	"io"
-	"net/url"
 	"strings"
 	"time"
 
@@ -198,11 +196,8 @@ func (s *Service) withAccounts(ctx context.Context, list []ports.CommitDetail, v
 	for _, c := range list {
 		addrs = append(addrs, c.Author.Email, c.Committer.Email)
 	}
-	accounts, err := s.stores.Emails.UsersByEmails(ctx, addrs)
+	accounts, err := s.usersByEmails(ctx, addrs)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.noReplyAccounts(ctx, addrs, accounts); err != nil {
 		return nil, err
 	}
 	out := make([]CommitView, len(list))
@@ -218,34 +213,6 @@ func (s *Service) withAccounts(ctx context.Context, list []ports.CommitDetail, v
 		}
 	}
 	return out, nil
-}
-
-// noReplyAccounts adds the accounts of the site's no-reply addresses
-// (<name>@noreply.<host>) that accounts lacks, as Gitea's GetUserByEmail
-// finds them: one lookup per distinct such address, which commits rarely carry.
-func (s *Service) noReplyAccounts(ctx context.Context, addrs []string, accounts map[string]*user.User) error {
-	host := "localhost"
-	if u, err := url.Parse(s.settings.BaseURL); err == nil && u.Hostname() != "" {
-		host = u.Hostname()
-	}
-	suffix := "@noreply." + strings.ToLower(host)
-	for _, addr := range addrs {
-		lower := strings.ToLower(addr)
-		name, ok := strings.CutSuffix(lower, suffix)
-		if _, known := accounts[lower]; known || !ok || name == "" {
-			continue
-		}
-		u, err := s.stores.Users.GetByName(ctx, name)
-		if errors.Is(err, errs.ErrNotFound) {
-			accounts[lower] = nil
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		accounts[lower] = u
-	}
-	return nil
 }
 
 // verify says what Gitea says of a signature it has no key to check: an

@@ -3,7 +3,6 @@ package content
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 
 	"github.com/depothq/depot/app/repos"
@@ -100,14 +99,14 @@ func (s *Service) Branch(ctx context.Context, a *repos.Access, name string) (Bra
 	return views[0], nil
 }
 
-// branchViews finds the accounts behind the head commits' addresses, one
-// lookup per distinct address.
+// branchViews finds the accounts behind the head commits' addresses, in
+// one query.
 func (s *Service) branchViews(ctx context.Context, list []ports.GitBranch) ([]BranchView, error) {
 	emails := make([]string, 0, 2*len(list))
 	for _, b := range list {
 		emails = append(emails, b.Commit.Author.Email, b.Commit.Committer.Email)
 	}
-	users, err := s.refUsersByEmail(ctx, emails)
+	users, err := s.usersByEmails(ctx, emails)
 	if err != nil {
 		return nil, err
 	}
@@ -118,54 +117,6 @@ func (s *Service) branchViews(ctx context.Context, list []ports.GitBranch) ([]Br
 			Committer: users[strings.ToLower(b.Commit.Committer.Email)]})
 	}
 	return out, nil
-}
-
-// refUsersByEmail maps lower-cased addresses to their accounts as Gitea's
-// GetUserByEmail does: an activated address of an account, or an
-// account's no-reply address. Unknown addresses are left out.
-func (s *Service) refUsersByEmail(ctx context.Context, emails []string) (map[string]*user.User, error) {
-	out := map[string]*user.User{}
-	seen := map[string]bool{}
-	noReply := "@noreply." + s.refHost()
-	for _, e := range emails {
-		lower := strings.ToLower(strings.TrimSpace(e))
-		if lower == "" || seen[lower] {
-			continue
-		}
-		seen[lower] = true
-		var (
-			u   *user.User
-			err error
-		)
-		addr, err := s.stores.Emails.GetByEmail(ctx, lower)
-		switch {
-		case err == nil && addr.Activated:
-			u, err = s.stores.Users.GetByID(ctx, addr.UserID)
-		case err == nil || errors.Is(err, errs.ErrNotFound):
-			err = nil
-			if name, ok := strings.CutSuffix(lower, noReply); ok && name != "" {
-				u, err = s.stores.Users.GetByName(ctx, name)
-			}
-		}
-		if errors.Is(err, errs.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if u != nil {
-			out[lower] = u
-		}
-	}
-	return out, nil
-}
-
-// refHost is the site's host name, for no-reply addresses.
-func (s *Service) refHost() string {
-	if u, err := url.Parse(s.settings.BaseURL); err == nil && u.Hostname() != "" {
-		return u.Hostname()
-	}
-	return "localhost"
 }
 
 // refWritable refuses writes to Git references of an empty repository or a
@@ -370,22 +321,13 @@ func (s *Service) CreateTag(ctx context.Context, a *repos.Access, in CreateTagIn
 	return t, nil
 }
 
-// refTagger is the Git identity of u as a tagger: the full name (else the
-// user name) and the primary address, or the no-reply address when u
-// hides it.
+// refTagger is u's Git identity (see gitIdentity) as a tagger, dated now.
 func (s *Service) refTagger(u *user.User) ports.GitSignature {
 	if u == nil {
 		return ports.GitSignature{}
 	}
-	name := strings.TrimSpace(u.FullName)
-	if name == "" {
-		name = u.Name
-	}
-	email := u.Email
-	if u.HideEmail || email == "" {
-		email = u.LowerName + "@noreply." + s.refHost()
-	}
-	return ports.GitSignature{Name: name, Email: email, When: s.clock.Now()}
+	id := s.gitIdentity(u)
+	return ports.GitSignature{Name: id.Name, Email: id.Email, When: s.clock.Now()}
 }
 
 // DeleteTag deletes a tag.
@@ -442,7 +384,7 @@ func (s *Service) Note(ctx context.Context, a *repos.Access, ref string) (NoteVi
 		}
 		return NoteView{}, err
 	}
-	users, err := s.refUsersByEmail(ctx, []string{n.Commit.Author.Email, n.Commit.Committer.Email})
+	users, err := s.usersByEmails(ctx, []string{n.Commit.Author.Email, n.Commit.Committer.Email})
 	if err != nil {
 		return NoteView{}, err
 	}
