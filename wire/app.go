@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -36,8 +37,9 @@ const shutdownGrace = 15 * time.Second
 // Serve answers HTTP on ln until ctx ends, then lets in-flight requests
 // finish and flushes the batched token last-use times.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	a.GitRunner.Listening(ln.Addr())
 	srv := &http.Server{
-		Handler:           a.HTTP,
+		Handler:           a.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
@@ -66,6 +68,19 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		serveErr = nil
 	}
 	return serveErr
+}
+
+// handler sends Git's smart HTTP paths and the hooks' calls to the Git
+// handler and everything else to the API. API paths are told apart by their
+// prefix before anything else is looked at.
+func (a *App) handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/v1/") && a.GitHTTP.Handles(r.URL.Path) {
+			a.GitHTTP.ServeHTTP(w, r)
+			return
+		}
+		a.HTTP.ServeHTTP(w, r)
+	})
 }
 
 // Dialect names the database backend in use.

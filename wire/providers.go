@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
+	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
 	"github.com/depothq/depot/adapters/security"
@@ -19,6 +20,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/ports"
@@ -43,7 +45,11 @@ type App struct {
 	Auth     *auth.Authenticator
 	LastUsed *auth.LastUsedRecorder
 	HTTP     *httpadapter.Server
-	Log      *slog.Logger
+	// GitHTTP answers Git's smart HTTP paths and the push hooks' calls;
+	// GitRunner starts git for it and learns where the hooks call back.
+	GitHTTP   *githttp.Handler
+	GitRunner *githttp.Runner
+	Log       *slog.Logger
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -109,6 +115,11 @@ func provideAvatars(o Options) (ports.Avatars, error) {
 	return blobs.NewAvatars(filepath.Join(o.DataDir, "avatars"))
 }
 
+// provideGitRunner keeps the push hook scripts under <data>/hooks.
+func provideGitRunner(o Options) (*githttp.Runner, error) {
+	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks")})
+}
+
 func provideTemplates() (ports.Templates, error) { return templates.New() }
 func provideSSHKeys() ports.SSHKeys              { return security.NewSSHKeys() }
 
@@ -119,6 +130,8 @@ var appSet = gwire.NewSet(
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
+	provideEvents, transport.NewService, provideGitRunner, githttp.NewHandler,
+	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),
 	gwire.Struct(new(App), "*"),

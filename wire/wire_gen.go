@@ -8,10 +8,12 @@ package wire
 
 import (
 	"context"
+	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
 )
 
@@ -60,15 +62,25 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	events := provideEvents(logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, events, clock, settings, logger)
+	runner, err := provideGitRunner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, runner, logger)
 	app := &App{
-		DB:       db,
-		Users:    service,
-		Repos:    reposService,
-		Git:      storage,
-		Auth:     authenticator,
-		LastUsed: lastUsedRecorder,
-		HTTP:     server,
-		Log:      logger,
+		DB:        db,
+		Users:     service,
+		Repos:     reposService,
+		Git:       storage,
+		Auth:      authenticator,
+		LastUsed:  lastUsedRecorder,
+		HTTP:      server,
+		GitHTTP:   handler,
+		GitRunner: runner,
+		Log:       logger,
 	}
 	return app, func() {
 		cleanup()
@@ -118,15 +130,25 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	events := provideEvents(logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, events, clock, settings, logger)
+	runner, err := provideGitRunner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, runner, logger)
 	app := &App{
-		DB:       db,
-		Users:    service,
-		Repos:    reposService,
-		Git:      storage,
-		Auth:     authenticator,
-		LastUsed: lastUsedRecorder,
-		HTTP:     server,
-		Log:      logger,
+		DB:        db,
+		Users:     service,
+		Repos:     reposService,
+		Git:       storage,
+		Auth:      authenticator,
+		LastUsed:  lastUsedRecorder,
+		HTTP:      server,
+		GitHTTP:   handler,
+		GitRunner: runner,
+		Log:       logger,
 	}
 	return app, func() {
 		cleanup()

@@ -31,6 +31,7 @@ commands:
   admin user change-password    set an account's password (--username --password)
   admin user totp enable USER   enrol two-factor sign-in and print the otpauth URI
   admin user totp disable USER  remove two-factor sign-in
+  hook pre-receive|post-receive run by git during a push served by Depot (internal)
   version                       print the version
 
 Every command takes the configuration flags (see 'depot serve -h').
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "admin":
 		return cmdAdmin(ctx, args[1:], getenv, stdout, stderr)
+	case "hook":
+		return cmdHook(ctx, args[1:], getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "depot "+httpadapter.Version+" (Gitea API "+httpadapter.APILevel+")")
 		return nil

@@ -1,0 +1,319 @@
+package githttp
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/depothq/depot/app/transport"
+	"github.com/depothq/depot/domain/repository"
+)
+
+// setNoCache marks an answer as never cached, as git http-backend does.
+func setNoCache(h http.Header) {
+	h.Set("Expires", "Fri, 01 Jan 1980 00:00:00 GMT")
+	h.Set("Pragma", "no-cache")
+	h.Set("Cache-Control", "no-cache, max-age=0, must-revalidate")
+}
+
+// admit authenticates the caller and asks the use case for the service.
+func (h *Handler) admit(w http.ResponseWriter, r *http.Request, t target, svc repository.GitService) (*transport.Session, string, bool) {
+	caller, err := h.auth.Authenticate(r.Context(), credentials(r))
+	if err != nil {
+		h.writeError(w, r, t, err)
+		return nil, "", false
+	}
+	s, err := h.svc.Authorize(r.Context(), transport.Request{Caller: caller, Owner: t.owner, Name: t.name, Service: svc})
+	if err != nil {
+		h.writeError(w, r, t, err)
+		return nil, "", false
+	}
+	dir, err := h.dirs.Dir(s.Path)
+	if err != nil {
+		h.writeError(w, r, t, err)
+		return nil, "", false
+	}
+	return s, dir, true
+}
+
+// protocol returns the Git-Protocol header when it is safe to pass on, and
+// drops it otherwise (the client then speaks version 0).
+func protocol(r *http.Request) string {
+	if v := r.Header.Get("Git-Protocol"); repository.ValidGitProtocol(v) {
+		return v
+	}
+	return ""
+}
+
+// infoRefs answers GET info/refs?service=…: the ref advertisement.
+func (h *Handler) infoRefs(w http.ResponseWriter, r *http.Request, t target) {
+	name := r.URL.Query().Get("service")
+	if name == "" {
+		plain(w, http.StatusForbidden, "Unsupported service: the dumb HTTP protocol is not served; use a smart Git client")
+		return
+	}
+	svc, err := repository.ParseGitService(name)
+	if err != nil {
+		h.writeError(w, r, t, err)
+		return
+	}
+	_, dir, ok := h.admit(w, r, t, svc)
+	if !ok {
+		return
+	}
+	proto := protocol(r)
+	var preamble []byte
+	if repository.GitProtocolVersion(proto) < 2 {
+		// Version 2 starts with its capability advertisement instead.
+		preamble = append(pktLine("# service="+string(svc)+"\n"), "0000"...)
+	}
+	h.run(w, r, runSpec{
+		inv:         Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto},
+		contentType: "application/x-" + string(svc) + "-advertisement",
+		preamble:    preamble,
+	})
+}
+
+// rpc answers POST git-upload-pack and git-receive-pack.
+func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
+	svc := repository.GitService(t.action)
+	s, dir, ok := h.admit(w, r, t, svc)
+	if !ok {
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/x-"+string(svc)+"-request" {
+		plain(w, http.StatusUnsupportedMediaType, "Unsupported Media Type: expected application/x-"+string(svc)+"-request")
+		return
+	}
+	body := io.Reader(r.Body)
+	switch enc := strings.ToLower(r.Header.Get("Content-Encoding")); enc {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			plain(w, http.StatusBadRequest, "malformed gzip request body")
+			return
+		}
+		defer zr.Close()
+		body = zr
+	default:
+		plain(w, http.StatusUnsupportedMediaType, "unsupported Content-Encoding "+fmt.Sprintf("%q", enc))
+		return
+	}
+	h.run(w, r, runSpec{
+		inv: Invocation{Service: svc, Dir: dir, Protocol: protocol(r), RepoID: s.Repo.ID,
+			PusherID: s.PusherID},
+		contentType: "application/x-" + string(svc) + "-result",
+		stdin:       body,
+	})
+}
+
+// pktLine frames s as one pkt-line.
+func pktLine(s string) []byte { return []byte(fmt.Sprintf("%04x%s", len(s)+4, s)) }
+
+// runSpec is one git run answering a request.
+type runSpec struct {
+	inv         Invocation
+	contentType string
+	// preamble is written before git's output.
+	preamble []byte
+	// stdin is the request body, nil for info/refs.
+	stdin io.Reader
+}
+
+// run streams a git process: the request body to its input, its output to
+// the response. The response starts with git's first output, so a git that
+// fails before writing anything is answered with a clean error instead.
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
+	ctx := r.Context()
+	if spec.inv.Service.Writes() {
+		// A push the client stops waiting for still ends in a consistent
+		// state: git sees the body end and finishes or aborts by itself,
+		// and its hooks run to the end.
+		ctx = context.WithoutCancel(ctx)
+	}
+	cmd, err := h.runner.Command(ctx, spec.inv)
+	if err != nil {
+		h.log.Error("git command", "err", err)
+		plain(w, http.StatusInternalServerError, "internal server error")
+		return
+	}
+	rc := http.NewResponseController(w)
+	// Git clients send the whole request before reading, but the answer
+	// may begin before the body is drained.
+	_ = rc.EnableFullDuplex()
+	out := &streamWriter{w: w, rc: rc, contentType: spec.contentType, preamble: spec.preamble,
+		drain: spec.inv.Service.Writes()}
+	cmd.Stdout = out
+	stderr := &tailBuffer{max: 4096}
+	cmd.Stderr = stderr
+	var stdin io.WriteCloser
+	if spec.stdin != nil {
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			h.log.Error("git stdin", "err", err)
+			plain(w, http.StatusInternalServerError, "internal server error")
+			return
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		h.log.Error("starting git", "err", err)
+		plain(w, http.StatusInternalServerError, "internal server error")
+		return
+	}
+	copied := make(chan error, 1)
+	if stdin != nil {
+		go func() {
+			_, err := io.Copy(stdin, spec.stdin)
+			copied <- errors.Join(err, stdin.Close())
+		}()
+	} else {
+		copied <- nil
+	}
+	waitErr := cmd.Wait()
+	var copyErr error
+	select {
+	case copyErr = <-copied:
+	default:
+		// git ended without reading the whole body: unblock the read
+		// so that nothing touches the request after the handler returns.
+		_ = rc.SetReadDeadline(time.Now())
+		copyErr = <-copied
+	}
+	h.finish(w, r, spec, out, stderr, waitErr, copyErr)
+}
+
+// finish reports how a git run ended.
+func (h *Handler) finish(w http.ResponseWriter, r *http.Request, spec runSpec, out *streamWriter, stderr *tailBuffer,
+	waitErr, copyErr error) {
+	svc := string(spec.inv.Service)
+	if waitErr == nil {
+		if !out.started {
+			out.start() // an empty answer is still an answer
+		}
+		return
+	}
+	var exit *exec.ExitError
+	clientGone := r.Context().Err() != nil || out.err != nil
+	switch {
+	case clientGone:
+		h.log.Debug("git client went away", "service", svc, "path", r.URL.Path, "err", waitErr)
+	case out.started:
+		// The status is sent; git told the client what went wrong in-band.
+		h.log.Warn("git ended with an error", "service", svc, "path", r.URL.Path, "err", waitErr,
+			"stderr", stderr.String())
+	case spec.stdin != nil && (errors.As(waitErr, &exit) || copyErr != nil):
+		// Git refused what the client sent (malformed pkt-lines, a
+		// truncated pack): the client's error, not the server's.
+		h.log.Info("git refused the request", "service", svc, "path", r.URL.Path, "err", waitErr,
+			"stderr", stderr.String())
+		plain(w, http.StatusBadRequest, "the Git request could not be processed: "+firstLine(stderr.String()))
+	default:
+		h.log.Error("git failed", "service", svc, "path", r.URL.Path, "err", waitErr, "stderr", stderr.String())
+		plain(w, http.StatusInternalServerError, "internal server error")
+	}
+}
+
+// firstLine is the first line of git's error output, without the
+// repository's path on disk.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if strings.Contains(s, "/") && strings.Contains(s, "'") {
+		return "git could not read the request"
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
+
+// streamWriter writes git's output to the response, flushing every chunk so
+// that progress and keep-alives reach the client at once. The headers go
+// out with the first chunk.
+type streamWriter struct {
+	w           http.ResponseWriter
+	rc          *http.ResponseController
+	contentType string
+	preamble    []byte
+	// drain keeps reading git's output once the client is gone, so that a
+	// push that has moved refs is not killed by a broken pipe before its
+	// post-receive hook runs.
+	drain   bool
+	started bool
+	err     error
+}
+
+func (s *streamWriter) start() {
+	s.started = true
+	h := s.w.Header()
+	h.Set("Content-Type", s.contentType)
+	setNoCache(h)
+	s.w.WriteHeader(http.StatusOK)
+	if len(s.preamble) > 0 {
+		if _, err := s.w.Write(s.preamble); err != nil {
+			s.err = err
+		}
+	}
+}
+
+// Write sends one chunk of git's output.
+func (s *streamWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		if s.drain {
+			return len(p), nil
+		}
+		return 0, s.err
+	}
+	if !s.started {
+		s.start()
+		if s.err != nil {
+			return s.fail(p, s.err)
+		}
+	}
+	if _, err := s.w.Write(p); err != nil {
+		return s.fail(p, err)
+	}
+	if err := s.rc.Flush(); err != nil {
+		return s.fail(p, err)
+	}
+	return len(p), nil
+}
+
+// fail records a write error and says whether git should see it.
+func (s *streamWriter) fail(p []byte, err error) (int, error) {
+	s.err = err
+	if s.drain {
+		return len(p), nil
+	}
+	return 0, err
+}
+
+// tailBuffer keeps the last max bytes written, for logs.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+// Write keeps the tail of p.
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

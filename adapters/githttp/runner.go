@@ -1,0 +1,216 @@
+package githttp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/depothq/depot/domain/repository"
+)
+
+// Environment variables the receive-pack runner gives git, which passes them
+// on to the hooks. Nothing secret is written to disk: the hook scripts only
+// name the variables.
+const (
+	EnvHookBin    = "DEPOT_HOOK_BIN"
+	EnvHookURL    = "DEPOT_HOOK_URL"
+	EnvHookSecret = "DEPOT_HOOK_SECRET"
+	EnvRepoID     = "DEPOT_REPO_ID"
+	EnvPusherID   = "DEPOT_PUSHER_ID"
+)
+
+// hookNames are the server hooks Depot installs.
+var hookNames = []string{"pre-receive", "post-receive"}
+
+// hookScript is what git runs for each hook. The runner points git at the
+// directory holding these scripts with core.hooksPath, so only pushes that
+// come through Depot run them; a missing environment means someone else
+// pointed git there, which is refused.
+const hookScript = `#!/bin/sh
+# Installed by Depot: hands the push to the running service. Do not edit.
+if [ -z "$` + EnvHookBin + `" ] || [ -z "$` + EnvHookURL + `" ]; then
+	echo "depot: push refused: not run by the Depot service" >&2
+	exit 1
+fi
+exec "$` + EnvHookBin + `" hook %s
+`
+
+// Runner starts git's pack services on bare repositories for the driving
+// adapters (smart HTTP; SSH can use it too). It owns the hooks directory and
+// the per-start secret the hooks use to call back.
+type Runner struct {
+	git      string
+	hooksDir string
+	hookBin  string
+	secret   string
+	hookURL  atomic.Pointer[string]
+	// baseEnv is the process environment without Git's and Depot's own
+	// variables, so the server's environment cannot redirect git.
+	baseEnv []string
+}
+
+// RunnerConfig configures a Runner.
+type RunnerConfig struct {
+	// Git is the git executable; "git" (found on PATH) when empty.
+	Git string
+	// HooksDir is where the hook scripts are kept (created when absent).
+	HooksDir string
+	// HookBinary is the depot executable the hooks run; the running
+	// executable when empty.
+	HookBinary string
+}
+
+// NewRunner installs the hook scripts and makes the per-start secret.
+func NewRunner(cfg RunnerConfig) (*Runner, error) {
+	git := cfg.Git
+	if git == "" {
+		git = "git"
+	}
+	path, err := exec.LookPath(git)
+	if err != nil {
+		return nil, fmt.Errorf("githttp: git executable: %w", err)
+	}
+	bin := cfg.HookBinary
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("githttp: locating the depot executable for hooks: %w", err)
+		}
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return nil, err
+	}
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	r := &Runner{git: path, hooksDir: cfg.HooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
+		baseEnv: cleanEnv(os.Environ())}
+	if err := r.installHooks(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// installHooks writes the hook scripts unless they are already right.
+func (r *Runner) installHooks() error {
+	if err := os.MkdirAll(r.hooksDir, 0o755); err != nil {
+		return fmt.Errorf("githttp: hooks directory: %w", err)
+	}
+	for _, name := range hookNames {
+		want := []byte(fmt.Sprintf(hookScript, name))
+		p := filepath.Join(r.hooksDir, name)
+		if have, err := os.ReadFile(p); err == nil && bytes.Equal(have, want) {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o100 != 0 {
+				continue
+			}
+		}
+		tmp, err := os.CreateTemp(r.hooksDir, "."+name+"-*")
+		if err != nil {
+			return fmt.Errorf("githttp: writing hook: %w", err)
+		}
+		_, werr := tmp.Write(want)
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o755)); err != nil {
+			_ = os.Remove(tmp.Name())
+			return fmt.Errorf("githttp: writing hook: %w", err)
+		}
+		if err := os.Rename(tmp.Name(), p); err != nil {
+			_ = os.Remove(tmp.Name())
+			return fmt.Errorf("githttp: installing hook: %w", err)
+		}
+	}
+	return nil
+}
+
+// cleanEnv drops the variables that would change what git does or whom the
+// hooks call.
+func cleanEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "DEPOT_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Listening tells the runner where the service answers, so that hooks can
+// call back over loopback: an unspecified address becomes the loopback
+// address of its family.
+func (r *Runner) Listening(addr net.Addr) {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	u := "http://" + net.JoinHostPort(host, port) + hookPath
+	r.hookURL.Store(&u)
+}
+
+// Invocation is one run of a pack service.
+type Invocation struct {
+	Service repository.GitService
+	// Dir is the bare repository.
+	Dir string
+	// AdvertiseRefs asks only for the ref advertisement (info/refs).
+	AdvertiseRefs bool
+	// Protocol is a validated Git-Protocol value, or empty.
+	Protocol string
+	// RepoID and PusherID name the push for the hooks (receive-pack only).
+	RepoID, PusherID int64
+}
+
+// waitDelay is how long a finished git may hold its pipes open.
+const waitDelay = 10 * time.Second
+
+// Command builds the git command for inv. Every argument is the server's:
+// the repository path comes after --end-of-options, and the client's only
+// say is the validated GIT_PROTOCOL.
+func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error) {
+	args := []string{"-c", "core.hooksPath=" + r.hooksDir}
+	if inv.Service == repository.ServiceUploadPack {
+		args = append(args, "-c", "uploadpack.allowFilter=true")
+	}
+	args = append(args, inv.Service.Command(), "--stateless-rpc")
+	if inv.AdvertiseRefs {
+		args = append(args, "--advertise-refs")
+	}
+	args = append(args, "--end-of-options", inv.Dir)
+	cmd := exec.CommandContext(ctx, r.git, args...)
+	cmd.Dir = inv.Dir
+	cmd.WaitDelay = waitDelay
+	env := append(make([]string, 0, len(r.baseEnv)+8), r.baseEnv...)
+	if inv.Protocol != "" {
+		if !repository.ValidGitProtocol(inv.Protocol) {
+			return nil, fmt.Errorf("githttp: unchecked protocol %q", inv.Protocol)
+		}
+		env = append(env, "GIT_PROTOCOL="+inv.Protocol)
+	}
+	if inv.Service == repository.ServiceReceivePack && !inv.AdvertiseRefs {
+		u := r.hookURL.Load()
+		if u == nil {
+			return nil, errors.New("githttp: the hook endpoint is unknown (Listening was not called)")
+		}
+		env = append(env, EnvHookBin+"="+r.hookBin, EnvHookURL+"="+*u, EnvHookSecret+"="+r.secret,
+			EnvRepoID+"="+strconv.FormatInt(inv.RepoID, 10), EnvPusherID+"="+strconv.FormatInt(inv.PusherID, 10))
+	}
+	cmd.Env = env
+	return cmd, nil
+}

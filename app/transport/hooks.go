@@ -1,0 +1,160 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// MaxHookChanges bounds the ref updates one hook call may carry.
+const MaxHookChanges = 100_000
+
+// HookInput is what git's pre-receive or post-receive hook reports: the
+// repository and pusher the receive-pack runner named, and the ref updates.
+type HookInput struct {
+	RepoID   int64
+	PusherID int64
+	Changes  []repository.RefChange
+}
+
+// PreReceive decides whether a push may update its refs. It runs while the
+// pushed objects are still quarantined, so a refusal leaves nothing behind.
+// The pusher's permission is computed again: it may have changed since the
+// request was admitted.
+func (s *Service) PreReceive(ctx context.Context, in HookInput) error {
+	r, u, err := s.hookFacts(ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := s.checkPusher(ctx, r, u); err != nil {
+		return err
+	}
+	if err := checkPushable(r); err != nil {
+		return err
+	}
+	for _, c := range in.Changes {
+		// Branch protection will be checked here, per ref.
+		if err := repository.CheckPushedRef(c); err != nil {
+			return err
+		}
+		if err := repository.CheckDefaultBranchKept(r, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PostReceive records what a push changed: the first push to an empty
+// repository chooses its default branch (in the database and HEAD), the
+// empty flag and size follow the repository, and a push event is emitted.
+// The refs have moved already; errors here are reported, never undone.
+func (s *Service) PostReceive(ctx context.Context, in HookInput) error {
+	r, pusher, err := s.hookFacts(ctx, in)
+	if err != nil {
+		return err
+	}
+	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+	empty, err := s.git.IsEmpty(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := s.recordEmptiness(ctx, r, p, empty, in.Changes); err != nil {
+		return err
+	}
+	size, err := s.git.Size(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := s.stores.Repos.SetSize(ctx, r.ID, size); err != nil {
+		return err
+	}
+	if len(in.Changes) == 0 {
+		return nil
+	}
+	ev := ports.PushEvent{RepoID: r.ID, Owner: r.Owner.Name, Repo: r.Name, PusherID: pusher.ID,
+		PusherName: pusher.Name, Changes: in.Changes, When: s.clock.Now()}
+	if err := s.events.Pushed(ctx, ev); err != nil {
+		// The push itself succeeded; a lost event must not fail it.
+		s.log.Error("emitting push event", "repo", r.FullName(), "err", err)
+	}
+	return nil
+}
+
+// recordEmptiness keeps the empty flag right and, when the repository has
+// just received its first branch, makes one of the pushed branches its
+// default.
+func (s *Service) recordEmptiness(ctx context.Context, r *repository.Repository, p ports.RepoPath, empty bool,
+	changes []repository.RefChange) error {
+	if r.Empty && !empty {
+		branch, ok := repository.DefaultBranchAfterFirstPush(r.DefaultBranch, changes)
+		if ok {
+			if has, err := s.git.HasBranch(ctx, p, branch); err != nil {
+				return err
+			} else if !has {
+				ok = false // deleted again by a concurrent push
+			}
+		}
+		if ok && branch != r.DefaultBranch {
+			if err := s.git.SetHead(ctx, p, branch); err != nil {
+				return err
+			}
+			return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+				cur, err := tx.Repos.GetByID(ctx, r.ID)
+				if err != nil {
+					return err
+				}
+				cur.DefaultBranch, cur.Empty = branch, false
+				return tx.Repos.Update(ctx, cur)
+			})
+		}
+	}
+	if r.Empty != empty {
+		return s.stores.Repos.SetEmpty(ctx, r.ID, empty)
+	}
+	return nil
+}
+
+// hookFacts loads the repository and the pusher a hook names.
+func (s *Service) hookFacts(ctx context.Context, in HookInput) (*repository.Repository, *user.User, error) {
+	if in.RepoID <= 0 || in.PusherID <= 0 {
+		return nil, nil, errs.BadRequest("hook: repository and pusher are required")
+	}
+	if len(in.Changes) > MaxHookChanges {
+		return nil, nil, errs.TooLarge(fmt.Sprintf("a push may update at most %d refs", MaxHookChanges))
+	}
+	r, err := s.stores.Repos.GetByID(ctx, in.RepoID)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := s.stores.Users.GetByID(ctx, in.PusherID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil, errs.Forbidden(msgNoPush)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, u, nil
+}
+
+// checkPusher checks that u may still sign in and write r's code.
+func (s *Service) checkPusher(ctx context.Context, r *repository.Repository, u *user.User) error {
+	actor := auth.Caller{User: u}.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.accountURL); err != nil {
+		return err
+	}
+	perm, err := s.repos.PermissionOf(ctx, u, r)
+	if err != nil {
+		return err
+	}
+	if !perm.CanWrite(permission.UnitCode) {
+		return errs.Forbidden(msgNoPush)
+	}
+	return nil
+}

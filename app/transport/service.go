@@ -1,0 +1,141 @@
+// Package transport holds the use cases of Git's wire protocol: deciding
+// whether a caller may fetch from or push to a repository, and what the
+// push hooks do (checking each ref before it moves, and recording what moved
+// afterwards). Running git itself is the driving adapters' work.
+package transport
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/token"
+	"github.com/depothq/depot/ports"
+)
+
+// Messages of refused Git requests. Gitea's words where it has them
+// (routers/web/repo/githttp.go).
+const (
+	msgAuthRequired = "authentication required"
+	msgTwoFactor    = "Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain " +
+		"username and password. Please create and use a personal access token on the user settings page"
+	msgNoPush   = "You do not have permission to push to this repository."
+	msgArchived = "This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests."
+	msgMirror   = "mirror repository is read-only"
+	msgNotFound = "Repository not found"
+)
+
+// Service runs the Git transport use cases.
+type Service struct {
+	stores   ports.Stores
+	tx       ports.Transactor
+	git      ports.GitStorage
+	repos    *repos.Service
+	events   ports.Events
+	clock    ports.Clock
+	settings site.Settings
+	log      *slog.Logger
+	// accountURL ends the must-change-password message, as the API's does.
+	accountURL string
+}
+
+// NewService builds the transport use cases.
+func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, rs *repos.Service,
+	events ports.Events, clock ports.Clock, settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, git: git, repos: rs, events: events, clock: clock,
+		settings: settings, log: log, accountURL: strings.TrimSuffix(settings.BaseURL, "/") + "/user/settings/account"}
+}
+
+// Request is a caller asking for a Git service on owner/name.
+type Request struct {
+	Caller      auth.Caller
+	Owner, Name string
+	Service     repository.GitService
+}
+
+// Session is a granted request: the repository to serve and, for a push,
+// who pushes (the hooks check that account again for every ref).
+type Session struct {
+	Repo    *repository.Repository
+	Path    ports.RepoPath
+	Service repository.GitService
+	// PusherID is the signed-in caller's id, 0 when anonymous.
+	PusherID int64
+}
+
+// Authorize decides whether req may proceed. Anonymous callers who need to
+// sign in get errs.ErrUnauthenticated (the adapter asks for credentials);
+// signed-in callers who may not read the repository get errs.ErrNotFound;
+// those who may read but not push get errs.ErrForbidden; a renamed
+// repository yields *repos.RenamedError.
+func (s *Service) Authorize(ctx context.Context, req Request) (*Session, error) {
+	c := req.Caller
+	actor := c.Actor()
+	write := req.Service.Writes()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.accountURL); err != nil {
+		return nil, err
+	}
+	if c.Signed() && c.IsBasicPassword() && c.User.HasTwoFactor() {
+		// Git cannot answer a one-time code prompt; a token it can use.
+		return nil, errs.Unauthenticated(msgTwoFactor)
+	}
+	if !c.Signed() && (write || s.settings.RequireSignInView) {
+		return nil, errs.Unauthenticated(msgAuthRequired)
+	}
+	if err := permission.CheckScope(actor, write, token.CategoryRepository); err != nil {
+		return nil, err
+	}
+	a, err := s.repos.Open(ctx, c, req.Owner, req.Name)
+	if err != nil {
+		if errors.Is(err, errs.ErrNotFound) {
+			return nil, s.hidden(c)
+		}
+		return nil, err
+	}
+	r := a.Repo
+	if err := permission.CheckPublicOnly(actor, []token.Category{token.CategoryRepository},
+		permission.PublicTarget{RepoPrivate: r.Private}); err != nil {
+		return nil, err
+	}
+	if !a.Perm.CanRead(permission.UnitCode) {
+		return nil, s.hidden(c)
+	}
+	if write {
+		if !a.Perm.CanWrite(permission.UnitCode) {
+			return nil, errs.Forbidden(msgNoPush)
+		}
+		if err := checkPushable(r); err != nil {
+			return nil, err
+		}
+	}
+	return &Session{Repo: r, Path: ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}, Service: req.Service,
+		PusherID: c.UserID()}, nil
+}
+
+// hidden is the answer for a repository the caller may not see: anonymous
+// callers are asked to sign in (git then prompts for credentials), others
+// learn nothing.
+func (s *Service) hidden(c auth.Caller) error {
+	if !c.Signed() {
+		return errs.Unauthenticated(msgAuthRequired)
+	}
+	return errs.NotFound(msgNotFound)
+}
+
+// checkPushable refuses pushes to archived repositories and mirrors.
+func checkPushable(r *repository.Repository) error {
+	if r.Archived {
+		return errs.Forbidden(msgArchived)
+	}
+	if r.IsMirror {
+		return errs.Forbidden(msgMirror)
+	}
+	return nil
+}
