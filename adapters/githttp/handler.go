@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
-	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
 
@@ -97,33 +97,10 @@ func (h *Handler) Handles(path string) bool {
 	return ok
 }
 
-// statusWriter remembers the status for the access log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // ServeHTTP serves a Git request or a hook call.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &httpkit.StatusWriter{ResponseWriter: w}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	defer func() {
 		if p := recover(); p != nil {
@@ -131,12 +108,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			h.log.Error("panic serving git request", "path", r.URL.Path, "panic", p)
-			if sw.status == 0 {
+			if sw.Status == 0 {
 				plain(sw, http.StatusInternalServerError, "internal server error")
 			}
 		}
 		h.log.LogAttrs(r.Context(), slog.LevelInfo, "git request", slog.String("method", r.Method),
-			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)))
+			slog.String("path", r.URL.Path), slog.Int("status", sw.Status), slog.Duration("duration", time.Since(start)))
 	}()
 	if strings.HasPrefix(r.URL.Path, internalPrefix) {
 		h.serveHook(sw, r)
@@ -166,27 +143,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// credentials reads what a Git client presents: Basic (password or token)
-// or a token in Authorization. Git sends no sudo, and query tokens would end
-// up in remote URLs and logs, so neither is read.
-func credentials(r *http.Request) auth.Credentials {
-	var c auth.Credentials
-	if v := r.Header.Get("Authorization"); v != "" {
-		scheme, rest, _ := strings.Cut(v, " ")
-		switch strings.ToLower(scheme) {
-		case "token", "bearer":
-			c.HeaderToken = strings.TrimSpace(rest)
-		case "basic":
-			c.BasicUser, c.BasicPassword, c.Basic = r.BasicAuth()
-		}
-	}
-	c.OTP = r.Header.Get("X-Service-OTP")
-	if c.OTP == "" {
-		c.OTP = r.Header.Get("X-Gitea-OTP")
-	}
-	return c
-}
-
 // plain answers a short text message; git shows text/plain bodies to the user.
 func plain(w http.ResponseWriter, status int, msg string) {
 	h := w.Header()
@@ -194,21 +150,6 @@ func plain(w http.ResponseWriter, status int, msg string) {
 	h.Del("Content-Encoding")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(msg + "\n"))
-}
-
-// statusByCategory maps the error categories to statuses for Git clients.
-var statusByCategory = []struct {
-	kind   error
-	status int
-}{
-	{errs.ErrNotFound, http.StatusNotFound},
-	{errs.ErrUnauthenticated, http.StatusUnauthorized},
-	{errs.ErrForbidden, http.StatusForbidden},
-	{errs.ErrLocked, http.StatusForbidden},
-	{errs.ErrInvalid, http.StatusBadRequest},
-	{errs.ErrBadRequest, http.StatusBadRequest},
-	{errs.ErrConflict, http.StatusConflict},
-	{errs.ErrTooLarge, http.StatusRequestEntityTooLarge},
 }
 
 // writeError answers err: a redirect for a renamed repository, the
@@ -219,18 +160,19 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, t target, e
 		h.redirect(w, r, t, moved.NewOwner, moved.NewName)
 		return
 	}
-	for _, c := range statusByCategory {
-		if errors.Is(err, c.kind) {
-			if c.status == http.StatusUnauthorized {
-				w.Header().Set("WWW-Authenticate", h.realm)
-			}
-			msg := errs.Message(err)
-			if msg == "" {
-				msg = c.kind.Error()
-			}
-			plain(w, c.status, msg)
-			return
+	if status, msg, ok := httpkit.StatusOf(err); ok {
+		// Git clients know no 422 or 423: a refused body is a bad request,
+		// an archived repository a refusal.
+		switch status {
+		case http.StatusUnprocessableEntity:
+			status = http.StatusBadRequest
+		case http.StatusLocked:
+			status = http.StatusForbidden
+		case http.StatusUnauthorized:
+			w.Header().Set("WWW-Authenticate", h.realm)
 		}
+		plain(w, status, msg)
+		return
 	}
 	h.log.Error("git request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	plain(w, http.StatusInternalServerError, "internal server error")

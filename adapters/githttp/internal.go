@@ -3,11 +3,11 @@ package githttp
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
 	"strings"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
@@ -77,11 +77,9 @@ func (h *Handler) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		for _, c := range statusByCategory {
-			if errors.Is(err, c.kind) {
-				hookAnswer(w, c.status, errs.Message(err))
-				return
-			}
+		if status, _, ok := httpkit.StatusOf(err); ok {
+			hookAnswer(w, status, errs.Message(err))
+			return
 		}
 		h.log.Error("push hook failed", "hook", name, "repo_id", req.RepoID, "err", err)
 		hookAnswer(w, http.StatusInternalServerError, "internal server error")

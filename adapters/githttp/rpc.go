@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/repository"
 )
@@ -25,7 +26,7 @@ func setNoCache(h http.Header) {
 
 // admit authenticates the caller and asks the use case for the service.
 func (h *Handler) admit(w http.ResponseWriter, r *http.Request, t target, svc repository.GitService) (*transport.Session, string, bool) {
-	caller, err := h.auth.Authenticate(r.Context(), credentials(r))
+	caller, err := h.auth.Authenticate(r.Context(), httpkit.HeaderCredentials(r))
 	if err != nil {
 		h.writeError(w, r, t, err)
 		return nil, "", false

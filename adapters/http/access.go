@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
@@ -82,20 +83,7 @@ func parseAccess(s string) (accessRules, error) {
 
 // credentials reads what the request presents.
 func credentials(r *http.Request) auth.Credentials {
-	var c auth.Credentials
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, rest, _ := strings.Cut(h, " ")
-		switch strings.ToLower(scheme) {
-		case "token", "bearer":
-			c.HeaderToken = strings.TrimSpace(rest)
-		case "basic":
-			c.BasicUser, c.BasicPassword, c.Basic = r.BasicAuth()
-		}
-	}
-	c.OTP = r.Header.Get("X-Service-OTP")
-	if c.OTP == "" {
-		c.OTP = r.Header.Get("X-Gitea-OTP")
-	}
+	c := httpkit.HeaderCredentials(r)
 	if r.URL.RawQuery != "" {
 		q := r.URL.Query()
 		c.Sudo = q.Get("sudo")

@@ -6,26 +6,11 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
-	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 )
-
-// statusByCategory is the one place a domain error category becomes a status.
-var statusByCategory = []struct {
-	kind   error
-	status int
-}{
-	{errs.ErrNotFound, http.StatusNotFound},
-	{errs.ErrUnauthenticated, http.StatusUnauthorized},
-	{errs.ErrForbidden, http.StatusForbidden},
-	{errs.ErrInvalid, http.StatusUnprocessableEntity},
-	{errs.ErrBadRequest, http.StatusBadRequest},
-	{errs.ErrLocked, http.StatusLocked},
-	{errs.ErrConflict, http.StatusConflict},
-	{errs.ErrTooLarge, http.StatusRequestEntityTooLarge},
-}
 
 // apiError is Gitea's error body.
 type apiError struct {
@@ -59,15 +44,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, http.StatusUnprocessableEntity, body)
 		return
 	}
-	for _, c := range statusByCategory {
-		if errors.Is(err, c.kind) {
-			msg := errs.Message(err)
-			if msg == "" {
-				msg = c.kind.Error()
-			}
-			s.writeMessage(w, c.status, msg)
-			return
-		}
+	if status, msg, ok := httpkit.StatusOf(err); ok {
+		s.writeMessage(w, status, msg)
+		return
 	}
 	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "request_id", requestID(w), "err", err)
 	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(w)+")")

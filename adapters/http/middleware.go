@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/depothq/depot/adapters/httpkit"
 )
 
 // requestIDs are a random per-process prefix and a counter: unique, cheap,
@@ -34,29 +36,6 @@ func (g *requestIDs) next() string {
 // that no per-request context is needed to carry it.
 func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
 
-// statusWriter remembers the status for the access log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the real writer (flushing, deadlines).
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // base wraps every request: request id, nosniff, CORS, body limit, panic
 // recovery and the access log.
 func (s *Server) base(next http.Handler) http.Handler {
@@ -64,7 +43,7 @@ func (s *Server) base(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := ids.next()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &httpkit.StatusWriter{ResponseWriter: w}
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Request-Id", id)
@@ -74,13 +53,13 @@ func (s *Server) base(next http.Handler) http.Handler {
 					panic(p)
 				}
 				s.log.Error("panic serving request", "request_id", id, "panic", p, "stack", string(debug.Stack()))
-				if sw.status == 0 {
+				if sw.Status == 0 {
 					s.writeMessage(sw, http.StatusInternalServerError, "internal server error (request "+id+")")
 				}
 			}
 			if s.log.Enabled(r.Context(), slog.LevelInfo) {
 				s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method),
-					slog.String("path", r.URL.Path), slog.Int("status", sw.status),
+					slog.String("path", r.URL.Path), slog.Int("status", sw.Status),
 					slog.Duration("duration", time.Since(start)), slog.String("request_id", id))
 			}
 		}()
