@@ -3,6 +3,7 @@ package http
 import (
 	"net/http"
 
+	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/domain/repository"
 )
 
@@ -19,13 +20,21 @@ func (s *Server) changeRoutes() []route {
 	}
 }
 
+// decodeChange reads a contents write body and turns its shared fields
+// into the use case's options.
+func decodeChange[B interface {
+	commitOptions() (content.ChangeOptions, error)
+}](q *request, body B) (content.ChangeOptions, error) {
+	if err := decodeJSON(q.r, body); err != nil {
+		return content.ChangeOptions{}, err
+	}
+	return body.commitOptions()
+}
+
 // createFile answers POST R/contents/{filepath}: 201 FileResponse.
 func (s *Server) createFile(q *request) error {
 	var body createFileBody
-	if err := decodeJSON(q.r, &body); err != nil {
-		return err
-	}
-	opts, err := body.commitOptions()
+	opts, err := decodeChange(q, &body)
 	if err != nil {
 		return err
 	}
@@ -49,10 +58,7 @@ func (s *Server) createFile(q *request) error {
 // and 422 when the file exists.
 func (s *Server) updateFile(q *request) error {
 	var body updateFileBody
-	if err := decodeJSON(q.r, &body); err != nil {
-		return err
-	}
-	opts, err := body.commitOptions()
+	opts, err := decodeChange(q, &body)
 	if err != nil {
 		return err
 	}
@@ -77,10 +83,7 @@ func (s *Server) updateFile(q *request) error {
 // deleteFile answers DELETE R/contents/{filepath}: 200 FileDeleteResponse.
 func (s *Server) deleteFile(q *request) error {
 	var body deleteFileBody
-	if err := decodeJSON(q.r, &body); err != nil {
-		return err
-	}
-	opts, err := body.commitOptions()
+	opts, err := decodeChange(q, &body)
 	if err != nil {
 		return err
 	}
@@ -100,10 +103,7 @@ func (s *Server) deleteFile(q *request) error {
 // FilesResponse.
 func (s *Server) changeFiles(q *request) error {
 	var body changeFilesBody
-	if err := decodeJSON(q.r, &body); err != nil {
-		return err
-	}
-	opts, err := body.commitOptions()
+	opts, err := decodeChange(q, &body)
 	if err != nil {
 		return err
 	}
@@ -130,10 +130,7 @@ func (s *Server) changeFiles(q *request) error {
 // swagger says 200).
 func (s *Server) applyDiffPatch(q *request) error {
 	var body diffPatchBody
-	if err := decodeJSON(q.r, &body); err != nil {
-		return err
-	}
-	opts, err := body.commitOptions()
+	opts, err := decodeChange(q, &body)
 	if err != nil {
 		return err
 	}

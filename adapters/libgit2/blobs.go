@@ -11,6 +11,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -227,7 +228,7 @@ func (b *blobReader) Close() error {
 // Blob reads a blob by its full id (ports.GitTrees).
 func (s *Storage) Blob(ctx context.Context, p ports.RepoPath, id string, maxContent int64) (ports.GitBlob, error) {
 	notFound := errs.NotFound("blob " + id + " does not exist")
-	if len(id) != 40 || !isHex(id) {
+	if len(id) != 40 || !repository.IsHex(id) {
 		return ports.GitBlob{}, notFound
 	}
 	oid, err := git.NewOid(strings.ToLower(id))

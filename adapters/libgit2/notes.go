@@ -8,6 +8,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -20,7 +21,7 @@ func errNoNote(id string) error { return errs.NotFound("commit " + id + " has no
 // Note returns a commit's note and the notes commit that last changed it
 // (ports.GitRefs).
 func (s *Storage) Note(ctx context.Context, p ports.RepoPath, commitID string) (ports.GitNote, error) {
-	if len(commitID) != 40 || !isHex(commitID) {
+	if len(commitID) != 40 || !repository.IsHex(commitID) {
 		return ports.GitNote{}, errNoNote(commitID)
 	}
 	commitID = strings.ToLower(commitID)

@@ -8,6 +8,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -111,21 +112,10 @@ func resolveNamed(repo *git.Repository, prefix string, kind ports.RevisionKind, 
 	return ports.GitRevision{Kind: kind, Name: name, CommitID: obj.Id().String()}, true, nil
 }
 
-// isHex reports whether s is made of lower- or upper-case hex digits only.
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
 // lookupCommitPrefix finds the commit a full or abbreviated (7 or more hex
 // digits) id names. An ambiguous prefix names nothing.
 func lookupCommitPrefix(repo *git.Repository, id string) (string, bool, error) {
-	if len(id) < 7 || len(id) > 40 || !isHex(id) {
+	if len(id) < 7 || len(id) > 40 || !repository.IsHex(id) {
 		return "", false, nil
 	}
 	oid, err := git.NewOid((strings.ToLower(id) + strings.Repeat("0", 40))[:40])
@@ -151,7 +141,7 @@ func lookupCommitPrefix(repo *git.Repository, id string) (string, bool, error) {
 // lookupCommit finds a commit by its full 40-hex id; anything else, or an
 // object that is not a commit, is not found.
 func lookupCommit(repo *git.Repository, id string) (*git.Commit, error) {
-	if len(id) != 40 || !isHex(id) {
+	if len(id) != 40 || !repository.IsHex(id) {
 		return nil, errs.NotFound("commit " + id + " does not exist")
 	}
 	oid, err := git.NewOid(strings.ToLower(id))

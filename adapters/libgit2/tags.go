@@ -11,6 +11,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -309,7 +310,7 @@ func (s *Storage) DeleteTag(ctx context.Context, p ports.RepoPath, name string) 
 
 // AnnotatedTag returns a tag object by its full id (ports.GitRefs).
 func (s *Storage) AnnotatedTag(ctx context.Context, p ports.RepoPath, id string) (ports.GitTag, error) {
-	if len(id) != 40 || !isHex(id) {
+	if len(id) != 40 || !repository.IsHex(id) {
 		return ports.GitTag{}, errs.BadRequest("sha " + id + " is not a full object id")
 	}
 	oid, err := git.NewOid(strings.ToLower(id))

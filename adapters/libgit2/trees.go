@@ -13,6 +13,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -439,7 +440,7 @@ func lookupTreeish(repo *git.Repository, rev string) (*git.Tree, error) {
 	if rev == "" || strings.IndexByte(rev, 0) >= 0 {
 		return nil, notFound
 	}
-	if len(rev) == 40 && isHex(rev) {
+	if len(rev) == 40 && repository.IsHex(rev) {
 		oid, err := git.NewOid(strings.ToLower(rev))
 		if err != nil {
 			return nil, notFound

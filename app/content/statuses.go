@@ -8,6 +8,7 @@ import (
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/commitstatus"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -143,16 +144,7 @@ func (s *Service) statusCommit(ctx context.Context, a *repos.Access, ref string,
 
 // isFullCommitID reports a SHA-1 or SHA-256 object id in hex.
 func isFullCommitID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	return (len(s) == 40 || len(s) == 64) && repository.IsHex(s)
 }
 
 // statusPage loads the creators of list in one query.

@@ -142,19 +142,20 @@ func printable(p string) string {
 	return q[1 : len(q)-1]
 }
 
-// isHexSHA reports whether s is a 40-digit hex object id.
-func isHexSHA(s string) bool {
-	if len(s) != 40 {
-		return false
-	}
+// IsHex reports whether s is made of hex digits only (either case); the
+// empty string is not.
+func IsHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
+
+// isHexSHA reports whether s is a 40-digit hex object id.
+func isHexSHA(s string) bool { return len(s) == 40 && IsHex(s) }
 
 // CheckFileChanges validates a write's changes and returns them with their
 // paths cleaned and SHAs lower-cased. Every operation is known; update,
