@@ -21,8 +21,11 @@ type PushEvent struct {
 	When    time.Time
 }
 
-// Events receives what happened in repositories, for webhooks and feeds. An
-// implementation must not block the caller for long: it queues or logs.
+// Events receives what happened in repositories, for webhooks and feeds.
+// Each method is called inside the transaction of the write that records the
+// change, with that transaction's stores, so the work it queues (webhook
+// deliveries) commits if and only if the change does. It must not do network
+// I/O.
 type Events interface {
-	Pushed(ctx context.Context, e PushEvent) error
+	Pushed(ctx context.Context, tx Stores, e PushEvent) error
 }

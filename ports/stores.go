@@ -95,6 +95,12 @@ type Stores struct {
 	PublicKeys    PublicKeyStore
 
 	CommitStatuses CommitStatusStore
+
+	Jobs           JobStore
+	Mirrors        MirrorStore
+	PushMirrors    PushMirrorStore
+	Hooks          HookStore
+	HookDeliveries HookDeliveryStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -50,6 +50,11 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		defer close(flushed)
 		a.LastUsed.Run(bg, time.Minute)
 	}()
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		a.Jobs.Run(bg)
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	var serveErr error
@@ -64,6 +69,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	stopBG()
 	<-flushed
+	<-jobsDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

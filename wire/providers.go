@@ -14,11 +14,16 @@ import (
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
+	"github.com/depothq/depot/adapters/outbound"
 	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/adapters/sqlstore"
+	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/adapters/templates"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -49,7 +54,12 @@ type App struct {
 	// GitRunner starts git for it and learns where the hooks call back.
 	GitHTTP   *githttp.Handler
 	GitRunner *githttp.Runner
-	Log       *slog.Logger
+	// SSH serves Git over SSH when the site's SSHListen is set.
+	SSH *sshd.Server
+	// Jobs works the durable job queue (deliveries, mirror syncs).
+	Jobs    *jobs.Runner
+	Mirrors *mirrors.Service
+	Log     *slog.Logger
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -121,7 +131,10 @@ func provideGitRunner(o Options) (*githttp.Runner, error) {
 }
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }
-func provideSSHKeys() ports.SSHKeys              { return security.NewSSHKeys() }
+
+// provideOutbound builds the guard every outbound request goes through.
+func provideOutbound(s site.Settings) (*outbound.Guard, error) { return outbound.New(s) }
+func provideSSHKeys() ports.SSHKeys                            { return security.NewSSHKeys() }
 
 // appSet is everything above the database.
 var appSet = gwire.NewSet(
@@ -130,7 +143,12 @@ var appSet = gwire.NewSet(
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
-	provideEvents, transport.NewService, provideGitRunner, githttp.NewHandler,
+	transport.NewService, provideGitRunner, githttp.NewHandler,
+	jobs.NewRunner, provideOutbound, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New,
+	gwire.Struct(new(httpadapter.Services), "*"),
+	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
+	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),
+	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
 	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),

@@ -10,8 +10,12 @@ import (
 	"context"
 	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/adapters/http"
+	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -57,19 +61,41 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
-	server, err := http.NewServer(authenticator, service, reposService, contentService, settings, logger)
+	guard, err := provideOutbound(settings)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	events := provideEvents(logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, events, clock, settings, logger)
-	runner, err := provideGitRunner(o)
+	runner := jobs.NewRunner(stores, clock, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, guard, guard, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, logger)
+	dispatcher := hooks.NewDispatcher(guard, runner, logger)
+	services := http.Services{
+		Auth:         authenticator,
+		Users:        service,
+		Repos:        reposService,
+		Content:      contentService,
+		Mirrors:      mirrorsService,
+		Hooks:        hooksService,
+		HookDispatch: dispatcher,
+	}
+	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, runner, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	githttpRunner, err := provideGitRunner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
+	sshdServer, err := sshd.New(transportService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -79,7 +105,10 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		LastUsed:  lastUsedRecorder,
 		HTTP:      server,
 		GitHTTP:   handler,
-		GitRunner: runner,
+		GitRunner: githttpRunner,
+		SSH:       sshdServer,
+		Jobs:      runner,
+		Mirrors:   mirrorsService,
 		Log:       logger,
 	}
 	return app, func() {
@@ -125,19 +154,41 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
-	server, err := http.NewServer(authenticator, service, reposService, contentService, settings, logger)
+	guard, err := provideOutbound(settings)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	events := provideEvents(logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, events, clock, settings, logger)
-	runner, err := provideGitRunner(o)
+	runner := jobs.NewRunner(stores, clock, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, guard, guard, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, logger)
+	dispatcher := hooks.NewDispatcher(guard, runner, logger)
+	services := http.Services{
+		Auth:         authenticator,
+		Users:        service,
+		Repos:        reposService,
+		Content:      contentService,
+		Mirrors:      mirrorsService,
+		Hooks:        hooksService,
+		HookDispatch: dispatcher,
+	}
+	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, runner, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	githttpRunner, err := provideGitRunner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
+	sshdServer, err := sshd.New(transportService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -147,7 +198,10 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		LastUsed:  lastUsedRecorder,
 		HTTP:      server,
 		GitHTTP:   handler,
-		GitRunner: runner,
+		GitRunner: githttpRunner,
+		SSH:       sshdServer,
+		Jobs:      runner,
+		Mirrors:   mirrorsService,
 		Log:       logger,
 	}
 	return app, func() {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
@@ -30,6 +32,9 @@ type Server struct {
 	users      *users.Service
 	repos      *repos.Service
 	content    *content.Service
+	mirrors    *mirrors.Service
+	hooks      *hooks.Service
+	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
 	baseURL    string
@@ -45,11 +50,24 @@ type Server struct {
 // apiPrefix is where the REST API lives.
 const apiPrefix = "/api/v1"
 
+// Services are the use cases the routes call.
+type Services struct {
+	Auth    *auth.Authenticator
+	Users   *users.Service
+	Repos   *repos.Service
+	Content *content.Service
+	Mirrors *mirrors.Service
+	Hooks   *hooks.Service
+	// HookDispatch sends test deliveries.
+	HookDispatch *hooks.Dispatcher
+}
+
 // NewServer builds the handler and its routes.
-func NewServer(a *auth.Authenticator, u *users.Service, rs *repos.Service, cs *content.Service, settings site.Settings,
-	log *slog.Logger) (*Server, error) {
+func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	s := &Server{auth: a, users: u, repos: rs, content: cs, settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
+	s := &Server{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch,
+		settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	router := mux.NewRouter()

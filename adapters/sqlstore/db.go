@@ -180,6 +180,12 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PublicKeys:    &PublicKeyStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
+
+		Jobs:           &JobStore{c: c},
+		Mirrors:        &MirrorStore{c: c},
+		PushMirrors:    &PushMirrorStore{c: c},
+		Hooks:          &HookStore{c: c},
+		HookDeliveries: &HookDeliveryStore{c: c},
 	}
 }
 

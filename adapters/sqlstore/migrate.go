@@ -70,6 +70,10 @@ func migrations() *migrate.Migrations {
 	add("000003", "commit_statuses", up000003, down000003)
 	add("000004", "repository_search_index", up000004, down000004)
 	add("000005", "public_keys", up000005, down000005)
+	add("000006", "jobs", up000006, down000006)
+	add("000007", "mirrors", up000007, down000007)
+	add("000008", "webhooks", up000008, down000008)
+	add("000009", "hook_deliveries", up000009, down000009)
 	return ms
 }
 

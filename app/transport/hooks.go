@@ -72,19 +72,18 @@ func (s *Service) PostReceive(ctx context.Context, in HookInput) error {
 	if err != nil {
 		return err
 	}
-	if err := s.stores.Repos.SetSize(ctx, r.ID, size); err != nil {
-		return err
-	}
-	if len(in.Changes) == 0 {
-		return nil
-	}
 	ev := ports.PushEvent{RepoID: r.ID, Owner: r.Owner.Name, Repo: r.Name, PusherID: pusher.ID,
 		PusherName: pusher.Name, Changes: in.Changes, When: s.clock.Now()}
-	if err := s.events.Pushed(ctx, ev); err != nil {
-		// The push itself succeeded; a lost event must not fail it.
-		s.log.Error("emitting push event", "repo", r.FullName(), "err", err)
-	}
-	return nil
+	// The size and the push's deliveries commit together (an outbox).
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.Repos.SetSize(ctx, r.ID, size); err != nil {
+			return err
+		}
+		if len(in.Changes) == 0 {
+			return nil
+		}
+		return s.events.Pushed(ctx, tx, ev)
+	})
 }
 
 // recordEmptiness keeps the empty flag right and, when the repository has

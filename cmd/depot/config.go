@@ -34,6 +34,11 @@ type Config struct {
 	LogLevel string `toml:"log_level"`
 	// LogFormat is auto (coloured text on a terminal, JSON otherwise), text or json.
 	LogFormat string `toml:"log_format"`
+	// SSHListen is the built-in SSH server's address, host:port; empty: off.
+	SSHListen string `toml:"ssh_listen"`
+	// AllowedHosts is the allow list of outbound requests (webhooks,
+	// migrations, mirrors), Gitea's vocabulary, comma separated.
+	AllowedHosts string `toml:"allowed_hosts"`
 	// Site holds the site policy settings, the [site] table of the file.
 	Site SiteConfig `toml:"site"`
 
@@ -124,6 +129,8 @@ func (c Config) SiteSettings() site.Settings {
 		DefaultPagingNum:         c.Site.DefaultPagingNum,
 		MaxResponseItems:         c.Site.MaxResponseItems,
 		PasswordMinLength:        c.Site.PasswordMinLength,
+		SSHListen:                c.SSHListen,
+		AllowedHosts:             c.AllowedHosts,
 	}
 }
 
@@ -274,6 +281,10 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.LogLevel }},
 		{key: "log_format", flag: "log-format", usage: "log format: auto (coloured text on a terminal, JSON otherwise), text or json",
 			field: func(c *Config) any { return &c.LogFormat }},
+		{key: "ssh_listen", flag: "ssh-listen", usage: "address (host:port) of the built-in SSH server; empty turns it off",
+			field: func(c *Config) any { return &c.SSHListen }, docDefault: "empty: off"},
+		{key: "allowed_hosts", flag: "allowed-hosts", usage: "hosts outbound requests (webhooks, migrations, mirrors) may reach: external, loopback, private, *, CIDRs, host globs; comma-separated",
+			field: func(c *Config) any { return &c.AllowedHosts }, docDefault: "empty: `external` (public addresses only)"},
 
 		{key: "site.name", flag: "site-name", usage: "site display name",
 			field: func(c *Config) any { return &c.Site.Name }},

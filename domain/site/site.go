@@ -43,6 +43,15 @@ type Settings struct {
 	MaxResponseItems int
 	// PasswordMinLength is the shortest password the API accepts.
 	PasswordMinLength int
+
+	// SSHListen is the built-in SSH server's address (host:port); empty
+	// turns it off. Repository records' ssh_url use its port.
+	SSHListen string
+	// AllowedHosts is the allow list of every outbound request (webhooks,
+	// migrations, mirrors), comma separated in Gitea's vocabulary:
+	// "external" (the default when empty), "loopback", "private", "*",
+	// CIDRs and host globs.
+	AllowedHosts string
 }
 
 // Defaults returns Gitea's defaults where Gitea has one.

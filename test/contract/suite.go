@@ -47,12 +47,18 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"PublicKeys":    publicKeyTests,
 
 		"CommitStatuses": statusTests,
+
+		"Jobs":           jobTests,
+		"Mirrors":        mirrorTests,
+		"Hooks":          hookTests,
+		"HookDeliveries": hookDeliveryTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
 		"ReposEmpty", "PublicKeys",
 		"CommitStatuses",
+		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {

@@ -1,0 +1,73 @@
+package ports
+
+import (
+	"context"
+	"time"
+)
+
+// Job is one unit of queued background work (a webhook delivery, a mirror
+// sync). Jobs live in the database so that they survive a restart and can be
+// shared by several server processes on one Postgres.
+type Job struct {
+	ID int64
+	// Kind names the handler that runs the job, e.g. "hook.deliver".
+	Kind string
+	// Queue orders jobs: of the jobs sharing a non-empty queue, only the
+	// oldest unfinished one may run (per-hook delivery order). Empty: no order.
+	Queue string
+	// Dedup, when non-empty, makes Enqueue a no-op while an unfinished job of
+	// the same kind has the same key (one pending sync per mirror).
+	Dedup string
+	// Payload is the handler's input, opaque to the queue (usually JSON).
+	Payload []byte
+	// Attempts counts the runs started so far, this one included once claimed.
+	Attempts int
+	// RunAt is when the job becomes due (again, after a failed attempt).
+	RunAt time.Time
+	// LastError is what the last failed attempt reported.
+	LastError string
+	Created   time.Time
+}
+
+// NewJob is a job to enqueue. A zero RunAt means now.
+type NewJob struct {
+	Kind, Queue, Dedup string
+	Payload            []byte
+	RunAt              time.Time
+}
+
+// JobState is where a job is in its life.
+type JobState string
+
+// Job states. A finished job is deleted; a job given up on stays as failed
+// so that an administrator can see why.
+const (
+	JobPending JobState = "pending"
+	JobRunning JobState = "running"
+	JobFailed  JobState = "failed"
+)
+
+// JobStore is the durable job queue. Enqueue is meant to run inside the
+// transaction of the write that causes the work (an outbox), so the work is
+// queued if and only if the write commits.
+type JobStore interface {
+	// Enqueue adds a pending job and returns its id; with a Dedup key that an
+	// unfinished job of the same kind holds, it adds nothing and returns that
+	// job's id.
+	Enqueue(ctx context.Context, j NewJob) (int64, error)
+	// Claim leases to owner up to limit due jobs of these kinds: pending jobs
+	// whose RunAt has come, and running jobs whose lease expired (their
+	// worker died). A claimed job is running until now+lease and its
+	// Attempts is incremented. Of a queue, only the oldest unfinished job is
+	// ever claimable. Concurrent claimers never get the same job (Postgres:
+	// FOR UPDATE SKIP LOCKED).
+	Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*Job, error)
+	// Complete deletes a job its owner finished.
+	Complete(ctx context.Context, id int64, owner string) error
+	// Retry makes a job its owner failed pending again at runAt.
+	Retry(ctx context.Context, id int64, owner string, runAt time.Time, lastError string) error
+	// Fail marks a job its owner gives up on as failed; it frees its queue.
+	Fail(ctx context.Context, id int64, owner string, lastError string) error
+	// Get returns a job in any state (errs.ErrNotFound once completed).
+	Get(ctx context.Context, id int64) (*Job, JobState, error)
+}
