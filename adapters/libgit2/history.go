@@ -48,6 +48,9 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 	}
 
 	key := f.key(dir)
+	if f.plain() && f.not == nil {
+		s.history.loadPlain(dir)
+	}
 	total, cached := s.history.get(key)
 	if !cached {
 		if total, err = s.countFromRecent(ctx, repo, dir, f); err != nil {
@@ -59,6 +62,9 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 			}
 		}
 		s.history.put(key, total)
+		if f.plain() && f.not == nil {
+			persistPlain(dir, *f.start, total)
+		}
 	}
 
 	w := newCommitWalker(repo, f, allowed)

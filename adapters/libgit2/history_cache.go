@@ -2,6 +2,11 @@ package libgit2
 
 import (
 	"container/list"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	git "github.com/libgit2/git2go/v34"
@@ -25,6 +30,8 @@ type countCache struct {
 	mu    sync.Mutex
 	order *list.List // of countEntry, most recent first
 	index map[countKey]*list.Element
+	// loaded lists the directories whose persisted counts were read.
+	loaded map[string]bool
 }
 
 type countEntry struct {
@@ -82,4 +89,103 @@ func (c *countCache) recentPlain(dir string, exclude git.Oid) (git.Oid, int64, b
 		}
 	}
 	return git.Oid{}, 0, false
+}
+
+// countsFile is where a repository keeps its unfiltered commit counts by
+// tip, so that the first listing after a restart does not walk the whole
+// history again. It sits in the bare repository, which git leaves alone.
+const countsFile = "depot-commit-counts"
+
+// countsFileKeep is how many counts a rewrite of the file keeps; it is
+// rewritten when it grows past four times that.
+const countsFileKeep = 64
+
+// countLineSize is the typical length of a line of the counts file.
+const countLineSize = 40 + 1 + 7 + 1
+
+// loadPlain puts the counts persisted in dir into the cache, once per
+// directory and process. A damaged line is skipped: the count is then
+// computed again.
+func (c *countCache) loadPlain(dir string) {
+	c.mu.Lock()
+	if c.loaded == nil {
+		c.loaded = map[string]bool{}
+	}
+	if c.loaded[dir] {
+		c.mu.Unlock()
+		return
+	}
+	c.loaded[dir] = true
+	c.mu.Unlock()
+	for _, e := range readCounts(dir) {
+		c.putIfAbsent(countKey{dir: dir, start: e.id}, e.total)
+	}
+}
+
+// putIfAbsent caches a count unless one is there (it must not refresh an
+// entry's recency: persisted counts are older than what is in memory).
+func (c *countCache) putIfAbsent(k countKey, total int64) {
+	if _, ok := c.get(k); ok {
+		return
+	}
+	c.put(k, total)
+}
+
+// persistPlain appends an unfiltered count to dir's file, and rewrites the
+// file with the newest counts when it has grown too long. Failing to
+// persist costs only speed after a restart, so errors are ignored.
+func persistPlain(dir string, id git.Oid, total int64) {
+	path := filepath.Join(dir, countsFile)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	_, werr := fmt.Fprintf(f, "%s %d\n", id.String(), total)
+	info, serr := f.Stat()
+	_ = f.Close()
+	if werr != nil || serr != nil || info.Size() < countsFileKeep*4*countLineSize {
+		return
+	}
+	entries := readCounts(dir)
+	if len(entries) > countsFileKeep {
+		entries = entries[len(entries)-countsFileKeep:]
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%s %d\n", e.id.String(), e.total)
+	}
+	tmp := path + ".tmp"
+	if os.WriteFile(tmp, []byte(b.String()), 0o644) == nil {
+		_ = os.Rename(tmp, path)
+	}
+}
+
+type persistedCount struct {
+	id    git.Oid
+	total int64
+}
+
+// readCounts parses dir's counts file, oldest first; later lines win.
+func readCounts(dir string) []persistedCount {
+	data, err := os.ReadFile(filepath.Join(dir, countsFile))
+	if err != nil {
+		return nil
+	}
+	var out []persistedCount
+	for line := range strings.SplitSeq(string(data), "\n") {
+		hexID, num, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		id, err := git.NewOid(hexID)
+		if err != nil {
+			continue
+		}
+		total, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || total <= 0 {
+			continue
+		}
+		out = append(out, persistedCount{id: *id, total: total})
+	}
+	return out
 }

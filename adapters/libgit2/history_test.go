@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -530,5 +531,45 @@ func TestHistoryCountIsCachedPerFilter(t *testing.T) {
 	_, again := histList(t, f, ports.CommitListQuery{}, 1, 1)
 	if feature != int64(len(f.log("feature"))) || again != rewritten {
 		t.Fatalf("feature %d, main %d", feature, again)
+	}
+}
+
+// A storage started later (a restarted server) reads the unfiltered counts
+// the repository keeps on disk instead of walking the history again, and a
+// damaged counts file only costs a recount.
+func TestHistoryCountSurvivesRestart(t *testing.T) {
+	f, _ := histStory(t)
+	_, total := histList(t, f, ports.CommitListQuery{}, 1, 1)
+	countsPath := filepath.Join(f.bare, "depot-commit-counts")
+	data, err := os.ReadFile(countsPath)
+	if err != nil {
+		t.Fatalf("counts file: %v", err)
+	}
+	head := strings.TrimSpace(f.git(0, "rev-parse", "main"))
+	if want := fmt.Sprintf("%s %d\n", head, total); !strings.Contains(string(data), want) {
+		t.Fatalf("counts file %q lacks %q", data, want)
+	}
+	// A planted count proves the restarted storage reads the file.
+	if err := os.WriteFile(countsPath, []byte("garbage\n"+head+" 4242\nzz 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restarted, err := libgit2.New(filepath.Dir(filepath.Dir(f.bare)), slog.New(slog.NewTextHandler(t.Output(), nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := restarted.ListCommits(context.Background(), f.p, ports.CommitListQuery{}, ports.ListOptions{Page: 1, Limit: 1})
+	if err != nil || got != 4242 {
+		t.Fatalf("restarted total %d, %v; want the persisted 4242", got, err)
+	}
+	// Without the file the count is computed again.
+	if err := os.Remove(countsPath); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := libgit2.New(filepath.Dir(filepath.Dir(f.bare)), slog.New(slog.NewTextHandler(t.Output(), nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err = fresh.ListCommits(context.Background(), f.p, ports.CommitListQuery{}, ports.ListOptions{Page: 1, Limit: 1}); err != nil || got != total {
+		t.Fatalf("fresh total %d, %v; want %d", got, err, total)
 	}
 }
