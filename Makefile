@@ -20,9 +20,10 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## build: compile bin/depot
+## build: compile bin/depot and bin/depot-hook (the push hooks' small program)
 build: deps
 	$(GO) build -o $(BIN) ./cmd/depot
+	$(GO) build -o bin/depot-hook ./cmd/depot-hook
 
 ## run: build and start the server on 127.0.0.1:3000 with SQLite under ./data
 run: build

@@ -86,6 +86,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		if bin, err = os.Executable(); err != nil {
 			return nil, fmt.Errorf("githttp: locating the depot executable for hooks: %w", err)
 		}
+		bin = preferHookBinary(bin)
 	}
 	if bin, err = filepath.Abs(bin); err != nil {
 		return nil, err
@@ -100,6 +101,21 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// HookBinaryName is the small hook program (cmd/depot-hook) the runner
+// prefers when it sits next to the depot executable: it starts in a
+// millisecond where the server's executable takes tens.
+const HookBinaryName = "depot-hook"
+
+// preferHookBinary returns the hook program beside exe when there is an
+// executable one, else exe (which answers `hook …` too).
+func preferHookBinary(exe string) string {
+	small := filepath.Join(filepath.Dir(exe), HookBinaryName)
+	if info, err := os.Stat(small); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+		return small
+	}
+	return exe
 }
 
 // installHooks writes the hook scripts unless they are already right.
