@@ -122,6 +122,7 @@ func httpGitPeakRSS(b *testing.B) float64 {
 // BenchmarkHTTPGitPush pushes the same repository into a fresh empty one,
 // over smart HTTP (hooks included) and over file:// (no hooks).
 func BenchmarkHTTPGitPush(b *testing.B) {
+	httpGitBenchHookBinary(b)
 	srv := testserver.Start(b)
 	_, alice := srv.CreateUser("alice", userPassword)
 	src := httpGitBenchRepo(b, 5000, 4096)
@@ -148,4 +149,20 @@ func BenchmarkHTTPGitPush(b *testing.B) {
 	b.Run("File", func(b *testing.B) {
 		push(b, func(name string) string { return "file://" + repoDir(srv, "alice", name) })
 	})
+}
+
+// httpGitBenchHookBinary builds cmd/depot-hook beside the test binary, where
+// the server's runner looks for it, so that pushes run the hooks with the
+// program a production install runs rather than with this test binary.
+func httpGitBenchHookBinary(b *testing.B) {
+	b.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(exe), "depot-hook"), "./cmd/depot-hook")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build ./cmd/depot-hook: %v\n%s", err, out)
+	}
 }
