@@ -17,6 +17,8 @@ func (s *Server) contentRoutes() []route {
 	return []route{
 		{"GET", R + "/raw/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
 		{"GET", R + "/media/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
+		{"HEAD", R + "/raw/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
+		{"HEAD", R + "/media/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
 		{"GET", R + "/contents", scopes(catRepo), "RR(code)", s.getContents},
 		{"GET", R + "/contents/{filepath:.*}", scopes(catRepo), "RR(code)", s.getContents},
 		{"GET", R + "/git/trees/{sha}", scopes(catRepo), "RR(code)", s.getGitTree},

@@ -29,6 +29,8 @@ const (
 // serveBlob answers with the blob read by rd, found as res: the ETag is the
 // blob id (a matching If-None-Match is a 304 without reading the blob), the
 // content type is sniffed from the first bytes, and the bytes are streamed.
+// One byte range (Range, with If-Range on the ETag) is answered with 206;
+// HEAD gets the headers alone.
 func serveBlob(q *request, res ports.GitPathResult, rd io.Reader) error {
 	h := q.w.Header()
 	etag := `"` + res.Entry.ID + `"`
@@ -61,15 +63,87 @@ func serveBlob(q *request, res ports.GitPathResult, rd io.Reader) error {
 		h.Set("Content-Disposition", cd)
 		h.Set("Access-Control-Expose-Headers", "Content-Disposition")
 	}
-	h.Set("Content-Length", strconv.FormatInt(res.Entry.Size, 10))
-	q.w.WriteHeader(http.StatusOK)
-	if _, err := q.w.Write(head); err != nil {
-		return nil // the client went away; nothing more to tell it
+	h.Set("Accept-Ranges", "bytes")
+	size := res.Entry.Size
+	start, length, status := int64(0), size, http.StatusOK
+	if rng := q.r.Header.Get("Range"); rng != "" && ifRangeHolds(q.r.Header.Get("If-Range"), etag) {
+		var ok bool
+		if start, length, ok = parseByteRange(rng, size); !ok {
+			h.Set("Content-Range", "bytes */"+strconv.FormatInt(size, 10))
+			h.Del("Content-Type")
+			q.w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
+			return nil
+		}
+		if length != size {
+			status = http.StatusPartialContent
+			h.Set("Content-Range", "bytes "+strconv.FormatInt(start, 10)+"-"+strconv.FormatInt(start+length-1, 10)+
+				"/"+strconv.FormatInt(size, 10))
+		}
+	}
+	h.Set("Content-Length", strconv.FormatInt(length, 10))
+	q.w.WriteHeader(status)
+	if q.r.Method == http.MethodHead {
+		return nil
 	}
 	// The status is sent: a failure now can only cut the body short, which
 	// the client sees against Content-Length.
-	_, _ = io.Copy(q.w, rd)
+	body := io.MultiReader(bytes.NewReader(head), rd)
+	if start > 0 {
+		if _, err := io.CopyN(io.Discard, body, start); err != nil {
+			return nil
+		}
+	}
+	_, _ = io.CopyN(q.w, body, length)
 	return nil
+}
+
+// ifRangeHolds reports whether a Range request may be answered with a part:
+// without If-Range, or when If-Range names the current ETag exactly (strong
+// comparison; a date never matches, since the bytes have no fixed date).
+func ifRangeHolds(ifRange, etag string) bool {
+	return ifRange == "" || ifRange == etag
+}
+
+// parseByteRange reads a Range header of one byte range (first-last,
+// first- or -suffix) over size bytes and returns its start and length. A
+// header this server does not answer with a part (several ranges, another
+// unit, bad syntax) gives the whole: RFC 9110 lets a server ignore Range. A
+// well-formed range outside the content is unsatisfiable (ok false).
+func parseByteRange(header string, size int64) (start, length int64, ok bool) {
+	spec, found := strings.CutPrefix(header, "bytes=")
+	if !found || strings.Contains(spec, ",") {
+		return 0, size, true
+	}
+	first, last, found := strings.Cut(strings.TrimSpace(spec), "-")
+	if !found {
+		return 0, size, true
+	}
+	if first == "" { // the last n bytes
+		n, err := strconv.ParseInt(last, 10, 64)
+		if err != nil || n < 0 {
+			return 0, size, true
+		}
+		if n == 0 || size == 0 {
+			return 0, 0, false
+		}
+		n = min(n, size)
+		return size - n, n, true
+	}
+	from, err := strconv.ParseInt(first, 10, 64)
+	if err != nil || from < 0 {
+		return 0, size, true
+	}
+	to := size - 1
+	if last != "" {
+		if to, err = strconv.ParseInt(last, 10, 64); err != nil || to < from {
+			return 0, size, true
+		}
+		to = min(to, size-1)
+	}
+	if from >= size {
+		return 0, 0, false
+	}
+	return from, to - from + 1, true
 }
 
 // etagMatches reports whether an If-None-Match value names etag (weak

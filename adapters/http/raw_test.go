@@ -46,3 +46,38 @@ func TestContentsETagMatches(t *testing.T) {
 	is.True(!etagMatches(`"abcd"`, etag))
 	is.True(!etagMatches(`abc`, etag))
 }
+
+func TestParseByteRange(t *testing.T) {
+	for _, c := range []struct {
+		header        string
+		size          int64
+		start, length int64
+		ok            bool
+	}{
+		{"bytes=0-9", 100, 0, 10, true},
+		{"bytes=10-", 100, 10, 90, true},
+		{"bytes=-10", 100, 90, 10, true},
+		{"bytes=-200", 100, 0, 100, true},
+		{"bytes=90-200", 100, 90, 10, true},
+		{"bytes= 5-6", 100, 5, 2, true},
+		{"bytes=100-", 100, 0, 0, false},
+		{"bytes=-0", 100, 0, 0, false},
+		{"bytes=0-", 0, 0, 0, false},
+		{"bytes=0-1,3-4", 100, 0, 100, true},
+		{"bytes=5-2", 100, 0, 100, true},
+		{"bytes=a-2", 100, 0, 100, true},
+		{"bytes=2", 100, 0, 100, true},
+		{"pages=1-2", 100, 0, 100, true},
+		{"bytes=-x", 100, 0, 100, true},
+	} {
+		t.Run(c.header, func(t *testing.T) {
+			is := is.New(t)
+			start, length, ok := parseByteRange(c.header, c.size)
+			is.Equal(ok, c.ok)
+			if ok {
+				is.Equal(start, c.start)
+				is.Equal(length, c.length)
+			}
+		})
+	}
+}
