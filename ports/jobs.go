@@ -13,7 +13,11 @@ type Job struct {
 	// Kind names the handler that runs the job, e.g. "hook.deliver".
 	Kind string
 	// Queue orders jobs: of the jobs sharing a non-empty queue, only the
-	// oldest unfinished one may run (per-hook delivery order). Empty: no order.
+	// oldest unfinished one (lowest ID, pending or running, whatever its
+	// kind) may run, so a queue runs one job at a time in enqueue order, also
+	// while its head waits for a retry (per-hook delivery order). Empty: no
+	// order. Jobs enqueued by transactions that overlap may start in either
+	// order.
 	Queue string
 	// Dedup, when non-empty, makes Enqueue a no-op while an unfinished job of
 	// the same kind has the same key (one pending sync per mirror).
@@ -26,7 +30,8 @@ type Job struct {
 	RunAt time.Time
 	// LastError is what the last failed attempt reported.
 	LastError string
-	Created   time.Time
+	// Created is when the job was enqueued.
+	Created time.Time
 }
 
 // NewJob is a job to enqueue. A zero RunAt means now.
@@ -50,6 +55,9 @@ const (
 // JobStore is the durable job queue. Enqueue is meant to run inside the
 // transaction of the write that causes the work (an outbox), so the work is
 // queued if and only if the write commits.
+//
+// Times (now, runAt) come from the callers' clocks, so processes sharing a
+// database need clocks in step to well within a lease.
 type JobStore interface {
 	// Enqueue adds a pending job and returns its id; with a Dedup key that an
 	// unfinished job of the same kind holds, it adds nothing and returns that
@@ -62,12 +70,20 @@ type JobStore interface {
 	// ever claimable. Concurrent claimers never get the same job (Postgres:
 	// FOR UPDATE SKIP LOCKED).
 	Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*Job, error)
-	// Complete deletes a job its owner finished.
+	// Complete deletes a job its owner finished. Complete, Retry, Fail and
+	// Release act only while the job is running under owner's lease;
+	// otherwise (it finished, or its lease expired and another owner
+	// claimed it) they change nothing and return errs.ErrConflict.
 	Complete(ctx context.Context, id int64, owner string) error
 	// Retry makes a job its owner failed pending again at runAt.
 	Retry(ctx context.Context, id int64, owner string, runAt time.Time, lastError string) error
-	// Fail marks a job its owner gives up on as failed; it frees its queue.
+	// Fail marks a job its owner gives up on as failed; it frees its queue
+	// and its dedup key.
 	Fail(ctx context.Context, id int64, owner string, lastError string) error
+	// Release gives a job back as if its owner had never claimed it: pending
+	// and due as before, its Attempts count undone. A worker shutting down
+	// releases what it could not finish, so a restart costs no attempt.
+	Release(ctx context.Context, id int64, owner string) error
 	// Get returns a job in any state (errs.ErrNotFound once completed).
 	Get(ctx context.Context, id int64) (*Job, JobState, error)
 }

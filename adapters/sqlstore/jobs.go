@@ -1,11 +1,231 @@
 package sqlstore
 
-import "github.com/depothq/depot/ports"
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
 
 var _ ports.JobStore = (*JobStore)(nil)
 
+var jobMapping = mapping{op: "job", notFound: "job not found"}
+
+// errLeaseLost is what Complete, Retry, Fail and Release return when the job is no
+// longer leased to the caller: it finished, or its lease expired and another
+// worker took it over. The caller's outcome no longer counts.
+var errLeaseLost = errs.Conflict("job is not leased to this owner")
+
+// jobRow is the query model of jobs (migration 000006).
+type jobRow struct {
+	bun.BaseModel `bun:"table:jobs,alias:j"`
+
+	ID         int64     `bun:"id,pk,autoincrement"`
+	Kind       string    `bun:"kind"`
+	Queue      string    `bun:"queue"`
+	Dedup      string    `bun:"dedup"`
+	Payload    []byte    `bun:"payload"`
+	State      string    `bun:"state"`
+	Attempts   int       `bun:"attempts"`
+	RunAt      time.Time `bun:"run_at"`
+	LeaseOwner string    `bun:"lease_owner"`
+	LeaseUntil time.Time `bun:"lease_until,nullzero"`
+	LastError  string    `bun:"last_error"`
+	Created    time.Time `bun:"created,nullzero"`
+}
+
+func (r *jobRow) toDomain() *ports.Job {
+	return &ports.Job{
+		ID: r.ID, Kind: r.Kind, Queue: r.Queue, Dedup: r.Dedup, Payload: r.Payload,
+		Attempts: r.Attempts, RunAt: domainTime(r.RunAt), LastError: r.LastError,
+		Created: domainTime(r.Created),
+	}
+}
+
 // JobStore is the SQL implementation of ports.JobStore.
-type JobStore struct {
-	c              conn
-	ports.JobStore // placeholder until implemented: remove
+type JobStore struct{ c conn }
+
+// Enqueue inserts a pending job. The dedup key is enforced by the partial
+// unique index, so two concurrent Enqueues of one key cannot both insert:
+// the loser's INSERT does nothing (on Postgres after waiting for the
+// winner's commit) and it reads the winner's id instead.
+func (s *JobStore) Enqueue(ctx context.Context, j ports.NewJob) (int64, error) {
+	now := dbTime(time.Now())
+	runAt := dbTime(j.RunAt)
+	if runAt.IsZero() {
+		runAt = now
+	}
+	payload := j.Payload
+	if payload == nil {
+		payload = []byte{}
+	}
+	db := s.c.w(ctx)
+	// The holder of the key may finish between the failed insert and the
+	// read; a few rounds settle that race.
+	for range 3 {
+		row := &jobRow{
+			Kind: j.Kind, Queue: j.Queue, Dedup: j.Dedup, Payload: payload,
+			State: string(ports.JobPending), RunAt: runAt, Created: now,
+		}
+		ins := db.NewInsert().Model(row).ExcludeColumn("id", "lease_until").Returning("id")
+		if j.Dedup == "" {
+			if _, err := ins.Exec(ctx); err != nil {
+				return 0, jobMapping.mapErr(err)
+			}
+			return row.ID, nil
+		}
+		res, err := ins.On("CONFLICT DO NOTHING").Exec(ctx)
+		if err != nil {
+			return 0, jobMapping.mapErr(err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			return row.ID, nil
+		}
+		var id int64
+		err = db.NewSelect().Model((*jobRow)(nil)).Column("id").
+			Where("j.kind = ?", j.Kind).Where("j.dedup = ?", j.Dedup).
+			Where("j.state IN (?)", bun.In(unfinishedStates)).Scan(ctx, &id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, jobMapping.mapErr(err)
+		}
+	}
+	return 0, jobMapping.mapErr(errors.New("dedup key kept changing hands"))
+}
+
+// unfinishedStates are the states that hold a dedup key and block a queue;
+// they match the partial index's predicate in migration 000006.
+var unfinishedStates = []string{string(ports.JobPending), string(ports.JobRunning)}
+
+// claimSQL leases due jobs in one statement, so a claim is atomic on both
+// backends: SQLite runs it on its single writer; on Postgres the candidates
+// are locked FOR UPDATE SKIP LOCKED (%s), so concurrent claimers pass over
+// each other's rows instead of waiting or taking them twice, and a row
+// another claimer changed since this statement's snapshot is re-checked
+// against the due conditions before it is taken.
+//
+// A queued job is a candidate only while it is its queue's head, the oldest
+// unfinished job of the queue, so a queue runs one job at a time in id
+// order, also while its head backs off. The heads are found once per claim
+// from the partial (queue, id) index rather than by probing each due job for
+// an older one: a receiver that is down leaves a long backlog behind its
+// backing-off head, and the claim must not get slower with it.
+const claimSQL = `WITH due AS MATERIALIZED (
+	SELECT j.id FROM jobs AS j
+	WHERE j.kind IN (?)
+	AND ((j.state = 'pending' AND j.run_at <= ?) OR (j.state = 'running' AND j.lease_until <= ?))
+	AND (j.queue = '' OR j.id IN (
+		SELECT MIN(h.id) FROM jobs AS h
+		WHERE h.queue <> '' AND h.state IN ('pending', 'running')
+		GROUP BY h.queue))
+	ORDER BY j.run_at, j.id
+	LIMIT ?
+	%s
+)
+UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT id FROM due)
+RETURNING id, kind, queue, dedup, payload, state, attempts, run_at, lease_owner, lease_until, last_error, created`
+
+// Claim leases up to limit due jobs of kinds to owner until now+lease.
+func (s *JobStore) Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
+	if len(kinds) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	db := s.c.w(ctx)
+	lock := ""
+	if db.Dialect().Name() == dialect.PG {
+		lock = "FOR UPDATE OF j SKIP LOCKED"
+	}
+	now = dbTime(now)
+	var rows []jobRow
+	q := db.NewRaw(fmt.Sprintf(claimSQL, lock), bun.In(kinds), now, now, limit, owner, now.Add(lease))
+	if err := q.Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, jobMapping.mapErr(err)
+	}
+	// RETURNING gives no order; callers get the claim order.
+	slices.SortFunc(rows, func(a, b jobRow) int {
+		if c := a.RunAt.Compare(b.RunAt); c != 0 {
+			return c
+		}
+		return int(a.ID - b.ID)
+	})
+	out := make([]*ports.Job, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toDomain()
+	}
+	return out, nil
+}
+
+// leased narrows an update to the job while owner holds it.
+func leased(q *bun.UpdateQuery, id int64, owner string) *bun.UpdateQuery {
+	return q.Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner)
+}
+
+// Complete deletes a job its owner finished.
+func (s *JobStore) Complete(ctx context.Context, id int64, owner string) error {
+	res, err := s.c.w(ctx).NewDelete().Model((*jobRow)(nil)).
+		Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner).Exec(ctx)
+	return leaseAffected(res, err)
+}
+
+// Retry makes a job its owner failed pending again at runAt.
+func (s *JobStore) Retry(ctx context.Context, id int64, owner string, runAt time.Time, lastError string) error {
+	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
+		Set("state = ?", string(ports.JobPending)).Set("run_at = ?", dbTime(runAt)).
+		Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
+	res, err := leased(q, id, owner).Exec(ctx)
+	return leaseAffected(res, err)
+}
+
+// Fail marks a job its owner gives up on as failed, which frees its queue
+// and its dedup key.
+func (s *JobStore) Fail(ctx context.Context, id int64, owner string, lastError string) error {
+	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
+		Set("state = ?", string(ports.JobFailed)).
+		Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
+	res, err := leased(q, id, owner).Exec(ctx)
+	return leaseAffected(res, err)
+}
+
+// Release gives a claimed job back: pending, its claim's attempt undone.
+// Its run_at is left as it was, which had come when it was claimed.
+func (s *JobStore) Release(ctx context.Context, id int64, owner string) error {
+	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
+		Set("state = ?", string(ports.JobPending)).Set("attempts = attempts - 1").
+		Set("lease_owner = ''").Set("lease_until = NULL")
+	res, err := leased(q, id, owner).Exec(ctx)
+	return leaseAffected(res, err)
+}
+
+func leaseAffected(res sql.Result, err error) error {
+	if err != nil {
+		return jobMapping.mapErr(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return jobMapping.mapErr(err)
+	}
+	if n == 0 {
+		return errLeaseLost
+	}
+	return nil
+}
+
+// Get returns a job in any state.
+func (s *JobStore) Get(ctx context.Context, id int64) (*ports.Job, ports.JobState, error) {
+	var row jobRow
+	if err := s.c.r(ctx).NewSelect().Model(&row).Where("j.id = ?", id).Scan(ctx); err != nil {
+		return nil, "", jobMapping.mapErr(err)
+	}
+	return row.toDomain(), ports.JobState(row.State), nil
 }

@@ -1,0 +1,172 @@
+package jobs_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/contract"
+)
+
+// memJobs is an in-memory ports.JobStore for the runner's tests. It keeps
+// the port's contract (checked by TestMemJobsContract) under one mutex.
+type memJobs struct {
+	mu     sync.Mutex
+	nextID int64
+	jobs   map[int64]*memJob
+}
+
+type memJob struct {
+	job        ports.Job
+	state      ports.JobState
+	owner      string
+	leaseUntil time.Time
+}
+
+func newMemJobs() *memJobs { return &memJobs{jobs: map[int64]*memJob{}} }
+
+var errMemLeaseLost = errs.Conflict("job is not leased to this owner")
+
+func unfinished(st ports.JobState) bool { return st == ports.JobPending || st == ports.JobRunning }
+
+func (m *memJobs) Enqueue(_ context.Context, nj ports.NewJob) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if nj.Dedup != "" {
+		for id, j := range m.jobs {
+			if j.job.Kind == nj.Kind && j.job.Dedup == nj.Dedup && unfinished(j.state) {
+				return id, nil
+			}
+		}
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	runAt := nj.RunAt
+	if runAt.IsZero() {
+		runAt = now
+	}
+	m.nextID++
+	m.jobs[m.nextID] = &memJob{
+		job: ports.Job{
+			ID: m.nextID, Kind: nj.Kind, Queue: nj.Queue, Dedup: nj.Dedup,
+			Payload: append([]byte{}, nj.Payload...), RunAt: runAt.UTC(), Created: now,
+		},
+		state: ports.JobPending,
+	}
+	return m.nextID, nil
+}
+
+// blocked reports whether an older job of j's queue is unfinished.
+func (m *memJobs) blocked(j *memJob) bool {
+	if j.job.Queue == "" {
+		return false
+	}
+	for id, o := range m.jobs {
+		if id < j.job.ID && o.job.Queue == j.job.Queue && unfinished(o.state) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *memJobs) Claim(_ context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var due []*memJob
+	for _, j := range m.jobs {
+		ok := (j.state == ports.JobPending && !j.job.RunAt.After(now)) ||
+			(j.state == ports.JobRunning && !j.leaseUntil.After(now))
+		if ok && slices.Contains(kinds, j.job.Kind) && !m.blocked(j) {
+			due = append(due, j)
+		}
+	}
+	slices.SortFunc(due, func(a, b *memJob) int {
+		if c := a.job.RunAt.Compare(b.job.RunAt); c != 0 {
+			return c
+		}
+		return int(a.job.ID - b.job.ID)
+	})
+	var out []*ports.Job
+	for _, j := range due[:min(len(due), max(limit, 0))] {
+		j.state, j.owner, j.leaseUntil = ports.JobRunning, owner, now.Add(lease)
+		j.job.Attempts++
+		cp := j.job
+		out = append(out, &cp)
+	}
+	return out, nil
+}
+
+// leased returns the job while owner holds it.
+func (m *memJobs) leased(id int64, owner string) (*memJob, error) {
+	j, ok := m.jobs[id]
+	if !ok || j.state != ports.JobRunning || j.owner != owner {
+		return nil, errMemLeaseLost
+	}
+	return j, nil
+}
+
+func (m *memJobs) Complete(_ context.Context, id int64, owner string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.leased(id, owner); err != nil {
+		return err
+	}
+	delete(m.jobs, id)
+	return nil
+}
+
+func (m *memJobs) Retry(_ context.Context, id int64, owner string, runAt time.Time, lastError string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, err := m.leased(id, owner)
+	if err != nil {
+		return err
+	}
+	j.state, j.owner, j.leaseUntil = ports.JobPending, "", time.Time{}
+	j.job.RunAt, j.job.LastError = runAt.UTC(), lastError
+	return nil
+}
+
+func (m *memJobs) Fail(_ context.Context, id int64, owner string, lastError string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, err := m.leased(id, owner)
+	if err != nil {
+		return err
+	}
+	j.state, j.owner, j.leaseUntil = ports.JobFailed, "", time.Time{}
+	j.job.LastError = lastError
+	return nil
+}
+
+func (m *memJobs) Release(_ context.Context, id int64, owner string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, err := m.leased(id, owner)
+	if err != nil {
+		return err
+	}
+	j.state, j.owner, j.leaseUntil = ports.JobPending, "", time.Time{}
+	j.job.Attempts--
+	return nil
+}
+
+func (m *memJobs) Get(_ context.Context, id int64) (*ports.Job, ports.JobState, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		return nil, "", errs.NotFound("job not found")
+	}
+	cp := j.job
+	return &cp, j.state, nil
+}
+
+// TestMemJobsContract keeps the fake honest: it passes the same contract as
+// the SQL store, so what the runner's tests show holds on the real one.
+func TestMemJobsContract(t *testing.T) {
+	contract.RunJobSuite(t, func(t *testing.T) ports.JobStore { return newMemJobs() })
+}
