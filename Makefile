@@ -3,7 +3,7 @@
 
 BIN        := bin/depot
 GO         ?= go
-APT_PKGS   := libgit2-dev pkg-config git
+APT_PKGS   := libgit2-dev pkg-config git openssh-client
 PG_DSN     ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -25,9 +25,10 @@ build: deps
 	$(GO) build -o $(BIN) ./cmd/depot
 	$(GO) build -o bin/depot-hook ./cmd/depot-hook
 
-## run: build and start the server on 127.0.0.1:3000 with SQLite under ./data
+## run: build and start the server on 127.0.0.1:3000 (Git over SSH on
+## 127.0.0.1:2222) with SQLite under ./data
 run: build
-	./$(BIN) serve $(ARGS)
+	./$(BIN) serve --ssh-listen 127.0.0.1:2222 $(ARGS)
 
 ## test: every test — unit, store (SQLite and Postgres) and end to end
 test: deps

@@ -36,6 +36,13 @@ func RunHook(ctx context.Context, name string, getenv func(string) string, stdin
 		return errors.New("push refused: the hook was not run by the Depot service")
 	}
 	req := hookRequest{RepoID: repoID, PusherID: pusherID}
+	if v := getenv(EnvDeployKeyID); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return errors.New("push refused: the hook was not run by the Depot service")
+		}
+		req.DeployKeyID = id
+	}
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for sc.Scan() {

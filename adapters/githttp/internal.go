@@ -28,6 +28,8 @@ type hookRequest struct {
 	RepoID   int64        `json:"repo_id"`
 	PusherID int64        `json:"pusher_id"`
 	Changes  []hookChange `json:"changes"`
+	// DeployKeyID is set for a push over SSH with a deploy key.
+	DeployKeyID int64 `json:"deploy_key_id,omitempty"`
 }
 
 // hookChange is one line of the hook's input.
@@ -56,7 +58,7 @@ func (h *Handler) serveHook(w http.ResponseWriter, r *http.Request) {
 		hookAnswer(w, http.StatusBadRequest, "malformed hook request")
 		return
 	}
-	in := transport.HookInput{RepoID: req.RepoID, PusherID: req.PusherID,
+	in := transport.HookInput{RepoID: req.RepoID, PusherID: req.PusherID, DeployKeyID: req.DeployKeyID,
 		Changes: make([]repository.RefChange, 0, len(req.Changes))}
 	for _, c := range req.Changes {
 		rc, err := repository.ParseRefChange(c.Old + " " + c.New + " " + c.Ref)

@@ -28,23 +28,66 @@ const (
 	EnvHookSecret = "DEPOT_HOOK_SECRET"
 	EnvRepoID     = "DEPOT_REPO_ID"
 	EnvPusherID   = "DEPOT_PUSHER_ID"
+	// EnvDeployKeyID names the deploy key a push over SSH came with (absent
+	// otherwise): the pre-receive hook checks that key, not the pusher's
+	// own permission.
+	EnvDeployKeyID = "DEPOT_DEPLOY_KEY_ID"
 )
 
-// hookNames are the server hooks Depot installs.
-var hookNames = []string{"pre-receive", "post-receive"}
+// hookNames are the server hooks Depot installs: its own pre-receive and
+// post-receive, and update, which only runs a repository's own script.
+var hookNames = []string{"pre-receive", "update", "post-receive"}
 
-// hookScript is what git runs for each hook. The runner points git at the
-// directory holding these scripts with core.hooksPath, so only pushes that
-// come through Depot run them; a missing environment means someone else
-// pointed git there, which is refused.
-const hookScript = `#!/bin/sh
-# Installed by Depot: hands the push to the running service. Do not edit.
-if [ -z "$` + EnvHookBin + `" ] || [ -z "$` + EnvHookURL + `" ]; then
+// hookGuard refuses to run outside a push Depot started. The runner points
+// git at the directory holding these scripts with core.hooksPath, so only
+// pushes that come through Depot run them; a missing environment means
+// someone else pointed git there.
+const hookGuard = `if [ -z "$` + EnvHookBin + `" ] || [ -z "$` + EnvHookURL + `" ]; then
 	echo "depot: push refused: not run by the Depot service" >&2
 	exit 1
 fi
-exec "$` + EnvHookBin + `" hook %s
 `
+
+// hookCustom locates the repository's own script for the hook (%[1]s), kept
+// by adapters/githooks at hooks/<name>.d/<name> in the bare repository, which
+// is git's working directory while hooks run. It runs after Depot's logic,
+// without the variables that let Depot's hook call the service back.
+const hookCustom = `custom="${GIT_DIR:-.}/hooks/%[1]s.d/%[1]s"
+`
+
+// hookScriptDepot is what git runs for pre-receive and post-receive: Depot's
+// hook gets the ref lines first; when the repository has its own script it
+// gets the same lines after, and its exit status is the hook's (a custom
+// pre-receive can refuse the push; Depot's refusal stops it from running).
+const hookScriptDepot = `#!/bin/sh
+# Installed by Depot: hands the push to the running service, then runs the
+# repository's own %[1]s script when it has one. Do not edit.
+` + hookGuard + hookCustom + `if [ ! -f "$custom" ] || [ ! -x "$custom" ]; then
+	exec "$` + EnvHookBin + `" hook %[1]s
+fi
+input=$(cat)
+printf '%%s\n' "$input" | "$` + EnvHookBin + `" hook %[1]s || exit $?
+printf '%%s\n' "$input" | (unset ` + EnvHookBin + " " + EnvHookURL + " " + EnvHookSecret + `; exec "$custom" "$@")
+`
+
+// hookScriptCustom is what git runs for update: Depot has no logic of its
+// own there, so it only runs the repository's script, when there is one.
+const hookScriptCustom = `#!/bin/sh
+# Installed by Depot: runs the repository's own %[1]s script when it has one. Do not edit.
+` + hookGuard + hookCustom + `if [ ! -f "$custom" ] || [ ! -x "$custom" ]; then
+	exit 0
+fi
+unset ` + EnvHookBin + " " + EnvHookURL + " " + EnvHookSecret + `
+exec "$custom" "$@"
+`
+
+// hookScript is the script of hook name.
+func hookScript(name string) string {
+	if name == "update" {
+		return fmt.Sprintf(hookScriptCustom, name)
+	}
+	return fmt.Sprintf(hookScriptDepot, name)
+}
 
 // Runner starts git's pack services on bare repositories for the driving
 // adapters (smart HTTP; SSH can use it too). It owns the hooks directory and
@@ -124,7 +167,7 @@ func (r *Runner) installHooks() error {
 		return fmt.Errorf("githttp: hooks directory: %w", err)
 	}
 	for _, name := range hookNames {
-		want := []byte(fmt.Sprintf(hookScript, name))
+		want := []byte(hookScript(name))
 		p := filepath.Join(r.hooksDir, name)
 		if have, err := os.ReadFile(p); err == nil && bytes.Equal(have, want) {
 			if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o100 != 0 {
@@ -191,6 +234,11 @@ type Invocation struct {
 	Protocol string
 	// RepoID and PusherID name the push for the hooks (receive-pack only).
 	RepoID, PusherID int64
+	// DeployKeyID names the deploy key a push came with, 0 for an account.
+	DeployKeyID int64
+	// Stateful runs the service for a whole connection (SSH): one process
+	// answers the advertisement and the requests, without --stateless-rpc.
+	Stateful bool
 }
 
 // waitDelay is how long a finished git may hold its pipes open.
@@ -204,7 +252,10 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 	if inv.Service == repository.ServiceUploadPack {
 		args = append(args, "-c", "uploadpack.allowFilter=true")
 	}
-	args = append(args, inv.Service.Command(), "--stateless-rpc")
+	args = append(args, inv.Service.Command())
+	if !inv.Stateful {
+		args = append(args, "--stateless-rpc")
+	}
 	if inv.AdvertiseRefs {
 		args = append(args, "--advertise-refs")
 	}
@@ -226,6 +277,9 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 		}
 		env = append(env, EnvHookBin+"="+r.hookBin, EnvHookURL+"="+*u, EnvHookSecret+"="+r.secret,
 			EnvRepoID+"="+strconv.FormatInt(inv.RepoID, 10), EnvPusherID+"="+strconv.FormatInt(inv.PusherID, 10))
+		if inv.DeployKeyID != 0 {
+			env = append(env, EnvDeployKeyID+"="+strconv.FormatInt(inv.DeployKeyID, 10))
+		}
 	}
 	cmd.Env = env
 	return cmd, nil

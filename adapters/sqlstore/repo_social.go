@@ -338,6 +338,27 @@ func (s *DeployKeyStore) List(ctx context.Context, repoID int64, fingerprint str
 	return out, total, nil
 }
 
+// GetByFingerprint finds the repository's key with this fingerprint through
+// the (repo_id, fingerprint) unique index.
+func (s *DeployKeyStore) GetByFingerprint(ctx context.Context, repoID int64, fingerprint string) (*repository.DeployKey, error) {
+	row := new(deployKeyRow)
+	err := s.c.r(ctx).NewSelect().Model(row).Where("dk.repo_id = ?", repoID).Where("dk.fingerprint = ?", fingerprint).Scan(ctx)
+	if err != nil {
+		return nil, deployKeyMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
+}
+
+// FingerprintInUse reports whether any repository has a deploy key with
+// this fingerprint.
+func (s *DeployKeyStore) FingerprintInUse(ctx context.Context, fingerprint string) (bool, error) {
+	ok, err := s.c.r(ctx).NewSelect().Model((*deployKeyRow)(nil)).Where("dk.fingerprint = ?", fingerprint).Exists(ctx)
+	if err != nil {
+		return false, deployKeyMapping.mapErr(err)
+	}
+	return ok, nil
+}
+
 // Delete removes one of the repository's keys.
 func (s *DeployKeyStore) Delete(ctx context.Context, repoID, id int64) error {
 	res, err := s.c.w(ctx).NewDelete().Model((*deployKeyRow)(nil)).Where("repo_id = ?", repoID).Where("id = ?", id).Exec(ctx)

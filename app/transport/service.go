@@ -66,8 +66,11 @@ type Session struct {
 	Repo    *repository.Repository
 	Path    ports.RepoPath
 	Service repository.GitService
-	// PusherID is the signed-in caller's id, 0 when anonymous.
+	// PusherID is the signed-in caller's id, 0 when anonymous (for a
+	// deploy key over SSH, the repository owner's).
 	PusherID int64
+	// DeployKeyID is the deploy key an SSH request came with, 0 otherwise.
+	DeployKeyID int64
 }
 
 // Authorize decides whether req may proceed. Anonymous callers who need to

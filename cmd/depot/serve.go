@@ -48,9 +48,17 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	var sshLn net.Listener
+	if app.SSH.Enabled() {
+		if sshLn, err = app.SSH.Listen(); err != nil {
+			_ = ln.Close()
+			return err
+		}
+		log.Info("depot is listening for Git over SSH", "addr", sshLn.Addr().String())
+	}
 	log.Info("depot is listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL,
 		"database", app.Dialect(), "data_dir", cfg.DataDir, "startup", time.Since(started))
-	err = app.Serve(ctx, ln)
+	err = app.ServeWithSSH(ctx, ln, sshLn)
 	log.Info("depot stopped")
 	return err
 }

@@ -190,6 +190,38 @@ var deployKeyTests = map[string]func(t *testing.T, f *fixture){
 		err = f.DeployKeys.Create(f.ctx, newDeployKey(424242, "ci", "SHA256:x"))
 		is.True(errors.Is(err, errs.ErrNotFound))
 	},
+	"ByFingerprint": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner := f.user("owner")
+		r := f.repo(owner, "repo")
+		other := f.repo(owner, "other")
+		k := f.deployKey(r.ID, "ci", "SHA256:one", func(k *repository.DeployKey) { k.ReadOnly = false })
+		k2 := f.deployKey(other.ID, "ci", "SHA256:one") // the same key on another repository
+
+		got, err := f.DeployKeys.GetByFingerprint(f.ctx, r.ID, "SHA256:one")
+		is.NoErr(err)
+		is.Equal(*got, *k)
+		got, err = f.DeployKeys.GetByFingerprint(f.ctx, other.ID, "SHA256:one")
+		is.NoErr(err)
+		is.Equal(*got, *k2) // each repository's own row, with its own access
+		_, err = f.DeployKeys.GetByFingerprint(f.ctx, r.ID, "SHA256:two")
+		isCategory(is, err, errs.ErrNotFound, "deploy key does not exist")
+		third := f.repo(owner, "third")
+		_, err = f.DeployKeys.GetByFingerprint(f.ctx, third.ID, "SHA256:one")
+		isCategory(is, err, errs.ErrNotFound, "deploy key does not exist") // not this repository's key
+
+		used, err := f.DeployKeys.FingerprintInUse(f.ctx, "SHA256:one")
+		is.NoErr(err)
+		is.True(used)
+		used, err = f.DeployKeys.FingerprintInUse(f.ctx, "SHA256:two")
+		is.NoErr(err)
+		is.True(!used)
+		is.NoErr(f.DeployKeys.Delete(f.ctx, r.ID, k.ID))
+		is.NoErr(f.DeployKeys.Delete(f.ctx, other.ID, k2.ID))
+		used, err = f.DeployKeys.FingerprintInUse(f.ctx, "SHA256:one")
+		is.NoErr(err)
+		is.True(!used) // gone with the last key
+	},
 }
 
 // topicsOf reads a repository's topics back.

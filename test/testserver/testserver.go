@@ -36,7 +36,9 @@ type Server struct {
 	AdminPassword string
 	App           *wire.App
 	DataDir       string
-	t             testing.TB
+	// SSHAddr is the built-in SSH server's address (host:port), set with WithSSH.
+	SSHAddr string
+	t       testing.TB
 }
 
 // Option changes the site settings before start.
@@ -45,6 +47,7 @@ type Option func(*config)
 type config struct {
 	site     site.Settings
 	postgres bool
+	ssh      bool
 }
 
 // WithSettings edits the site settings.
@@ -52,6 +55,10 @@ func WithSettings(f func(*site.Settings)) Option { return func(c *config) { f(&c
 
 // OnPostgres runs the server on a fresh Postgres database, dropped after the test.
 func OnPostgres() Option { return func(c *config) { c.postgres = true } }
+
+// WithSSH also starts the built-in SSH server on a random loopback port
+// (Server.SSHAddr); repositories' ssh_url name that port.
+func WithSSH() Option { return func(c *config) { c.ssh = true } }
 
 // Start runs a server until the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
@@ -65,6 +72,13 @@ func Start(t testing.TB, opts ...Option) *Server {
 	cfg.site.BaseURL = base
 	for _, o := range opts {
 		o(&cfg)
+	}
+	var sshLn net.Listener
+	if cfg.ssh {
+		if sshLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			t.Fatalf("listen ssh: %v", err)
+		}
+		cfg.site.SSHListen = sshLn.Addr().String()
 	}
 	dir := t.TempDir()
 	o := wire.Options{Site: cfg.site, DataDir: dir, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -87,7 +101,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("prepare: %v", err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- app.Serve(ctx, ln) }()
+	go func() { done <- app.ServeWithSSH(ctx, ln, sshLn) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -100,7 +114,8 @@ func Start(t testing.TB, opts ...Option) *Server {
 		}
 		cleanup()
 	})
-	return &Server{URL: base, API: base + "/api/v1", AdminPassword: pw, App: app, DataDir: dir, t: t}
+	return &Server{URL: base, API: base + "/api/v1", AdminPassword: pw, App: app, DataDir: dir,
+		SSHAddr: cfg.site.SSHListen, t: t}
 }
 
 // PostgresDSN is the server tests use: DEPOT_TEST_POSTGRES_DSN or the local default.
