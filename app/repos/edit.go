@@ -54,6 +54,9 @@ func (s *Service) Edit(ctx context.Context, a *Access, in EditInput) (*repositor
 	// A repository that goes private loses its stars and the watchers who
 	// can no longer read it, as in Gitea, in the same transaction.
 	after := func(ctx context.Context, tx ports.Stores) error {
+		if err := s.rescheduleMirror(ctx, tx, old, &r, in); err != nil {
+			return err
+		}
 		if old.Private || !r.Private {
 			return nil
 		}
@@ -109,10 +112,11 @@ func (s *Service) applyEdit(ctx context.Context, r *repository.Repository, in Ed
 		return err
 	}
 	if in.MirrorInterval != nil && r.IsMirror {
-		if _, err := time.ParseDuration(*in.MirrorInterval); err != nil && *in.MirrorInterval != "0" {
-			return errs.Invalid("invalid duration", "MirrorInterval")
+		d, err := ParseMirrorInterval("MirrorInterval", *in.MirrorInterval)
+		if err != nil {
+			return err
 		}
-		r.MirrorInterval = *in.MirrorInterval
+		r.MirrorInterval = d.String()
 	}
 	if in.DefaultBranch != nil && *in.DefaultBranch != r.DefaultBranch {
 		// As in Gitea, a branch that does not exist is ignored unless the

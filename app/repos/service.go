@@ -41,6 +41,9 @@ type Service struct {
 	// cleaning up an orphaned directory never races a concurrent creation
 	// of the same name. Such operations are rare and short.
 	disk sync.Mutex
+	// mirrorInterval keeps a pull mirror's schedule when an edit changes
+	// its interval (see OnMirrorInterval); nil until the mirrors use cases register.
+	mirrorInterval MirrorIntervalHook
 }
 
 // NewService builds the repository use cases.

@@ -1,0 +1,134 @@
+package repos
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// Pull mirror intervals, as Gitea's [mirror] defaults: syncs every eight
+// hours unless told otherwise, never more often than every ten minutes; 0
+// turns scheduled syncs off.
+const (
+	DefaultMirrorInterval = 8 * time.Hour
+	MinMirrorInterval     = 10 * time.Minute
+)
+
+// ParseMirrorInterval reads a mirror interval ("8h", "90m", "0") and refuses,
+// naming field, one that is not a duration, is negative or is shorter than
+// the minimum.
+func ParseMirrorInterval(field, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, errs.Invalid("invalid duration "+quoteShort(s), field)
+	}
+	if d < 0 || (d != 0 && d < MinMirrorInterval) {
+		return 0, errs.Invalid("interval "+d.String()+" is below the minimum interval of "+MinMirrorInterval.String(), field)
+	}
+	return d, nil
+}
+
+// quoteShort quotes user input for a message, cut to a sane length.
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return `"` + s + `"`
+}
+
+// MirrorIntervalHook is told, inside the transaction of a repository edit,
+// that a pull mirror's interval changed, so the schedule follows.
+type MirrorIntervalHook func(ctx context.Context, tx ports.Stores, repoID int64, interval time.Duration) error
+
+// OnMirrorInterval registers the hook the mirror use cases keep their
+// schedule with. The mirrors package builds on this one, so it reaches in
+// here rather than the other way round. Call it before serving.
+func (s *Service) OnMirrorInterval(h MirrorIntervalHook) { s.mirrorInterval = h }
+
+// MigrateInput is the repository a migration creates before it fetches.
+type MigrateInput struct {
+	Name, Description string
+	Private           bool
+	// Mirror makes a pull mirror of OriginalURL syncing every MirrorInterval.
+	Mirror         bool
+	MirrorInterval time.Duration
+	// OriginalURL is the address migrated from, without credentials.
+	OriginalURL string
+}
+
+// errMigrateForOtherUser is Gitea's refusal of a migration into another
+// individual's account.
+var errMigrateForOtherUser = errs.Forbidden("Given user is not an organization.")
+
+// MigrationOwner resolves the account named in a migration (the caller
+// when name is empty): a site admin may name anyone, others themselves or
+// an organisation they own. An unknown account is a 422 naming field.
+func (s *Service) MigrationOwner(ctx context.Context, c auth.Caller, name, field string) (*user.User, error) {
+	return s.targetOwner(ctx, c, name, field, errMigrateForOtherUser)
+}
+
+// CreateForMigration makes the empty repository a migration fetches into:
+// the row and an empty Git directory, as Create makes them (the name is
+// reserved by the row, so the fetch, which may take long, runs outside any
+// lock). The caller fills it with DiscardMigration as the way back.
+func (s *Service) CreateForMigration(ctx context.Context, c auth.Caller, owner *user.User, in MigrateInput) (*repository.Repository, error) {
+	if err := repository.ValidateName("RepoName", in.Name); err != nil {
+		return nil, err
+	}
+	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+		return nil, err
+	}
+	if err := s.checkRepoLimit(ctx, owner); err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	r := &repository.Repository{
+		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
+		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
+		Private: in.Private, Empty: true, DefaultBranch: repository.DefaultBranch,
+		IsMirror: in.Mirror, OriginalURL: in.OriginalURL,
+		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
+		Tracker: repository.IssueTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true,
+			EnableIssueDependencies: true, Style: repository.TrackerNumeric},
+		Created: now, Updated: now,
+	}
+	if in.Mirror {
+		r.MirrorInterval = in.MirrorInterval.String()
+	}
+	err := s.withNewDirectory(ctx, r, func() error {
+		if err := s.git.Init(ctx, pathOf(r), repository.DefaultBranch); err != nil {
+			return err
+		}
+		return s.insert(ctx, r, c.UserID())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.stores.Repos.GetByID(ctx, r.ID)
+}
+
+// DiscardMigration removes the repository of a failed migration, row and
+// directory, as Delete does.
+func (s *Service) DiscardMigration(ctx context.Context, r *repository.Repository) error {
+	return s.Delete(context.WithoutCancel(ctx), &Access{Repo: r})
+}
+
+// rescheduleMirror tells the mirror hook, inside the edit's transaction,
+// that a mirror_interval was given (even the same one: Gitea schedules the
+// next sync from now either way).
+func (s *Service) rescheduleMirror(ctx context.Context, tx ports.Stores, old, r *repository.Repository, in EditInput) error {
+	if in.MirrorInterval == nil || !old.IsMirror || s.mirrorInterval == nil {
+		return nil
+	}
+	d, err := time.ParseDuration(r.MirrorInterval)
+	if err != nil {
+		return err
+	}
+	return s.mirrorInterval(ctx, tx, r.ID, d)
+}
