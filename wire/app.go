@@ -34,9 +34,25 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 // shutdownGrace is how long in-flight requests get to finish on shutdown.
 const shutdownGrace = 15 * time.Second
 
-// Serve answers HTTP on ln until ctx ends, then lets in-flight requests
-// finish and flushes the batched token last-use times.
+// Serve answers HTTP on ln, and Git over SSH on the site's SSH address when
+// one is set, until ctx ends, then lets in-flight requests finish and
+// flushes the batched token last-use times.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	var sshLn net.Listener
+	if a.SSH.Enabled() {
+		var err error
+		if sshLn, err = a.SSH.Listen(); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	return a.ServeWithSSH(ctx, ln, sshLn)
+}
+
+// ServeWithSSH is Serve with the SSH listener opened by the caller (nil: no
+// SSH server), so that the caller knows its address. On shutdown the SSH
+// server stops first: the hooks of its pushes call back over HTTP.
+func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	a.GitRunner.Listening(ln.Addr())
 	srv := &http.Server{
 		Handler:           a.handler(),
@@ -57,10 +73,23 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	var sshc chan error // nil, never ready, without SSH
+	sshCtx, stopSSH := context.WithCancel(ctx)
+	defer stopSSH()
+	if sshLn != nil {
+		sshc = make(chan error, 1)
+		go func() { sshc <- a.SSH.Serve(sshCtx, sshLn) }()
+	}
 	var serveErr error
 	select {
 	case <-ctx.Done():
 	case serveErr = <-errc:
+	case serveErr = <-sshc:
+		sshc = nil
+	}
+	if sshc != nil {
+		stopSSH()
+		serveErr = errors.Join(serveErr, <-sshc)
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()

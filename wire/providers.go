@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
+	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
@@ -19,6 +20,7 @@ import (
 	"github.com/depothq/depot/adapters/sqlstore"
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/adapters/templates"
+	"github.com/depothq/depot/adapters/webhook"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -132,9 +134,36 @@ func provideGitRunner(o Options) (*githttp.Runner, error) {
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }
 
-// provideOutbound builds the guard every outbound request goes through.
-func provideOutbound(s site.Settings) (*outbound.Guard, error) { return outbound.New(s) }
-func provideSSHKeys() ports.SSHKeys                            { return security.NewSSHKeys() }
+// provideOutbound builds the guard every outbound request goes through; the
+// cleanup stops the loopback proxy it starts for git's remotes.
+func provideOutbound(s site.Settings, dirs *libgit2.Storage, log *slog.Logger) (*outbound.Guard, func(), error) {
+	g, err := outbound.New(s, dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, func() {
+		if err := g.Close(); err != nil {
+			log.Error("stopping the outbound guard", "err", err)
+		}
+	}, nil
+}
+
+func provideSSHKeys() ports.SSHKeys { return security.NewSSHKeys() }
+
+// provideSecretBox seals stored secrets (mirror credentials) under the site
+// key in <data>/site.key, generated on first start.
+func provideSecretBox(o Options) (ports.SecretBox, error) {
+	key, err := security.OpenSiteKey(filepath.Join(o.DataDir, "site.key"))
+	if err != nil {
+		return nil, err
+	}
+	return security.NewSecretBox(key)
+}
+
+// provideSSHOptions keeps the SSH host key under <data>/ssh.
+func provideSSHOptions(o Options) sshd.Options {
+	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir}
+}
 
 // appSet is everything above the database.
 var appSet = gwire.NewSet(
@@ -144,12 +173,17 @@ var appSet = gwire.NewSet(
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
-	jobs.NewRunner, provideOutbound, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New,
+	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
+	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
+	webhook.NewSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),
 	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
 	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),
+	githooks.New,
+	gwire.Bind(new(githooks.Dirs), new(*libgit2.Storage)),
+	gwire.Bind(new(ports.GitHookScripts), new(*githooks.Scripts)),
 	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),
 	gwire.Struct(new(App), "*"),

@@ -8,9 +8,11 @@ package wire
 
 import (
 	"context"
+	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/sshd"
+	"github.com/depothq/depot/adapters/webhook"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -61,15 +63,24 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
-	guard, err := provideOutbound(settings)
+	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	secretBox, err := provideSecretBox(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	runner := jobs.NewRunner(stores, clock, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, guard, guard, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, logger)
-	dispatcher := hooks.NewDispatcher(guard, runner, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	scripts := githooks.New(storage)
+	hooksService := hooks.NewService(stores, transactor, scripts, clock, settings, logger)
+	sender := webhook.NewSender(guard)
+	hookPayloads := http.NewHookPayloads(service, settings)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, clock, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -81,18 +92,22 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
-	sshdServer, err := sshd.New(transportService, logger)
+	sshdOptions := provideSSHOptions(o)
+	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -112,6 +127,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }
@@ -154,15 +170,24 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
-	guard, err := provideOutbound(settings)
+	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	secretBox, err := provideSecretBox(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	runner := jobs.NewRunner(stores, clock, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, guard, guard, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, logger)
-	dispatcher := hooks.NewDispatcher(guard, runner, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	scripts := githooks.New(storage)
+	hooksService := hooks.NewService(stores, transactor, scripts, clock, settings, logger)
+	sender := webhook.NewSender(guard)
+	hookPayloads := http.NewHookPayloads(service, settings)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, clock, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -174,18 +199,22 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
-	sshdServer, err := sshd.New(transportService, logger)
+	sshdOptions := provideSSHOptions(o)
+	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -205,6 +234,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }

@@ -1,6 +1,26 @@
 package http
 
-// hookDeliveryRoutes are the hook test delivery routes.
+import "net/http"
+
+// hookDeliveryRoutes are the hook test delivery routes (catalogue 4.5).
 func (s *Server) hookDeliveryRoutes() []route {
+	return []route{
+		{"POST", R + "/hooks/{id}/tests", scopes(catRepo), "T,RA,WH", s.testHook},
+	}
+}
+
+// testHook answers POST R/hooks/{id}/tests (?ref): it queues a test push
+// delivery of the commit ref names (the default branch's head when absent)
+// and answers 204; an empty repository sends nothing, as in Gitea.
+func (s *Server) testHook(q *request) error {
+	id, err := pathID(q, "id")
+	if err != nil {
+		return err
+	}
+	ref := q.r.URL.Query().Get("ref")
+	if err := s.dispatch.TestDelivery(q.r.Context(), q.repo.Repo, q.caller.User, id, ref); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
 	return nil
 }

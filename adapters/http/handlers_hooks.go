@@ -1,6 +1,247 @@
 package http
 
-// hookRoutes are the repository, user, organisation, admin and Git hook routes.
+import (
+	"net/http"
+
+	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/domain/hook"
+)
+
+// hookRoutes are the repository, user, admin and Git hook routes (catalogue
+// 4.4, 4.5, 4.9; organisation hooks come with organisations). The Git hook
+// rows come first: "git" is no hook id. Their extra rule (the site enables
+// Git hooks, the caller is a site admin or allowed to edit them) is the use
+// case's, since it is no access code.
 func (s *Server) hookRoutes() []route {
+	return []route{
+		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA", s.listGitHooks},
+		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.getGitHook},
+		{"PATCH", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.editGitHook},
+		{"DELETE", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.deleteGitHook},
+
+		{"GET", R + "/hooks", scopes(catRepo), "T,RA,WH", s.listRepoHooks},
+		{"POST", R + "/hooks", scopes(catRepo), "T,RA,WH", s.createRepoHook},
+		{"GET", R + "/hooks/{id}", scopes(catRepo), "T,RA,WH", s.getRepoHook},
+		{"PATCH", R + "/hooks/{id}", scopes(catRepo), "T,RA,WH", s.editRepoHook},
+		{"DELETE", R + "/hooks/{id}", scopes(catRepo), "T,RA,WH", s.deleteRepoHook},
+
+		{"GET", "/user/hooks", scopes(catUser), "T,WH", s.listMyHooks},
+		{"POST", "/user/hooks", scopes(catUser), "T,WH", s.createMyHook},
+		{"GET", "/user/hooks/{id}", scopes(catUser), "T,WH", s.getMyHook},
+		{"PATCH", "/user/hooks/{id}", scopes(catUser), "T,WH", s.editMyHook},
+		{"DELETE", "/user/hooks/{id}", scopes(catUser), "T,WH", s.deleteMyHook},
+
+		{"GET", "/admin/hooks", scopes(catAdmin), "T,SA", s.adminListHooks},
+		{"POST", "/admin/hooks", scopes(catAdmin), "T,SA", s.adminCreateHook},
+		{"GET", "/admin/hooks/{id}", scopes(catAdmin), "T,SA", s.adminGetHook},
+		{"PATCH", "/admin/hooks/{id}", scopes(catAdmin), "T,SA", s.adminEditHook},
+		{"DELETE", "/admin/hooks/{id}", scopes(catAdmin), "T,SA", s.adminDeleteHook},
+	}
+}
+
+func repoHooks(q *request) hook.Scope { return hook.RepoScope(q.repo.Repo.ID) }
+func myHooks(q *request) hook.Scope   { return hook.OwnerScope(q.caller.UserID()) }
+
+// writeHookList answers one page of the scope's hooks with paging headers.
+func (s *Server) writeHookList(q *request, scope hook.Scope) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.hooks.List(q.r.Context(), scope, opts)
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, toHooks(list))
 	return nil
+}
+
+func (s *Server) createHook(q *request, scope hook.Scope) error {
+	var b createHookBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	h, err := s.hooks.Create(q.r.Context(), scope, b.options())
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, toHook(h))
+	return nil
+}
+
+func (s *Server) getHook(q *request, scope hook.Scope) error {
+	id, err := pathID(q, "id")
+	if err != nil {
+		return err
+	}
+	h, err := s.hooks.Get(q.r.Context(), scope, id)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toHook(h))
+	return nil
+}
+
+func (s *Server) editHook(q *request, scope hook.Scope) error {
+	id, err := pathID(q, "id")
+	if err != nil {
+		return err
+	}
+	var b editHookBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	h, err := s.hooks.Edit(q.r.Context(), scope, id, b.options())
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toHook(h))
+	return nil
+}
+
+func (s *Server) deleteHook(q *request, scope hook.Scope) error {
+	id, err := pathID(q, "id")
+	if err != nil {
+		return err
+	}
+	return noContent(q, s.hooks.Delete(q.r.Context(), scope, id))
+}
+
+// listRepoHooks answers GET R/hooks.
+func (s *Server) listRepoHooks(q *request) error { return s.writeHookList(q, repoHooks(q)) }
+
+// createRepoHook answers POST R/hooks with 201 and the hook.
+func (s *Server) createRepoHook(q *request) error { return s.createHook(q, repoHooks(q)) }
+
+// getRepoHook answers GET R/hooks/{id}.
+func (s *Server) getRepoHook(q *request) error { return s.getHook(q, repoHooks(q)) }
+
+// editRepoHook answers PATCH R/hooks/{id} with the hook.
+func (s *Server) editRepoHook(q *request) error { return s.editHook(q, repoHooks(q)) }
+
+// deleteRepoHook answers DELETE R/hooks/{id} with 204.
+func (s *Server) deleteRepoHook(q *request) error { return s.deleteHook(q, repoHooks(q)) }
+
+// listMyHooks answers GET /user/hooks: the caller's own hooks, which hear
+// about every repository the caller owns.
+func (s *Server) listMyHooks(q *request) error { return s.writeHookList(q, myHooks(q)) }
+
+// createMyHook answers POST /user/hooks with 201 and the hook.
+func (s *Server) createMyHook(q *request) error { return s.createHook(q, myHooks(q)) }
+
+// getMyHook answers GET /user/hooks/{id}; another account's hook is 404.
+func (s *Server) getMyHook(q *request) error { return s.getHook(q, myHooks(q)) }
+
+// editMyHook answers PATCH /user/hooks/{id} with the hook.
+func (s *Server) editMyHook(q *request) error { return s.editHook(q, myHooks(q)) }
+
+// deleteMyHook answers DELETE /user/hooks/{id} with 204.
+func (s *Server) deleteMyHook(q *request) error { return s.deleteHook(q, myHooks(q)) }
+
+// adminListHooks answers GET /admin/hooks?type=system|default|all: the
+// site's system hooks by default, as in Gitea (an unknown type too).
+func (s *Server) adminListHooks(q *request) error {
+	scope := hook.SystemScope()
+	switch q.r.URL.Query().Get("type") {
+	case "default":
+		scope = hook.DefaultScope()
+	case "all":
+		scope = hook.AdminScope()
+	}
+	return s.writeHookList(q, scope)
+}
+
+// adminCreateHook answers POST /admin/hooks with 201: a system hook when
+// is_system_webhook says so (in the body, or as Gitea 1.2x reads it, in
+// config), otherwise a default hook, copied into every new repository.
+func (s *Server) adminCreateHook(q *request) error {
+	var b createHookBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	system, err := hook.SystemFlag(b.IsSystemWebhook, b.Config)
+	if err != nil {
+		return err
+	}
+	scope := hook.DefaultScope()
+	if system {
+		scope = hook.SystemScope()
+	}
+	h, err := s.hooks.Create(q.r.Context(), scope, b.options())
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, toHook(h))
+	return nil
+}
+
+// adminGetHook answers GET /admin/hooks/{id}: a system or default hook.
+func (s *Server) adminGetHook(q *request) error { return s.getHook(q, hook.AdminScope()) }
+
+// adminEditHook answers PATCH /admin/hooks/{id}; is_system_webhook moves
+// the hook between the two kinds.
+func (s *Server) adminEditHook(q *request) error {
+	id, err := pathID(q, "id")
+	if err != nil {
+		return err
+	}
+	var b editHookBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	h, err := s.hooks.EditAdmin(q.r.Context(), id, hooks.AdminEditOptions{EditOptions: b.options(), IsSystem: b.IsSystemWebhook})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toHook(h))
+	return nil
+}
+
+// adminDeleteHook answers DELETE /admin/hooks/{id} with 204.
+func (s *Server) adminDeleteHook(q *request) error { return s.deleteHook(q, hook.AdminScope()) }
+
+// listGitHooks answers GET R/hooks/git: pre-receive, update and
+// post-receive, each with its script when the repository has one.
+func (s *Server) listGitHooks(q *request) error {
+	list, err := s.hooks.ListGitHooks(q.r.Context(), q.caller, q.repo.Repo)
+	if err != nil {
+		return err
+	}
+	out := make([]gitHookDTO, 0, len(list))
+	for _, h := range list {
+		out = append(out, toGitHook(h))
+	}
+	q.json(http.StatusOK, out)
+	return nil
+}
+
+// getGitHook answers GET R/hooks/git/{id}, the id being the hook's name.
+func (s *Server) getGitHook(q *request) error {
+	h, err := s.hooks.GetGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toGitHook(h))
+	return nil
+}
+
+// editGitHook answers PATCH R/hooks/git/{id} with the hook: the content
+// becomes the script (a blank one removes it).
+func (s *Server) editGitHook(q *request) error {
+	var b editGitHookBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	h, err := s.hooks.EditGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"), b.Content)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toGitHook(h))
+	return nil
+}
+
+// deleteGitHook answers DELETE R/hooks/git/{id} with 204.
+func (s *Server) deleteGitHook(q *request) error {
+	return noContent(q, s.hooks.DeleteGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id")))
 }

@@ -6,17 +6,25 @@ package hooks
 import (
 	"log/slog"
 
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/ports"
 )
 
-// Service runs the webhook management use cases.
+// Service runs the webhook management use cases (manage.go) and the Git
+// hook script use cases (githooks.go). Who may call which is the route
+// table's business (RA, SA, WH); the Git hook rule, which is no access code,
+// is checked here.
 type Service struct {
-	stores ports.Stores
-	tx     ports.Transactor
-	log    *slog.Logger
+	stores   ports.Stores
+	tx       ports.Transactor
+	scripts  ports.GitHookScripts
+	clock    ports.Clock
+	settings site.Settings
+	log      *slog.Logger
 }
 
 // NewService builds the webhook management use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, log: log}
+func NewService(stores ports.Stores, tx ports.Transactor, scripts ports.GitHookScripts, clock ports.Clock,
+	settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, scripts: scripts, clock: clock, settings: settings, log: log}
 }

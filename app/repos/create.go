@@ -134,7 +134,8 @@ func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository
 	return nil
 }
 
-// insert writes the new row, the creator's watch and the name's freed redirect in one transaction.
+// insert writes the new row, its copies of the default webhooks, the creator's watch and the
+// name's freed redirect in one transaction.
 func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
@@ -144,6 +145,11 @@ func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherI
 			if errors.Is(err, errs.ErrConflict) {
 				return ErrNameTaken
 			}
+			return err
+		}
+		// Every new repository starts with a copy of the site's default
+		// webhooks (Gitea's admin default hooks).
+		if err := tx.Hooks.CopyDefaults(ctx, r.ID, r.Created); err != nil {
 			return err
 		}
 		if len(r.Topics) > 0 {

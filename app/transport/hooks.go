@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
@@ -22,6 +23,9 @@ type HookInput struct {
 	RepoID   int64
 	PusherID int64
 	Changes  []repository.RefChange
+	// DeployKeyID names the deploy key a push over SSH came with; the
+	// pusher is then the repository's owner and the key's access counts.
+	DeployKeyID int64
 }
 
 // PreReceive decides whether a push may update its refs. It runs while the
@@ -33,7 +37,7 @@ func (s *Service) PreReceive(ctx context.Context, in HookInput) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkPusher(ctx, r, u); err != nil {
+	if err := s.checkPushingKeyOrAccount(ctx, r, u, in.DeployKeyID); err != nil {
 		return err
 	}
 	if err := checkPushable(r); err != nil {
@@ -75,16 +79,28 @@ func (s *Service) PostReceive(ctx context.Context, in HookInput) error {
 	ev := ports.PushEvent{RepoID: r.ID, Owner: r.Owner.Name, Repo: r.Name, PusherID: pusher.ID,
 		PusherName: pusher.Name, Changes: in.Changes, When: s.clock.Now()}
 	// The size and the push's deliveries commit together (an outbox).
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.SetSize(ctx, r.ID, size); err != nil {
 			return err
 		}
 		if len(in.Changes) == 0 {
 			return nil
 		}
-		return s.events.Pushed(ctx, tx, ev)
+		if err := s.events.Pushed(ctx, tx, ev); err != nil {
+			return err
+		}
+		return mirrors.EnqueueOnCommit(ctx, tx, r.ID)
 	})
+	if n, ok := s.events.(committedNotifier); ok && err == nil {
+		n.Notify()
+	}
+	return err
 }
+
+// committedNotifier is an event port whose queued work waits for a signal
+// after the transaction that queued it commits (the webhook dispatcher
+// wakes its delivery workers).
+type committedNotifier interface{ Notify() }
 
 // recordEmptiness keeps the empty flag right and, when the repository has
 // just received its first branch, makes one of the pushed branches its

@@ -11,9 +11,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/depothq/depot/domain/netpolicy"
 	"github.com/depothq/depot/domain/site"
 )
 
@@ -61,6 +63,8 @@ type SiteConfig struct {
 	EnableWebhooks bool `toml:"enable_webhooks"`
 	// EnableStars turns the star routes on.
 	EnableStars bool `toml:"enable_stars"`
+	// EnableGitHooks lets admins and allowed accounts edit Git hook scripts.
+	EnableGitHooks bool `toml:"enable_git_hooks"`
 	// RequireEmailConfirmation makes unactivated accounts answer 403.
 	RequireEmailConfirmation bool `toml:"require_email_confirmation"`
 	// AcceptQueryToken keeps the deprecated ?token= and ?access_token= working.
@@ -79,6 +83,13 @@ type SiteConfig struct {
 	MaxResponseItems int `toml:"max_response_items"`
 	// PasswordMinLength is the shortest password the API accepts.
 	PasswordMinLength int `toml:"password_min_length"`
+	// WebhookMaxAttempts is how many times a webhook delivery is tried.
+	WebhookMaxAttempts int `toml:"webhook_max_attempts"`
+	// WebhookTimeout bounds one delivery attempt, in seconds.
+	WebhookTimeout int `toml:"webhook_timeout"`
+	// WebhookRetryDelay is the wait before a delivery's first retry, in
+	// seconds; each further retry waits twice as long.
+	WebhookRetryDelay int `toml:"webhook_retry_delay"`
 }
 
 // DefaultConfig returns the configuration used when no source sets a key.
@@ -97,6 +108,7 @@ func DefaultConfig() Config {
 			RestrictExploring:        s.RestrictExploring,
 			EnableWebhooks:           s.EnableWebhooks,
 			EnableStars:              s.EnableStars,
+			EnableGitHooks:           s.EnableGitHooks,
 			RequireEmailConfirmation: s.RequireEmailConfirmation,
 			AcceptQueryToken:         s.AcceptQueryToken,
 			CORSAllowedOrigins:       slices.Clone(s.CORSAllowedOrigins),
@@ -106,6 +118,9 @@ func DefaultConfig() Config {
 			DefaultPagingNum:         s.DefaultPagingNum,
 			MaxResponseItems:         s.MaxResponseItems,
 			PasswordMinLength:        s.PasswordMinLength,
+			WebhookMaxAttempts:       s.WebhookMaxAttempts,
+			WebhookTimeout:           int(s.WebhookTimeout / time.Second),
+			WebhookRetryDelay:        int(s.WebhookRetryDelay / time.Second),
 		},
 	}
 }
@@ -120,6 +135,7 @@ func (c Config) SiteSettings() site.Settings {
 		RestrictExploring:        c.Site.RestrictExploring,
 		EnableWebhooks:           c.Site.EnableWebhooks,
 		EnableStars:              c.Site.EnableStars,
+		EnableGitHooks:           c.Site.EnableGitHooks,
 		RequireEmailConfirmation: c.Site.RequireEmailConfirmation,
 		AcceptQueryToken:         c.Site.AcceptQueryToken,
 		CORSAllowedOrigins:       slices.Clone(c.Site.CORSAllowedOrigins),
@@ -131,6 +147,9 @@ func (c Config) SiteSettings() site.Settings {
 		PasswordMinLength:        c.Site.PasswordMinLength,
 		SSHListen:                c.SSHListen,
 		AllowedHosts:             c.AllowedHosts,
+		WebhookMaxAttempts:       c.Site.WebhookMaxAttempts,
+		WebhookTimeout:           time.Duration(c.Site.WebhookTimeout) * time.Second,
+		WebhookRetryDelay:        time.Duration(c.Site.WebhookRetryDelay) * time.Second,
 	}
 }
 
@@ -190,6 +209,9 @@ func (c Config) Validate() error {
 	if !slices.Contains(logFormats, c.LogFormat) {
 		bad("log_format", "%q is not one of %s", c.LogFormat, strings.Join(logFormats, ", "))
 	}
+	if _, err := netpolicy.Parse(c.AllowedHosts); err != nil {
+		bad("allowed_hosts", "%v", err)
+	}
 
 	s := c.Site
 	for _, o := range s.CORSAllowedOrigins {
@@ -225,6 +247,15 @@ func (c Config) Validate() error {
 	}
 	if s.PasswordMinLength <= 0 {
 		bad("site.password_min_length", "must be positive, got %d", s.PasswordMinLength)
+	}
+	if s.WebhookMaxAttempts <= 0 {
+		bad("site.webhook_max_attempts", "must be positive, got %d", s.WebhookMaxAttempts)
+	}
+	if s.WebhookTimeout <= 0 {
+		bad("site.webhook_timeout", "must be positive, got %d", s.WebhookTimeout)
+	}
+	if s.WebhookRetryDelay <= 0 {
+		bad("site.webhook_retry_delay", "must be positive, got %d", s.WebhookRetryDelay)
 	}
 	return errors.Join(errs...)
 }
@@ -298,6 +329,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.EnableWebhooks }},
 		{key: "site.enable_stars", flag: "enable-stars", usage: "enable the star routes",
 			field: func(c *Config) any { return &c.Site.EnableStars }},
+		{key: "site.enable_git_hooks", flag: "enable-git-hooks", usage: "let site admins and accounts allowed to edit Git hooks manage repositories' server-side hook scripts (they run on the server)",
+			field: func(c *Config) any { return &c.Site.EnableGitHooks }},
 		{key: "site.require_email_confirmation", flag: "require-email-confirmation", usage: "refuse unactivated accounts (403)",
 			field: func(c *Config) any { return &c.Site.RequireEmailConfirmation }},
 		{key: "site.accept_query_token", flag: "accept-query-token", usage: "accept the deprecated ?token= and ?access_token= query credentials",
@@ -316,6 +349,12 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.MaxResponseItems }},
 		{key: "site.password_min_length", flag: "password-min-length", usage: "shortest password the API accepts",
 			field: func(c *Config) any { return &c.Site.PasswordMinLength }},
+		{key: "site.webhook_max_attempts", flag: "webhook-max-attempts", usage: "tries of a webhook delivery (network errors and 5xx answers are retried) before it is given up",
+			field: func(c *Config) any { return &c.Site.WebhookMaxAttempts }},
+		{key: "site.webhook_timeout", flag: "webhook-timeout", usage: "seconds one webhook delivery attempt may take",
+			field: func(c *Config) any { return &c.Site.WebhookTimeout }},
+		{key: "site.webhook_retry_delay", flag: "webhook-retry-delay", usage: "seconds before a failed webhook delivery's first retry; each further retry waits twice as long",
+			field: func(c *Config) any { return &c.Site.WebhookRetryDelay }},
 	}
 }
 

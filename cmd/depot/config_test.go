@@ -368,6 +368,8 @@ func TestValidate(t *testing.T) {
 		"origin trailing /":     {func(c *Config) { c.Site.CORSAllowedOrigins = []string{"https://a.example/"} }, "site.cors_allowed_origins"},
 		"origin without scheme": {func(c *Config) { c.Site.CORSAllowedOrigins = []string{"a.example"} }, "site.cors_allowed_origins"},
 		"header with space":     {func(c *Config) { c.Site.CORSAllowedHeaders = []string{"X Bad"} }, "site.cors_allowed_headers"},
+		"allowed hosts CIDR":    {func(c *Config) { c.AllowedHosts = "loopback,10.0.0.0/33" }, "allowed_hosts"},
+		"allowed hosts URL":     {func(c *Config) { c.AllowedHosts = "https://git.example" }, "allowed_hosts"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -387,6 +389,7 @@ func TestValidate(t *testing.T) {
 	c := DefaultConfig()
 	c.BaseURL = "http://x"
 	c.Site.CORSAllowedOrigins = []string{"*", "http://localhost:5173"}
+	c.AllowedHosts = "external, loopback, private, 10.0.0.0/8, fd00::/8, *.corp.example"
 	c.DB = "postgresql://depot@db/depot?sslmode=disable"
 	is.NoErr(c.Validate())
 

@@ -2,6 +2,8 @@
 // without signing in, which features are on, paging and size limits.
 package site
 
+import "time"
+
 // Settings are the administrator's choices that change what callers may do.
 // They are plain values; the command line fills them from flags, environment and file.
 type Settings struct {
@@ -20,6 +22,10 @@ type Settings struct {
 	EnableWebhooks bool
 	// EnableStars turns the star routes on (ST).
 	EnableStars bool
+	// EnableGitHooks lets site admins and accounts allowed to edit Git hooks
+	// manage repositories' Git hook scripts (R/hooks/git); off by default,
+	// as Gitea's DISABLE_GIT_HOOKS is on: a script runs on the server.
+	EnableGitHooks bool
 	// RequireEmailConfirmation makes unactivated accounts answer 403.
 	RequireEmailConfirmation bool
 	// AcceptQueryToken keeps the deprecated ?token=/?access_token= working as
@@ -52,6 +58,16 @@ type Settings struct {
 	// "external" (the default when empty), "loopback", "private", "*",
 	// CIDRs and host globs.
 	AllowedHosts string
+
+	// WebhookMaxAttempts is how many times a webhook delivery is tried
+	// (network errors and 5xx answers are retried) before it is given up.
+	WebhookMaxAttempts int
+	// WebhookTimeout bounds one delivery attempt, connection to last byte
+	// (Gitea's [webhook] DELIVER_TIMEOUT).
+	WebhookTimeout time.Duration
+	// WebhookRetryDelay is the wait before a delivery's first retry; each
+	// further retry waits twice as long as the one before.
+	WebhookRetryDelay time.Duration
 }
 
 // Defaults returns Gitea's defaults where Gitea has one.
@@ -67,5 +83,8 @@ func Defaults() Settings {
 		DefaultPagingNum:   30,
 		MaxResponseItems:   50,
 		PasswordMinLength:  8,
+		WebhookMaxAttempts: 5,
+		WebhookTimeout:     5 * time.Second,
+		WebhookRetryDelay:  10 * time.Second,
 	}
 }

@@ -1,0 +1,57 @@
+package http
+
+import (
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.HookPayloads = (*HookPayloads)(nil)
+
+// HookPayloads renders the repositories and accounts of webhook payloads
+// with the API's own renderers, so a payload's records are the ones the API
+// answers (ports.HookPayloads). It is built apart from the Server because
+// the dispatcher that uses it is built before the Server.
+type HookPayloads struct {
+	// render is a Server holding only what toRepo and toUser read: the
+	// users service (e-mail visibility) and the base URL.
+	render *Server
+}
+
+// NewHookPayloads builds the payload renderers.
+func NewHookPayloads(us *users.Service, settings site.Settings) *HookPayloads {
+	return &HookPayloads{render: &Server{users: us, settings: settings,
+		baseURL: strings.TrimSuffix(settings.BaseURL, "/")}}
+}
+
+// Repository renders r as Gitea's Repository, with the permissions object
+// of its owner or of nobody.
+func (h *HookPayloads) Repository(r *repository.Repository, owner *user.User, ownerAccess bool) any {
+	var perm permission.Permission
+	if ownerAccess {
+		perm = permission.Permission{Mode: permission.ModeOwner}
+	}
+	anon := auth.Caller{}
+	return h.render.toRepo(anon, repoView{access: &repos.Access{Repo: r, Perm: perm, Caller: anon}, owner: owner})
+}
+
+// payloadViewer is a signed-in account that is nobody in particular: it is
+// shown an account's address only when the account does not hide it.
+var payloadViewer = auth.Caller{User: &user.User{ID: -1}}
+
+// User renders u as Gitea's User the way its webhooks do: the public
+// record, with the placeholder address in place of the e-mail.
+func (h *HookPayloads) User(u *user.User) any {
+	d := h.render.toUser(auth.Caller{}, u)
+	hidden := *u
+	hidden.HideEmail = true
+	d.Email = h.render.users.ShownEmail(payloadViewer, &hidden)
+	return d
+}
