@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,10 +82,19 @@ func Start(t testing.TB, opts ...Option) *Server {
 		cfg.site.SSHListen = sshLn.Addr().String()
 	}
 	dir := t.TempDir()
-	o := wire.Options{Site: cfg.site, DataDir: dir, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	// Warnings and errors are kept and shown when the test fails, so that a
+	// failure seen only under load (CI) explains itself.
+	logs := &logTail{max: 64 << 10}
+	o := wire.Options{Site: cfg.site, DataDir: dir,
+		Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if os.Getenv("DEPOT_TEST_VERBOSE") != "" {
 		o.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	t.Cleanup(func() {
+		if t.Failed() && logs.Len() > 0 {
+			t.Logf("server warnings and errors (last %d KiB):\n%s", logs.max>>10, logs.String())
+		}
+	})
 	if cfg.postgres {
 		o.DSN = CreatePostgresDB(t)
 	}
@@ -294,4 +304,36 @@ func Basic(user, password string) string {
 	req, _ := http.NewRequest("GET", "http://x", nil)
 	req.SetBasicAuth(user, password)
 	return req.Header.Get("Authorization")
+}
+
+// logTail keeps the last max bytes written to it.
+type logTail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+// Write appends p, dropping the oldest bytes past the bound.
+func (l *logTail) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	if over := len(l.buf) - l.max; over > 0 {
+		l.buf = append(l.buf[:0], l.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// Len is how many bytes are kept.
+func (l *logTail) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buf)
+}
+
+// String returns what is kept.
+func (l *logTail) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
 }
