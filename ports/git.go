@@ -59,6 +59,11 @@ type GitStorage interface {
 	IsEmpty(ctx context.Context, p RepoPath) (bool, error)
 	// Size is the repository's size on disk in bytes.
 	Size(ctx context.Context, p RepoPath) (int64, error)
+	// WarmCommitCounts computes ahead, unless known, how many commits each
+	// of the commit ids reaches (the total of a commit listing), so that
+	// the first listing after a push is fast. Ids that are not commits are
+	// skipped.
+	WarmCommitCounts(ctx context.Context, p RepoPath, ids []string) error
 	// Exists reports whether a repository is on disk at p.
 	Exists(ctx context.Context, p RepoPath) (bool, error)
 	// MoveOwner renames an owner's directory (after a user rename); an owner

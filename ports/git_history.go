@@ -46,6 +46,9 @@ type CommitListQuery struct {
 	Since, Until time.Time
 	// Extras are what to compute for each commit of the page.
 	Extras CommitExtras
+	// SkipTotal leaves the total uncounted (reported as -1) when the caller
+	// needs only the page: counting may walk the whole history.
+	SkipTotal bool
 }
 
 // CommitExtras says what to compute beyond a commit's metadata.

@@ -47,23 +47,10 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 		}
 	}
 
-	key := f.key(dir)
-	if f.plain() && f.not == nil {
-		s.history.loadPlain(dir)
-	}
-	total, cached := s.history.get(key)
-	if !cached {
-		if total, err = s.countFromRecent(ctx, repo, dir, f); err != nil {
+	total := int64(-1)
+	if !q.SkipTotal {
+		if total, err = s.countFor(ctx, repo, dir, f, allowed); err != nil {
 			return nil, 0, err
-		}
-		if total < 0 {
-			if total, err = countCommits(ctx, repo, f, allowed); err != nil {
-				return nil, 0, err
-			}
-		}
-		s.history.put(key, total)
-		if f.plain() && f.not == nil {
-			persistPlain(dir, *f.start, total)
 		}
 	}
 
@@ -72,7 +59,7 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 	if err := w.push(f.start); err != nil {
 		return nil, 0, err
 	}
-	out, err := appendCommits(ctx, repo, w, make([]ports.CommitDetail, 0, min(page.Limit, int(total))), page.Offset(), page.Limit, q.Extras)
+	out, err := appendCommits(ctx, repo, w, make([]ports.CommitDetail, 0, pageCap(page.Limit, total)), page.Offset(), page.Limit, q.Extras)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -267,6 +254,80 @@ func reachable(repo *git.Repository, start, hide *git.Oid) (map[git.Oid]struct{}
 		}
 		set[id] = struct{}{}
 	}
+}
+
+// pageCap is the capacity a page of limit commits needs when total (-1:
+// not counted) commits match.
+func pageCap(limit int, total int64) int {
+	if total < 0 {
+		return limit
+	}
+	return min(limit, int(total))
+}
+
+// countFor returns the count of what f selects in the repository in dir,
+// from the cache (and for unfiltered listings the repository's counts file)
+// or by walking, and keeps it.
+func (s *Storage) countFor(ctx context.Context, repo *git.Repository, dir string, f walkFilter, allowed map[git.Oid]struct{}) (int64, error) {
+	key := f.key(dir)
+	plain := f.plain() && f.not == nil
+	if plain {
+		s.history.loadPlain(dir)
+	}
+	if total, cached := s.history.get(key); cached {
+		return total, nil
+	}
+	total, err := s.countFromRecent(ctx, repo, dir, f)
+	if err != nil {
+		return 0, err
+	}
+	if total < 0 {
+		if total, err = countCommits(ctx, repo, f, allowed); err != nil {
+			return 0, err
+		}
+	}
+	s.history.put(key, total)
+	if plain {
+		persistPlain(dir, *f.start, total)
+	}
+	return total, nil
+}
+
+// WarmCommitCounts counts, unless known, the commits each of ids reaches,
+// so that the first listing of a branch after a push does not pay for the
+// walk (ports.GitStorage). At most one warm-up runs at a time: it is
+// background work and must not take the cores from requests.
+func (s *Storage) WarmCommitCounts(ctx context.Context, p ports.RepoPath, ids []string) error {
+	select {
+	case s.warming <- struct{}{}:
+		defer func() { <-s.warming }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	dir, err := s.repoDir(p)
+	if err != nil {
+		return err
+	}
+	repo, err := s.open(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer repo.Free()
+	for _, id := range ids {
+		oid, err := git.NewOid(id)
+		if err != nil {
+			return fmt.Errorf("libgit2: warm counts: %q is not a commit id", id)
+		}
+		if c, err := repo.LookupCommit(oid); err != nil {
+			continue // not a commit (a tag of a tree, say): nothing to list
+		} else {
+			c.Free()
+		}
+		if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // countFromRecent counts an unfiltered listing from a count cached for an

@@ -573,3 +573,28 @@ func TestHistoryCountSurvivesRestart(t *testing.T) {
 		t.Fatalf("fresh total %d, %v; want %d", got, err, total)
 	}
 }
+
+// Warming counts a branch's history ahead of its first listing and keeps
+// the count on disk; ids that are not commits are skipped.
+func TestHistoryWarmCommitCounts(t *testing.T) {
+	f, _ := histStory(t)
+	head := strings.TrimSpace(f.git(0, "rev-parse", "main"))
+	tree := strings.TrimSpace(f.git(0, "rev-parse", "main^{tree}"))
+	if err := f.s.WarmCommitCounts(context.Background(), f.p, []string{tree, head}); err != nil {
+		t.Fatalf("warm: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(f.bare, "depot-commit-counts"))
+	want := fmt.Sprintf("%s %d\n", head, len(f.log("main")))
+	if err != nil || string(data) != want {
+		t.Fatalf("counts file %q, %v; want %q", data, err, want)
+	}
+	if err := f.s.WarmCommitCounts(context.Background(), f.p, []string{"not-hex"}); err == nil {
+		t.Fatal("a malformed id was accepted")
+	}
+	// SkipTotal leaves the count alone.
+	list, total, err := f.s.ListCommits(context.Background(), f.p, ports.CommitListQuery{SkipTotal: true},
+		ports.ListOptions{Page: 1, Limit: 2})
+	if err != nil || total != -1 || len(list) != 2 {
+		t.Fatalf("SkipTotal: %d commits, total %d, %v", len(list), total, err)
+	}
+}

@@ -40,6 +40,8 @@ type Storage struct {
 	reads readState
 	// history caches commit counts (history_cache.go); its zero value is ready.
 	history countCache
+	// warming lets one commit-count warm-up run at a time.
+	warming chan struct{}
 	// analyses caches languages and licences by commit (analyses.go); its zero value is ready.
 	analyses analyses
 }
@@ -62,7 +64,7 @@ func New(root string, log *slog.Logger) (*Storage, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Storage{root: abs, log: log.With("component", "gitstorage")}, nil
+	return &Storage{root: abs, log: log.With("component", "gitstorage"), warming: make(chan struct{}, 1)}, nil
 }
 
 // errNoRepo is returned when an operation needs a repository that is not on disk.

@@ -30,7 +30,7 @@ func (d *Dispatcher) pushFacts(ctx context.Context, p ports.RepoPath, r *reposit
 	}
 	extras := ports.CommitExtras{Files: true}
 	if c.IsCreate() {
-		list, _, err := d.git.ListCommits(ctx, p, ports.CommitListQuery{Ref: c.NewID, Extras: extras},
+		list, _, err := d.git.ListCommits(ctx, p, ports.CommitListQuery{Ref: c.NewID, Extras: extras, SkipTotal: true},
 			ports.ListOptions{Page: 1, Limit: maxNewBranchCommits})
 		if err != nil {
 			return f, err

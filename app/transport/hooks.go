@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/mirrors"
@@ -94,7 +96,35 @@ func (s *Service) PostReceive(ctx context.Context, in HookInput) error {
 	if n, ok := s.events.(committedNotifier); ok && err == nil {
 		n.Notify()
 	}
+	if err == nil {
+		s.warmCommitCounts(p, in.Changes)
+	}
 	return err
+}
+
+// warmCountTimeout bounds one push's commit-count warm-up.
+const warmCountTimeout = 5 * time.Minute
+
+// warmCommitCounts counts, in the background, the history of the branches
+// a push moved, so that the first commit listing after the push (which
+// reports the total) does not wait for a walk of the whole history.
+func (s *Service) warmCommitCounts(p ports.RepoPath, changes []repository.RefChange) {
+	var ids []string
+	for _, c := range changes {
+		if !c.IsDelete() && strings.HasPrefix(c.Ref, "refs/heads/") {
+			ids = append(ids, c.NewID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), warmCountTimeout)
+		defer cancel()
+		if err := s.git.WarmCommitCounts(ctx, p, ids); err != nil {
+			s.log.Warn("counting the pushed branches' commits", "repo", p.Owner+"/"+p.Name, "err", err)
+		}
+	}()
 }
 
 // committedNotifier is an event port whose queued work waits for a signal
