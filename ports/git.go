@@ -59,6 +59,16 @@ type GitStorage interface {
 	IsEmpty(ctx context.Context, p RepoPath) (bool, error)
 	// Size is the repository's size on disk in bytes.
 	Size(ctx context.Context, p RepoPath) (int64, error)
+	// JournalMove records, durably, a directory move (Move or MoveOwner)
+	// about to happen together with a database change, and returns m with
+	// its journal ID. Call SettleMove once the change committed, or after
+	// moving back when it did not; a crash in between leaves the record for
+	// PendingMoves.
+	JournalMove(ctx context.Context, m DirMove) (DirMove, error)
+	// SettleMove forgets a journalled move.
+	SettleMove(ctx context.Context, m DirMove) error
+	// PendingMoves lists the journalled moves not settled, oldest first.
+	PendingMoves(ctx context.Context) ([]DirMove, error)
 	// WarmCommitCounts computes ahead, unless known, how many commits each
 	// of the commit ids reaches (the total of a commit listing), so that
 	// the first listing after a push is fast. Ids that are not commits are
@@ -71,4 +81,18 @@ type GitStorage interface {
 	MoveOwner(ctx context.Context, from, to string) error
 	// Sweep removes what crashed deletions left aside.
 	Sweep(ctx context.Context) error
+}
+
+// DirMove is a repository's (or, with Owner, all of an owner's
+// repositories') move on disk that goes with a database change: a rename or
+// a transfer. At start-up the journal of unsettled moves is compared with
+// the database, which decides: the directory follows the committed name.
+type DirMove struct {
+	// ID names the journal record (set by JournalMove).
+	ID string
+	// RepoID is the repository moved, or UserID the owner renamed (Owner).
+	RepoID, UserID int64
+	Owner          bool
+	// From and To are the paths; for an owner move only Owner is set.
+	From, To RepoPath
 }

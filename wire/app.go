@@ -28,6 +28,11 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 	if err := a.Git.Sweep(ctx); err != nil {
 		a.Log.Warn("sweeping deleted repositories", "err", err)
 	}
+	// Renames and transfers that crashed around their commit left a
+	// directory where the database does not say it is.
+	if err := a.Repos.ReconcileMoves(ctx); err != nil {
+		a.Log.Error("settling interrupted repository moves", "err", err)
+	}
 	return a.Users.EnsureAdmin(ctx)
 }
 

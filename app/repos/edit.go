@@ -247,8 +247,10 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository, aft
 	defer s.disk.Unlock()
 	from, to := pathOf(old), pathOf(r)
 	sameDir := strings.EqualFold(old.Name, r.Name)
+	var journal ports.DirMove
 	if !sameDir {
-		if err := s.git.Move(ctx, from, to); err != nil {
+		var err error
+		if journal, err = s.journalMove(ctx, r.ID, from, to); err != nil {
 			if errors.Is(err, errs.ErrConflict) {
 				return errs.Invalid("repo name is already taken [name: "+r.Name+"]", "Name")
 			}
@@ -273,10 +275,8 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository, aft
 		}
 		return tx.Repos.AddRedirect(ctx, r.Owner.ID, old.LowerName, r.ID)
 	})
-	if err != nil && !sameDir {
-		if merr := s.git.Move(context.WithoutCancel(ctx), to, from); merr != nil {
-			s.log.Error("moving repository directory back after a failed rename", "from", to, "to", from, "err", merr)
-		}
+	if !sameDir {
+		s.settleMove(ctx, journal, err)
 	}
 	return err
 }

@@ -129,13 +129,14 @@ func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.U
 	moved.Updated = s.clock.Now()
 	s.disk.Lock()
 	defer s.disk.Unlock()
-	if err := s.git.Move(ctx, pathOf(r), pathOf(&moved)); err != nil {
+	journal, err := s.journalMove(ctx, r.ID, pathOf(r), pathOf(&moved))
+	if err != nil {
 		if errors.Is(err, errs.ErrConflict) {
 			return nil, errs.Invalid("repository already exists [uname: "+to.Name+", name: "+r.Name+"]", "NewOwner")
 		}
 		return nil, err
 	}
-	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.DeleteRedirect(ctx, to.ID, moved.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
@@ -150,10 +151,8 @@ func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.U
 		}
 		return errs.IgnoreNotFound(tx.Transfers.Delete(ctx, r.ID))
 	})
+	s.settleMove(ctx, journal, err)
 	if err != nil {
-		if merr := s.git.Move(context.WithoutCancel(ctx), pathOf(&moved), pathOf(r)); merr != nil {
-			s.log.Error("moving repository directory back after a failed transfer", "repo", r.FullName(), "err", merr)
-		}
 		return nil, err
 	}
 	return s.stores.Repos.GetByID(ctx, r.ID)

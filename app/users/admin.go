@@ -246,9 +246,9 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 		return err
 	}
 	var (
-		id    int64
-		moved bool
-		from  string
+		id      int64
+		moved   bool
+		journal ports.DirMove
 	)
 	defer func() { s.tokens.ForgetUser(id) }()
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -280,19 +280,39 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 			return err
 		}
 		// The repositories live under the owner's name on disk; the move
-		// happens last inside the transaction and is undone if it fails.
-		if err := s.git.MoveOwner(ctx, oldLower, newLower); err != nil {
+		// happens last inside the transaction, journalled so that a crash
+		// before the commit is undone at the next start, and is undone at
+		// once if the commit fails.
+		journal, err = s.git.JournalMove(ctx, ports.DirMove{UserID: u.ID, Owner: true,
+			From: ports.RepoPath{Owner: oldLower}, To: ports.RepoPath{Owner: newLower}})
+		if err != nil {
 			return err
 		}
-		moved, from = true, oldLower
+		if err := s.git.MoveOwner(ctx, oldLower, newLower); err != nil {
+			s.settleOwnerMove(ctx, journal)
+			return err
+		}
+		moved = true
 		return nil
 	})
-	if err != nil && moved {
-		if merr := s.git.MoveOwner(context.WithoutCancel(ctx), strings.ToLower(newName), from); merr != nil {
-			s.log.Error("moving repositories back after a failed rename", "from", newName, "to", from, "err", merr)
+	if moved {
+		if err != nil {
+			if merr := s.git.MoveOwner(context.WithoutCancel(ctx), journal.To.Owner, journal.From.Owner); merr != nil {
+				s.log.Error("moving repositories back after a failed rename", "from", journal.To.Owner,
+					"to", journal.From.Owner, "err", merr)
+				return err // the journal stays: the next start moves them back
+			}
 		}
+		s.settleOwnerMove(ctx, journal)
 	}
 	return err
+}
+
+// settleOwnerMove forgets a journalled owner move.
+func (s *Service) settleOwnerMove(ctx context.Context, m ports.DirMove) {
+	if err := s.git.SettleMove(context.WithoutCancel(ctx), m); err != nil {
+		s.log.Error("settling an owner move", "journal", m.ID, "err", err)
+	}
 }
 
 // AdminListQuery filters the admin's user listing.

@@ -30,9 +30,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer cleanup()
-	pw, err := app.Users.EnsureAdmin(ctx)
+	// Prepare also settles what a crash left on disk before requests come.
+	pw, err := app.Prepare(ctx)
 	if err != nil {
-		return fmt.Errorf("creating the first administrator: %w", err)
+		return fmt.Errorf("preparing the site: %w", err)
 	}
 	if pw != "" {
 		// The password goes to stderr once, in the banner below, which no
