@@ -6,14 +6,12 @@ import (
 	"context"
 	"crypto/sha1"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
@@ -60,21 +58,13 @@ func httpGitCmd(dir string, args ...string) (string, error) {
 // httpGitOK runs git and fails the test when it fails.
 func httpGitOK(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	out, err := httpGitCmd(dir, args...)
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
+	return httpGitRunner(httpGitCmd).OK(t, dir, args...)
 }
 
 // httpGitFails runs git, fails the test when git succeeds, and returns its output.
 func httpGitFails(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	out, err := httpGitCmd(dir, args...)
-	if err == nil {
-		t.Fatalf("git %s succeeded, want a failure\n%s", strings.Join(args, " "), out)
-	}
-	return out
+	return httpGitRunner(httpGitCmd).Fails(t, dir, args...)
 }
 
 // httpGitClone clones url into a new directory and returns it.
@@ -299,39 +289,13 @@ func TestHTTPGitPush(t *testing.T) {
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
 	origin := httpGitURL(srv, "alice", "code", "alice", userPassword)
-	work := httpGitClone(t, origin)
+	remote := httpGitRemote{srv: srv, owner: "alice", name: "code", run: httpGitCmd,
+		clone: func(t *testing.T) string { return httpGitClone(t, origin) }}
+	work := remote.clone(t)
 
-	t.Run("NewBranch", func(t *testing.T) {
-		is := is.New(t)
-		httpGitOK(t, work, "checkout", "-q", "-b", "feature")
-		id := httpGitCommit(t, work, "f.txt", "f\n", "feature")
-		httpGitOK(t, work, "push", "-q", "origin", "feature")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/feature"), id)
-		b, _, err := alice.GetRepoBranch("alice", "code", "feature")
-		is.NoErr(err)
-		is.Equal(b.Commit.ID, id) // the API sees it
-	})
-
-	t.Run("ForcePush", func(t *testing.T) {
-		is := is.New(t)
-		httpGitOK(t, work, "checkout", "-q", "feature")
-		httpGitOK(t, work, "reset", "-q", "--hard", "HEAD~1")
-		id := httpGitCommit(t, work, "g.txt", "g\n", "rewritten")
-		httpGitFails(t, work, "push", "-q", "origin", "feature") // not a fast-forward
-		httpGitOK(t, work, "push", "-q", "--force", "origin", "feature")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/feature"), id)
-	})
-
-	t.Run("Tags", func(t *testing.T) {
-		is := is.New(t)
-		httpGitOK(t, work, "tag", "v1.0")
-		httpGitOK(t, work, "tag", "-a", "-m", "annotated", "v1.1")
-		httpGitOK(t, work, "push", "-q", "origin", "--tags")
-		is.True(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.0") != "")
-		is.True(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.1") != "")
-		httpGitOK(t, work, "push", "-q", "origin", ":refs/tags/v1.0")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.0"), "")
-	})
+	t.Run("NewBranch", func(t *testing.T) { remote.pushNewBranch(t, alice, work) })
+	t.Run("ForcePush", func(t *testing.T) { remote.forcePush(t, work) })
+	t.Run("Tags", func(t *testing.T) { remote.pushTags(t, work) })
 
 	t.Run("DeleteBranch", func(t *testing.T) {
 		is := is.New(t)
@@ -358,55 +322,14 @@ func TestHTTPGitPush(t *testing.T) {
 		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/main"), id)
 	})
 
-	t.Run("Concurrent", func(t *testing.T) {
-		is := is.New(t)
-		const n = 4
-		ids := make([]string, n)
-		dirs := make([]string, n)
-		for i := range n {
-			dirs[i] = httpGitClone(t, origin)
-			ids[i] = httpGitCommit(t, dirs[i], fmt.Sprintf("c%d.txt", i), "c\n", "concurrent")
-		}
-		var wg sync.WaitGroup
-		errsOut := make([]error, n)
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out, err := httpGitCmd(dirs[i], "push", "-q", "origin", fmt.Sprintf("HEAD:refs/heads/c%d", i))
-				if err != nil {
-					errsOut[i] = fmt.Errorf("%v: %s", err, out)
-				}
-			}()
-		}
-		wg.Wait()
-		for i := range n {
-			is.NoErr(errsOut[i])
-			is.Equal(httpGitRef(t, srv, "alice", "code", fmt.Sprintf("refs/heads/c%d", i)), ids[i]) // every push landed
-		}
-	})
+	t.Run("Concurrent", func(t *testing.T) { remote.pushConcurrently(t, 4) })
 
 	t.Run("Large", func(t *testing.T) {
 		is := is.New(t)
-		data := make([]byte, 20<<20)
-		rng := rand.NewChaCha8([32]byte{1})
-		_, _ = rng.Read(data)
-		is.NoErr(os.WriteFile(filepath.Join(work, "big.bin"), data, 0o644))
-		httpGitOK(t, work, "checkout", "-q", "main")
-		httpGitOK(t, work, "pull", "-q", "origin", "main")
-		httpGitOK(t, work, "add", "big.bin")
-		httpGitOK(t, work, "commit", "-q", "-m", "big")
-		id := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
-		httpGitOK(t, work, "push", "-q", "origin", "main")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/main"), id)
+		remote.pushLarge(t, work, 20<<20)
 		r, _, err := alice.GetRepo("alice", "code")
 		is.NoErr(err)
 		is.True(r.Size >= 20<<10) // the size (KiB) was refreshed after the push
-		// And it comes back whole.
-		dir := httpGitClone(t, srv.URL+"/alice/code.git")
-		got, err := os.ReadFile(filepath.Join(dir, "big.bin"))
-		is.NoErr(err)
-		is.True(bytes.Equal(got, data))
 	})
 	httpGitFsck(t, srv, "alice", "code")
 }

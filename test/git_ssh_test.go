@@ -7,14 +7,12 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -102,25 +100,22 @@ func sshGitCmd(srv *testserver.Server, key sshGitKey, dir string, extraEnv []str
 	return string(out), err
 }
 
+// sshGitRunner runs git over SSH with key.
+func sshGitRunner(srv *testserver.Server, key sshGitKey) httpGitRunner {
+	return func(dir string, args ...string) (string, error) { return sshGitCmd(srv, key, dir, nil, args...) }
+}
+
 // sshGitOK runs git over SSH and fails the test when it fails.
 func sshGitOK(t *testing.T, srv *testserver.Server, key sshGitKey, dir string, args ...string) string {
 	t.Helper()
-	out, err := sshGitCmd(srv, key, dir, nil, args...)
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
+	return sshGitRunner(srv, key).OK(t, dir, args...)
 }
 
 // sshGitFails runs git over SSH, fails the test when git succeeds, and
 // returns its output.
 func sshGitFails(t *testing.T, srv *testserver.Server, key sshGitKey, dir string, args ...string) string {
 	t.Helper()
-	out, err := sshGitCmd(srv, key, dir, nil, args...)
-	if err == nil {
-		t.Fatalf("git %s succeeded, want a failure\n%s", strings.Join(args, " "), out)
-	}
-	return out
+	return sshGitRunner(srv, key).Fails(t, dir, args...)
 }
 
 // sshGitClone clones owner/name over SSH into a new directory.
@@ -129,6 +124,35 @@ func sshGitClone(t *testing.T, srv *testserver.Server, key sshGitKey, owner, nam
 	dst := filepath.Join(t.TempDir(), "clone")
 	sshGitOK(t, srv, key, t.TempDir(), append(append([]string{"clone", "-q"}, extra...), sshGitURL(srv, owner, name), dst)...)
 	return dst
+}
+
+// sshGitRemote is owner/name reached over SSH with key.
+func sshGitRemote(srv *testserver.Server, key sshGitKey, owner, name string) httpGitRemote {
+	return httpGitRemote{srv: srv, owner: owner, name: name, run: sshGitRunner(srv, key),
+		clone: func(t *testing.T) string { return sshGitClone(t, srv, key, owner, name) }}
+}
+
+// sshGitPushes clones owner/name with key, commits and pushes the commit to
+// branch, and checks that the server has it. It answers the clone.
+func sshGitPushes(t *testing.T, srv *testserver.Server, key sshGitKey, owner, name, branch string) string {
+	t.Helper()
+	work := sshGitClone(t, srv, key, owner, name)
+	id := httpGitCommit(t, work, branch+".txt", branch+"\n", "to "+branch)
+	sshGitOK(t, srv, key, work, "push", "-q", "origin", "HEAD:refs/heads/"+branch)
+	is.New(t).Equal(httpGitRef(t, srv, owner, name, "refs/heads/"+branch), id)
+	return work
+}
+
+// sshGitPushRefused clones owner/name with key, commits, and checks that the
+// push to branch is refused saying says and that the branch stays absent.
+func sshGitPushRefused(t *testing.T, srv *testserver.Server, key sshGitKey, owner, name, branch, says string) {
+	t.Helper()
+	is := is.New(t)
+	work := sshGitClone(t, srv, key, owner, name)
+	httpGitCommit(t, work, branch+".txt", branch+"\n", "to "+branch)
+	out := sshGitFails(t, srv, key, work, "push", "origin", "HEAD:refs/heads/"+branch)
+	is.True(strings.Contains(out, says))
+	is.Equal(httpGitRef(t, srv, owner, name, "refs/heads/"+branch), "")
 }
 
 // sshGitHostKey is the public host key the server keeps in its data directory.
@@ -190,7 +214,8 @@ func sshGitCloneFetchPush(t *testing.T, opts ...testserver.Option) {
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true, Readme: "Default"})
 	key, pk := sshGitUserKey(t, alice, "laptop")
-	work := sshGitClone(t, srv, key, "alice", "code")
+	remote := sshGitRemote(srv, key, "alice", "code")
+	work := remote.clone(t)
 
 	t.Run("CloneURL", func(t *testing.T) {
 		is := is.New(t)
@@ -222,42 +247,16 @@ func sshGitCloneFetchPush(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("PushNewBranchAndFetch", func(t *testing.T) {
 		is := is.New(t)
-		httpGitOK(t, work, "checkout", "-q", "-b", "feature")
-		id := httpGitCommit(t, work, "f.txt", "f\n", "feature")
-		sshGitOK(t, srv, key, work, "push", "-q", "origin", "feature")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/feature"), id)
-		b, _, err := alice.GetRepoBranch("alice", "code", "feature")
-		is.NoErr(err)
-		is.Equal(b.Commit.ID, id) // the API sees it
-
-		other := sshGitClone(t, srv, key, "alice", "code")
+		remote.pushNewBranch(t, alice, work)
+		other := remote.clone(t)
 		id2 := httpGitCommit(t, other, "o.txt", "o\n", "from another clone")
 		sshGitOK(t, srv, key, other, "push", "-q", "origin", "main")
 		sshGitOK(t, srv, key, work, "fetch", "-q", "origin")
 		is.Equal(strings.TrimSpace(httpGitOK(t, work, "rev-parse", "origin/main")), id2)
 	})
 
-	t.Run("ForcePush", func(t *testing.T) {
-		is := is.New(t)
-		httpGitOK(t, work, "checkout", "-q", "feature")
-		httpGitOK(t, work, "reset", "-q", "--hard", "HEAD~1")
-		id := httpGitCommit(t, work, "g.txt", "g\n", "rewritten")
-		out := sshGitFails(t, srv, key, work, "push", "origin", "feature")
-		is.True(strings.Contains(out, "non-fast-forward") || strings.Contains(out, "fetch first"))
-		sshGitOK(t, srv, key, work, "push", "-q", "--force", "origin", "feature")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/feature"), id)
-	})
-
-	t.Run("Tags", func(t *testing.T) {
-		is := is.New(t)
-		httpGitOK(t, work, "tag", "v1.0")
-		httpGitOK(t, work, "tag", "-a", "-m", "annotated", "v1.1")
-		sshGitOK(t, srv, key, work, "push", "-q", "origin", "--tags")
-		is.True(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.0") != "")
-		is.True(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.1") != "")
-		sshGitOK(t, srv, key, work, "push", "-q", "origin", ":refs/tags/v1.0")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/tags/v1.0"), "")
-	})
+	t.Run("ForcePush", func(t *testing.T) { remote.forcePush(t, work) })
+	t.Run("Tags", func(t *testing.T) { remote.pushTags(t, work) })
 
 	t.Run("DeleteBranch", func(t *testing.T) {
 		is := is.New(t)
@@ -295,51 +294,8 @@ func sshGitCloneFetchPush(t *testing.T, opts ...testserver.Option) {
 		is.Equal(strings.TrimSpace(httpGitOK(t, dir, "rev-parse", "HEAD")), httpGitRef(t, srv, "alice", "code", "refs/heads/main"))
 	})
 
-	t.Run("Concurrent", func(t *testing.T) {
-		is := is.New(t)
-		const n = 4
-		ids := make([]string, n)
-		dirs := make([]string, n)
-		for i := range n {
-			dirs[i] = sshGitClone(t, srv, key, "alice", "code")
-			ids[i] = httpGitCommit(t, dirs[i], fmt.Sprintf("c%d.txt", i), "c\n", "concurrent")
-		}
-		var wg sync.WaitGroup
-		failures := make([]error, n)
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out, err := sshGitCmd(srv, key, dirs[i], nil, "push", "-q", "origin", fmt.Sprintf("HEAD:refs/heads/c%d", i))
-				if err != nil {
-					failures[i] = fmt.Errorf("%v: %s", err, out)
-				}
-			}()
-		}
-		wg.Wait()
-		for i := range n {
-			is.NoErr(failures[i])
-			is.Equal(httpGitRef(t, srv, "alice", "code", fmt.Sprintf("refs/heads/c%d", i)), ids[i]) // every push landed
-		}
-	})
-
-	t.Run("Large", func(t *testing.T) {
-		is := is.New(t)
-		data := make([]byte, 8<<20)
-		_, _ = mrand.NewChaCha8([32]byte{7}).Read(data)
-		httpGitOK(t, work, "checkout", "-q", "main")
-		sshGitOK(t, srv, key, work, "pull", "-q", "--ff-only", "origin", "main")
-		is.NoErr(os.WriteFile(filepath.Join(work, "big.bin"), data, 0o644))
-		httpGitOK(t, work, "add", "big.bin")
-		httpGitOK(t, work, "commit", "-q", "-m", "big")
-		id := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
-		sshGitOK(t, srv, key, work, "push", "-q", "origin", "main")
-		is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/main"), id)
-		dir := sshGitClone(t, srv, key, "alice", "code")
-		got, err := os.ReadFile(filepath.Join(dir, "big.bin"))
-		is.NoErr(err)
-		is.True(bytes.Equal(got, data)) // it comes back whole
-	})
+	t.Run("Concurrent", func(t *testing.T) { remote.pushConcurrently(t, 4) })
+	t.Run("Large", func(t *testing.T) { remote.pushLarge(t, work, 8<<20) })
 	httpGitFsck(t, srv, "alice", "code")
 }
 
@@ -373,30 +329,13 @@ func sshGitAccess(t *testing.T, opts ...testserver.Option) {
 	roKey, _ := sshGitDeployKey(t, alice, "alice", "secret", "ci-read", true)
 	rwKey, rwDeploy := sshGitDeployKey(t, alice, "alice", "secret", "ci-write", false)
 
-	t.Run("OwnerPrivate", func(t *testing.T) {
-		is := is.New(t)
-		work := sshGitClone(t, srv, aliceKey, "alice", "secret")
-		id := httpGitCommit(t, work, "a.txt", "a\n", "by alice")
-		sshGitOK(t, srv, aliceKey, work, "push", "-q", "origin", "HEAD:refs/heads/alice")
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/alice"), id)
+	t.Run("OwnerPrivate", func(t *testing.T) { sshGitPushes(t, srv, aliceKey, "alice", "secret", "alice") })
+
+	t.Run("ReaderCannotPush", func(t *testing.T) { // a read collaborator reads
+		sshGitPushRefused(t, srv, bobKey, "alice", "secret", "bob", "depot: You do not have permission to push to this repository.")
 	})
 
-	t.Run("ReaderCannotPush", func(t *testing.T) {
-		is := is.New(t)
-		work := sshGitClone(t, srv, bobKey, "alice", "secret") // a read collaborator reads
-		httpGitCommit(t, work, "b.txt", "b\n", "by bob")
-		out := sshGitFails(t, srv, bobKey, work, "push", "origin", "HEAD:refs/heads/bob")
-		is.True(strings.Contains(out, "depot: You do not have permission to push to this repository."))
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/bob"), "")
-	})
-
-	t.Run("WriterPushes", func(t *testing.T) {
-		is := is.New(t)
-		work := sshGitClone(t, srv, carolKey, "alice", "secret")
-		id := httpGitCommit(t, work, "c.txt", "c\n", "by carol")
-		sshGitOK(t, srv, carolKey, work, "push", "-q", "origin", "HEAD:refs/heads/carol")
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/carol"), id)
-	})
+	t.Run("WriterPushes", func(t *testing.T) { sshGitPushes(t, srv, carolKey, "alice", "secret", "carol") })
 
 	t.Run("OutsiderNotFound", func(t *testing.T) {
 		is := is.New(t)
@@ -406,10 +345,7 @@ func sshGitAccess(t *testing.T, opts ...testserver.Option) {
 		out = sshGitFails(t, srv, daveKey, t.TempDir(), "clone", "-q", sshGitURL(srv, "alice", "nothing"), "x")
 		is.True(strings.Contains(out, "depot: Repository not found"))
 		// A public repository reads, and refuses the push.
-		work := sshGitClone(t, srv, daveKey, "alice", "pub")
-		httpGitCommit(t, work, "d.txt", "d\n", "by dave")
-		out = sshGitFails(t, srv, daveKey, work, "push", "origin", "HEAD:refs/heads/dave")
-		is.True(strings.Contains(out, "You do not have permission to push"))
+		sshGitPushRefused(t, srv, daveKey, "alice", "pub", "dave", "You do not have permission to push")
 	})
 
 	t.Run("UnknownKeyRefused", func(t *testing.T) {
@@ -424,20 +360,12 @@ func sshGitAccess(t *testing.T, opts ...testserver.Option) {
 	})
 
 	t.Run("ReadOnlyDeployKey", func(t *testing.T) {
-		is := is.New(t)
-		work := sshGitClone(t, srv, roKey, "alice", "secret")
-		httpGitCommit(t, work, "r.txt", "r\n", "by ci")
-		out := sshGitFails(t, srv, roKey, work, "push", "origin", "HEAD:refs/heads/ro")
-		is.True(strings.Contains(out, "depot: Deploy Key: ci-read is not authorized to write to alice/secret."))
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/ro"), "")
+		sshGitPushRefused(t, srv, roKey, "alice", "secret", "ro", "depot: Deploy Key: ci-read is not authorized to write to alice/secret.")
 	})
 
 	t.Run("WriteDeployKeyOwnRepositoryOnly", func(t *testing.T) {
 		is := is.New(t)
-		work := sshGitClone(t, srv, rwKey, "alice", "secret")
-		id := httpGitCommit(t, work, "w.txt", "w\n", "by ci")
-		sshGitOK(t, srv, rwKey, work, "push", "-q", "origin", "HEAD:refs/heads/deployed")
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/deployed"), id)
+		work := sshGitPushes(t, srv, rwKey, "alice", "secret", "deployed")
 		// Another of the owner's repositories, private or public, is none of its business.
 		out := sshGitFails(t, srv, rwKey, t.TempDir(), "clone", "-q", sshGitURL(srv, "alice", "other"), "x")
 		is.True(strings.Contains(out, "depot: Repository not found"))
@@ -473,10 +401,7 @@ func sshGitAccess(t *testing.T, opts ...testserver.Option) {
 		defer authEdit(t, srv, "alice", gitea.EditUserOption{ProhibitLogin: &no})
 		out := sshGitFails(t, srv, aliceKey, t.TempDir(), "clone", "-q", sshGitURL(srv, "alice", "secret"), "x")
 		is.True(strings.Contains(out, "depot: "+authMsgProhibited))
-		work := sshGitClone(t, srv, rwKey, "alice", "secret")
-		id := httpGitCommit(t, work, "k.txt", "k\n", "by ci while alice is locked out")
-		sshGitOK(t, srv, rwKey, work, "push", "-q", "origin", "HEAD:refs/heads/key-only")
-		is.Equal(httpGitRef(t, srv, "alice", "secret", "refs/heads/key-only"), id)
+		sshGitPushes(t, srv, rwKey, "alice", "secret", "key-only")
 	})
 
 	t.Run("DeletedKeyRefused", func(t *testing.T) {

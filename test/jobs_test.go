@@ -18,6 +18,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/testkit"
 	"github.com/depothq/depot/test/testserver"
 )
 
@@ -63,31 +64,6 @@ func jobsRunner(t *testing.T, d *sqlstore.DB, owner string) *jobs.Runner {
 		jobs.RunnerOptions{Owner: owner, Poll: 50 * time.Millisecond, Grace: 100 * time.Millisecond})
 }
 
-// jobsStart runs r until the returned stop is called (or the test ends);
-// stop returns once Run has.
-func jobsStart(t *testing.T, r *jobs.Runner) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		r.Run(ctx)
-	}()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				t.Errorf("runner did not stop")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
 func jobsEnqueue(t *testing.T, d *sqlstore.DB, nj ports.NewJob) int64 {
 	t.Helper()
 	var id int64
@@ -101,18 +77,6 @@ func jobsEnqueue(t *testing.T, d *sqlstore.DB, nj ports.NewJob) int64 {
 		t.Fatalf("enqueue: %v", err)
 	}
 	return id
-}
-
-// jobsEventually polls cond until it holds or the deadline passes.
-func jobsEventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // jobsState is a job's state, or "done" once it completed (and was deleted).
@@ -135,7 +99,7 @@ func TestJobsEnqueuedJobIsProcessed(t *testing.T) {
 		r := jobsRunner(t, d, "p1")
 		got := make(chan *ports.Job, 1)
 		r.Handle("test.echo", jobsQuick, func(_ context.Context, j *ports.Job) error { got <- j; return nil })
-		jobsStart(t, r)
+		testkit.Go(t, r.Run)
 
 		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.echo", Payload: []byte(`{"n":1}`)})
 		r.Notify()
@@ -143,7 +107,7 @@ func TestJobsEnqueuedJobIsProcessed(t *testing.T) {
 		is.Equal(j.ID, id)
 		is.Equal(string(j.Payload), `{"n":1}`)
 		is.Equal(j.Attempts, 1)
-		jobsEventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
+		testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
 	})
 }
 
@@ -163,10 +127,10 @@ func TestJobsRetryThenSuccess(t *testing.T) {
 			}
 			return nil
 		})
-		jobsStart(t, r)
+		testkit.Go(t, r.Run)
 		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.flaky"})
 		r.Notify()
-		jobsEventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
+		testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
 		mu.Lock()
 		defer mu.Unlock()
 		// Each retry sees the attempt count and the previous failure.
@@ -186,10 +150,10 @@ func TestJobsGiveUpAfterMaxAttempts(t *testing.T) {
 			runs.Add(1)
 			return errors.New("502 Bad Gateway")
 		})
-		jobsStart(t, r)
+		testkit.Go(t, r.Run)
 		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.doomed"})
 		r.Notify()
-		jobsEventually(t, "the job to fail", func() bool { return jobsState(t, d, id) == ports.JobFailed })
+		testkit.Eventually(t, "the job to fail", func() bool { return jobsState(t, d, id) == ports.JobFailed })
 		j, _, err := d.Stores().Jobs.Get(t.Context(), id)
 		is.NoErr(err)
 		is.Equal(j.Attempts, 4)
@@ -215,7 +179,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 			r := jobsRunner(t, next, "next")
 			got := make(chan *ports.Job, 1)
 			r.Handle("test.work", jobsQuick, func(_ context.Context, j *ports.Job) error { got <- j; return nil })
-			jobsStart(t, r)
+			testkit.Go(t, r.Run)
 			select {
 			case j := <-got:
 				is.Equal(j.ID, id)
@@ -223,7 +187,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("the next process never took the job over")
 			}
-			jobsEventually(t, "the job to be done", func() bool { return jobsState(t, next, id) == "done" })
+			testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, next, id) == "done" })
 		})
 
 		t.Run("StoppedProcessesJobIsRunByTheNext", func(t *testing.T) {
@@ -236,7 +200,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 				<-ctx.Done() // outlasts the shutdown grace
 				return ctx.Err()
 			})
-			stop := jobsStart(t, r1)
+			stop := testkit.Go(t, r1.Run)
 			id := jobsEnqueue(t, first, ports.NewJob{Kind: "test.long"})
 			r1.Notify()
 			<-started
@@ -252,8 +216,8 @@ func TestJobsSurviveARestart(t *testing.T) {
 				attempt.Store(int32(j.Attempts))
 				return nil
 			})
-			jobsStart(t, r2)
-			jobsEventually(t, "the job to be done", func() bool { return jobsState(t, second, id) == "done" })
+			testkit.Go(t, r2.Run)
+			testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, second, id) == "done" })
 			is.Equal(runs.Load(), int32(1))
 			is.Equal(attempt.Load(), int32(1)) // the interrupted run was given back uncounted
 		})
@@ -271,9 +235,9 @@ func TestJobsSurviveARestart(t *testing.T) {
 			r := jobsRunner(t, d, "p")
 			var runs atomic.Int32
 			r.Handle("test.later", jobsQuick, func(context.Context, *ports.Job) error { runs.Add(1); return nil })
-			jobsStart(t, r) // no Notify: the first round finds them
+			testkit.Go(t, r.Run) // no Notify: the first round finds them
 			for _, id := range ids {
-				jobsEventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
+				testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, d, id) == "done" })
 			}
 			is.Equal(runs.Load(), int32(5))
 		})
@@ -318,12 +282,12 @@ func TestJobsTwoProcessesOnOneDatabaseRunEachJobOnce(t *testing.T) {
 		ra, rb := jobsRunner(t, a, "a"), jobsRunner(t, b, "b")
 		ra.Handle("test.shared", opts, handler("a"))
 		rb.Handle("test.shared", opts, handler("b"))
-		jobsStart(t, ra)
-		jobsStart(t, rb)
+		testkit.Go(t, ra.Run)
+		testkit.Go(t, rb.Run)
 
-		jobsEventually(t, "all jobs to run", func() bool { mu.Lock(); defer mu.Unlock(); return len(runs) == total })
+		testkit.Eventually(t, "all jobs to run", func() bool { mu.Lock(); defer mu.Unlock(); return len(runs) == total })
 		for _, id := range ids {
-			jobsEventually(t, "the job to be done", func() bool { return jobsState(t, a, id) == "done" })
+			testkit.Eventually(t, "the job to be done", func() bool { return jobsState(t, a, id) == "done" })
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -379,9 +343,9 @@ func TestJobsQueueOrderAcrossProcesses(t *testing.T) {
 		for name, d := range map[string]*sqlstore.DB{"a": a, "b": b} {
 			r := jobsRunner(t, d, name)
 			r.Handle("test.ordered", opts, handler)
-			jobsStart(t, r)
+			testkit.Go(t, r.Run)
 		}
-		jobsEventually(t, "all jobs to run", func() bool {
+		testkit.Eventually(t, "all jobs to run", func() bool {
 			mu.Lock()
 			defer mu.Unlock()
 			n := 0

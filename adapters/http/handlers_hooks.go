@@ -57,17 +57,42 @@ func (s *Server) writeHookList(q *request, scope hook.Scope) error {
 	return nil
 }
 
-func (s *Server) createHook(q *request, scope hook.Scope) error {
+// writeHook answers the hook a use case returned, or its error.
+func writeHook(q *request, status int, h *hook.Hook, err error) error {
+	if err != nil {
+		return err
+	}
+	q.json(status, toHook(h))
+	return nil
+}
+
+// writeGitHook answers the Git hook a use case returned, or its error.
+func writeGitHook(q *request, h hook.GitHook, err error) error {
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toGitHook(h))
+	return nil
+}
+
+// createHook creates a hook from the body in the scope pick chooses for it
+// (the admin route reads the scope from the body).
+func (s *Server) createHook(q *request, pick func(createHookBody) (hook.Scope, error)) error {
 	var b createHookBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	h, err := s.hooks.Create(q.r.Context(), scope, b.options())
+	scope, err := pick(b)
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, toHook(h))
-	return nil
+	h, err := s.hooks.Create(q.r.Context(), scope, b.options())
+	return writeHook(q, http.StatusCreated, h, err)
+}
+
+// fixedScope is createHook's pick for routes whose scope is the route's own.
+func fixedScope(scope hook.Scope) func(createHookBody) (hook.Scope, error) {
+	return func(createHookBody) (hook.Scope, error) { return scope, nil }
 }
 
 func (s *Server) getHook(q *request, scope hook.Scope) error {
@@ -76,28 +101,29 @@ func (s *Server) getHook(q *request, scope hook.Scope) error {
 		return err
 	}
 	h, err := s.hooks.Get(q.r.Context(), scope, id)
+	return writeHook(q, http.StatusOK, h, err)
+}
+
+// editHookRequest reads PATCH …/hooks/{id}: the id and the body.
+func editHookRequest(q *request) (int64, editHookBody, error) {
+	var b editHookBody
+	id, err := pathID(q, "id")
 	if err != nil {
-		return err
+		return 0, b, err
 	}
-	q.json(http.StatusOK, toHook(h))
-	return nil
+	if err := decodeJSON(q.r, &b); err != nil {
+		return 0, b, err
+	}
+	return id, b, nil
 }
 
 func (s *Server) editHook(q *request, scope hook.Scope) error {
-	id, err := pathID(q, "id")
+	id, b, err := editHookRequest(q)
 	if err != nil {
-		return err
-	}
-	var b editHookBody
-	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
 	h, err := s.hooks.Edit(q.r.Context(), scope, id, b.options())
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, toHook(h))
-	return nil
+	return writeHook(q, http.StatusOK, h, err)
 }
 
 func (s *Server) deleteHook(q *request, scope hook.Scope) error {
@@ -112,7 +138,7 @@ func (s *Server) deleteHook(q *request, scope hook.Scope) error {
 func (s *Server) listRepoHooks(q *request) error { return s.writeHookList(q, repoHooks(q)) }
 
 // createRepoHook answers POST R/hooks with 201 and the hook.
-func (s *Server) createRepoHook(q *request) error { return s.createHook(q, repoHooks(q)) }
+func (s *Server) createRepoHook(q *request) error { return s.createHook(q, fixedScope(repoHooks(q))) }
 
 // getRepoHook answers GET R/hooks/{id}.
 func (s *Server) getRepoHook(q *request) error { return s.getHook(q, repoHooks(q)) }
@@ -128,7 +154,7 @@ func (s *Server) deleteRepoHook(q *request) error { return s.deleteHook(q, repoH
 func (s *Server) listMyHooks(q *request) error { return s.writeHookList(q, myHooks(q)) }
 
 // createMyHook answers POST /user/hooks with 201 and the hook.
-func (s *Server) createMyHook(q *request) error { return s.createHook(q, myHooks(q)) }
+func (s *Server) createMyHook(q *request) error { return s.createHook(q, fixedScope(myHooks(q))) }
 
 // getMyHook answers GET /user/hooks/{id}; another account's hook is 404.
 func (s *Server) getMyHook(q *request) error { return s.getHook(q, myHooks(q)) }
@@ -156,24 +182,13 @@ func (s *Server) adminListHooks(q *request) error {
 // is_system_webhook says so (in the body, or as Gitea 1.2x reads it, in
 // config), otherwise a default hook, copied into every new repository.
 func (s *Server) adminCreateHook(q *request) error {
-	var b createHookBody
-	if err := decodeJSON(q.r, &b); err != nil {
-		return err
-	}
-	system, err := hook.SystemFlag(b.IsSystemWebhook, b.Config)
-	if err != nil {
-		return err
-	}
-	scope := hook.DefaultScope()
-	if system {
-		scope = hook.SystemScope()
-	}
-	h, err := s.hooks.Create(q.r.Context(), scope, b.options())
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusCreated, toHook(h))
-	return nil
+	return s.createHook(q, func(b createHookBody) (hook.Scope, error) {
+		system, err := hook.SystemFlag(b.IsSystemWebhook, b.Config)
+		if err != nil || !system {
+			return hook.DefaultScope(), err
+		}
+		return hook.SystemScope(), nil
+	})
 }
 
 // adminGetHook answers GET /admin/hooks/{id}: a system or default hook.
@@ -182,20 +197,12 @@ func (s *Server) adminGetHook(q *request) error { return s.getHook(q, hook.Admin
 // adminEditHook answers PATCH /admin/hooks/{id}; is_system_webhook moves
 // the hook between the two kinds.
 func (s *Server) adminEditHook(q *request) error {
-	id, err := pathID(q, "id")
+	id, b, err := editHookRequest(q)
 	if err != nil {
-		return err
-	}
-	var b editHookBody
-	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
 	h, err := s.hooks.EditAdmin(q.r.Context(), id, hooks.AdminEditOptions{EditOptions: b.options(), IsSystem: b.IsSystemWebhook})
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, toHook(h))
-	return nil
+	return writeHook(q, http.StatusOK, h, err)
 }
 
 // adminDeleteHook answers DELETE /admin/hooks/{id} with 204.
@@ -219,11 +226,7 @@ func (s *Server) listGitHooks(q *request) error {
 // getGitHook answers GET R/hooks/git/{id}, the id being the hook's name.
 func (s *Server) getGitHook(q *request) error {
 	h, err := s.hooks.GetGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"))
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, toGitHook(h))
-	return nil
+	return writeGitHook(q, h, err)
 }
 
 // editGitHook answers PATCH R/hooks/git/{id} with the hook: the content
@@ -234,11 +237,7 @@ func (s *Server) editGitHook(q *request) error {
 		return err
 	}
 	h, err := s.hooks.EditGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"), b.Content)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, toGitHook(h))
-	return nil
+	return writeGitHook(q, h, err)
 }
 
 // deleteGitHook answers DELETE R/hooks/git/{id} with 204.

@@ -81,8 +81,12 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// tracked is one authenticated connection.
+// tracked is one connection, from its accept on: one still in its
+// handshake is idle too, and a shutdown must not wait for it.
 type tracked struct {
+	nc net.Conn
+	// conn is the SSH connection once the handshake is done; only the
+	// connection's own goroutines read it.
 	conn *ssh.ServerConn
 	// running counts the commands in progress.
 	running atomic.Int32
@@ -217,7 +221,7 @@ func (s *Server) closeConns(all bool) {
 	defer s.mu.Unlock()
 	for t := range s.conns {
 		if all || t.running.Load() == 0 {
-			_ = t.conn.Close()
+			_ = t.nc.Close()
 		}
 	}
 }
@@ -242,6 +246,12 @@ func (s *Server) untrack(t *tracked) {
 // Global requests (tcpip-forward and the like) and every other channel
 // type (direct-tcpip, x11, …) are refused.
 func (s *Server) serveConn(ctx context.Context, nc net.Conn, cfg *ssh.ServerConfig) {
+	t := &tracked{nc: nc}
+	if !s.track(t) {
+		_ = nc.Close()
+		return
+	}
+	defer s.untrack(t)
 	ic := &idleConn{Conn: nc}
 	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	conn, chans, reqs, err := ssh.NewServerConn(ic, cfg)
@@ -251,12 +261,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn, cfg *ssh.ServerConf
 		return
 	}
 	ic.arm()
-	t := &tracked{conn: conn}
-	if !s.track(t) {
-		_ = conn.Close()
-		return
-	}
-	defer s.untrack(t)
+	t.conn = conn
 	defer conn.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -119,38 +119,28 @@ func (m *memJobs) Complete(_ context.Context, id int64, owner string) error {
 }
 
 func (m *memJobs) Retry(_ context.Context, id int64, owner string, runAt time.Time, lastError string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	j, err := m.leased(id, owner)
-	if err != nil {
-		return err
-	}
-	j.state, j.owner, j.leaseUntil = ports.JobPending, "", time.Time{}
-	j.job.RunAt, j.job.LastError = runAt.UTC(), lastError
-	return nil
+	return m.settle(id, owner, ports.JobPending, func(j *ports.Job) { j.RunAt, j.LastError = runAt.UTC(), lastError })
 }
 
 func (m *memJobs) Fail(_ context.Context, id int64, owner string, lastError string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	j, err := m.leased(id, owner)
-	if err != nil {
-		return err
-	}
-	j.state, j.owner, j.leaseUntil = ports.JobFailed, "", time.Time{}
-	j.job.LastError = lastError
-	return nil
+	return m.settle(id, owner, ports.JobFailed, func(j *ports.Job) { j.LastError = lastError })
 }
 
 func (m *memJobs) Release(_ context.Context, id int64, owner string) error {
+	return m.settle(id, owner, ports.JobPending, func(j *ports.Job) { j.Attempts-- })
+}
+
+// settle ends owner's lease on job id, leaving the job in state as change
+// makes it.
+func (m *memJobs) settle(id int64, owner string, state ports.JobState, change func(*ports.Job)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	j, err := m.leased(id, owner)
 	if err != nil {
 		return err
 	}
-	j.state, j.owner, j.leaseUntil = ports.JobPending, "", time.Time{}
-	j.job.Attempts--
+	j.state, j.owner, j.leaseUntil = state, "", time.Time{}
+	change(&j.job)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/testkit"
 )
 
 type sysClock struct{}
@@ -35,42 +36,6 @@ func newTestRunner(t *testing.T, opts jobs.RunnerOptions) (*jobs.Runner, *memJob
 	return jobs.NewRunnerWith(store, sysClock{}, slog.New(slog.NewTextHandler(t.Output(), nil)), opts), store
 }
 
-// start runs r until the returned stop is called; stop waits for Run to end.
-func start(t *testing.T, r *jobs.Runner) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		r.Run(ctx)
-	}()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				t.Fatalf("Run did not return after its ctx ended")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
-// eventually polls cond until it holds or a deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func enqueue(t *testing.T, s ports.JobStore, nj ports.NewJob) int64 {
 	t.Helper()
 	id, err := s.Enqueue(t.Context(), nj)
@@ -88,6 +53,27 @@ func gone(s ports.JobStore, id int64) func() bool {
 	}
 }
 
+// runOne starts r, enqueues nj and wakes r for it; the poll is an hour
+// away, so whatever happens next happens because of the Notify.
+func runOne(t *testing.T, r *jobs.Runner, store ports.JobStore, nj ports.NewJob) int64 {
+	t.Helper()
+	testkit.Go(t, r.Run)
+	id := enqueue(t, store, nj)
+	r.Notify()
+	return id
+}
+
+// failed waits for job id to fail and answers it.
+func failed(t *testing.T, store ports.JobStore, id int64) *ports.Job {
+	t.Helper()
+	testkit.Eventually(t, "the job to fail", inState(store, id, ports.JobFailed))
+	j, _, err := store.Get(t.Context(), id)
+	if err != nil {
+		t.Fatalf("get job %d: %v", id, err)
+	}
+	return j
+}
+
 func inState(s ports.JobStore, id int64, want ports.JobState) func() bool {
 	return func() bool {
 		_, st, err := s.Get(context.Background(), id)
@@ -103,10 +89,8 @@ func TestRunnerCompletesAJob(t *testing.T) {
 		got <- j
 		return nil
 	})
-	start(t, r)
-	id := enqueue(t, store, ports.NewJob{Kind: "greet", Payload: []byte(`{"to":"world"}`)})
-	r.Notify()
-	eventually(t, "the job to complete", gone(store, id))
+	id := runOne(t, r, store, ports.NewJob{Kind: "greet", Payload: []byte(`{"to":"world"}`)})
+	testkit.Eventually(t, "the job to complete", gone(store, id))
 	j := <-got
 	is.Equal(j.ID, id)
 	is.Equal(string(j.Payload), `{"to":"world"}`)
@@ -120,8 +104,8 @@ func TestRunnerProcessesJobsEnqueuedBeforeItStarted(t *testing.T) {
 	for range 5 {
 		enqueue(t, store, ports.NewJob{Kind: "k"})
 	}
-	start(t, r) // the first round claims without waiting for a poll or Notify
-	eventually(t, "five jobs to run", func() bool { return n.Load() == 5 })
+	testkit.Go(t, r.Run) // the first round claims without waiting for a poll or Notify
+	testkit.Eventually(t, "five jobs to run", func() bool { return n.Load() == 5 })
 }
 
 func TestRunnerRetriesWithBackoffThenSucceeds(t *testing.T) {
@@ -146,11 +130,9 @@ func TestRunnerRetriesWithBackoffThenSucceeds(t *testing.T) {
 		}
 		return nil
 	})
-	start(t, r)
-	id := enqueue(t, store, ports.NewJob{Kind: "flaky"})
-	r.Notify()
+	id := runOne(t, r, store, ports.NewJob{Kind: "flaky"})
 	// The poll is an hour away: the retries come back by themselves.
-	eventually(t, "the job to complete on its third run", gone(store, id))
+	testkit.Eventually(t, "the job to complete on its third run", gone(store, id))
 	is.Equal(runs.Load(), int32(3))
 	mu.Lock()
 	defer mu.Unlock()
@@ -167,12 +149,8 @@ func TestRunnerGivesUpAfterMaxAttempts(t *testing.T) {
 		runs.Add(1)
 		return errors.New("500 Internal Server Error")
 	})
-	start(t, r)
-	id := enqueue(t, store, ports.NewJob{Kind: "doomed"})
-	r.Notify()
-	eventually(t, "the job to fail", inState(store, id, ports.JobFailed))
-	j, _, err := store.Get(t.Context(), id)
-	is.NoErr(err)
+	id := runOne(t, r, store, ports.NewJob{Kind: "doomed"})
+	j := failed(t, store, id)
 	is.Equal(j.Attempts, 3)
 	is.Equal(j.LastError, "500 Internal Server Error")
 	is.Equal(runs.Load(), int32(3))
@@ -184,12 +162,8 @@ func TestRunnerFailsAPermanentErrorAtOnce(t *testing.T) {
 	r.Handle("k", quick, func(context.Context, *ports.Job) error {
 		return jobs.Permanent(errors.New("410 Gone"))
 	})
-	start(t, r)
-	id := enqueue(t, store, ports.NewJob{Kind: "k"})
-	r.Notify()
-	eventually(t, "the job to fail", inState(store, id, ports.JobFailed))
-	j, _, err := store.Get(t.Context(), id)
-	is.NoErr(err)
+	id := runOne(t, r, store, ports.NewJob{Kind: "k"})
+	j := failed(t, store, id)
 	is.Equal(j.Attempts, 1)
 	is.Equal(j.LastError, "410 Gone")
 }
@@ -208,10 +182,8 @@ func TestRunnerRecoversAPanicAsAFailure(t *testing.T) {
 		}
 		return nil
 	})
-	start(t, r)
-	id := enqueue(t, store, ports.NewJob{Kind: "k"})
-	r.Notify()
-	eventually(t, "the retried job to complete", gone(store, id))
+	id := runOne(t, r, store, ports.NewJob{Kind: "k"})
+	testkit.Eventually(t, "the retried job to complete", gone(store, id))
 	is.Equal(runs.Load(), int32(2))
 }
 
@@ -241,8 +213,8 @@ func TestRunnerBoundsConcurrencyPerKind(t *testing.T) {
 	for range 10 {
 		enqueue(t, store, ports.NewJob{Kind: "k"})
 	}
-	start(t, r)
-	eventually(t, "three jobs to run", func() bool { return inFlight.Load() == 3 })
+	testkit.Go(t, r.Run)
+	testkit.Eventually(t, "three jobs to run", func() bool { return inFlight.Load() == 3 })
 	enqueue(t, store, ports.NewJob{Kind: "other"})
 	r.Notify()
 	select {
@@ -251,7 +223,7 @@ func TestRunnerBoundsConcurrencyPerKind(t *testing.T) {
 		t.Fatal("a job of another kind waited for the busy kind")
 	}
 	close(release)
-	eventually(t, "all ten jobs to run", func() bool { return done.Load() == 10 })
+	testkit.Eventually(t, "all ten jobs to run", func() bool { return done.Load() == 10 })
 	is.Equal(peak.Load(), int32(3))
 }
 
@@ -276,8 +248,8 @@ func TestRunnerKeepsAQueuesOrder(t *testing.T) {
 	for _, p := range []string{"a1", "b1", "a2", "b2", "a3", "b3"} {
 		enqueue(t, store, ports.NewJob{Kind: "k", Queue: p[:1], Payload: []byte(p)})
 	}
-	start(t, r)
-	eventually(t, "six jobs to run", func() bool { mu.Lock(); defer mu.Unlock(); return len(order) == 6 })
+	testkit.Go(t, r.Run)
+	testkit.Eventually(t, "six jobs to run", func() bool { mu.Lock(); defer mu.Unlock(); return len(order) == 6 })
 	var a, b []string
 	for _, p := range order {
 		if p[0] == 'a' {
@@ -296,8 +268,8 @@ func TestRunnerOnlyClaimsRegisteredKinds(t *testing.T) {
 	r.Handle("mine", quick, func(context.Context, *ports.Job) error { return nil })
 	theirs := enqueue(t, store, ports.NewJob{Kind: "theirs"})
 	mine := enqueue(t, store, ports.NewJob{Kind: "mine"})
-	start(t, r)
-	eventually(t, "my job to complete", gone(store, mine))
+	testkit.Go(t, r.Run)
+	testkit.Eventually(t, "my job to complete", gone(store, mine))
 	_, st, err := store.Get(t.Context(), theirs)
 	is.NoErr(err)
 	is.Equal(st, ports.JobPending) // left for a process that handles it
@@ -317,7 +289,7 @@ func TestRunnerHandlerDeadlineEndsBeforeTheLease(t *testing.T) {
 		return nil
 	})
 	enqueue(t, store, ports.NewJob{Kind: "k"})
-	start(t, r)
+	testkit.Go(t, r.Run)
 	d := <-lease
 	is.True(d > 5*time.Second)  // most of the lease is the handler's
 	is.True(d < 10*time.Second) // but it ends before the lease does
@@ -337,8 +309,8 @@ func TestRunnerTimesOutAHandlerAndRetries(t *testing.T) {
 		return nil
 	})
 	id := enqueue(t, store, ports.NewJob{Kind: "slow"})
-	start(t, r)
-	eventually(t, "the retried job to complete", gone(store, id))
+	testkit.Go(t, r.Run)
+	testkit.Eventually(t, "the retried job to complete", gone(store, id))
 	is.Equal(runs.Load(), int32(2))
 }
 
@@ -354,7 +326,7 @@ func TestRunnerShutdownWaitsForRunningHandlers(t *testing.T) {
 		return nil
 	})
 	id := enqueue(t, store, ports.NewJob{Kind: "k"})
-	stop := start(t, r)
+	stop := testkit.Go(t, r.Run)
 	<-started
 	stopped := make(chan struct{})
 	go func() { stop(); close(stopped) }()
@@ -385,7 +357,7 @@ func TestRunnerShutdownCancelsHandlersAfterGraceAndReleases(t *testing.T) {
 		return ctx.Err()
 	})
 	id := enqueue(t, store, ports.NewJob{Kind: "k"})
-	stop := start(t, r)
+	stop := testkit.Go(t, r.Run)
 	<-started
 	stop()
 	j, st, err := store.Get(t.Context(), id)
@@ -409,21 +381,19 @@ func TestRunnerGivesUpOnAJobWhoseWorkersKeepDying(t *testing.T) {
 		_, err := store.Claim(t.Context(), "dead", []string{"k"}, time.Now(), -time.Second, 1)
 		is.NoErr(err)
 	}
-	start(t, r)
-	eventually(t, "the job to fail", inState(store, id, ports.JobFailed))
+	testkit.Go(t, r.Run)
+	j := failed(t, store, id)
 	is.Equal(runs.Load(), int32(0)) // a third run could take this process down too
-	j, _, err := store.Get(t.Context(), id)
-	is.NoErr(err)
 	is.Equal(j.LastError, "gave up after 2 attempts; the last one's worker stopped without reporting")
 }
 
 func TestRunnerPollsForWorkItWasNotToldAbout(t *testing.T) {
 	r, store := newTestRunner(t, jobs.RunnerOptions{Poll: 20 * time.Millisecond})
 	r.Handle("k", quick, func(context.Context, *ports.Job) error { return nil })
-	start(t, r)
+	testkit.Go(t, r.Run)
 	// Enqueued "by another process": no Notify here.
 	id := enqueue(t, store, ports.NewJob{Kind: "k"})
-	eventually(t, "the job to complete", gone(store, id))
+	testkit.Eventually(t, "the job to complete", gone(store, id))
 }
 
 func TestRunnerHandleTwicePanics(t *testing.T) {

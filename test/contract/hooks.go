@@ -40,6 +40,22 @@ func hookGone(is *is.I, f *fixture, scope hook.Scope, id int64) {
 	isCategory(is, err, errs.ErrNotFound, "hook does not exist")
 }
 
+// hookIn reads hook id in the scope, failing when it is not there.
+func hookIn(is *is.I, f *fixture, scope hook.Scope, id int64) *hook.Hook {
+	is.Helper()
+	h, err := f.Hooks.Get(f.ctx, scope, id)
+	is.NoErr(err)
+	return h
+}
+
+// hookCount is how many hooks the scope has.
+func hookCount(is *is.I, f *fixture, scope hook.Scope) int64 {
+	is.Helper()
+	_, total, err := f.Hooks.List(f.ctx, scope, firstPage)
+	is.NoErr(err)
+	return total
+}
+
 var hookTests = map[string]func(t *testing.T, f *fixture){
 	"CreateAndGetRoundTripEveryField": func(t *testing.T, f *fixture) {
 		is := is.New(t)
@@ -55,14 +71,10 @@ var hookTests = map[string]func(t *testing.T, f *fixture){
 		f.hook(def)
 
 		for _, want := range []*hook.Hook{repoHook, slack, system, def} {
-			got, err := f.Hooks.Get(f.ctx, want.Scope, want.ID)
-			is.NoErr(err)
-			is.Equal(*got, *want)
+			is.Equal(*hookIn(is, f, want.Scope, want.ID), *want)
 		}
 		// The site scope of both kinds finds either.
-		got, err := f.Hooks.Get(f.ctx, hook.AdminScope(), def.ID)
-		is.NoErr(err)
-		is.Equal(got.Scope, hook.DefaultScope())
+		is.Equal(hookIn(is, f, hook.AdminScope(), def.ID).Scope, hook.DefaultScope())
 	},
 
 	"ScopesAreSeparate": func(t *testing.T, f *fixture) {
@@ -140,17 +152,13 @@ var hookTests = map[string]func(t *testing.T, f *fixture){
 		h.Events, h.BranchFilter, h.AuthorizationHeader, h.Active = []string{"release"}, "", "", false
 		h.KindName, h.Updated = hook.KindService, at(30)
 		is.NoErr(f.Hooks.Update(f.ctx, h))
-		got, err := f.Hooks.Get(f.ctx, h.Scope, h.ID)
-		is.NoErr(err)
-		is.Equal(*got, *h)
+		is.Equal(*hookIn(is, f, h.Scope, h.ID), *h)
 
 		// A site hook changes kind by an update in the scope of its new kind.
 		def := f.hook(newHook(hook.DefaultScope(), "https://a.example/d"))
 		def.Scope = hook.SystemScope()
 		is.NoErr(f.Hooks.Update(f.ctx, def))
-		got, err = f.Hooks.Get(f.ctx, hook.SystemScope(), def.ID)
-		is.NoErr(err)
-		is.Equal(got.Scope, hook.SystemScope())
+		is.Equal(hookIn(is, f, hook.SystemScope(), def.ID).Scope, hook.SystemScope())
 	},
 
 	"ActiveForGathersTheThreeScopes": func(t *testing.T, f *fixture) {
@@ -199,19 +207,13 @@ var hookTests = map[string]func(t *testing.T, f *fixture){
 			is.Equal(*list[i], *want)
 		}
 		// The defaults stay as they were; nothing else got copies.
-		_, total, err = f.Hooks.List(f.ctx, hook.DefaultScope(), firstPage)
-		is.NoErr(err)
-		is.Equal(total, int64(2))
-		_, total, err = f.Hooks.List(f.ctx, hook.RepoScope(other.ID), firstPage)
-		is.NoErr(err)
-		is.Equal(total, int64(1))
+		is.Equal(hookCount(is, f, hook.DefaultScope()), int64(2))
+		is.Equal(hookCount(is, f, hook.RepoScope(other.ID)), int64(1))
 		// Without defaults it is a no-op.
 		is.NoErr(f.Hooks.Delete(f.ctx, hook.DefaultScope(), d1.ID))
 		is.NoErr(f.Hooks.Delete(f.ctx, hook.DefaultScope(), d2.ID))
 		is.NoErr(f.Hooks.CopyDefaults(f.ctx, other.ID, at(41)))
-		_, total, err = f.Hooks.List(f.ctx, hook.RepoScope(other.ID), firstPage)
-		is.NoErr(err)
-		is.Equal(total, int64(1))
+		is.Equal(hookCount(is, f, hook.RepoScope(other.ID)), int64(1))
 	},
 
 	"HooksDieWithTheirRepositoryOrAccount": func(t *testing.T, f *fixture) {
