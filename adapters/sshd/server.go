@@ -38,7 +38,11 @@ type Options struct {
 // handshake within handshakeTimeout or asked for a command within
 // execWait of opening a session.
 const (
-	maxConnections     = 512
+	maxConnections = 512
+	// maxStartupsPerHost bounds the connections one address may hold in
+	// their handshake (before signing in), as OpenSSH's MaxStartups does
+	// site-wide: unauthenticated clients cannot fill every slot.
+	maxStartupsPerHost = 10
 	maxSessionsPerConn = 8
 	maxAuthTries       = 6
 	handshakeTimeout   = 30 * time.Second
@@ -74,9 +78,11 @@ type Server struct {
 	opts      Options
 	log       *slog.Logger
 
-	mu     sync.Mutex
-	conns  map[*tracked]struct{}
-	keyUse map[int64]time.Time
+	mu    sync.Mutex
+	conns map[*tracked]struct{}
+	// startups counts, per remote address, connections in their handshake.
+	startups map[string]int
+	keyUse   map[int64]time.Time
 	// draining is set when the service stops: no new sessions or commands.
 	draining atomic.Bool
 }
@@ -252,9 +258,16 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn, cfg *ssh.ServerConf
 		return
 	}
 	defer s.untrack(t)
+	host := remoteHost(nc)
+	if !s.startHandshake(host) {
+		s.log.Warn("ssh connection refused: too many unauthenticated connections from one address", "remote", host)
+		_ = nc.Close()
+		return
+	}
 	ic := &idleConn{Conn: nc}
 	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	conn, chans, reqs, err := ssh.NewServerConn(ic, cfg)
+	s.endHandshake(host)
 	if err != nil {
 		_ = nc.Close()
 		s.log.Debug("ssh handshake failed", "remote", nc.RemoteAddr().String(), "err", err)
@@ -396,4 +409,37 @@ func (c *idleConn) Read(p []byte) (int, error) {
 func (c *idleConn) Write(p []byte) (int, error) {
 	c.extend()
 	return c.Conn.Write(p)
+}
+
+// remoteHost is the address a connection comes from, without its port.
+func remoteHost(nc net.Conn) string {
+	addr := nc.RemoteAddr().String()
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+// startHandshake counts a connection of host in its handshake, unless host
+// holds maxStartupsPerHost already.
+func (s *Server) startHandshake(host string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.startups == nil {
+		s.startups = map[string]int{}
+	}
+	if s.startups[host] >= maxStartupsPerHost {
+		return false
+	}
+	s.startups[host]++
+	return true
+}
+
+// endHandshake uncounts a connection of host whose handshake ended.
+func (s *Server) endHandshake(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.startups[host]--; s.startups[host] <= 0 {
+		delete(s.startups, host)
+	}
 }
