@@ -36,6 +36,11 @@ type MirrorStore interface {
 	// RecordSync stores a sync's outcome: a non-zero updated replaces
 	// Updated and lastError replaces LastError.
 	RecordSync(ctx context.Context, repoID int64, updated time.Time, lastError string) error
+	// UpdatedTimes returns, in one query, when the mirrors of the given
+	// repositories last synced successfully (Updated), by repository id; a
+	// repository without a mirror row, or whose mirror never synced, is
+	// absent. For rendering a page of repositories.
+	UpdatedTimes(ctx context.Context, repoIDs []int64) (map[int64]time.Time, error)
 }
 
 // PushMirror is a remote that a repository's branches and tags are pushed to.

@@ -52,8 +52,12 @@ type Remote struct {
 // ctx stops git.
 type GitRemotes interface {
 	// Fetch makes p's refs mirror the remote's (heads, tags and every other
-	// ref, forced, pruning what the remote no longer has).
-	Fetch(ctx context.Context, p RepoPath, r Remote) error
+	// ref, forced, pruning what the remote no longer has) and returns the
+	// branch the remote's HEAD names (its default branch), "" when the
+	// remote names none (empty, detached, or no symbolic refs advertised).
+	// The name is the remote's word: validate it before use. p's own HEAD
+	// is left alone.
+	Fetch(ctx context.Context, p RepoPath, r Remote) (head string, err error)
 	// PushMirror makes the remote's branches and tags mirror p's (forced,
 	// pruning what p no longer has); other refs are left alone.
 	PushMirror(ctx context.Context, p RepoPath, r Remote) error

@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/url"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
@@ -242,7 +244,19 @@ func (s *Server) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, err
 	if v.transfer, err = s.transferOf(ctx, c, a.Repo); err != nil {
 		return nil, err
 	}
-	return s.toRepo(c, v), nil
+	d := s.toRepo(c, v)
+	if a.Repo.IsMirror {
+		// Only a mirror costs the query; one without sync state (marked a
+		// mirror by other means) shows the zero time, as in Gitea.
+		m, err := s.mirrors.MirrorState(ctx, a.Repo)
+		if err != nil && !errors.Is(err, errs.ErrNotFound) {
+			return nil, err
+		}
+		if m != nil {
+			d.MirrorUpdated = m.Updated.UTC()
+		}
+	}
+	return d, nil
 }
 
 // transferOf renders r's pending transfer, nil when none.
@@ -267,7 +281,8 @@ func (s *Server) transferOf(ctx context.Context, c auth.Caller, r *repository.Re
 	return d, nil
 }
 
-// renderRepos renders a listing: owners in one query, permissions per
+// renderRepos renders a listing: owners in one query, the mirrors' last
+// syncs in one more (only when the page holds a mirror), permissions per
 // repository; parents and transfers are not expanded in listings.
 func (s *Server) renderRepos(ctx context.Context, c auth.Caller, list []*repository.Repository) ([]*repoDTO, error) {
 	access, err := s.repos.PermissionsFor(ctx, c, list)
@@ -278,9 +293,17 @@ func (s *Server) renderRepos(ctx context.Context, c auth.Caller, list []*reposit
 	if err != nil {
 		return nil, err
 	}
+	synced, err := s.mirrors.MirrorsUpdated(ctx, list)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*repoDTO, 0, len(list))
 	for _, a := range access {
-		out = append(out, s.toRepo(c, repoView{access: a, owner: owners[a.Repo.Owner.ID]}))
+		d := s.toRepo(c, repoView{access: a, owner: owners[a.Repo.Owner.ID]})
+		if t, ok := synced[a.Repo.ID]; ok {
+			d.MirrorUpdated = t.UTC()
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }

@@ -40,16 +40,9 @@ func (s *Server) migrateRepo(q *request) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.renderRepo(ctx, a)
+	d, err := s.renderRepo(ctx, a) // with mirror_updated for a mirror
 	if err != nil {
 		return err
-	}
-	if r.IsMirror {
-		m, err := s.mirrors.MirrorState(ctx, r)
-		if err != nil {
-			return err
-		}
-		d.MirrorUpdated = m.Updated.UTC()
 	}
 	q.json(http.StatusCreated, d)
 	return nil

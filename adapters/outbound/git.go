@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/depothq/depot/domain/errs"
@@ -42,22 +44,57 @@ const gitWaitDelay = 10 * time.Second
 const maxGitOutput = 64 << 10
 
 // Fetch makes p's refs mirror the remote's: git fetch --prune --force of
-// +refs/*:refs/* into the bare repository, through the guard's proxy.
-func (g *Guard) Fetch(ctx context.Context, p ports.RepoPath, r ports.Remote) error {
-	return g.runGit(ctx, p, r, "fetch", func(remote string) []string {
-		return []string{"fetch", "--prune", "--force", "--no-write-fetch-head", "--no-recurse-submodules",
-			"--end-of-options", remote, "+refs/*:refs/*"}
-	})
+// +refs/*:refs/* into the bare repository, through the guard's proxy. It
+// first asks the remote where its HEAD points (git ls-remote --symref, in the
+// same proxy session), since a fetch of refs/* brings every branch but not
+// which one is the default; head is that branch's short name, "" when the
+// remote does not say (an empty repository, a detached HEAD, a HEAD outside
+// refs/heads/, or a server that does not advertise symbolic refs).
+func (g *Guard) Fetch(ctx context.Context, p ports.RepoPath, r ports.Remote) (head string, err error) {
+	var symrefs bytes.Buffer
+	err = g.runGit(ctx, p, r,
+		gitCmd{verb: "ls-remote", stdout: &symrefs, args: func(remote string) []string {
+			return []string{"ls-remote", "--symref", "--end-of-options", remote, "HEAD"}
+		}},
+		gitCmd{verb: "fetch", args: func(remote string) []string {
+			return []string{"fetch", "--prune", "--force", "--no-write-fetch-head", "--no-recurse-submodules",
+				"--end-of-options", remote, "+refs/*:refs/*"}
+		}})
+	if err != nil {
+		return "", err
+	}
+	return remoteHead(symrefs.String()), nil
+}
+
+// remoteHead reads the branch HEAD names from git ls-remote --symref's
+// output ("ref: refs/heads/trunk\tHEAD"): "" when there is none or HEAD
+// names no branch. The name is the remote's word, unchecked: callers
+// validate it and check that the branch came with the fetch.
+func remoteHead(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		target, ok := strings.CutPrefix(line, "ref: ")
+		if !ok {
+			continue
+		}
+		if target, name, ok := strings.Cut(target, "\t"); ok && name == "HEAD" {
+			branch, _ := strings.CutPrefix(target, "refs/heads/")
+			if branch == target {
+				return ""
+			}
+			return branch
+		}
+	}
+	return ""
 }
 
 // PushMirror makes the remote's branches and tags mirror p's: a forced push
 // of refs/heads and refs/tags with --prune, through the guard's proxy.
 // Other refs (pull requests, notes) stay the remote's business.
 func (g *Guard) PushMirror(ctx context.Context, p ports.RepoPath, r ports.Remote) error {
-	return g.runGit(ctx, p, r, "push", func(remote string) []string {
+	return g.runGit(ctx, p, r, gitCmd{verb: "push", args: func(remote string) []string {
 		return []string{"push", "--force", "--prune", "--no-verify", "--porcelain",
 			"--end-of-options", remote, "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"}
-	})
+	}})
 }
 
 // remoteOf checks r and splits it into the URL git gets (no userinfo) and
@@ -83,12 +120,22 @@ func remoteOf(r ports.Remote) (u *url.URL, username, password string, err error)
 	return u, username, password, nil
 }
 
-// runGit runs one git command against a remote through the proxy. The name
-// check comes first for a clear error; the proxy's dial-time check is the
-// one that holds. A refusal by the proxy is returned as such (errors.Is
-// netpolicy.ErrRefused); other failures carry git's last words, with the
-// credentials scrubbed out.
-func (g *Guard) runGit(ctx context.Context, p ports.RepoPath, r ports.Remote, verb string, args func(remote string) []string) error {
+// gitCmd is one git command of a run against a remote: its name for
+// errors, its arguments given the remote's URL (without credentials), and
+// where its standard output goes besides the error buffer (nil: only there).
+type gitCmd struct {
+	verb   string
+	args   func(remote string) []string
+	stdout io.Writer
+}
+
+// runGit runs git commands against a remote, one after the other, through
+// one proxy session. The name check comes first for a clear error; the
+// proxy's dial-time check is the one that holds. A refusal by the proxy is
+// returned as such (errors.Is netpolicy.ErrRefused); other failures carry
+// git's last words, with the credentials scrubbed out. The first failing
+// command ends the run.
+func (g *Guard) runGit(ctx context.Context, p ports.RepoPath, r ports.Remote, cmds ...gitCmd) error {
 	u, username, password, err := remoteOf(r)
 	if err != nil {
 		return err
@@ -128,31 +175,38 @@ func (g *Guard) runGit(ctx context.Context, p ports.RepoPath, r ports.Remote, ve
 		config = append(config, [2]string{"credential.helper", credentialHelper})
 		extra = append(extra, envRemoteUsername+"="+username, envRemotePassword+"="+password)
 	}
-	cmd := exec.CommandContext(ctx, git, append([]string{"--git-dir=" + dir}, args(u.String())...)...)
-	cmd.Dir = dir
-	cmd.Env = append(gitEnv(config), extra...)
-	cmd.WaitDelay = gitWaitDelay
-	out := &cappedBuffer{max: maxGitOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	runErr := cmd.Run()
-	if runErr == nil {
-		return nil
+	env := append(gitEnv(config), extra...)
+	for _, c := range cmds {
+		cmd := exec.CommandContext(ctx, git, append([]string{"--git-dir=" + dir}, c.args(u.String())...)...)
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.WaitDelay = gitWaitDelay
+		out := &cappedBuffer{max: maxGitOutput}
+		cmd.Stdout, cmd.Stderr = out, out
+		if c.stdout != nil {
+			cmd.Stdout = io.MultiWriter(c.stdout, out)
+		}
+		runErr := cmd.Run()
+		if runErr == nil {
+			continue
+		}
+		if refusal := s.err(); refusal != nil {
+			return fmt.Errorf("outbound: git %s: %w", c.verb, refusal)
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("outbound: git %s: %w", c.verb, ctx.Err())
+		}
+		msg := lastLines(out.String(), 5)
+		if msg == "" {
+			msg = runErr.Error()
+		}
+		if up := s.upstreamErr(); up != nil {
+			// git only saw the proxy's 502; say what the proxy saw.
+			msg = up.Error() + " (" + msg + ")"
+		}
+		return fmt.Errorf("outbound: git %s %s: %s", c.verb, u.Redacted(), scrub(msg, username, password, s.secret, proxyURL))
 	}
-	if refusal := s.err(); refusal != nil {
-		return fmt.Errorf("outbound: git %s: %w", verb, refusal)
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("outbound: git %s: %w", verb, ctx.Err())
-	}
-	msg := lastLines(out.String(), 5)
-	if msg == "" {
-		msg = runErr.Error()
-	}
-	if up := s.upstreamErr(); up != nil {
-		// git only saw the proxy's 502; say what the proxy saw.
-		msg = up.Error() + " (" + msg + ")"
-	}
-	return fmt.Errorf("outbound: git %s %s: %s", verb, u.Redacted(), scrub(msg, username, password, s.secret, proxyURL))
+	return nil
 }
 
 // gitPath finds the git executable once.
@@ -236,14 +290,20 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "; ")
 }
 
-// cappedBuffer keeps the last max bytes written to it.
+// cappedBuffer keeps the last max bytes written to it. It is safe for
+// concurrent writers: os/exec copies stdout and stderr from two goroutines
+// when they are different writers (stdout goes through a MultiWriter when
+// the caller reads it).
 type cappedBuffer struct {
+	mu  sync.Mutex
 	max int
 	buf bytes.Buffer
 }
 
 // Write keeps the tail of the output.
 func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	n := len(p)
 	c.buf.Write(p)
 	if over := c.buf.Len() - c.max; over > 0 {
@@ -253,4 +313,8 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 }
 
 // String returns what is kept.
-func (c *cappedBuffer) String() string { return c.buf.String() }
+func (c *cappedBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}

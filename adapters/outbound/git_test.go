@@ -125,6 +125,27 @@ func outboundLocal(t *testing.T, dirs outboundDirs, p ports.RepoPath) string {
 	return dir
 }
 
+// outboundNewLocal makes the empty bare repository alice/name under a new
+// root: the directories, the repository's path and its directory.
+func outboundNewLocal(t *testing.T, name string) (outboundDirs, ports.RepoPath, string) {
+	t.Helper()
+	dirs := outboundDirs{root: t.TempDir()}
+	p := ports.RepoPath{Owner: "alice", Name: name}
+	return dirs, p, outboundLocal(t, dirs, p)
+}
+
+// outboundRefusedByDefault checks the guard's refusal of a loopback remote
+// when no allowed_hosts are set: a 422 naming the reason, without the
+// credentials, before anything reached the remote or changed untouched.
+func outboundRefusedByDefault(t *testing.T, err error, says, untouched string) {
+	t.Helper()
+	is := is.New(t)
+	is.True(errors.Is(err, errs.ErrInvalid))
+	is.True(strings.Contains(err.Error(), says))
+	outboundNoLeak(t, err)
+	is.Equal(outboundRefs(t, untouched), "")
+}
+
 // outboundNoLeak fails when err's text carries the credentials.
 func outboundNoLeak(t *testing.T, err error) {
 	t.Helper()
@@ -141,20 +162,15 @@ func outboundNoLeak(t *testing.T, err error) {
 func TestOutboundFetch(t *testing.T) {
 	ctx := context.Background()
 	remote := outboundStartRemote(t)
-	dirs := outboundDirs{root: t.TempDir()}
-	p := ports.RepoPath{Owner: "alice", Name: "mirror"}
-	local := outboundLocal(t, dirs, p)
+	dirs, p, local := outboundNewLocal(t, "mirror")
 	src := filepath.Join(remote.root, "src.git")
 	withCreds := ports.Remote{URL: remote.url + "/src.git", Username: outboundUser, Password: outboundPassword}
 
 	t.Run("refused by default", func(t *testing.T) {
 		is := is.New(t)
 		g := outboundGuard(t, "", dirs)
-		err := g.Fetch(ctx, p, withCreds)
-		is.True(errors.Is(err, errs.ErrInvalid))
-		is.True(strings.Contains(err.Error(), "127.0.0.1 is a loopback address"))
-		outboundNoLeak(t, err)
-		is.Equal(outboundRefs(t, local), "")
+		_, err := g.Fetch(ctx, p, withCreds)
+		outboundRefusedByDefault(t, err, "127.0.0.1 is a loopback address", local)
 		is.Equal(remote.hits.Load(), int64(0))
 	})
 
@@ -162,7 +178,7 @@ func TestOutboundFetch(t *testing.T) {
 
 	t.Run("mirrors every ref with credentials", func(t *testing.T) {
 		is := is.New(t)
-		is.NoErr(g.Fetch(ctx, p, withCreds))
+		is.NoErr(outboundFetchErr(g.Fetch(ctx, p, withCreds)))
 		is.Equal(outboundRefs(t, local), outboundRefs(t, src))
 		is.True(strings.Contains(outboundRefs(t, local), "refs/pull/1/head"))
 		is.True(strings.Contains(outboundRefs(t, local), "refs/tags/v1"))
@@ -172,7 +188,7 @@ func TestOutboundFetch(t *testing.T) {
 		is := is.New(t)
 		outboundGit(t, src, "update-ref", "-d", "refs/heads/feature")
 		outboundGit(t, src, "update-ref", "refs/heads/main", "v1") // a rewind
-		is.NoErr(g.Fetch(ctx, p, withCreds))
+		is.NoErr(outboundFetchErr(g.Fetch(ctx, p, withCreds)))
 		is.Equal(outboundRefs(t, local), outboundRefs(t, src))
 		is.True(!strings.Contains(outboundRefs(t, local), "refs/heads/feature"))
 	})
@@ -180,8 +196,8 @@ func TestOutboundFetch(t *testing.T) {
 	t.Run("credentials in the URL", func(t *testing.T) {
 		is := is.New(t)
 		outboundGit(t, src, "update-ref", "refs/heads/again", "v1")
-		is.NoErr(g.Fetch(ctx, p, ports.Remote{URL: strings.Replace(remote.url, "http://",
-			"http://"+outboundUser+":"+outboundPassword+"@", 1) + "/src.git"}))
+		is.NoErr(outboundFetchErr(g.Fetch(ctx, p, ports.Remote{URL: strings.Replace(remote.url, "http://",
+			"http://"+outboundUser+":"+outboundPassword+"@", 1) + "/src.git"})))
 		is.Equal(outboundRefs(t, local), outboundRefs(t, src))
 	})
 
@@ -189,7 +205,7 @@ func TestOutboundFetch(t *testing.T) {
 		is := is.New(t)
 		bad := withCreds
 		bad.Password = outboundPassword + "-wrong"
-		err := g.Fetch(ctx, p, bad)
+		_, err := g.Fetch(ctx, p, bad)
 		outboundNoLeak(t, err)
 		is.True(!strings.Contains(err.Error(), bad.Password))
 		is.True(strings.Contains(err.Error(), "Authentication failed"))
@@ -197,14 +213,14 @@ func TestOutboundFetch(t *testing.T) {
 	})
 
 	t.Run("wrong password in the URL", func(t *testing.T) {
-		err := g.Fetch(ctx, p, ports.Remote{URL: strings.Replace(remote.url, "http://",
+		_, err := g.Fetch(ctx, p, ports.Remote{URL: strings.Replace(remote.url, "http://",
 			"http://"+outboundUser+":"+outboundPassword+"X@", 1) + "/src.git"})
 		outboundNoLeak(t, err)
 	})
 
 	t.Run("no credentials", func(t *testing.T) {
 		is := is.New(t)
-		err := g.Fetch(ctx, p, ports.Remote{URL: remote.url + "/src.git"})
+		_, err := g.Fetch(ctx, p, ports.Remote{URL: remote.url + "/src.git"})
 		is.True(err != nil) // no prompt: git fails at once
 	})
 
@@ -214,7 +230,7 @@ func TestOutboundFetch(t *testing.T) {
 		outboundGit(t, src, "update-ref", "refs/heads/after-redirect", "v1")
 		moved := withCreds
 		moved.URL = remote.url + "/moved/src.git"
-		err := g.Fetch(ctx, p, moved)
+		_, err := g.Fetch(ctx, p, moved)
 		is.True(err != nil)
 		outboundNoLeak(t, err)
 		is.Equal(outboundRefs(t, local), before)
@@ -229,9 +245,7 @@ func TestOutboundFetchRefusedAtDialTime(t *testing.T) {
 	ctx := context.Background()
 	remote := outboundStartRemote(t)
 	port := remote.url[strings.LastIndex(remote.url, ":")+1:]
-	dirs := outboundDirs{root: t.TempDir()}
-	p := ports.RepoPath{Owner: "alice", Name: "mirror"}
-	local := outboundLocal(t, dirs, p)
+	dirs, p, local := outboundNewLocal(t, "mirror")
 	g := outboundGuard(t, "", dirs)
 	outbound.SetLookup(g, func(context.Context, string) ([]netip.Addr, error) {
 		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
@@ -239,7 +253,7 @@ func TestOutboundFetchRefusedAtDialTime(t *testing.T) {
 	for _, scheme := range []string{"http", "https"} {
 		t.Run(scheme, func(t *testing.T) {
 			is := is.New(t)
-			err := g.Fetch(ctx, p, ports.Remote{URL: scheme + "://localhost:" + port + "/src.git",
+			_, err := g.Fetch(ctx, p, ports.Remote{URL: scheme + "://localhost:" + port + "/src.git",
 				Username: outboundUser, Password: outboundPassword})
 			is.True(errors.Is(err, netpolicy.ErrRefused))
 			is.True(strings.Contains(err.Error(), "localhost (127.0.0.1) is a loopback address"))
@@ -258,9 +272,7 @@ func TestOutboundFetchRefusedAtDialTime(t *testing.T) {
 func TestOutboundPushMirror(t *testing.T) {
 	ctx := context.Background()
 	remote := outboundStartRemote(t)
-	dirs := outboundDirs{root: t.TempDir()}
-	p := ports.RepoPath{Owner: "alice", Name: "origin"}
-	local := outboundLocal(t, dirs, p)
+	dirs, p, local := outboundNewLocal(t, "origin")
 	// The local repository gets its content from the remote's src.git,
 	// fetched the plain way, plus a ref push mirrors leave alone.
 	outboundGit(t, local, "fetch", "-q", filepath.Join(remote.root, "src.git"), "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
@@ -272,13 +284,9 @@ func TestOutboundPushMirror(t *testing.T) {
 	withCreds := ports.Remote{URL: remote.url + "/empty.git", Username: outboundUser, Password: outboundPassword}
 
 	t.Run("refused by default", func(t *testing.T) {
-		is := is.New(t)
 		g := outboundGuard(t, "", dirs)
-		err := g.PushMirror(ctx, p, withCreds)
-		is.True(errors.Is(err, errs.ErrInvalid))
-		is.True(strings.Contains(err.Error(), "loopback"))
-		outboundNoLeak(t, err)
-		is.Equal(outboundRefs(t, target), "")
+		outboundRefusedByDefault(t, g.PushMirror(ctx, p, withCreds), "loopback", target)
+		is.New(t).Equal(remote.hits.Load(), int64(0))
 	})
 
 	g := outboundGuard(t, "loopback", dirs)
@@ -334,7 +342,7 @@ func TestOutboundGitRemoteValidation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			for _, run := range []func(context.Context, ports.RepoPath, ports.Remote) error{g.Fetch, g.PushMirror} {
+			for _, run := range []func(context.Context, ports.RepoPath, ports.Remote) error{outboundFetchOnly(g), g.PushMirror} {
 				err := run(ctx, p, tc.r)
 				is.True(errors.Is(err, errs.ErrInvalid))
 				var e *errs.Error
@@ -356,17 +364,15 @@ func TestOutboundFetchOverHTTPS(t *testing.T) {
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	is.NoErr(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: remote.srv.Certificate().Raw}), 0o644))
 	t.Setenv("GIT_SSL_CAINFO", ca)
-	dirs := outboundDirs{root: t.TempDir()}
-	p := ports.RepoPath{Owner: "alice", Name: "mirror"}
-	local := outboundLocal(t, dirs, p)
+	dirs, p, local := outboundNewLocal(t, "mirror")
 	g := outboundGuard(t, "loopback", dirs)
 	r := ports.Remote{URL: remote.url + "/src.git", Username: outboundUser, Password: outboundPassword}
 	is.True(strings.HasPrefix(r.URL, "https://"))
-	is.NoErr(g.Fetch(ctx, p, r))
+	is.NoErr(outboundFetchErr(g.Fetch(ctx, p, r)))
 	is.Equal(outboundRefs(t, local), outboundRefs(t, filepath.Join(remote.root, "src.git")))
 
 	r.Password = "wrong-" + outboundPassword
-	err := g.Fetch(ctx, p, r)
+	_, err := g.Fetch(ctx, p, r)
 	outboundNoLeak(t, err)
 	is.True(strings.Contains(err.Error(), "Authentication failed"))
 }

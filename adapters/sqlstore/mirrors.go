@@ -78,6 +78,24 @@ func (s *MirrorStore) RecordSync(ctx context.Context, repoID int64, updated time
 	return mirrorMapping.affected(res, err)
 }
 
+// UpdatedTimes reads the last successful sync of each listed mirror.
+func (s *MirrorStore) UpdatedTimes(ctx context.Context, repoIDs []int64) (map[int64]time.Time, error) {
+	out := make(map[int64]time.Time, len(repoIDs))
+	if len(repoIDs) == 0 {
+		return out, nil
+	}
+	var rows []mirrorRow
+	err := s.c.r(ctx).NewSelect().Model(&rows).Column("m.repo_id", "m.updated").
+		Where("m.repo_id IN (?)", bun.In(repoIDs)).Where("m.updated IS NOT NULL").Scan(ctx)
+	if err != nil {
+		return nil, mirrorMapping.mapErr(err)
+	}
+	for _, r := range rows {
+		out[r.RepoID] = domainTime(r.Updated)
+	}
+	return out, nil
+}
+
 // nullTime is a time for a Set clause: NULL for the zero time, as nullzero
 // columns keep it.
 func nullTime(t time.Time) any {

@@ -116,7 +116,7 @@ func (s *Service) migrationOwner(ctx context.Context, c auth.Caller, in MigrateI
 func (s *Service) fill(ctx context.Context, r *repository.Repository, remote ports.Remote, mirror bool, interval time.Duration) error {
 	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
 	fctx, cancel := withSyncTimeout(ctx)
-	err := s.remotes.Fetch(fctx, p, remote)
+	head, err := s.remotes.Fetch(fctx, p, remote)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -124,7 +124,8 @@ func (s *Service) fill(ctx context.Context, r *repository.Repository, remote por
 		}
 		return errs.Invalid("migration failed: "+syncMessage(err, remote), "CloneAddr")
 	}
-	st, err := s.settle(ctx, p, "")
+	// The source's default branch becomes the copy's, as a clone's would.
+	st, err := s.settle(ctx, p, remoteDefault(head))
 	if err != nil {
 		return err
 	}
@@ -164,9 +165,10 @@ type gitState struct {
 }
 
 // settle reads what a fetch left in p and makes HEAD name a branch that
-// exists: current when it still does, else the branch HEAD already names
-// (where the fetch left it), else master, else the first branch by name.
-func (s *Service) settle(ctx context.Context, p ports.RepoPath, current string) (gitState, error) {
+// exists: the first of preferred that does, else the branch HEAD already
+// names (where the fetch left it), else master, else the first branch by
+// name. An empty repository keeps its default branch ("" in the state).
+func (s *Service) settle(ctx context.Context, p ports.RepoPath, preferred ...string) (gitState, error) {
 	var st gitState
 	size, err := s.git.Size(ctx, p)
 	if err != nil {
@@ -174,10 +176,9 @@ func (s *Service) settle(ctx context.Context, p ports.RepoPath, current string) 
 	}
 	st.Size = size
 	if st.Empty, err = s.git.IsEmpty(ctx, p); err != nil || st.Empty {
-		st.DefaultBranch = current
 		return st, err
 	}
-	branch, err := s.pickBranch(ctx, p, current)
+	branch, err := s.pickBranch(ctx, p, preferred)
 	if err != nil {
 		return st, err
 	}
@@ -188,10 +189,13 @@ func (s *Service) settle(ctx context.Context, p ports.RepoPath, current string) 
 	return st, nil
 }
 
-func (s *Service) pickBranch(ctx context.Context, p ports.RepoPath, current string) (string, error) {
-	if current != "" {
-		if ok, err := s.git.HasBranch(ctx, p, current); err != nil || ok {
-			return current, err
+func (s *Service) pickBranch(ctx context.Context, p ports.RepoPath, preferred []string) (string, error) {
+	for _, b := range preferred {
+		if b == "" {
+			continue
+		}
+		if ok, err := s.git.HasBranch(ctx, p, b); err != nil || ok {
+			return b, err
 		}
 	}
 	if head, err := s.content.Resolve(ctx, p, ""); err == nil {
@@ -210,6 +214,15 @@ func (s *Service) pickBranch(ctx context.Context, p ports.RepoPath, current stri
 		return "", errors.New("mirrors: a non-empty repository without branches")
 	}
 	return list[0].Name, nil
+}
+
+// remoteDefault is the remote's default branch as Fetch reported it, when it
+// is a name a default branch may have; "" (no preference) otherwise.
+func remoteDefault(head string) string {
+	if head == "" || repository.ValidateBranchName("head", head) != nil {
+		return ""
+	}
+	return head
 }
 
 // record writes a repository's Git facts after a fetch.

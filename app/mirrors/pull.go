@@ -45,6 +45,22 @@ func (s *Service) MirrorState(ctx context.Context, r *repository.Repository) (*p
 	return m, nil
 }
 
+// MirrorsUpdated is when each pull mirror among list last synced, by
+// repository id, for a page's mirror_updated: one query for the page, none
+// when it holds no mirror. Mirrors that never synced are absent.
+func (s *Service) MirrorsUpdated(ctx context.Context, list []*repository.Repository) (map[int64]time.Time, error) {
+	var ids []int64
+	for _, r := range list {
+		if r.IsMirror {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return s.stores.Mirrors.UpdatedTimes(ctx, ids)
+}
+
 // reschedulePull follows an edited interval inside the edit's transaction:
 // the next sync is due one interval from now (none for 0), and the job of
 // that instant is queued; the one queued before is superseded.
@@ -118,9 +134,10 @@ func (s *Service) tickPull(ctx context.Context, p syncPayload) error {
 func (s *Service) syncPull(ctx context.Context, r *repository.Repository, m *ports.Mirror) error {
 	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
 	remote, err := s.remote(m.RemoteURL, m.Credentials, pullLabel(r.ID))
+	var head string
 	if err == nil {
 		fctx, cancel := withSyncTimeout(ctx)
-		err = s.remotes.Fetch(fctx, p, remote)
+		head, err = s.remotes.Fetch(fctx, p, remote)
 		cancel()
 	}
 	if ctx.Err() != nil {
@@ -128,7 +145,9 @@ func (s *Service) syncPull(ctx context.Context, r *repository.Repository, m *por
 	}
 	var st gitState
 	if err == nil {
-		if st, err = s.settle(ctx, p, r.DefaultBranch); err != nil {
+		// A mirror follows its source's default branch, as Gitea's do; the
+		// one it had stays when the source names none that came along.
+		if st, err = s.settle(ctx, p, remoteDefault(head), r.DefaultBranch); err != nil {
 			return err
 		}
 	}

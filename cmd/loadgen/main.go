@@ -1,13 +1,16 @@
 // Command loadgen is Depot's closed-loop HTTP load driver and benchmark suite.
 //
 //	loadgen -url http://127.0.0.1:3000/api/v1/version [-c 32] [-d 10s] [-H 'Name: value']... [-method GET] [-body ...]
-//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk] [-create-n 200] [-repos 10000]
+//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk] [-create-n 200] [-repos 10000] [-git-iters 5]
+//	loadgen -git-bench [-depot bin/depot] [-git-iters 5]
 //
 // The first form keeps -c connections busy for -d and prints requests per
 // second, p50/p99 latency, transport errors and non-2xx answers. The second
 // is `make bench`: it starts bin/depot, measures start-up, memory and
 // throughput (with loadgen, and with wrk when it is installed), runs the Go
-// benchmarks and writes docs/benchmarks.md.
+// benchmarks and writes docs/benchmarks.md. The third runs only the suite's
+// Git benchmarks (clone and push over HTTP against file://, memory under
+// concurrent clones) and prints their table.
 //
 // Only loopback targets are driven (127.0.0.0/8, ::1, localhost): this is a
 // tool for measuring one's own machine, never anyone else's.
@@ -87,11 +90,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		out       = fs.String("out", "docs/benchmarks.md", "suite: the report to write")
 		goCmd     = fs.String("go", "go", "suite: the go command for the Go benchmarks")
 		warmup    = fs.Duration("warmup", 2*time.Second, "suite: warm-up load before each measured run")
-		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/ ./adapters/libgit2/", "suite: packages whose Go benchmarks run")
+		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/ ./adapters/libgit2/ ./test/", "suite: packages whose Go benchmarks run")
 		quietWait = fs.Duration("quiet-wait", time.Minute, "suite: wait up to this long before each load run for other processes to go idle")
 		wrk       = fs.String("wrk", "wrk", "suite: the wrk command that measures each load too ('' or not installed: loadgen only)")
 		createN   = fs.Int("create-n", 200, "suite: repositories with auto_init each measured creation run makes")
 		repos     = fs.Int("repos", 10000, "suite: repositories the site holds for the repository loads")
+		gitIters  = fs.Int("git-iters", 5, "suite: samples of each Git clone and push (0: no Git benchmarks)")
+		gitOnly   = fs.Bool("git-bench", false, "run only the Git benchmarks against -depot and print their table")
 	)
 	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -101,11 +106,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 
+	if *gitOnly {
+		return RunGitOnly(ctx, *depot, max(*gitIters, 1), *quietWait, stdout, stderr)
+	}
 	if *suite {
 		return RunSuite(ctx, SuiteConfig{
 			Depot: *depot, Out: *out, Go: *goCmd, Connections: *conns, Duration: *duration,
 			Warmup: *warmup, BenchPkgs: strings.Fields(*benchPkgs), QuietWait: *quietWait, Wrk: *wrk,
-			CreateN: *createN, Repos: *repos,
+			CreateN: *createN, Repos: *repos, GitIters: *gitIters,
 		}, stderr)
 	}
 

@@ -146,6 +146,7 @@ func writeTargets(w printer, rep *Report) {
 	w("sees every repository; the ordinary user's searches (`%s`, who owns none) also check for each\n", otherUser)
 	w("repository that the user may see it.\n\n")
 	writeCreates(w, rep)
+	writeGit(w, rep)
 	w("| Measure | Depot | Target | Gitea 1.27.3, for scale | Verdict |\n|---|---|---|---|---|\n")
 	idle := max(rep.FreshRSS, rep.RestartRSS)
 	w("| Idle RSS after start (larger of the two starts) | %s | < 40 MB | %s | %s |\n", mb(idle), giteaIdleRSS,

@@ -40,6 +40,9 @@ type SuiteConfig struct {
 	// Repos is how many repositories the site holds for the repository
 	// loads: plain ones are created after the measured ones up to it.
 	Repos int
+	// GitIters is how many samples each Git clone and push takes (git.go);
+	// 0 skips the Git benchmarks.
+	GitIters int
 }
 
 // Report is everything the suite measured, rendered by writeReport.
@@ -63,6 +66,10 @@ type Report struct {
 	Creates []createSpec
 	Seed    Seed
 	Runs    []Run
+
+	// Git is what the Git transport benchmarks measured (git.go); nil
+	// when they did not run.
+	Git *GitBench
 
 	Profiles []Profile // server side of each request type
 	GoBench  string    // go test -bench output
@@ -263,6 +270,23 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 		rep.Runs = append(rep.Runs, run)
 	}
 	rep.LoadedRSS, rep.PeakRSS = srv.memory()
+
+	// After the memory reading above: the concurrent clones reset the peak.
+	if cfg.GitIters > 0 {
+		gt := gitTarget{base: srv.url, dataDir: dataDir, token: tokens[repoToken], srv: srv, quiet: func() {
+			if cfg.QuietWait > 0 {
+				if other, ok := waitQuiet(ctx, cfg.QuietWait); !ok {
+					say("the machine is busy: other processes use %.2f cores; measuring anyway", other)
+				}
+			}
+		}}
+		if rep.Git, err = runGitBench(ctx, gt, work, cfg.GitIters, say); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			say("the Git benchmarks failed: %v", err) // reported, the suite goes on
+		}
+	}
 
 	say("stopping the server")
 	code, err := srv.stop()

@@ -92,6 +92,23 @@ var mirrorTests = map[string]func(t *testing.T, f *fixture){
 		isCategory(is, f.Mirrors.Schedule(f.ctx, 4242, time.Hour, at(1)), errs.ErrNotFound, "mirror does not exist")
 		isCategory(is, f.Mirrors.RecordSync(f.ctx, 4242, at(1), ""), errs.ErrNotFound, "mirror does not exist")
 	},
+	"PullMirrorUpdatedTimesInOneCall": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner := f.user("owner")
+		synced, never, plain := f.repo(owner, "synced"), f.repo(owner, "never"), f.repo(owner, "plain")
+		is.NoErr(f.Mirrors.Create(f.ctx, &ports.Mirror{RepoID: synced.ID, RemoteURL: "https://example.com/a.git", Updated: at(5)}))
+		is.NoErr(f.Mirrors.Create(f.ctx, &ports.Mirror{RepoID: never.ID, RemoteURL: "https://example.com/b.git"}))
+		is.NoErr(f.Mirrors.RecordSync(f.ctx, synced.ID, at(7), ""))
+
+		got, err := f.Mirrors.UpdatedTimes(f.ctx, []int64{synced.ID, never.ID, plain.ID, 4242})
+		is.NoErr(err)
+		is.Equal(len(got), 1) // only the mirror that synced
+		is.True(got[synced.ID].Equal(at(7)))
+
+		got, err = f.Mirrors.UpdatedTimes(f.ctx, nil)
+		is.NoErr(err)
+		is.Equal(len(got), 0)
+	},
 	"PullMirrorGoesWithItsRepository": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		r := f.repo(f.user("owner"), "mirror")

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// writeGit is the Git section of the targets: clone and push against their
+// file:// floor, and the memory of concurrent clones.
+func writeGit(w printer, rep *Report) {
+	gb := rep.Git
+	if gb == nil {
+		return
+	}
+	w("Git over smart HTTP against the server this suite started (`bin/depot`, its push hooks running\n")
+	w("`bin/depot-hook`), each operation against the same one by the same `git` over `file://` — git with no\n")
+	w("network, no HTTP and no hooks, the floor. The repository: %s commits on `main`, each rewriting one of\n",
+		thousands(gitCommits))
+	w("%d files with %s bytes of random data (written with `git fast-import`, %s), %s objects in %s of packs\n",
+		gitFiles, thousands(gitFileSize), secs(gb.Build), thousands(float64(gb.Objects)), mb(gb.PackBytes))
+	w("once pushed. Medians of %d runs, HTTP and `file://` taking turns, after an uncounted clone of each:\n\n", gb.Iterations)
+	w("| Git, %s commits / %s | Depot over HTTP | git over `file://` | Ratio | Target | Gitea 1.27.3, for scale | Verdict |\n",
+		thousands(gitCommits), mb(gb.PackBytes))
+	w("|---|---|---|---|---|---|---|\n")
+	row := func(name string, h, f []time.Duration, gitea string) {
+		if len(h) == 0 || len(f) == 0 {
+			w("| %s | not run | not run | | ≤ %.1f× `file://` | %s | **missed** (not run) |\n", name, targetGitRatio, gitea)
+			return
+		}
+		r := ratio(h, f)
+		w("| %s | %s | %s | %.2f× | ≤ %.1f× `file://` | %s | %s |\n", name, secs(median(h)), secs(median(f)), r,
+			targetGitRatio, gitea, verdict(r <= targetGitRatio))
+	}
+	row("`git clone --bare`", gb.CloneHTTP, gb.CloneFile, giteaGitClone)
+	row("`git push` into an empty repository", gb.PushHTTP, gb.PushFile, giteaGitPush)
+	c := gb.Concurrent
+	w("\n| Concurrent clones | Clones | Time | Server's peak RSS | Its own memory (RssAnon) at most | Its git processes at most | Target | Verdict |\n")
+	w("|---|---|---|---|---|---|---|---|\n")
+	if c.Clones == 0 {
+		w("| %d clones of the repository at once | not run | | | | | < 200 MB | **missed** (not run) |\n", gitConcurrent)
+	} else {
+		w("| %d clones of the repository at once | %d (%d failed) | %s | %s | %s | %s | < 200 MB | %s |\n", gitConcurrent,
+			c.Clones, c.Failures, secs(c.Elapsed), mb(c.PeakRSS), mb(c.PeakAnon), mb(c.ChildrenRSS),
+			verdict(c.Failures == 0 && c.PeakRSS > 0 && c.PeakRSS < targetGitRSS))
+	}
+	w("\nSamples (seconds), in order:\n\n")
+	for _, s := range []struct {
+		name string
+		d    []time.Duration
+	}{{"clone, HTTP", gb.CloneHTTP}, {"clone, file://", gb.CloneFile}, {"push, HTTP", gb.PushHTTP}, {"push, file://", gb.PushFile}} {
+		parts := make([]string, len(s.d))
+		for i, d := range s.d {
+			parts[i] = fmt.Sprintf("%.3f", d.Seconds())
+		}
+		w("- %s: %s\n", s.name, orValue(strings.Join(parts, ", "), "none"))
+	}
+	w("\nHow the %d CPUs were used (cores busy on average) during each phase: by the server with the git\n", max(rep.Machine.CPUs, 1))
+	w("processes it ran, by the benchmark's own git (the clients, and both ends of a `file://` operation), and\n")
+	w("by other processes, which make the samples noisier the more they take:\n\n")
+	w("| Phase | Time | Server and its git | Benchmark's git | Other processes |\n|---|---|---|---|---|\n")
+	for _, p := range []struct {
+		name string
+		c    GitCPU
+	}{{"clones", gb.Clones}, {"pushes (repository creations included)", gb.Pushes}, {"concurrent clones", gb.Many}} {
+		if p.c.Elapsed == 0 {
+			continue
+		}
+		w("| %s | %s | %.2f | %.2f | %.2f |\n", p.name, secs(p.c.Elapsed), cores(p.c.Server, p.c.Elapsed),
+			cores(p.c.Client, p.c.Elapsed), cores(p.c.Other(), p.c.Elapsed))
+	}
+	how := "`VmHWM` from `/proc/<pid>/status`, reset through `/proc/<pid>/clear_refs` just before the clones"
+	if !c.HWMReset {
+		how = "the largest `VmRSS` sampled every 50 ms (the kernel refused to reset `VmHWM`)"
+	}
+	w("\nThe server's peak RSS is %s. RSS counts the\n", how)
+	w("mapped files too (the executable, pack files libgit2 has mapped), hence the column with `RssAnon` alone,\n")
+	w("sampled every 50 ms. The git processes the server runs for the clones (`git upload-pack`, `git pack-objects`)\n")
+	w("are separate processes: their RSS, summed and sampled every 50 ms, is the column before the target. Each\n")
+	w("push goes into a repository created through the API just before it (not timed); its `file://` floor into\n")
+	w("one `git init --bare` made. HTTP goes first in the odd samples and second in the even ones.\n")
+	if gb.Err != "" {
+		w("\n**The Git benchmarks stopped early: %s**\n", gb.Err)
+	}
+	w("\n")
+}
