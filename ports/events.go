@@ -28,4 +28,23 @@ type PushEvent struct {
 // I/O.
 type Events interface {
 	Pushed(ctx context.Context, tx Stores, e PushEvent) error
+	// RepositoryCreated is called in the transaction that inserts a new
+	// repository (created, generated, migrated or forked), after its copies
+	// of the site's default hooks are written. A fork (Repo.ForkID set) is
+	// also a fork event of its parent.
+	RepositoryCreated(ctx context.Context, tx Stores, e RepoEvent) error
+	// RepositoryDeleted is called in the transaction that deletes a
+	// repository, before the row goes: what it queues must not depend on
+	// the repository's row or its own hooks, which go with it.
+	RepositoryDeleted(ctx context.Context, tx Stores, e RepoEvent) error
+}
+
+// RepoEvent is the creation or deletion of a repository.
+type RepoEvent struct {
+	// Repo is the repository as written (its ID set), or as it was before
+	// its deletion.
+	Repo *repository.Repository
+	// SenderID is the account that caused it; 0 when none did (a failed
+	// migration cleaned up), and the owner then stands in.
+	SenderID int64
 }

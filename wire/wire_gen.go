@@ -57,30 +57,30 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, service, settings, logger)
-	verifierCache := provideVerifierCache(clock)
-	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
-	options := provideAuthOptions(settings)
-	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	sender := webhook.NewSender(guard)
+	runner := jobs.NewRunner(stores, clock, logger)
+	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	runner := jobs.NewRunner(stores, clock, logger)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, dispatcher, service, settings, logger)
+	verifierCache := provideVerifierCache(clock)
+	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
+	options := provideAuthOptions(settings)
+	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
-	hooksService := hooks.NewService(stores, transactor, scripts, clock, settings, logger)
-	sender := webhook.NewSender(guard)
-	hookPayloads := http.NewHookPayloads(service, settings)
-	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, clock, settings, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -164,30 +164,30 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, service, settings, logger)
-	verifierCache := provideVerifierCache(clock)
-	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
-	options := provideAuthOptions(settings)
-	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	sender := webhook.NewSender(guard)
+	runner := jobs.NewRunner(stores, clock, logger)
+	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	runner := jobs.NewRunner(stores, clock, logger)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, dispatcher, service, settings, logger)
+	verifierCache := provideVerifierCache(clock)
+	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
+	options := provideAuthOptions(settings)
+	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
-	hooksService := hooks.NewService(stores, transactor, scripts, clock, settings, logger)
-	sender := webhook.NewSender(guard)
-	hookPayloads := http.NewHookPayloads(service, settings)
-	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, clock, settings, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,

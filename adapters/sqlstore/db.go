@@ -51,6 +51,11 @@ type DB struct {
 	// lockPath is the file that serialises migrations between SQLite processes.
 	lockPath string
 	hot      hotCache
+	// group batches the job queue's and the deliveries' small writes on
+	// SQLite's writer (group.go); claims holds its prepared job claims
+	// (jobs_claim.go).
+	group  groupCommit
+	claims claimStmts
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.

@@ -121,14 +121,18 @@ func (s *HookDeliveryStore) RecordAttempt(ctx context.Context, id int64, a hook.
 	if !a.Delivered.IsZero() {
 		delivered = dbTime(a.Delivered)
 	}
-	res, err := s.c.w(ctx).NewUpdate().Model((*hookDeliveryRow)(nil)).
-		Set("attempts = attempts + 1").
-		Set("request_url = ?", a.RequestURL).Set("request_method = ?", a.RequestMethod).
-		Set("request_headers = ?", reqHeaders).Set("response_status = ?", a.ResponseStatus).
-		Set("response_headers = ?", respHeaders).Set("response_body = ?", a.ResponseBody).
-		Set("success = ?", a.Success).Set("delivered = ?", delivered).
-		Where("id = ?", id).Exec(ctx)
-	return hookDeliveryMapping.affected(res, err)
+	// Delivery workers record attempts side by side: on SQLite they share
+	// commits (conn.grouped).
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model((*hookDeliveryRow)(nil)).
+			Set("attempts = attempts + 1").
+			Set("request_url = ?", a.RequestURL).Set("request_method = ?", a.RequestMethod).
+			Set("request_headers = ?", reqHeaders).Set("response_status = ?", a.ResponseStatus).
+			Set("response_headers = ?", respHeaders).Set("response_body = ?", a.ResponseBody).
+			Set("success = ?", a.Success).Set("delivered = ?", delivered).
+			Where("id = ?", id).Exec(ctx)
+		return hookDeliveryMapping.affected(res, err)
+	})
 }
 
 // ListByHook reads one page of a hook's deliveries, newest first.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -109,48 +109,91 @@ var unfinishedStates = []string{string(ports.JobPending), string(ports.JobRunnin
 
 // claimSQL leases due jobs in one statement, so a claim is atomic on both
 // backends: SQLite runs it on its single writer; on Postgres the candidates
-// are locked FOR UPDATE SKIP LOCKED (%s), so concurrent claimers pass over
+// are locked FOR UPDATE SKIP LOCKED ({lock}), so concurrent claimers pass over
 // each other's rows instead of waiting or taking them twice, and a row
 // another claimer changed since this statement's snapshot is re-checked
 // against the due conditions before it is taken.
 //
 // A queued job is a candidate only while it is its queue's head, the oldest
 // unfinished job of the queue, so a queue runs one job at a time in id
-// order, also while its head backs off. The heads are found once per claim
-// from the partial (queue, id) index rather than by probing each due job for
-// an older one: a receiver that is down leaves a long backlog behind its
-// backing-off head, and the claim must not get slower with it.
-const claimSQL = `WITH due AS MATERIALIZED (
-	SELECT j.id FROM jobs AS j
-	WHERE j.kind IN (?)
+// order, also while its head backs off. The claim must not get slower with
+// the backlog behind the heads (a receiver that is down leaves a long one),
+// so it reads no more than the candidates:
+//   - queues walks the distinct queues with unfinished jobs by a skip scan
+//     of the partial (queue, id) index, one probe per queue, and each
+//     queue's head is one more probe;
+//   - the due jobs without a queue come from their own partial index
+//     (migration 000010) in claim order, at most limit of them, and the
+//     expired leases among them from the same index;
+//   - due keeps the candidates of the kinds asked for that are due, in
+//     claim order.
+//
+// SQLite's planner, without statistics (nothing runs ANALYZE), takes the
+// (state, run_at) index for these probes, which reads the whole backlog
+// each time; {h}, {u} and {j} pin the indexes on SQLite (claimHints).
+const claimSQL = `WITH RECURSIVE queues(q) AS (
+	SELECT (SELECT MIN(h.queue) FROM jobs AS h {h} WHERE h.queue <> '' AND h.state IN ('pending', 'running'))
+	UNION ALL
+	SELECT (SELECT MIN(h.queue) FROM jobs AS h {h}
+		WHERE h.queue <> '' AND h.state IN ('pending', 'running') AND h.queue > queues.q)
+	FROM queues WHERE queues.q IS NOT NULL
+),
+candidates(id) AS (
+	SELECT (SELECT MIN(h.id) FROM jobs AS h {h}
+		WHERE h.queue = queues.q AND h.queue <> '' AND h.state IN ('pending', 'running'))
+	FROM queues WHERE queues.q IS NOT NULL
+	UNION ALL
+	SELECT id FROM (SELECT u.id FROM jobs AS u {u}
+		WHERE u.queue = '' AND u.kind IN (?) AND u.state = 'pending' AND u.run_at <= ?
+		ORDER BY u.run_at, u.id LIMIT ?) AS unqueued
+	UNION ALL
+	SELECT u.id FROM jobs AS u {u} WHERE u.queue = '' AND u.kind IN (?) AND u.state = 'running' AND u.lease_until <= ?
+),
+due AS MATERIALIZED (
+	SELECT j.id FROM jobs AS j {j}
+	WHERE j.id IN (SELECT id FROM candidates)
+	AND j.kind IN (?)
 	AND ((j.state = 'pending' AND j.run_at <= ?) OR (j.state = 'running' AND j.lease_until <= ?))
-	AND (j.queue = '' OR j.id IN (
-		SELECT MIN(h.id) FROM jobs AS h
-		WHERE h.queue <> '' AND h.state IN ('pending', 'running')
-		GROUP BY h.queue))
 	ORDER BY j.run_at, j.id
 	LIMIT ?
-	%s
+	{lock}
 )
 UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
 WHERE id IN (SELECT id FROM due)
 RETURNING id, kind, queue, dedup, payload, state, attempts, run_at, lease_owner, lease_until, last_error, created`
+
+// claimHints fills in claimSQL for SQLite: the queue probes on the queue
+// index, the unqueued jobs on theirs, the candidates by rowid.
+var claimHints = strings.NewReplacer("{h}", "INDEXED BY idx_jobs_queue_id", "{u}", "INDEXED BY idx_jobs_unqueued",
+	"{j}", "NOT INDEXED", "{lock}", "")
+
+// claimLocks fills in claimSQL for Postgres, whose planner has statistics:
+// no hints, and the candidates locked.
+var claimLocks = strings.NewReplacer("{h}", "", "{u}", "", "{j}", "", "{lock}", "FOR UPDATE OF j SKIP LOCKED")
 
 // Claim leases up to limit due jobs of kinds to owner until now+lease.
 func (s *JobStore) Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
 	if len(kinds) == 0 || limit <= 0 {
 		return nil, nil
 	}
-	db := s.c.w(ctx)
-	lock := ""
-	if db.Dialect().Name() == dialect.PG {
-		lock = "FOR UPDATE OF j SKIP LOCKED"
-	}
 	now = dbTime(now)
 	var rows []jobRow
-	q := db.NewRaw(fmt.Sprintf(claimSQL, lock), bun.In(kinds), now, now, limit, owner, now.Add(lease))
-	if err := q.Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, jobMapping.mapErr(err)
+	if st := s.c.claimStmt(ctx, len(kinds)); st != nil {
+		var err error
+		if rows, err = s.claimPrepared(ctx, st, owner, kinds, now, lease, limit); err != nil {
+			return nil, jobMapping.mapErr(err)
+		}
+	} else {
+		db := s.c.w(ctx)
+		hints := claimHints
+		if db.Dialect().Name() == dialect.PG {
+			hints = claimLocks
+		}
+		in := bun.In(kinds)
+		q := db.NewRaw(hints.Replace(claimSQL), in, now, limit, in, now, in, now, now, limit, owner, now.Add(lease))
+		if err := q.Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, jobMapping.mapErr(err)
+		}
 	}
 	// RETURNING gives no order; callers get the claim order.
 	slices.SortFunc(rows, func(a, b jobRow) int {
@@ -171,40 +214,51 @@ func leased(q *bun.UpdateQuery, id int64, owner string) *bun.UpdateQuery {
 	return q.Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner)
 }
 
+// The settling writes below are each one statement that many workers make
+// at once; on SQLite they share commits (conn.grouped).
+
 // Complete deletes a job its owner finished.
 func (s *JobStore) Complete(ctx context.Context, id int64, owner string) error {
-	res, err := s.c.w(ctx).NewDelete().Model((*jobRow)(nil)).
-		Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner).Exec(ctx)
-	return leaseAffected(res, err)
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewDelete().Model((*jobRow)(nil)).
+			Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner).Exec(ctx)
+		return leaseAffected(res, err)
+	})
 }
 
 // Retry makes a job its owner failed pending again at runAt.
 func (s *JobStore) Retry(ctx context.Context, id int64, owner string, runAt time.Time, lastError string) error {
-	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
-		Set("state = ?", string(ports.JobPending)).Set("run_at = ?", dbTime(runAt)).
-		Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
-	res, err := leased(q, id, owner).Exec(ctx)
-	return leaseAffected(res, err)
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		q := db.NewUpdate().Model((*jobRow)(nil)).
+			Set("state = ?", string(ports.JobPending)).Set("run_at = ?", dbTime(runAt)).
+			Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
+		res, err := leased(q, id, owner).Exec(ctx)
+		return leaseAffected(res, err)
+	})
 }
 
 // Fail marks a job its owner gives up on as failed, which frees its queue
 // and its dedup key.
 func (s *JobStore) Fail(ctx context.Context, id int64, owner string, lastError string) error {
-	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
-		Set("state = ?", string(ports.JobFailed)).
-		Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
-	res, err := leased(q, id, owner).Exec(ctx)
-	return leaseAffected(res, err)
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		q := db.NewUpdate().Model((*jobRow)(nil)).
+			Set("state = ?", string(ports.JobFailed)).
+			Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", lastError)
+		res, err := leased(q, id, owner).Exec(ctx)
+		return leaseAffected(res, err)
+	})
 }
 
 // Release gives a claimed job back: pending, its claim's attempt undone.
 // Its run_at is left as it was, which had come when it was claimed.
 func (s *JobStore) Release(ctx context.Context, id int64, owner string) error {
-	q := s.c.w(ctx).NewUpdate().Model((*jobRow)(nil)).
-		Set("state = ?", string(ports.JobPending)).Set("attempts = attempts - 1").
-		Set("lease_owner = ''").Set("lease_until = NULL")
-	res, err := leased(q, id, owner).Exec(ctx)
-	return leaseAffected(res, err)
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		q := db.NewUpdate().Model((*jobRow)(nil)).
+			Set("state = ?", string(ports.JobPending)).Set("attempts = attempts - 1").
+			Set("lease_owner = ''").Set("lease_until = NULL")
+		res, err := leased(q, id, owner).Exec(ctx)
+		return leaseAffected(res, err)
+	})
 }
 
 func leaseAffected(res sql.Result, err error) error {

@@ -74,6 +74,7 @@ func migrations() *migrate.Migrations {
 	add("000007", "mirrors", up000007, down000007)
 	add("000008", "webhooks", up000008, down000008)
 	add("000009", "hook_deliveries", up000009, down000009)
+	add("000010", "jobs_unqueued_index", up000010, down000010)
 	return ms
 }
 

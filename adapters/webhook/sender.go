@@ -20,6 +20,12 @@ var _ ports.HookSender = (*Sender)(nil)
 // the connection can be reused; a longer answer closes it.
 const drainLimit = 64 << 10
 
+// idleConnsPerHost is how many idle connections to one receiver are kept
+// for reuse: as many as deliveries may run at once, so that a backlog to
+// one receiver (many hooks, one address) reuses its connections instead
+// of dialling (and leaving in TIME_WAIT) one per delivery.
+const idleConnsPerHost = 64
+
 // Sender implements ports.HookSender with the guard's HTTP client.
 type Sender struct {
 	client *http.Client
@@ -28,10 +34,17 @@ type Sender struct {
 // NewSender builds the sender over the outbound guard's client, made to
 // answer redirects rather than follow them whatever the guard's setting:
 // following one would carry the payload and its signature somewhere
-// nobody configured.
+// nobody configured. Its transport is a clone of the guard's (the same
+// dial-time check) keeping more idle connections per host.
 func NewSender(out ports.Outbound) *Sender {
 	c := *out.Client()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if t, ok := c.Transport.(*http.Transport); ok {
+		t = t.Clone()
+		t.MaxIdleConnsPerHost = idleConnsPerHost
+		t.MaxIdleConns = max(t.MaxIdleConns, idleConnsPerHost)
+		c.Transport = t
+	}
 	return &Sender{client: &c}
 }
 

@@ -30,7 +30,12 @@ const userAgent = "Depot-Webhook/1"
 const maxRetryDelay = time.Hour
 
 // deliveryConcurrency bounds the deliveries one process sends at once.
-const deliveryConcurrency = 4
+// Each hook's deliveries go one at a time (its queue), so this is also how
+// many hooks are served at once: enough that a backlog spread over many
+// hooks drains at well over a thousand a second on one SQLite writer
+// (whose commits the workers share), few enough to stay cheap, since a
+// worker waiting on a slow receiver is an idle goroutine and a connection.
+const deliveryConcurrency = 32
 
 // The answers that say "later" rather than "no".
 const (
@@ -98,6 +103,9 @@ func (d *Dispatcher) deliver(ctx context.Context, j *ports.Job) error {
 		return d.giveUp(ctx, del, now, "webhooks are disabled by the administrator")
 	case !h.Active:
 		return d.giveUp(ctx, del, now, "the hook is not active")
+	}
+	if h, err = d.seal.open(h); err != nil {
+		return d.giveUp(ctx, del, now, err.Error())
 	}
 	req, err := d.request(h, del)
 	if err != nil {

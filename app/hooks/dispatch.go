@@ -49,6 +49,7 @@ type Dispatcher struct {
 	jobs     *jobs.Runner
 	payloads ports.HookPayloads
 	secrets  ports.SecretGenerator
+	seal     sealer
 	clock    ports.Clock
 	settings site.Settings
 	log      *slog.Logger
@@ -58,10 +59,10 @@ type Dispatcher struct {
 // NewDispatcher builds the dispatcher and registers its delivery handler
 // with the job runner.
 func NewDispatcher(stores ports.Stores, tx ports.Transactor, git ports.GitContent, sender ports.HookSender,
-	runner *jobs.Runner, payloads ports.HookPayloads, secrets ports.SecretGenerator, clock ports.Clock,
-	settings site.Settings, log *slog.Logger) *Dispatcher {
+	runner *jobs.Runner, payloads ports.HookPayloads, secrets ports.SecretGenerator, box ports.SecretBox,
+	clock ports.Clock, settings site.Settings, log *slog.Logger) *Dispatcher {
 	d := &Dispatcher{stores: stores, tx: tx, git: git, sender: sender, jobs: runner, payloads: payloads, secrets: secrets,
-		clock: clock, settings: settings, log: log, baseURL: strings.TrimSuffix(settings.BaseURL, "/")}
+		seal: sealer{box}, clock: clock, settings: settings, log: log, baseURL: strings.TrimSuffix(settings.BaseURL, "/")}
 	runner.Handle(DeliverKind, d.kindOptions(), d.deliver)
 	return d
 }

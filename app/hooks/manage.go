@@ -21,22 +21,65 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 // List returns one page of the scope's hooks and the total.
 func (s *Service) List(ctx context.Context, scope hook.Scope, opts ports.ListOptions) ([]*hook.Hook, int64, error) {
-	return s.stores.Hooks.List(ctx, scope, opts)
+	list, total, err := s.stores.Hooks.List(ctx, scope, opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, h := range list {
+		list[i] = s.shown(h)
+	}
+	return list, total, nil
 }
 
 // Get returns one of the scope's hooks.
 func (s *Service) Get(ctx context.Context, scope hook.Scope, id int64) (*hook.Hook, error) {
-	return s.stores.Hooks.Get(ctx, scope, id)
+	h, err := s.stores.Hooks.Get(ctx, scope, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.shown(h), nil
+}
+
+// shown is a stored hook with its secrets opened for an answer. One that
+// cannot be opened (the site key changed) is answered without them rather
+// than failing the listing; its deliveries fail and say why.
+func (s *Service) shown(h *hook.Hook) *hook.Hook {
+	open, err := s.seal.open(h)
+	if err != nil {
+		s.log.Warn("answering a hook without its sealed values", "hook", h.ID, "err", err)
+		bare := *h
+		bare.Secret, bare.AuthorizationHeader = "", ""
+		return &bare
+	}
+	return open
 }
 
 // Create validates o and adds the hook to scope (a repository's, an
-// account's, or the site's system or default hooks).
+// account's, or the site's system or default hooks). The row is written
+// first without its secrets, which are then sealed for it: the seal is
+// bound to the row's id.
 func (s *Service) Create(ctx context.Context, scope hook.Scope, o hook.CreateOptions) (*hook.Hook, error) {
 	h, err := hook.New(scope, o, s.now())
 	if err != nil {
 		return nil, err
 	}
-	if err := s.stores.Hooks.Create(ctx, h); err != nil {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		bare := *h
+		bare.Secret, bare.AuthorizationHeader = "", ""
+		if err := tx.Hooks.Create(ctx, &bare); err != nil {
+			return err
+		}
+		h.ID = bare.ID
+		if h.Secret == "" && h.AuthorizationHeader == "" {
+			return nil
+		}
+		sealed, err := s.seal.seal(h)
+		if err != nil {
+			return err
+		}
+		return tx.Hooks.Update(ctx, sealed)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -60,14 +103,20 @@ func (s *Service) edit(ctx context.Context, scope hook.Scope, id int64, o hook.E
 		if err != nil {
 			return err
 		}
-		e, err := hook.Edit(h, o, s.now())
+		// Values that cannot be opened are lost already: the edit may set
+		// them again.
+		e, err := hook.Edit(s.shown(h), o, s.now())
 		if err != nil {
 			return err
 		}
 		if isSystem != nil {
 			e.Scope = hook.Scope{System: *isSystem, Default: !*isSystem}
 		}
-		if err := tx.Hooks.Update(ctx, e); err != nil {
+		sealed, err := s.seal.seal(e)
+		if err != nil {
+			return err
+		}
+		if err := tx.Hooks.Update(ctx, sealed); err != nil {
 			return err
 		}
 		out = e

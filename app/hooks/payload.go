@@ -80,16 +80,43 @@ type deletePayload struct {
 	Sender     any    `json:"sender"`
 }
 
+// Repository event actions (Gitea's HookRepoAction).
+const (
+	repoActionCreated = "created"
+	repoActionDeleted = "deleted"
+)
+
+// repositoryPayload is Gitea's RepositoryPayload; Organization is the
+// repository's owner, a user or an organisation.
+type repositoryPayload struct {
+	Action       string `json:"action"`
+	Repository   any    `json:"repository"`
+	Organization any    `json:"organization"`
+	Sender       any    `json:"sender"`
+}
+
+// forkPayload is Gitea's ForkPayload: Forkee is the repository that was
+// forked, Repo the new fork.
+type forkPayload struct {
+	Forkee any `json:"forkee"`
+	Repo   any `json:"repository"`
+	Sender any `json:"sender"`
+}
+
 // eventPayload is one event ready to render for any kind of hook: the
 // native payload and the few facts the chat formats show.
 type eventPayload struct {
 	event, eventType string
-	// native is a *pushPayload, *createPayload or *deletePayload.
+	// native is a *pushPayload, *createPayload, *deletePayload,
+	// *repositoryPayload or *forkPayload.
 	native any
 	// repoName and repoURL are the repository's full name and web address;
 	// senderName and senderURL the account that caused the event.
 	repoName, repoURL     string
 	senderName, senderURL string
+	// forkName and forkURL are a fork event's new fork (repoName is the
+	// repository forked).
+	forkName, forkURL string
 	// refName is the branch or tag name, refType "branch" or "tag".
 	refName, refType string
 	// rendered caches the body per kind: one push to ten hooks renders once.

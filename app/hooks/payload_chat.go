@@ -6,8 +6,9 @@ import (
 )
 
 // The message formats of the chat kinds, as Gitea's slack.go, discord.go
-// and dingtalk.go write them for push, create and delete events: a line
-// naming the repository and ref, and for pushes one line per commit.
+// and dingtalk.go write them for push, create, delete, repository and fork
+// events: a line naming the repository and ref (or the fork), and for
+// pushes one line per commit.
 
 // slackPayload is Slack's incoming-webhook message.
 type slackPayload struct {
@@ -59,6 +60,10 @@ func slackMessage(p *eventPayload) slackPayload {
 		return slackPayload{Text: fmt.Sprintf("[%s:%s] %s created by %s", repo, ref, n.RefType, p.senderName)}
 	case *deletePayload:
 		return slackPayload{Text: fmt.Sprintf("[%s:%s] %s deleted by %s", repo, p.refName, n.RefType, p.senderName)}
+	case *repositoryPayload:
+		return slackPayload{Text: fmt.Sprintf("[%s] Repository %s by %s", repo, n.Action, p.senderName)}
+	case *forkPayload:
+		return slackPayload{Text: fmt.Sprintf("%s is forked to %s", repo, slackLink(p.forkURL, p.forkName))}
 	}
 	return slackPayload{Text: fmt.Sprintf("[%s] %s", repo, p.event)}
 }
@@ -109,6 +114,15 @@ func discordMessage(p *eventPayload) discordPayload {
 	case *deletePayload:
 		embed.Title = fmt.Sprintf("[%s] %s %s deleted", p.repoName, n.RefType, p.refName)
 		embed.URL, embed.Color = refURL(p), discordRed
+	case *repositoryPayload:
+		embed.Title = fmt.Sprintf("[%s] Repository %s", p.repoName, n.Action)
+		embed.URL, embed.Color = p.repoURL, discordGreen
+		if n.Action == repoActionDeleted {
+			embed.Color = discordRed
+		}
+	case *forkPayload:
+		embed.Title = fmt.Sprintf("%s is forked to %s", p.repoName, p.forkName)
+		embed.URL, embed.Color = p.forkURL, discordGreen
 	}
 	return discordPayload{Embeds: []discordEmbed{embed}}
 }
@@ -153,6 +167,12 @@ func dingtalkMessage(p *eventPayload) dingtalkPayload {
 	case *deletePayload:
 		title := fmt.Sprintf("[%s] %s %s deleted", p.repoName, n.RefType, p.refName)
 		return card(title, title, "view ref "+p.refName, refURL(p))
+	case *repositoryPayload:
+		title := fmt.Sprintf("[%s] Repository %s", p.repoName, n.Action)
+		return card(title, title, "view repository", p.repoURL)
+	case *forkPayload:
+		title := fmt.Sprintf("%s is forked to %s", p.repoName, p.forkName)
+		return card(title, title, "view forked repo "+p.forkName, p.forkURL)
 	}
 	return card(p.event, p.event, "view repository", p.repoURL)
 }

@@ -18,13 +18,16 @@ type Service struct {
 	stores   ports.Stores
 	tx       ports.Transactor
 	scripts  ports.GitHookScripts
+	seal     sealer
 	clock    ports.Clock
 	settings site.Settings
 	log      *slog.Logger
 }
 
-// NewService builds the webhook management use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, scripts ports.GitHookScripts, clock ports.Clock,
-	settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, scripts: scripts, clock: clock, settings: settings, log: log}
+// NewService builds the webhook management use cases; box seals the hooks'
+// secrets and authorization headers at rest.
+func NewService(stores ports.Stores, tx ports.Transactor, scripts ports.GitHookScripts, box ports.SecretBox,
+	clock ports.Clock, settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, scripts: scripts, seal: sealer{box}, clock: clock, settings: settings,
+		log: log}
 }

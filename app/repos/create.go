@@ -33,10 +33,7 @@ var ErrNameTaken = errs.Conflict("The repository with the same name already exis
 // fails, so a crash leaves at worst an orphaned directory, which the next
 // creation of that name clears.
 func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, in CreateInput) (*repository.Repository, error) {
-	if err := repository.ValidateName("Name", in.Name); err != nil {
-		return nil, err
-	}
-	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+	if err := validateNew("Name", in.Name, in.Description); err != nil {
 		return nil, err
 	}
 	branch := in.DefaultBranch
@@ -66,33 +63,62 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 		return nil, err
 	}
 
+	r := s.newRepository(owner, in.Name, in.Description, in.Private)
+	r.Template, r.Empty, r.DefaultBranch = in.Template, !in.AutoInit, branch
+	return s.createRepository(ctx, r, c.UserID(), func(p ports.RepoPath) error {
+		if err := s.git.Init(ctx, p, branch); err != nil {
+			return err
+		}
+		if !in.AutoInit {
+			return nil
+		}
+		sig := s.signature(c.User)
+		_, err := s.git.CommitFiles(ctx, p, ports.GitCommit{
+			Branch: branch, Message: "Initial commit", Author: sig, Committer: sig, Files: files,
+		})
+		return err
+	})
+}
+
+// validateNew checks a new repository's name (reported as nameField) and
+// description.
+func validateNew(nameField, name, description string) error {
+	if err := repository.ValidateName(nameField, name); err != nil {
+		return err
+	}
+	return repository.ValidateDescription("Description", description)
+}
+
+// newRepository is the row of a repository owner is about to have, with
+// Gitea's defaults for a new one: empty, on the default branch, SHA-1, the
+// default units, merge styles and issue tracker. Callers change what their
+// way of creating it decides otherwise.
+func (s *Service) newRepository(owner *user.User, name, description string, private bool) *repository.Repository {
 	now := s.clock.Now()
-	r := &repository.Repository{
+	return &repository.Repository{
 		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
-		Private: in.Private, Template: in.Template, Empty: !in.AutoInit, DefaultBranch: branch,
+		Name:  name, LowerName: strings.ToLower(name), Description: description,
+		Private: private, Empty: true, DefaultBranch: repository.DefaultBranch,
 		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
 		Tracker: repository.IssueTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true,
 			EnableIssueDependencies: true, Style: repository.TrackerNumeric},
 		Created: now, Updated: now,
 	}
+}
+
+// createRepository writes r's Git directory with write, measures it and
+// inserts the row watched by watcherID, all under withNewDirectory (so a
+// failure leaves neither behind), and answers the row as stored.
+func (s *Service) createRepository(ctx context.Context, r *repository.Repository, watcherID int64, write func(ports.RepoPath) error) (*repository.Repository, error) {
 	p := pathOf(r)
 	err := s.withNewDirectory(ctx, r, func() error {
-		if err := s.git.Init(ctx, p, branch); err != nil {
+		if err := write(p); err != nil {
 			return err
-		}
-		if in.AutoInit {
-			sig := s.signature(c.User)
-			if _, err := s.git.CommitFiles(ctx, p, ports.GitCommit{
-				Branch: branch, Message: "Initial commit", Author: sig, Committer: sig, Files: files,
-			}); err != nil {
-				return err
-			}
 		}
 		if size, err := s.git.Size(ctx, p); err == nil {
 			r.Size = size
 		}
-		return s.insert(ctx, r, c.UserID())
+		return s.insert(ctx, r, watcherID)
 	})
 	if err != nil {
 		return nil, err
@@ -137,6 +163,7 @@ func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository
 // insert writes the new row, its copies of the default webhooks, the creator's watch and the
 // name's freed redirect in one transaction.
 func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64) error {
+	defer s.notifyEvents()
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
@@ -150,6 +177,9 @@ func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherI
 		// Every new repository starts with a copy of the site's default
 		// webhooks (Gitea's admin default hooks).
 		if err := tx.Hooks.CopyDefaults(ctx, r.ID, r.Created); err != nil {
+			return err
+		}
+		if err := s.events.RepositoryCreated(ctx, tx, ports.RepoEvent{Repo: r, SenderID: watcherID}); err != nil {
 			return err
 		}
 		if len(r.Topics) > 0 {

@@ -332,7 +332,12 @@ func (s *Service) UpdateIssueTracker(ctx context.Context, a *Access, in TrackerI
 // the start-up sweep or the next creation of the name removes).
 func (s *Service) Delete(ctx context.Context, a *Access) error {
 	r := a.Repo
+	defer s.notifyEvents()
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		// The event is queued first, while the row is there to read.
+		if err := s.events.RepositoryDeleted(ctx, tx, ports.RepoEvent{Repo: r, SenderID: a.Caller.UserID()}); err != nil {
+			return err
+		}
 		return tx.Repos.Delete(ctx, r.ID)
 	}); err != nil {
 		return err

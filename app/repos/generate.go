@@ -2,7 +2,6 @@ package repos
 
 import (
 	"context"
-	"strings"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
@@ -40,10 +39,7 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 	if err != nil {
 		return nil, err
 	}
-	if err := repository.ValidateName("Name", in.Name); err != nil {
-		return nil, err
-	}
-	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+	if err := validateNew("Name", in.Name, in.Description); err != nil {
 		return nil, err
 	}
 	branch := tpl.DefaultBranch
@@ -56,14 +52,9 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 	if err := s.checkRepoLimit(ctx, owner); err != nil {
 		return nil, err
 	}
-	now := s.clock.Now()
-	r := &repository.Repository{
-		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
-		Private: in.Private, Empty: !in.GitContent || tpl.Empty, DefaultBranch: branch, ObjectFormat: tpl.ObjectFormat,
-		Units: append([]permission.Unit(nil), tpl.Units...), Tracker: tpl.Tracker, Merge: tpl.Merge,
-		Created: now, Updated: now,
-	}
+	r := s.newRepository(owner, in.Name, in.Description, in.Private)
+	r.Empty, r.DefaultBranch, r.ObjectFormat = !in.GitContent || tpl.Empty, branch, tpl.ObjectFormat
+	r.Units, r.Tracker, r.Merge = append([]permission.Unit(nil), tpl.Units...), tpl.Tracker, tpl.Merge
 	if in.Topics {
 		r.Topics = append([]string(nil), tpl.Topics...)
 	}
@@ -76,25 +67,13 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 			return nil, err
 		}
 	}
-	err = s.withNewDirectory(ctx, r, func() error {
-		p := pathOf(r)
-		if in.GitContent && !tpl.Empty {
-			sig := s.signature(a.Caller.User)
-			if err := s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
-				Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
-			}); err != nil {
-				return err
-			}
-		} else if err := s.git.Init(ctx, p, branch); err != nil {
-			return err
+	return s.createRepository(ctx, r, a.Caller.UserID(), func(p ports.RepoPath) error {
+		if !in.GitContent || tpl.Empty {
+			return s.git.Init(ctx, p, branch)
 		}
-		if size, err := s.git.Size(ctx, p); err == nil {
-			r.Size = size
-		}
-		return s.insert(ctx, r, a.Caller.UserID())
+		sig := s.signature(a.Caller.User)
+		return s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
+			Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
+		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.stores.Repos.GetByID(ctx, r.ID)
 }

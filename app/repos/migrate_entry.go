@@ -78,39 +78,20 @@ func (s *Service) MigrationOwner(ctx context.Context, c auth.Caller, name, field
 // reserved by the row, so the fetch, which may take long, runs outside any
 // lock). The caller fills it with DiscardMigration as the way back.
 func (s *Service) CreateForMigration(ctx context.Context, c auth.Caller, owner *user.User, in MigrateInput) (*repository.Repository, error) {
-	if err := repository.ValidateName("RepoName", in.Name); err != nil {
-		return nil, err
-	}
-	if err := repository.ValidateDescription("Description", in.Description); err != nil {
+	if err := validateNew("RepoName", in.Name, in.Description); err != nil {
 		return nil, err
 	}
 	if err := s.checkRepoLimit(ctx, owner); err != nil {
 		return nil, err
 	}
-	now := s.clock.Now()
-	r := &repository.Repository{
-		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
-		Name:  in.Name, LowerName: strings.ToLower(in.Name), Description: in.Description,
-		Private: in.Private, Empty: true, DefaultBranch: repository.DefaultBranch,
-		IsMirror: in.Mirror, OriginalURL: in.OriginalURL,
-		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Merge: repository.DefaultMergeSettings(),
-		Tracker: repository.IssueTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true,
-			EnableIssueDependencies: true, Style: repository.TrackerNumeric},
-		Created: now, Updated: now,
-	}
+	r := s.newRepository(owner, in.Name, in.Description, in.Private)
+	r.IsMirror, r.OriginalURL = in.Mirror, in.OriginalURL
 	if in.Mirror {
 		r.MirrorInterval = in.MirrorInterval.String()
 	}
-	err := s.withNewDirectory(ctx, r, func() error {
-		if err := s.git.Init(ctx, pathOf(r), repository.DefaultBranch); err != nil {
-			return err
-		}
-		return s.insert(ctx, r, c.UserID())
+	return s.createRepository(ctx, r, c.UserID(), func(p ports.RepoPath) error {
+		return s.git.Init(ctx, p, repository.DefaultBranch)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.stores.Repos.GetByID(ctx, r.ID)
 }
 
 // DiscardMigration removes the repository of a failed migration, row and

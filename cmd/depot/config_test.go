@@ -370,6 +370,12 @@ func TestValidate(t *testing.T) {
 		"header with space":     {func(c *Config) { c.Site.CORSAllowedHeaders = []string{"X Bad"} }, "site.cors_allowed_headers"},
 		"allowed hosts CIDR":    {func(c *Config) { c.AllowedHosts = "loopback,10.0.0.0/33" }, "allowed_hosts"},
 		"allowed hosts URL":     {func(c *Config) { c.AllowedHosts = "https://git.example" }, "allowed_hosts"},
+		"webhook attempts zero": {func(c *Config) { c.Site.WebhookMaxAttempts = 0 }, "site.webhook_max_attempts"},
+		"webhook attempts neg":  {func(c *Config) { c.Site.WebhookMaxAttempts = -3 }, "site.webhook_max_attempts"},
+		"webhook timeout zero":  {func(c *Config) { c.Site.WebhookTimeout = 0 }, "site.webhook_timeout"},
+		"webhook timeout neg":   {func(c *Config) { c.Site.WebhookTimeout = -1 }, "site.webhook_timeout"},
+		"webhook retry zero":    {func(c *Config) { c.Site.WebhookRetryDelay = 0 }, "site.webhook_retry_delay"},
+		"webhook retry neg":     {func(c *Config) { c.Site.WebhookRetryDelay = -10 }, "site.webhook_retry_delay"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

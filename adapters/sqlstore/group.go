@@ -1,0 +1,127 @@
+package sqlstore
+
+import (
+	"context"
+	"sync"
+
+	"github.com/uptrace/bun"
+)
+
+// groupCommit batches small, independent writes on SQLite's one writer
+// connection into shared transactions. With synchronous=FULL every commit
+// waits for the disk (milliseconds on common hardware), so background
+// workers that each record one outcome at a time (a job settled, a
+// delivery attempt recorded) would be bound by one fsync per write; in one
+// transaction a batch pays one. Each write still returns only once it is
+// committed, so callers see the same durability as with their own
+// transaction.
+//
+// A batch forms while the previous one commits, without waiting for more:
+// a lone write runs at once. Each write of a batch runs in its own
+// savepoint, so one that fails is undone alone and the others commit. A
+// failed commit fails every write of its batch, as it would have failed
+// each alone.
+type groupCommit struct {
+	mu      sync.Mutex
+	queue   []*groupWrite
+	running bool
+}
+
+// groupWrite is one write waiting for its batch.
+type groupWrite struct {
+	ctx  context.Context
+	fn   func(ctx context.Context, db bun.IDB) error
+	done chan error
+}
+
+// maxGroup bounds a batch, so that one transaction never grows unbounded
+// under a flood of writes.
+const maxGroup = 256
+
+// do runs fn in the next batch on db and returns its outcome once the
+// batch has committed. fn runs with ctx's values but without its
+// cancellation: on SQLite an interrupted statement may roll back the whole
+// shared transaction.
+func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db bun.IDB) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := &groupWrite{ctx: context.WithoutCancel(ctx), fn: fn, done: make(chan error, 1)}
+	g.mu.Lock()
+	g.queue = append(g.queue, w)
+	if !g.running {
+		g.running = true
+		go g.loop(db)
+	}
+	g.mu.Unlock()
+	return <-w.done
+}
+
+// loop commits batches until no write waits.
+func (g *groupCommit) loop(db *bun.DB) {
+	for {
+		g.mu.Lock()
+		n := min(len(g.queue), maxGroup)
+		if n == 0 {
+			g.running = false
+			g.mu.Unlock()
+			return
+		}
+		batch := g.queue[:n:n]
+		g.queue = g.queue[n:]
+		g.mu.Unlock()
+		g.commit(db, batch)
+	}
+}
+
+// commit runs one batch: a lone write on its own, several in one
+// transaction with a savepoint each.
+func (g *groupCommit) commit(db *bun.DB, batch []*groupWrite) {
+	if len(batch) == 1 {
+		w := batch[0]
+		w.done <- w.fn(w.ctx, db)
+		return
+	}
+	results := make([]error, len(batch))
+	err := db.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		for i, w := range batch {
+			sp, err := tx.BeginTx(w.ctx, nil)
+			if err != nil {
+				return err
+			}
+			if results[i] = w.fn(w.ctx, sp); results[i] != nil {
+				if err := sp.Rollback(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := sp.Commit(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i, w := range batch {
+		if err != nil {
+			w.done <- err
+			continue
+		}
+		w.done <- results[i]
+	}
+}
+
+// grouped runs a small write that needs no answer but its error: inside
+// the ctx's transaction when there is one, else in SQLite's next group
+// commit, else (Postgres, whose pool commits concurrently) on its own.
+func (c conn) grouped(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
+	if c.owner == nil {
+		return fn(ctx, c.write)
+	}
+	if tx, ok := c.owner.txFrom(ctx); ok {
+		return fn(ctx, tx)
+	}
+	if c.owner.dialect == DialectSQLite {
+		return c.owner.group.do(ctx, c.owner.write, fn)
+	}
+	return fn(ctx, c.write)
+}
