@@ -43,6 +43,9 @@ type RepoSearch struct {
 	ForkOf int64
 	// StarredBy and WatchedBy list what one user starred or watches.
 	StarredBy, WatchedBy int64
+	// TeamID lists the repositories a team reaches: every repository of its
+	// organisation when it includes all of them, else those it was given.
+	TeamID int64
 	// Sort is one of alpha, created, updated, size, id, stars, forks ("" is id); Desc reverses it.
 	Sort string
 	Desc bool

@@ -101,6 +101,8 @@ type Stores struct {
 	PushMirrors    PushMirrorStore
 	Hooks          HookStore
 	HookDeliveries HookDeliveryStore
+
+	Orgs OrgStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

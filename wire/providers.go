@@ -26,6 +26,7 @@ import (
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -174,6 +175,7 @@ var appSet = gwire.NewSet(
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
+	orgs.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),

@@ -18,6 +18,7 @@ import (
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -81,6 +82,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -89,6 +91,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Mirrors:      mirrorsService,
 		Hooks:        hooksService,
 		HookDispatch: dispatcher,
+		Orgs:         orgsService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -188,6 +191,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -196,6 +200,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Mirrors:      mirrorsService,
 		Hooks:        hooksService,
 		HookDispatch: dispatcher,
+		Orgs:         orgsService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {

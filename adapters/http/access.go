@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
@@ -32,6 +33,10 @@ type request struct {
 	subject *user.User
 	// repo is the repository named in the path, as the caller reaches it.
 	repo *repos.Access
+	// org and team are the organisation ({org}) and team ({teamid}) named
+	// in the path, as the caller reaches them.
+	org  *orgs.Access
+	team *orgs.TeamAccess
 	vars map[string]string
 }
 
@@ -208,6 +213,9 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	if err := s.resolveRepo(q, c); err != nil {
 		return err
 	}
+	if err := s.resolveOrg(q, c); err != nil {
+		return err
+	}
 	facts := permission.Facts{Actor: actor}
 	if q.repo != nil {
 		facts = q.repo.Facts()
@@ -218,6 +226,7 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	if q.subject != nil {
 		facts.SubjectUserID = q.subject.ID
 	}
+	orgFacts(q, &facts)
 	facts.WebhooksEnabled, facts.StarsEnabled = s.settings.EnableWebhooks, s.settings.EnableStars
 	return permission.CheckAll(c.rules.codes, facts)
 }

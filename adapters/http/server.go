@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
@@ -34,6 +35,7 @@ type Server struct {
 	content    *content.Service
 	mirrors    *mirrors.Service
 	hooks      *hooks.Service
+	orgs       *orgs.Service
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -60,13 +62,14 @@ type Services struct {
 	Hooks   *hooks.Service
 	// HookDispatch sends test deliveries.
 	HookDispatch *hooks.Dispatcher
+	Orgs         *orgs.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	s := &Server{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs,
 		settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}

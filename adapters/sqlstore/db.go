@@ -191,6 +191,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PushMirrors:    &PushMirrorStore{c: c},
 		Hooks:          &HookStore{c: c},
 		HookDeliveries: &HookDeliveryStore{c: c},
+
+		Orgs: &OrgStore{c: c},
 	}
 }
 

@@ -75,6 +75,7 @@ func migrations() *migrate.Migrations {
 	add("000008", "webhooks", up000008, down000008)
 	add("000009", "hook_deliveries", up000009, down000009)
 	add("000010", "jobs_unqueued_index", up000010, down000010)
+	add("000011", "organizations_and_teams", up000011, down000011)
 	return ms
 }
 

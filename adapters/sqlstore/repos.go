@@ -160,6 +160,11 @@ func (s *RepoStore) Relations(ctx context.Context, r permission.Repo, userID int
 	if userID == 0 {
 		return rel, nil
 	}
+	if r.OwnerIsOrg {
+		// Teams and membership count too: one query for all of it.
+		many, err := s.RelationsMany(ctx, []permission.Repo{r}, userID)
+		return many[r.ID], err
+	}
 	var mode int
 	err := s.c.r(ctx).NewSelect().Model((*collaborationRow)(nil)).Column("mode").
 		Where("c.repo_id = ?", r.ID).Where("c.user_id = ?", userID).Scan(ctx, &mode)

@@ -27,6 +27,25 @@ var repoSorts = map[string]string{
 // collaboratesOn is true when the user (the argument) collaborates on repo.
 const collaboratesOn = "EXISTS (SELECT 1 FROM collaborations AS c WHERE c.repo_id = repo.id AND c.user_id = ?)"
 
+// teamReaches is true when the user (the argument, three times) reaches
+// repo through an organisation: a team given it, a team with all of its
+// organisation's repositories, or, for a public repository, membership
+// (members see their organisation's public repositories even when the
+// organisation is private). The subqueries do not depend on the row, so
+// each is computed once as a set and probed per row.
+const teamReaches = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id WHERE tu.user_id = ?)
+	OR repo.owner_id IN (SELECT tu.org_id FROM team_users AS tu JOIN teams AS t ON t.id = tu.team_id WHERE tu.user_id = ? AND t.includes_all_repos)
+	OR (NOT repo.private AND repo.owner_id IN (SELECT ou.org_id FROM org_users AS ou WHERE ou.user_id = ?)))`
+
+// teamRepos is true when the team (the argument, twice) reaches repo.
+const teamRepos = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr WHERE tr.team_id = ?)
+	OR repo.owner_id IN (SELECT t.org_id FROM teams AS t WHERE t.id = ? AND t.includes_all_repos))`
+
+// teamGiven is teamReaches without the public rule (the argument twice),
+// for restricted users, who see only what they are given.
+const teamGiven = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id WHERE tu.user_id = ?)
+	OR repo.owner_id IN (SELECT tu.org_id FROM team_users AS tu JOIN teams AS t ON t.id = tu.team_id WHERE tu.user_id = ? AND t.includes_all_repos))`
+
 // Search returns one page of the repositories matching q that q.Viewer may
 // see, with their owners, and the total: one query for the page and one
 // count, whatever the page size.
@@ -107,12 +126,12 @@ func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
 	case v.IsAdmin:
 		return sel
 	case v.Restricted:
-		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+")", v.UserID, v.UserID)
+		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+" OR "+teamGiven+")", v.UserID, v.UserID, v.UserID, v.UserID)
 	default:
 		// Most rows are public: their test comes first, so the collaboration
-		// subquery runs only for the others.
-		return sel.Where("((NOT repo.private AND u.visibility IN (?)) OR repo.owner_id = ? OR "+collaboratesOn+")",
-			bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}), v.UserID, v.UserID)
+		// and team subqueries run only for the others.
+		return sel.Where("((NOT repo.private AND u.visibility IN (?)) OR repo.owner_id = ? OR "+collaboratesOn+" OR "+teamReaches+")",
+			bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}), v.UserID, v.UserID, v.UserID, v.UserID, v.UserID)
 	}
 }
 
@@ -190,6 +209,9 @@ func contains(sel *bun.SelectQuery, expr string) string {
 func repoFilters(sel *bun.SelectQuery, q ports.RepoSearch) *bun.SelectQuery {
 	if kw := strings.ToLower(strings.TrimSpace(q.Keyword)); kw != "" {
 		sel = keywordFilter(sel, kw, q)
+	}
+	if q.TeamID != 0 {
+		sel = sel.Where(teamRepos, q.TeamID, q.TeamID)
 	}
 	if q.OwnerID != 0 {
 		switch {

@@ -52,6 +52,9 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Mirrors":        mirrorTests,
 		"Hooks":          hookTests,
 		"HookDeliveries": hookDeliveryTests,
+
+		"Orgs":     orgTests,
+		"OrgTeams": orgTeamTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
@@ -59,6 +62,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"ReposEmpty", "PublicKeys",
 		"CommitStatuses",
 		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
+		"Orgs", "OrgTeams",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {

@@ -1,0 +1,235 @@
+// Package orgs holds the organisation use cases: creating, viewing, editing
+// and deleting organisations, their members and public members, and the
+// repositories they own. Policy lives in domain/org; this package gathers
+// the facts through ports and writes inside one transaction.
+package orgs
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// Service runs the organisation use cases.
+type Service struct {
+	stores ports.Stores
+	tx     ports.Transactor
+	clock  ports.Clock
+	users  *users.Service
+	repos  *repos.Service
+}
+
+// NewService builds the organisation use cases.
+func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, us *users.Service, rs *repos.Service) *Service {
+	return &Service{stores: stores, tx: tx, clock: clock, users: us, repos: rs}
+}
+
+// errOrgNotFound is the answer for an absent organisation and for one the
+// caller may not see.
+var errOrgNotFound = errs.NotFound("organization does not exist")
+
+// Access is an organisation as one caller reaches it.
+type Access struct {
+	Org        *org.Organization
+	Membership org.Membership
+	Caller     auth.Caller
+}
+
+// viewer returns the visibility facts of c for an organisation it has
+// membership m in.
+func viewer(c auth.Caller, m org.Membership) org.Viewer {
+	v := users.Viewer(c)
+	return org.Viewer{UserID: v.ID, IsAdmin: v.IsAdmin, PublicOnly: v.PublicOnly, IsMember: m.IsMember}
+}
+
+// Open resolves the organisation called name for caller c with c's
+// membership: 404 when absent or hidden from c (limited to signed-in
+// callers, private to members).
+func (s *Service) Open(ctx context.Context, c auth.Caller, name string) (*Access, error) {
+	o, err := s.stores.Orgs.GetByName(ctx, name)
+	if err != nil {
+		if errors.Is(err, errs.ErrNotFound) {
+			return nil, errOrgNotFound
+		}
+		return nil, err
+	}
+	m, err := s.stores.Orgs.Membership(ctx, o.ID, c.UserID())
+	if err != nil {
+		return nil, err
+	}
+	if !org.CanSee(viewer(c, m), o.Visibility) {
+		return nil, errOrgNotFound
+	}
+	return &Access{Org: o, Membership: m, Caller: c}, nil
+}
+
+// CreateInput is Gitea's CreateOrgOption.
+type CreateInput struct {
+	Name string
+	org.Profile
+}
+
+// Create makes an organisation owned by owner, on behalf of c (c is owner,
+// or a site admin creating for a user).
+func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, in CreateInput) (*org.Organization, error) {
+	if !org.CanCreate(c.User) {
+		return nil, errs.Forbidden("user is not allowed to create organizations")
+	}
+	if owner.Kind != user.KindIndividual {
+		return nil, errs.Invalid("an organization cannot own an organization", "username")
+	}
+	if err := org.ValidateName("UserName", in.Name); err != nil {
+		return nil, err
+	}
+	if in.Visibility == "" {
+		in.Visibility = user.VisibilityPublic
+	}
+	if err := in.Profile.Validate(); err != nil {
+		return nil, err
+	}
+	o := org.New(in.Name, in.Profile)
+	now := s.clock.Now()
+	o.Created, o.Updated = now, now
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		// A name freed by a rename becomes plain again once taken.
+		if err := tx.Users.DeleteRedirect(ctx, o.LowerName); err != nil && !errors.Is(err, errs.ErrNotFound) {
+			return err
+		}
+		return tx.Orgs.Create(ctx, o, owner.ID)
+	})
+	if errors.Is(err, errs.ErrConflict) {
+		return nil, errs.Invalid("user already exists", "UserName")
+	}
+	return o, err
+}
+
+// EditInput is Gitea's EditOrgOption: nil fields keep their value.
+type EditInput struct {
+	FullName, Email, Description, Website, Location *string
+	Visibility                                      *user.Visibility
+	RepoAdminChangeTeamAccess                       *bool
+}
+
+// Edit changes the profile of a.Org.
+func (s *Service) Edit(ctx context.Context, a *Access, in EditInput) (*org.Organization, error) {
+	var out *org.Organization
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		o, err := tx.Orgs.Get(ctx, a.Org.ID)
+		if err != nil {
+			return err
+		}
+		p := o.Profile()
+		set := func(dst *string, v *string) {
+			if v != nil {
+				*dst = strings.TrimSpace(*v)
+			}
+		}
+		set(&p.FullName, in.FullName)
+		set(&p.Email, in.Email)
+		set(&p.Description, in.Description)
+		set(&p.Website, in.Website)
+		set(&p.Location, in.Location)
+		if in.Visibility != nil {
+			p.Visibility = *in.Visibility
+		}
+		if in.RepoAdminChangeTeamAccess != nil {
+			p.RepoAdminChangeTeamAccess = *in.RepoAdminChangeTeamAccess
+		}
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		p.Apply(o)
+		o.Updated = s.clock.Now()
+		if err := tx.Orgs.Update(ctx, o); err != nil {
+			return err
+		}
+		out = o
+		return nil
+	})
+	return out, err
+}
+
+// Delete removes the organisation; Gitea's 422 while it owns repositories.
+func (s *Service) Delete(ctx context.Context, a *Access) error {
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.Orgs.Delete(ctx, a.Org.ID)
+	})
+	if errors.Is(err, errs.ErrConflict) {
+		return errs.Invalid("organization still has ownership of repositories", "org")
+	}
+	return err
+}
+
+// Rename renames the organisation (with a redirect from the old name and its
+// repositories moved on disk), as an account rename does.
+func (s *Service) Rename(ctx context.Context, a *Access, newName string) error {
+	return s.users.Rename(ctx, a.Org.Name, newName)
+}
+
+// List lists the organisations c may see: public ones to everybody, limited
+// ones to signed-in callers, private ones to their members and admins.
+func (s *Service) List(ctx context.Context, c auth.Caller, keyword string, opts ports.ListOptions) ([]*org.Organization, int64, error) {
+	return s.stores.Orgs.Search(ctx, ports.OrgSearch{Keyword: keyword, Visibilities: org.VisibleKinds(viewer(c, org.Membership{})),
+		IncludeMemberID: c.UserID(), ListOptions: opts})
+}
+
+// ListAll lists every organisation, for administrators.
+func (s *Service) ListAll(ctx context.Context, opts ports.ListOptions) ([]*org.Organization, int64, error) {
+	return s.stores.Orgs.Search(ctx, ports.OrgSearch{ListOptions: opts})
+}
+
+// ListOf lists the organisations u belongs to as c may see them (Gitea's
+// listUserOrgs): all of them to u and to site admins; to others only the
+// memberships u shows publicly, of organisations c may see.
+func (s *Service) ListOf(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*org.Organization, int64, error) {
+	q := ports.OrgSearch{MemberID: u.ID, ListOptions: opts}
+	if !c.IsAdmin() && c.UserID() != u.ID {
+		q.PublicMembershipOnly = true
+		q.Visibilities = org.VisibleKinds(viewer(c, org.Membership{}))
+		q.IncludeMemberID = c.UserID()
+	}
+	return s.stores.Orgs.Search(ctx, q)
+}
+
+// Permissions is Gitea's OrganizationPermissions of one user.
+type Permissions struct {
+	IsOwner, IsAdmin, CanWrite, CanRead, CanCreateRepository bool
+}
+
+// PermissionsOf computes u's permissions in a.Org (a is opened by the caller).
+func (s *Service) PermissionsOf(ctx context.Context, a *Access, u *user.User) (Permissions, error) {
+	m, err := s.stores.Orgs.Membership(ctx, a.Org.ID, u.ID)
+	if err != nil {
+		return Permissions{}, err
+	}
+	if m.IsOwner {
+		return Permissions{IsOwner: true, IsAdmin: true, CanWrite: true, CanRead: true, CanCreateRepository: true}, nil
+	}
+	// As Gitea's GetOrgUserMaxAuthorizeLevel: the highest mode of the
+	// user's teams decides, so an outsider reads nothing.
+	return Permissions{
+		IsAdmin:             m.MaxMode >= permission.ModeAdmin,
+		CanWrite:            m.MaxMode >= permission.ModeWrite,
+		CanRead:             m.MaxMode >= permission.ModeRead,
+		CanCreateRepository: m.CanCreateRepo,
+	}, nil
+}
+
+// CreateRepo makes a repository owned by the organisation: its owners and
+// members of a team allowed to create repositories may (site admins too).
+func (s *Service) CreateRepo(ctx context.Context, a *Access, in repos.CreateInput) (*repository.Repository, error) {
+	if !a.Membership.IsOwner && !a.Membership.CanCreateRepo && !a.Caller.IsAdmin() {
+		return nil, errs.Forbidden("Given user is not allowed to create repository in organization.")
+	}
+	return s.repos.Create(ctx, a.Caller, &a.Org.User, in)
+}
