@@ -224,6 +224,13 @@ func (s *Service) Delete(ctx context.Context, doerID int64, name string) error {
 			return errs.Invalid("you cannot delete yourself", "username")
 		}
 		id = u.ID
+		// As Gitea: an account in an organisation's teams must leave them
+		// first, so that no organisation loses its last owner this way.
+		if _, n, err := tx.Orgs.TeamsOfUser(ctx, u.ID, ports.ListOptions{Page: 1, Limit: 1}); err != nil {
+			return err
+		} else if n > 0 {
+			return errs.Invalid("user still has membership of organizations", "username")
+		}
 		if err := tx.Users.Delete(ctx, u.ID); errors.Is(err, errs.ErrConflict) {
 			// Gitea's 422 for an account that still owns repositories.
 			return errs.Invalid("user still has ownership of repositories", "username")
