@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/orgs"
-	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/org"
@@ -255,20 +254,11 @@ func (s *Server) listOrgRepos(q *request) error {
 // /org/{org}/repos: owners and members of a team allowed to create
 // repositories may.
 func (s *Server) createOrgRepo(q *request) error {
-	var b createRepoBody
-	if err := decodeJSON(q.r, &b); err != nil {
+	in, err := decodeCreateRepo(q)
+	if err != nil {
 		return err
 	}
-	switch b.TrustModel {
-	case "", "default", "collaborator", "committer", "collaboratorcommitter":
-	default:
-		return errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
-	}
-	r, err := s.orgs.CreateRepo(q.r.Context(), q.org, repos.CreateInput{
-		Name: b.Name, Description: b.Description, Private: b.Private, Template: b.Template, AutoInit: b.AutoInit,
-		Gitignores: b.Gitignores, License: b.License, Readme: b.Readme, IssueLabels: b.IssueLabels,
-		DefaultBranch: b.DefaultBranch, ObjectFormat: b.ObjectFormat,
-	})
+	r, err := s.orgs.CreateRepo(q.r.Context(), q.org, in)
 	if err != nil {
 		return err
 	}

@@ -164,22 +164,31 @@ type createRepoBody struct {
 	ObjectFormat  string `json:"object_format_name"`
 }
 
-// createMyRepo answers POST /user/repos.
-func (s *Server) createMyRepo(q *request) error {
+// decodeCreateRepo reads a CreateRepoOption body into the use case's input.
+func decodeCreateRepo(q *request) (repos.CreateInput, error) {
 	var b createRepoBody
 	if err := decodeJSON(q.r, &b); err != nil {
-		return err
+		return repos.CreateInput{}, err
 	}
 	switch b.TrustModel {
 	case "", "default", "collaborator", "committer", "collaboratorcommitter":
 	default:
-		return errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
+		return repos.CreateInput{}, errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
 	}
-	r, err := s.repos.Create(q.r.Context(), q.caller, q.caller.User, repos.CreateInput{
+	return repos.CreateInput{
 		Name: b.Name, Description: b.Description, Private: b.Private, Template: b.Template, AutoInit: b.AutoInit,
 		Gitignores: b.Gitignores, License: b.License, Readme: b.Readme, IssueLabels: b.IssueLabels,
 		DefaultBranch: b.DefaultBranch, ObjectFormat: b.ObjectFormat,
-	})
+	}, nil
+}
+
+// createMyRepo answers POST /user/repos.
+func (s *Server) createMyRepo(q *request) error {
+	in, err := decodeCreateRepo(q)
+	if err != nil {
+		return err
+	}
+	r, err := s.repos.Create(q.r.Context(), q.caller, q.caller.User, in)
 	if err != nil {
 		return err
 	}

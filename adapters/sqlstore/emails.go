@@ -36,10 +36,7 @@ func (s *EmailStore) ListByUser(ctx context.Context, userID int64) ([]*user.Emai
 	if err != nil {
 		return nil, emailMapping.mapErr(err)
 	}
-	out := make([]*user.Email, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*emailRow).toDomain)
 	return out, nil
 }
 

@@ -95,3 +95,12 @@ func (m mapping) affected(res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// domainAll converts query rows to domain values with each row's toDomain.
+func domainAll[R, T any](rows []R, toDomain func(*R) T) []T {
+	out := make([]T, len(rows))
+	for i := range rows {
+		out[i] = toDomain(&rows[i])
+	}
+	return out
+}

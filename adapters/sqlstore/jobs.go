@@ -202,10 +202,7 @@ func (s *JobStore) Claim(ctx context.Context, owner string, kinds []string, now 
 		}
 		return int(a.ID - b.ID)
 	})
-	out := make([]*ports.Job, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*jobRow).toDomain)
 	return out, nil
 }
 

@@ -134,11 +134,7 @@ func (r *pushMirrorRow) toDomain() *ports.PushMirror {
 }
 
 func pushMirrorsToDomain(rows []pushMirrorRow) []*ports.PushMirror {
-	out := make([]*ports.PushMirror, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
-	return out
+	return domainAll(rows, (*pushMirrorRow).toDomain)
 }
 
 var pushMirrorMapping = mapping{

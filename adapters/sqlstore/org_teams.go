@@ -21,10 +21,7 @@ func (s *OrgStore) GetMany(ctx context.Context, ids []int64) ([]*org.Organizatio
 	if err := selectOrgs(s.c.r(ctx), &rows).Where("u.id IN (?)", bun.In(ids)).Order("u.id ASC").Scan(ctx); err != nil {
 		return nil, orgMapping.mapErr(err)
 	}
-	out := make([]*org.Organization, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*orgRow).toDomain)
 	return out, nil
 }
 
@@ -133,10 +130,7 @@ func (s *OrgStore) TeamMembers(ctx context.Context, teamID int64, opts ports.Lis
 	if err != nil {
 		return nil, 0, memberMapping.mapErr(err)
 	}
-	out := make([]*user.User, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*userRow).toDomain)
 	return out, int64(total), nil
 }
 
@@ -155,9 +149,6 @@ func (s *OrgStore) RepoTeams(ctx context.Context, repoID int64) ([]*org.Team, er
 		Order("t.lower_name ASC").Scan(ctx); err != nil {
 		return nil, teamMapping.mapErr(err)
 	}
-	out := make([]*org.Team, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*teamRow).toDomain)
 	return out, s.loadUnits(ctx, out)
 }

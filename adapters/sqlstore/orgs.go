@@ -225,10 +225,7 @@ func (s *OrgStore) Search(ctx context.Context, q ports.OrgSearch) ([]*org.Organi
 	if err != nil {
 		return nil, 0, orgMapping.mapErr(err)
 	}
-	out := make([]*org.Organization, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*orgRow).toDomain)
 	return out, total, nil
 }
 
@@ -274,10 +271,7 @@ func (s *OrgStore) Members(ctx context.Context, orgID int64, publicOnly bool, op
 	if err != nil {
 		return nil, 0, memberMapping.mapErr(err)
 	}
-	out := make([]*user.User, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*userRow).toDomain)
 	return out, total, nil
 }
 
@@ -353,10 +347,7 @@ func (s *OrgStore) TeamsOf(ctx context.Context, orgID, userID int64) ([]*org.Tea
 		Order("t.lower_name ASC").Scan(ctx); err != nil {
 		return nil, teamMapping.mapErr(err)
 	}
-	out := make([]*org.Team, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*teamRow).toDomain)
 	return out, s.loadUnits(ctx, out)
 }
 

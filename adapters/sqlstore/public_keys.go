@@ -144,10 +144,7 @@ func (s *PublicKeyStore) List(ctx context.Context, ownerID int64, fingerprint st
 	if err != nil {
 		return nil, 0, publicKeyMapping.mapErr(err)
 	}
-	out := make([]*user.PublicKey, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*publicKeyRow).toDomain)
 	return out, total, nil
 }
 

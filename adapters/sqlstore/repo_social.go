@@ -331,10 +331,7 @@ func (s *DeployKeyStore) List(ctx context.Context, repoID int64, fingerprint str
 	if err != nil {
 		return nil, 0, deployKeyMapping.mapErr(err)
 	}
-	out := make([]*repository.DeployKey, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*deployKeyRow).toDomain)
 	return out, total, nil
 }
 
@@ -467,9 +464,6 @@ func (s *TopicStore) Search(ctx context.Context, keyword string, opts ports.List
 	if err != nil {
 		return nil, 0, topicMapping.mapErr(err)
 	}
-	out := make([]ports.TopicCount, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*topicRow).toDomain)
 	return out, total, nil
 }

@@ -126,9 +126,6 @@ func (s *AccessTokenStore) TouchLastUsed(ctx context.Context, used map[int64]tim
 }
 
 func tokensToDomain(rows []tokenRow) []*token.AccessToken {
-	out := make([]*token.AccessToken, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*tokenRow).toDomain)
 	return out
 }

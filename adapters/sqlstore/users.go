@@ -129,10 +129,7 @@ func (s *UserStore) Search(ctx context.Context, q ports.UserSearch) ([]*user.Use
 	if err != nil {
 		return nil, 0, userMapping.mapErr(err)
 	}
-	out := make([]*user.User, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*userRow).toDomain)
 	return out, total, nil
 }
 

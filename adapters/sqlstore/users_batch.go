@@ -17,9 +17,6 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 		return nil, userMapping.mapErr(err)
 	}
-	out := make([]*user.User, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
+	out := domainAll(rows, (*userRow).toDomain)
 	return out, nil
 }

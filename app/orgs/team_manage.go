@@ -169,11 +169,8 @@ func (s *Service) CheckTeamRepo(ctx context.Context, ta *TeamAccess, r *repos.Ac
 // RemoveTeamRepo takes a repository from the team; the caller must
 // administer the repository.
 func (s *Service) RemoveTeamRepo(ctx context.Context, ta *TeamAccess, r *repos.Access) error {
-	if r.Repo.Owner.ID != ta.Team.OrgID {
-		return errs.NotFound("repository does not exist")
-	}
-	if !r.Perm.IsAdmin() && !ta.Org.Caller.IsAdmin() {
-		return errs.Forbidden("user is nonexistent or does not have admin access")
+	if err := checkTeamRepoChange(ta, r); err != nil {
+		return err
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Orgs.RemoveTeamRepo(ctx, ta.Team.ID, r.Repo.ID)

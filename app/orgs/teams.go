@@ -168,13 +168,22 @@ func (s *Service) CheckTeamMember(ctx context.Context, ta *TeamAccess, u *user.U
 // AddTeamRepo gives the team one repository of its organisation; the caller
 // must administer the repository, as in Gitea.
 func (s *Service) AddTeamRepo(ctx context.Context, ta *TeamAccess, r *repos.Access) error {
+	if err := checkTeamRepoChange(ta, r); err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.Orgs.AddTeamRepo(ctx, ta.Team.ID, r.Repo.ID)
+	})
+}
+
+// checkTeamRepoChange lets a team's repositories change: the repository
+// must be the team's organisation's, and the caller must administer it.
+func checkTeamRepoChange(ta *TeamAccess, r *repos.Access) error {
 	if r.Repo.Owner.ID != ta.Team.OrgID {
 		return errs.NotFound("repository does not exist")
 	}
 	if !r.Perm.IsAdmin() && !ta.Org.Caller.IsAdmin() {
 		return errs.Forbidden("user is nonexistent or does not have admin access")
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.Orgs.AddTeamRepo(ctx, ta.Team.ID, r.Repo.ID)
-	})
+	return nil
 }
