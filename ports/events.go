@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
 )
 
@@ -37,6 +38,10 @@ type Events interface {
 	// repository, before the row goes: what it queues must not depend on
 	// the repository's row or its own hooks, which go with it.
 	RepositoryDeleted(ctx context.Context, tx Stores, e RepoEvent) error
+	// IssueChanged is called in the transaction that records a change of an
+	// issue (or of the issue half of a pull request): opened, edited,
+	// closed, commented, labelled, milestoned, assigned, …
+	IssueChanged(ctx context.Context, tx Stores, e IssueEvent) error
 }
 
 // RepoEvent is the creation or deletion of a repository.
@@ -47,4 +52,37 @@ type RepoEvent struct {
 	// SenderID is the account that caused it; 0 when none did (a failed
 	// migration cleaned up), and the owner then stands in.
 	SenderID int64
+}
+
+// IssueEventKind is the webhook event family of an issue change, in
+// Gitea's names.
+type IssueEventKind string
+
+// The issue event families.
+const (
+	IssueEventIssues    IssueEventKind = "issues"
+	IssueEventComment   IssueEventKind = "issue_comment"
+	IssueEventLabel     IssueEventKind = "issue_label"
+	IssueEventMilestone IssueEventKind = "issue_milestone"
+	IssueEventAssign    IssueEventKind = "issue_assign"
+)
+
+// IssueEvent is one change of an issue. Action is Gitea's: "opened",
+// "edited", "closed", "reopened", "deleted", "assigned", "unassigned",
+// "label_updated", "label_cleared", "milestoned", "demilestoned" (issues
+// family), "created", "edited", "deleted" (issue_comment).
+type IssueEvent struct {
+	Kind   IssueEventKind
+	Action string
+	Repo   *repository.Repository
+	// Issue is the issue after the change (before it, for "deleted").
+	Issue    *issue.Issue
+	SenderID int64
+	// Comment is the comment created, edited or deleted (issue_comment).
+	Comment *issue.Comment
+	// AssigneeID is the user (un)assigned.
+	AssigneeID int64
+	// FromTitle and FromBody are the previous title and body of an edit
+	// ("changes" in the payload); nil when unchanged.
+	FromTitle, FromBody *string
 }

@@ -103,6 +103,15 @@ type Stores struct {
 	HookDeliveries HookDeliveryStore
 
 	Orgs OrgStore
+
+	Issues         IssueStore
+	Labels         LabelStore
+	Milestones     MilestoneStore
+	Comments       CommentStore
+	Reactions      ReactionStore
+	Attachments    AttachmentStore
+	TrackedTimes   TrackedTimeStore
+	IssueRelations IssueRelationStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

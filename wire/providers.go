@@ -26,6 +26,7 @@ import (
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
@@ -128,6 +129,11 @@ func provideAvatars(o Options) (ports.Avatars, error) {
 	return blobs.NewAvatars(filepath.Join(o.DataDir, "avatars"))
 }
 
+// provideAttachments keeps issue and comment attachments under <data>/attachments.
+func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
+	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
+}
+
 // provideGitRunner keeps the push hook scripts under <data>/hooks.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
 	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks")})
@@ -175,7 +181,7 @@ var appSet = gwire.NewSet(
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
-	orgs.NewService,
+	orgs.NewService, issues.NewService, provideAttachments,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),

@@ -16,6 +16,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
@@ -83,6 +84,13 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
+	attachmentBlobs, err := provideAttachments(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -92,6 +100,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Hooks:        hooksService,
 		HookDispatch: dispatcher,
 		Orgs:         orgsService,
+		Issues:       issuesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -192,6 +201,13 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
+	attachmentBlobs, err := provideAttachments(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -201,6 +217,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Hooks:        hooksService,
 		HookDispatch: dispatcher,
 		Orgs:         orgsService,
+		Issues:       issuesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {

@@ -120,7 +120,8 @@ func (s *Server) routes() []route {
 	// 4.5's Git content routes: under R, so their place in the table does
 	// not matter; each group keeps its rows next to its handlers.
 	for _, group := range [][]route{s.refRoutes(), s.commitRoutes(), s.contentRoutes(), s.archiveRoutes(),
-		s.changeRoutes(), s.statusRoutes(), s.keyRoutes(), s.mirrorRoutes(), s.hookRoutes(), s.hookDeliveryRoutes(), s.orgRoutes()} {
+		s.changeRoutes(), s.statusRoutes(), s.keyRoutes(), s.mirrorRoutes(), s.hookRoutes(), s.hookDeliveryRoutes(), s.orgRoutes(),
+		s.issueRoutes(), s.labelRoutes(), s.commentRoutes(), s.issueExtraRoutes()} {
 		table = append(table, group...)
 	}
 	return table

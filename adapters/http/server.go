@@ -12,6 +12,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
+	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
@@ -36,6 +37,7 @@ type Server struct {
 	mirrors    *mirrors.Service
 	hooks      *hooks.Service
 	orgs       *orgs.Service
+	issues     *issues.Service
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -63,13 +65,14 @@ type Services struct {
 	// HookDispatch sends test deliveries.
 	HookDispatch *hooks.Dispatcher
 	Orgs         *orgs.Service
+	Issues       *issues.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	s := &Server{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues,
 		settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}

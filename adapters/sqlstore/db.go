@@ -193,6 +193,15 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		HookDeliveries: &HookDeliveryStore{c: c},
 
 		Orgs: &OrgStore{c: c},
+
+		Issues:         &IssueStore{c: c},
+		Labels:         &LabelStore{c: c},
+		Milestones:     &MilestoneStore{c: c},
+		Comments:       &CommentStore{c: c},
+		Reactions:      &ReactionStore{c: c},
+		Attachments:    &AttachmentStore{c: c},
+		TrackedTimes:   &TrackedTimeStore{c: c},
+		IssueRelations: &IssueRelationStore{c: c},
 	}
 }
 

@@ -76,6 +76,8 @@ func migrations() *migrate.Migrations {
 	add("000009", "hook_deliveries", up000009, down000009)
 	add("000010", "jobs_unqueued_index", up000010, down000010)
 	add("000011", "organizations_and_teams", up000011, down000011)
+	add("000012", "issue_tracker", up000012, down000012)
+	add("000013", "issue_search_index", up000013, down000013)
 	return ms
 }
 

@@ -1,0 +1,93 @@
+// Package issues holds the issue tracker's use cases: issues and their
+// state, comments and the timeline, labels and milestones, reactions,
+// attachments, time tracking, dependencies, pins, locks and subscriptions.
+// Policy lives in domain/issue; this package gathers the facts through
+// ports, writes inside one transaction and emits an event for webhooks in
+// that same transaction.
+package issues
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
+)
+
+// Service runs the issue tracker's use cases.
+type Service struct {
+	stores   ports.Stores
+	tx       ports.Transactor
+	clock    ports.Clock
+	events   ports.Events
+	git      ports.GitContent
+	blobs    ports.AttachmentBlobs
+	users    *users.Service
+	repos    *repos.Service
+	settings site.Settings
+	log      *slog.Logger
+}
+
+// NewService builds the issue tracker's use cases.
+func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, events ports.Events,
+	git ports.GitContent, blobs ports.AttachmentBlobs, us *users.Service, rs *repos.Service,
+	settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, clock: clock, events: events, git: git, blobs: blobs,
+		users: us, repos: rs, settings: settings, log: log}
+}
+
+// errIssueNotFound answers an absent issue and one the caller may not see.
+var errIssueNotFound = errs.NotFound("issue does not exist")
+
+// CheckTracker is the rule of every issue route under a repository: the
+// caller must read the issues or the pull requests of a repository whose
+// internal tracker is on (else 404, as Gitea hides disabled units).
+func CheckTracker(a *repos.Access) error {
+	issues := a.Repo.HasUnit(permission.UnitIssues) && a.Perm.CanRead(permission.UnitIssues)
+	pulls := a.Repo.HasUnit(permission.UnitPulls) && a.Perm.CanRead(permission.UnitPulls)
+	if !issues && !pulls && !a.Caller.Actor().IsAdmin() {
+		return errs.NotFound("issues are disabled or not readable")
+	}
+	return nil
+}
+
+// unitOf is the unit an issue belongs to: pulls for a pull request.
+func unitOf(i *issue.Issue) permission.Unit {
+	if i.IsPull {
+		return permission.UnitPulls
+	}
+	return permission.UnitIssues
+}
+
+// canRead reports whether the caller reads issues like i.
+func canRead(a *repos.Access, i *issue.Issue) bool {
+	u := unitOf(i)
+	return a.Repo.HasUnit(u) && (a.Perm.CanRead(u) || a.Caller.Actor().IsAdmin())
+}
+
+// canWrite reports whether the caller writes issues like i (labels,
+// milestones, assignees, state of others' issues).
+func canWrite(a *repos.Access, i *issue.Issue) bool {
+	return a.Perm.CanWrite(unitOf(i)) || a.Perm.IsAdmin() || a.Caller.Actor().IsAdmin()
+}
+
+// Open finds the issue (or pull request) with this index in the caller's
+// repository: 404 when absent or in a unit the caller cannot read.
+func (s *Service) Open(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
+	if index <= 0 {
+		return nil, errIssueNotFound
+	}
+	i, err := s.stores.Issues.GetByIndex(ctx, a.Repo.ID, index)
+	if err != nil {
+		return nil, err
+	}
+	if !canRead(a, i) {
+		return nil, errIssueNotFound
+	}
+	return i, nil
+}

@@ -1,0 +1,60 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/depothq/depot/domain/issue"
+)
+
+// LabelStore persists repository and organisation labels and which issues
+// carry them. Missing rows are errs.ErrNotFound.
+type LabelStore interface {
+	// Create inserts l (RepoID or OrgID set) and sets its ID.
+	Create(ctx context.Context, l *issue.Label) error
+	GetByID(ctx context.Context, id int64) (*issue.Label, error)
+	// GetByIDs finds these labels in one query; absent ids are skipped.
+	GetByIDs(ctx context.Context, ids []int64) ([]*issue.Label, error)
+	// ListByRepo returns one page of a repository's labels by name, and the total.
+	ListByRepo(ctx context.Context, repoID int64, opts ListOptions) ([]*issue.Label, int64, error)
+	// ListByOrg returns one page of an organisation's labels by name, and the total.
+	ListByOrg(ctx context.Context, orgID int64, opts ListOptions) ([]*issue.Label, int64, error)
+	Update(ctx context.Context, l *issue.Label) error
+	// Delete removes the label from every issue and recounts nothing else.
+	Delete(ctx context.Context, id int64) error
+
+	// OfIssues returns the labels of these issues in one query, each list by name.
+	OfIssues(ctx context.Context, issueIDs []int64) (map[int64][]*issue.Label, error)
+	// AddToIssue puts these labels on the issue (already present ones are kept).
+	AddToIssue(ctx context.Context, issueID int64, labelIDs []int64) error
+	// RemoveFromIssue takes these labels off the issue.
+	RemoveFromIssue(ctx context.Context, issueID int64, labelIDs []int64) error
+	// Recount recomputes the open and closed issue counters of these labels.
+	Recount(ctx context.Context, labelIDs []int64) error
+}
+
+// MilestoneQuery filters a repository's milestones.
+type MilestoneQuery struct {
+	RepoID int64
+	// State is "open", "closed" or "all" (empty means open).
+	State string
+	// Name matches titles containing it, case-insensitively.
+	Name string
+	ListOptions
+}
+
+// MilestoneStore persists milestones. Missing rows are errs.ErrNotFound.
+type MilestoneStore interface {
+	Create(ctx context.Context, m *issue.Milestone) error
+	// Get finds the repository's milestone by id.
+	Get(ctx context.Context, repoID, id int64) (*issue.Milestone, error)
+	// GetByTitle finds the repository's milestone by exact title.
+	GetByTitle(ctx context.Context, repoID int64, title string) (*issue.Milestone, error)
+	// GetByIDs finds these milestones in one query; absent ids are skipped.
+	GetByIDs(ctx context.Context, ids []int64) ([]*issue.Milestone, error)
+	List(ctx context.Context, q MilestoneQuery) ([]*issue.Milestone, int64, error)
+	Update(ctx context.Context, m *issue.Milestone) error
+	// Delete removes the milestone and clears it from its issues.
+	Delete(ctx context.Context, repoID, id int64) error
+	// Recount recomputes the open and closed issue counters of these milestones.
+	Recount(ctx context.Context, ids []int64) error
+}

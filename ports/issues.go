@@ -1,0 +1,82 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/depothq/depot/domain/issue"
+)
+
+// IssueQuery filters an issue listing of one repository or, for the
+// cross-repository search, of every repository a viewer may read.
+type IssueQuery struct {
+	// RepoIDs restricts to these repositories; empty with Viewer set means
+	// every repository the viewer may read issues (or pull requests) of.
+	RepoIDs []int64
+	// Viewer, for the cross-repository search, is who searches.
+	Viewer *IssueViewer
+	// OwnerID and TeamID narrow the search to an owner's repositories or a team's.
+	OwnerID, TeamID int64
+	// PriorityRepoID sorts this repository's issues first.
+	PriorityRepoID int64
+
+	// State is "open", "closed" or "all" (empty means open).
+	State string
+	// IsPull: nil means both, else issues only (false) or pull requests only (true).
+	IsPull *bool
+	// LabelIDs: issues carrying all of them.
+	LabelIDs []int64
+	// LabelNames: issues carrying all of them (resolved against the repository's and its owner's labels).
+	LabelNames []string
+	// MilestoneIDs: issues in one of them; NoMilestone: issues without any.
+	MilestoneIDs []int64
+	NoMilestone  bool
+	// Keyword is full-text searched in title, body and comments.
+	Keyword string
+	// Since and Before bound updated_at (zero means unbounded).
+	Since, Before time.Time
+	// PosterID, AssigneeID and MentionedID filter by user (0 means any).
+	PosterID, AssigneeID, MentionedID int64
+	// Sort is Gitea's sort name ("latest", "oldest", "recentupdate",
+	// "leastupdate", "mostcomment", "leastcomment", "nearduedate",
+	// "farduedate", "priority"); empty means latest.
+	Sort string
+	ListOptions
+}
+
+// IssueViewer is who searches across repositories.
+type IssueViewer struct {
+	UserID  int64 // 0 for anonymous
+	IsAdmin bool
+	// PublicOnly restricts to public repositories (public-only tokens).
+	PublicOnly bool
+}
+
+// IssueStore persists issues and pull requests' issue rows, their
+// assignees, the per-repository index and the search index. Missing rows
+// are errs.ErrNotFound.
+type IssueStore interface {
+	// Create allocates the repository's next index atomically, inserts i
+	// (setting ID and Index) and indexes it for search.
+	Create(ctx context.Context, i *issue.Issue) error
+	GetByID(ctx context.Context, id int64) (*issue.Issue, error)
+	GetByIndex(ctx context.Context, repoID, index int64) (*issue.Issue, error)
+	// GetByIDs finds these issues in one query; absent ids are skipped.
+	GetByIDs(ctx context.Context, ids []int64) ([]*issue.Issue, error)
+	// Update writes every mutable column of i and re-indexes it.
+	Update(ctx context.Context, i *issue.Issue) error
+	// Touch sets updated_at (a comment or event was added).
+	Touch(ctx context.Context, id int64, at time.Time) error
+	// Delete removes the issue with its comments, labels, assignees,
+	// reactions, times, dependencies and subscriptions.
+	Delete(ctx context.Context, id int64) error
+	// List returns one page (in SQL) and the total matching.
+	List(ctx context.Context, q IssueQuery) ([]*issue.Issue, int64, error)
+	// RecountRepo recomputes the repository's issue and pull counters.
+	RecountRepo(ctx context.Context, repoID int64) error
+
+	// Assignees returns the assignee ids of these issues in one query.
+	Assignees(ctx context.Context, issueIDs []int64) (map[int64][]int64, error)
+	// SetAssignees replaces the issue's assignees.
+	SetAssignees(ctx context.Context, issueID int64, userIDs []int64) error
+}
