@@ -55,6 +55,11 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 
 		"Orgs":     orgTests,
 		"OrgTeams": orgTeamTests,
+
+		"Issues":      issueTests,
+		"Labels":      labelTests,
+		"Comments":    commentTests,
+		"IssueExtras": issueExtraTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
@@ -63,6 +68,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"CommitStatuses",
 		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 		"Orgs", "OrgTeams",
+		"Issues", "Labels", "Comments", "IssueExtras",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {
