@@ -26,6 +26,7 @@ const (
 	catUser  = token.Category("user")
 	catAdmin = token.Category("admin")
 	catRepo  = token.Category("repository")
+	catIssue = token.CategoryIssue
 )
 
 // R is the catalogue's repository prefix.
