@@ -86,6 +86,10 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
 		stars, _ = socCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 1)
+		// The user's starred_repos_count follows, once per repository.
+		var me gitea.User
+		srv.Do("GET", "/users/sam", nil, basicAs("rita")...).Decode(t, &me)
+		is.Equal(me.StarredRepoCount, 1)
 		// Another star.
 		_, err = carol.StarRepo("carol", "shiny")
 		is.NoErr(err)
@@ -163,6 +167,9 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		mine, _, err := sam.GetMyStarredRepos()
 		is.NoErr(err)
 		is.Equal(len(mine), 0)
+		var me gitea.User
+		srv.Do("GET", "/user", nil, basicAs("sam")...).Decode(t, &me)
+		is.Equal(me.StarredRepoCount, 0)
 		list, _, err := carol.ListRepoStargazers("carol", "shiny", gitea.ListStargazersOptions{})
 		is.NoErr(err)
 		is.Equal(socLogins(list), []string{"carol"})

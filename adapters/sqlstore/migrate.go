@@ -78,6 +78,7 @@ func migrations() *migrate.Migrations {
 	add("000011", "organizations_and_teams", up000011, down000011)
 	add("000012", "issue_tracker", up000012, down000012)
 	add("000013", "issue_search_index", up000013, down000013)
+	add("000014", "user_star_counts", up000014, down000014)
 	return ms
 }
 

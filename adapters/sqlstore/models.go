@@ -16,36 +16,38 @@ import (
 type userRow struct {
 	bun.BaseModel `bun:"table:users,alias:u"`
 
-	ID                 int64     `bun:"id,pk,autoincrement"`
-	Name               string    `bun:"name"`
-	LowerName          string    `bun:"lower_name"`
-	Kind               int       `bun:"kind"`
-	FullName           string    `bun:"full_name"`
-	Email              string    `bun:"email"`
-	PasswdHash         string    `bun:"passwd_hash"`
-	PasswdVersion      int64     `bun:"passwd_version"`
-	IsAdmin            bool      `bun:"is_admin"`
-	IsActive           bool      `bun:"is_active"`
-	ProhibitLogin      bool      `bun:"prohibit_login"`
-	MustChangePassword bool      `bun:"must_change_password"`
-	IsRestricted       bool      `bun:"is_restricted"`
-	Visibility         string    `bun:"visibility"`
-	Location           string    `bun:"location"`
-	Website            string    `bun:"website"`
-	Description        string    `bun:"description"`
-	Language           string    `bun:"language"`
-	Theme              string    `bun:"theme"`
-	DiffView           string    `bun:"diff_view"`
-	HideEmail          bool      `bun:"hide_email"`
-	HideActivity       bool      `bun:"hide_activity"`
-	AllowGitHook       bool      `bun:"allow_git_hook"`
-	AllowImportLocal   bool      `bun:"allow_import_local"`
-	AllowCreateOrg     bool      `bun:"allow_create_org"`
-	MaxRepoCreation    int       `bun:"max_repo_creation"`
-	TOTPSecret         string    `bun:"totp_secret"`
-	Created            time.Time `bun:"created,nullzero"`
-	Updated            time.Time `bun:"updated,nullzero"`
-	LastLogin          time.Time `bun:"last_login,nullzero"`
+	ID                 int64  `bun:"id,pk,autoincrement"`
+	Name               string `bun:"name"`
+	LowerName          string `bun:"lower_name"`
+	Kind               int    `bun:"kind"`
+	FullName           string `bun:"full_name"`
+	Email              string `bun:"email"`
+	PasswdHash         string `bun:"passwd_hash"`
+	PasswdVersion      int64  `bun:"passwd_version"`
+	IsAdmin            bool   `bun:"is_admin"`
+	IsActive           bool   `bun:"is_active"`
+	ProhibitLogin      bool   `bun:"prohibit_login"`
+	MustChangePassword bool   `bun:"must_change_password"`
+	IsRestricted       bool   `bun:"is_restricted"`
+	Visibility         string `bun:"visibility"`
+	Location           string `bun:"location"`
+	Website            string `bun:"website"`
+	Description        string `bun:"description"`
+	Language           string `bun:"language"`
+	Theme              string `bun:"theme"`
+	DiffView           string `bun:"diff_view"`
+	HideEmail          bool   `bun:"hide_email"`
+	HideActivity       bool   `bun:"hide_activity"`
+	AllowGitHook       bool   `bun:"allow_git_hook"`
+	AllowImportLocal   bool   `bun:"allow_import_local"`
+	AllowCreateOrg     bool   `bun:"allow_create_org"`
+	MaxRepoCreation    int    `bun:"max_repo_creation"`
+	// NumStars is kept by the star store; account writes leave it alone.
+	NumStars   int       `bun:"num_stars"`
+	TOTPSecret string    `bun:"totp_secret"`
+	Created    time.Time `bun:"created,nullzero"`
+	Updated    time.Time `bun:"updated,nullzero"`
+	LastLogin  time.Time `bun:"last_login,nullzero"`
 }
 
 type emailRow struct {
@@ -131,7 +133,7 @@ func (r *userRow) toDomain() *user.User {
 		Description: r.Description, Language: r.Language, Theme: r.Theme, DiffView: r.DiffView,
 		HideEmail: r.HideEmail, HideActivity: r.HideActivity, AllowGitHook: r.AllowGitHook,
 		AllowImportLocal: r.AllowImportLocal, AllowCreateOrganization: r.AllowCreateOrg,
-		MaxRepoCreation: r.MaxRepoCreation, TOTPSecret: r.TOTPSecret,
+		MaxRepoCreation: r.MaxRepoCreation, TOTPSecret: r.TOTPSecret, NumStars: r.NumStars,
 		Created: domainTime(r.Created), Updated: domainTime(r.Updated), LastLogin: domainTime(r.LastLogin),
 	}
 }

@@ -169,7 +169,7 @@ func (s *OrgStore) GetByName(ctx context.Context, name string) (*org.Organizatio
 // Update writes the account row and the settings.
 func (s *OrgStore) Update(ctx context.Context, o *org.Organization) error {
 	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
-		res, err := tx.NewUpdate().Model(toUserRow(&o.User)).WherePK().ExcludeColumn("id").
+		res, err := tx.NewUpdate().Model(toUserRow(&o.User)).WherePK().ExcludeColumn("id", "num_stars").
 			Where("kind = ?", int(user.KindOrganization)).Exec(ctx)
 		if err := orgMapping.affected(res, err); err != nil {
 			return err

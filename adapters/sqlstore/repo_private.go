@@ -13,8 +13,20 @@ func (s *StarStore) ClearRepo(ctx context.Context, repoID int64) error {
 		if err := lockRows(ctx, tx, "repos", []int64{repoID}); err != nil {
 			return starMapping.mapErr(err)
 		}
+		var starrers []int64
+		if err := tx.NewSelect().Model((*starRow)(nil)).Column("user_id").Where("repo_id = ?", repoID).
+			Scan(ctx, &starrers); err != nil {
+			return starMapping.mapErr(err)
+		}
 		if _, err := tx.NewDelete().Model((*starRow)(nil)).Where("repo_id = ?", repoID).Exec(ctx); err != nil {
 			return starMapping.mapErr(err)
+		}
+		if len(starrers) > 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET
+	num_stars = (SELECT count(*) FROM stars WHERE stars.user_id = users.id)
+	WHERE users.id IN (?)`, bun.List(starrers)); err != nil {
+				return starMapping.mapErr(err)
+			}
 		}
 		return recount(ctx, tx, recountStarsSQL, repoID)
 	})

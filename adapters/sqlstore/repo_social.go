@@ -115,7 +115,10 @@ func (s *StarStore) Star(ctx context.Context, userID, repoID int64) error {
 		if _, err := tx.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 			return starMapping.mapErr(err)
 		}
-		return recount(ctx, tx, recountStarsSQL, repoID)
+		if err := recount(ctx, tx, recountStarsSQL, repoID); err != nil {
+			return err
+		}
+		return recountUser(ctx, tx, recountUserStarsSQL, userID)
 	})
 }
 
@@ -129,7 +132,10 @@ func (s *StarStore) Unstar(ctx context.Context, userID, repoID int64) error {
 		if err != nil {
 			return starMapping.mapErr(err)
 		}
-		return recount(ctx, tx, recountStarsSQL, repoID)
+		if err := recount(ctx, tx, recountStarsSQL, repoID); err != nil {
+			return err
+		}
+		return recountUser(ctx, tx, recountUserStarsSQL, userID)
 	})
 }
 
@@ -252,10 +258,19 @@ const (
 	recountStarsSQL = `UPDATE repos SET
 	num_stars = (SELECT count(*) FROM stars WHERE stars.repo_id = repos.id)
 	WHERE repos.id = ?`
+	recountUserStarsSQL = `UPDATE users SET
+	num_stars = (SELECT count(*) FROM stars WHERE stars.user_id = users.id)
+	WHERE users.id = ?`
 	recountWatchesSQL = `UPDATE repos SET
 	num_watches = (SELECT count(*) FROM watches WHERE watches.repo_id = repos.id AND watches.mode IN (1, 3))
 	WHERE repos.id = ?`
 )
+
+// recountUser runs a recount of one user's counter.
+func recountUser(ctx context.Context, tx bun.IDB, query string, userID int64) error {
+	_, err := tx.ExecContext(ctx, query, userID)
+	return starMapping.mapErr(err)
+}
 
 func recount(ctx context.Context, tx bun.IDB, query string, repoID int64) error {
 	_, err := tx.ExecContext(ctx, query, repoID)

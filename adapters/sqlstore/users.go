@@ -34,7 +34,7 @@ func (s *UserStore) Create(ctx context.Context, u *user.User) error {
 
 // Update writes every column of u.
 func (s *UserStore) Update(ctx context.Context, u *user.User) error {
-	res, err := s.c.w(ctx).NewUpdate().Model(toUserRow(u)).WherePK().ExcludeColumn("id").Exec(ctx)
+	res, err := s.c.w(ctx).NewUpdate().Model(toUserRow(u)).WherePK().ExcludeColumn("id", "num_stars").Exec(ctx)
 	return userMapping.affected(res, err)
 }
 

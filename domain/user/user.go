@@ -69,6 +69,9 @@ type User struct {
 	// TOTPSecret is the base32 secret of an enrolled authenticator; empty when 2FA is off.
 	TOTPSecret string
 
+	// NumStars is how many repositories the user starred (kept by the star store).
+	NumStars int
+
 	Created   time.Time
 	Updated   time.Time
 	LastLogin time.Time
