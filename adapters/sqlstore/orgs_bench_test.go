@@ -33,12 +33,22 @@ func orgBenchDB(b *testing.B) (ports.Stores, *user.User, *org.Organization, []pe
 	if err := d.Migrate(b.Context()); err != nil {
 		b.Fatal(err)
 	}
+	member, o, facts := seedOrg(b, d, orgBenchRepos, orgBenchTeams)
+	return d.Stores(), member, o, facts
+}
+
+// seedOrg creates a private organisation with repos repositories (half of
+// them private) and teams teams, each given an equal share of the
+// repositories, and a member in every team; it returns the member, the
+// organisation and the repositories' facts.
+func seedOrg(tb testing.TB, d *sqlstore.DB, repoCount, teamCount int) (*user.User, *org.Organization, []permission.Repo) {
+	tb.Helper()
 	owner, member := newUser("owner"), newUser("member")
 	member.IsAdmin = false
 	o := org.New("acme", org.Profile{Visibility: user.VisibilityPrivate})
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var facts []permission.Repo
-	err = d.InTx(b.Context(), func(ctx context.Context, tx ports.Stores) error {
+	err := d.InTx(tb.Context(), func(ctx context.Context, tx ports.Stores) error {
 		for _, u := range []*user.User{owner, member} {
 			if err := tx.Users.Create(ctx, u); err != nil {
 				return err
@@ -48,7 +58,7 @@ func orgBenchDB(b *testing.B) (ports.Stores, *user.User, *org.Organization, []pe
 			return err
 		}
 		var repos []*repository.Repository
-		for i := range orgBenchRepos {
+		for i := range repoCount {
 			name := fmt.Sprintf("repo-%04d", i)
 			r := &repository.Repository{
 				Owner: repository.Owner{ID: o.ID, Name: o.Name, Kind: o.Kind, Visibility: o.Visibility},
@@ -63,7 +73,7 @@ func orgBenchDB(b *testing.B) (ports.Stores, *user.User, *org.Organization, []pe
 			repos = append(repos, r)
 			facts = append(facts, r.Facts())
 		}
-		for i := range orgBenchTeams {
+		for i := range teamCount {
 			units := map[permission.Unit]permission.AccessMode{}
 			for _, u := range permission.AllUnits() {
 				units[u] = permission.AccessMode(1 + i%2)
@@ -75,8 +85,8 @@ func orgBenchDB(b *testing.B) (ports.Stores, *user.User, *org.Organization, []pe
 			if err := tx.Orgs.AddTeamMember(ctx, t.ID, member.ID); err != nil {
 				return err
 			}
-			for j := range orgBenchRepos / orgBenchTeams {
-				if err := tx.Orgs.AddTeamRepo(ctx, t.ID, repos[i*(orgBenchRepos/orgBenchTeams)+j].ID); err != nil {
+			for j := range repoCount / teamCount {
+				if err := tx.Orgs.AddTeamRepo(ctx, t.ID, repos[i*(repoCount/teamCount)+j].ID); err != nil {
 					return err
 				}
 			}
@@ -84,9 +94,9 @@ func orgBenchDB(b *testing.B) (ports.Stores, *user.User, *org.Organization, []pe
 		return nil
 	})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return d.Stores(), member, o, facts
+	return member, o, facts
 }
 
 // BenchmarkOrgsPermission resolves a team member's relations to one
