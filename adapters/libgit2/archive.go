@@ -17,6 +17,7 @@ import (
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -122,7 +123,7 @@ func (a *archive) Stream(ctx context.Context, w io.Writer) error {
 			return err
 		}
 	}
-	if err := walker.walk(tree, a.prefix); err != nil {
+	if err := walker.walk(tree, a.prefix, ""); err != nil {
 		return err
 	}
 	if err := out.close(); err != nil {
@@ -150,10 +151,24 @@ type archiveWalker struct {
 	repo *git.Repository
 	odb  *git.Odb
 	out  archiveWriter
+	// attrs are the .gitattributes rules of the directories being walked:
+	// paths marked export-ignore are left out, as git archive does.
+	attrs repository.Attributes
+	// pending are the directories entered but not written yet, outermost
+	// first. As git archive does, a directory is written when the first
+	// non-directory entry below it comes up (even one export-ignore then
+	// leaves out), so directories holding nothing else are left out.
+	pending []string
 }
 
-// walk writes tree's entries under base (empty or ending with "/").
-func (w *archiveWalker) walk(tree *git.Tree, base string) error {
+// walk writes tree's entries under base (empty or ending with "/"); rel is
+// the tree's path in the repository (empty or ending with "/").
+func (w *archiveWalker) walk(tree *git.Tree, base, rel string) error {
+	mark := w.attrs.Len()
+	defer w.attrs.Truncate(mark)
+	if err := w.readAttributes(tree, rel); err != nil {
+		return err
+	}
 	n := tree.EntryCount()
 	for i := uint64(0); i < n; i++ {
 		if err := w.ctx.Err(); err != nil {
@@ -164,10 +179,23 @@ func (w *archiveWalker) walk(tree *git.Tree, base string) error {
 			return fmt.Errorf("libgit2: tree %s has no entry %d", tree.Id(), i)
 		}
 		path := base + e.Name
+		if e.Filemode == git.FilemodeTree {
+			if w.ignored(rel+e.Name, true) {
+				continue
+			}
+			if err := w.subtree(e.Id, path+"/", rel+e.Name+"/"); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.flushDirs(); err != nil {
+			return err
+		}
+		if w.ignored(rel+e.Name, e.Filemode == git.FilemodeCommit) {
+			continue
+		}
 		var err error
 		switch e.Filemode {
-		case git.FilemodeTree:
-			err = w.subtree(e.Id, path+"/")
 		case git.FilemodeCommit:
 			// A submodule's commit is in another repository: git archive
 			// writes an empty directory in its place.
@@ -187,17 +215,50 @@ func (w *archiveWalker) walk(tree *git.Tree, base string) error {
 	return nil
 }
 
-// subtree writes the directory entry then the tree under it.
-func (w *archiveWalker) subtree(id *git.Oid, path string) error {
-	if err := w.out.dir(path); err != nil {
-		return err
+// ignored reports whether the attributes mark rel export-ignore.
+func (w *archiveWalker) ignored(rel string, isDir bool) bool {
+	return !w.attrs.Empty() && w.attrs.Lookup(rel, isDir, "export-ignore").IsTrue()
+}
+
+// flushDirs writes the pending directories.
+func (w *archiveWalker) flushDirs() error {
+	for _, d := range w.pending {
+		if err := w.out.dir(d); err != nil {
+			return err
+		}
 	}
+	w.pending = w.pending[:0]
+	return nil
+}
+
+// readAttributes adds the rules of tree's .gitattributes file, if any.
+func (w *archiveWalker) readAttributes(tree *git.Tree, rel string) error {
+	e := tree.EntryByName(".gitattributes")
+	if e == nil || (e.Filemode != git.FilemodeBlob && e.Filemode != git.FilemodeBlobExecutable) {
+		return nil
+	}
+	return w.blob(e.Id, func(data []byte) error {
+		w.attrs.Add(rel, data)
+		return nil
+	})
+}
+
+// subtree queues the directory entry then walks the tree under it; the
+// entry is dropped if nothing below it was written.
+func (w *archiveWalker) subtree(id *git.Oid, path, rel string) error {
+	w.pending = append(w.pending, path)
 	sub, err := w.repo.LookupTree(id)
 	if err != nil {
 		return fmt.Errorf("libgit2: read tree %s: %w", path, err)
 	}
 	defer sub.Free()
-	return w.walk(sub, path)
+	if err := w.walk(sub, path, rel); err != nil {
+		return err
+	}
+	if n := len(w.pending); n > 0 && w.pending[n-1] == path {
+		w.pending = w.pending[:n-1]
+	}
+	return nil
 }
 
 // blob hands the blob's bytes to use without copying them out of libgit2;

@@ -11,6 +11,7 @@ import (
 	"github.com/go-enry/go-enry/v2"
 	git "github.com/libgit2/git2go/v34"
 
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -47,6 +48,10 @@ type languageStats struct {
 	// firstOther and firstOtherSize are the fallback language and its bytes.
 	firstOther     string
 	firstOtherSize int64
+	// attrs are the .gitattributes rules of the directories being walked:
+	// linguist-vendored, linguist-generated and linguist-language (or
+	// gitlab-language) override the detection, as in Gitea.
+	attrs repository.Attributes
 }
 
 func (st *languageStats) result() map[string]int64 {
@@ -57,6 +62,16 @@ func (st *languageStats) result() map[string]int64 {
 }
 
 func (st *languageStats) walk(tree *git.Tree, base string) error {
+	mark := st.attrs.Len()
+	defer st.attrs.Truncate(mark)
+	if e := tree.EntryByName(".gitattributes"); e != nil && e.Filemode == git.FilemodeBlob {
+		obj, err := st.odb.Read(e.Id)
+		if err != nil {
+			return fmt.Errorf("libgit2: read %s.gitattributes: %w", base, err)
+		}
+		st.attrs.Add(base, obj.Data())
+		obj.Free()
+	}
 	n := tree.EntryCount()
 	for i := uint64(0); i < n; i++ {
 		if err := st.ctx.Err(); err != nil {
@@ -69,8 +84,9 @@ func (st *languageStats) walk(tree *git.Tree, base string) error {
 		p := base + e.Name
 		switch e.Filemode {
 		case git.FilemodeTree:
-			// A vendored directory is skipped whole, unread.
-			if isVendored(p + "/") {
+			// A vendored directory is skipped whole, unread, unless
+			// attributes may say otherwise of what it holds.
+			if st.attrs.Empty() && isVendored(p+"/") {
 				continue
 			}
 			sub, err := st.repo.LookupTree(e.Id)
@@ -94,7 +110,27 @@ func (st *languageStats) walk(tree *git.Tree, base string) error {
 
 // file counts one blob.
 func (st *languageStats) file(p string, id *git.Oid) error {
-	if isVendored(p) || enry.IsDotFile(p) || enry.IsDocumentation(p) || enry.IsConfiguration(p) {
+	var notVendored, notGenerated bool
+	if !st.attrs.Empty() {
+		vendored := st.attrs.Lookup(p, false, "linguist-vendored")
+		generated := st.attrs.Lookup(p, false, "linguist-generated")
+		if vendored.IsTrue() || generated.IsTrue() {
+			return nil
+		}
+		notVendored, notGenerated = vendored.IsFalse(), generated.IsFalse()
+		if lang := st.attrLanguage(p); lang != "" {
+			// A language named by the attributes always counts.
+			size, _, err := st.odb.ReadHeader(id)
+			if err != nil {
+				return fmt.Errorf("libgit2: read blob %s: %w", p, err)
+			}
+			if size > 0 {
+				st.sizes[lang] += int64(size)
+			}
+			return nil
+		}
+	}
+	if (!notVendored && isVendored(p)) || enry.IsDotFile(p) || enry.IsDocumentation(p) || enry.IsConfiguration(p) {
 		return nil
 	}
 	size, _, err := st.odb.ReadHeader(id)
@@ -114,10 +150,10 @@ func (st *languageStats) file(p string, id *git.Oid) error {
 		if len(content) > languageSniffSize {
 			content = content[:languageSniffSize]
 		}
-		lang = detectLanguage(p, content)
+		lang = detectLanguage(p, content, notGenerated)
 		obj.Free()
 	} else {
-		lang = detectLanguage(p, nil)
+		lang = detectLanguage(p, nil, notGenerated)
 	}
 	if lang == "" {
 		return nil
@@ -141,10 +177,30 @@ func (st *languageStats) file(p string, id *git.Oid) error {
 	return nil
 }
 
-// detectLanguage names p's language, or "" for generated, binary and
-// unrecognised files. content is the start of the file, nil when unread.
-func detectLanguage(p string, content []byte) string {
-	if enry.IsBinary(content) || enry.IsGenerated(p, content) {
+// attrLanguage is the language p's attributes name (linguist-language,
+// else gitlab-language without its "?…" options), grouped as the detection
+// groups; "" when none.
+func (st *languageStats) attrLanguage(p string) string {
+	lang := ""
+	if a := st.attrs.Lookup(p, false, "linguist-language"); a.State == repository.AttrValue {
+		lang = a.Value
+	} else if a := st.attrs.Lookup(p, false, "gitlab-language"); a.State == repository.AttrValue {
+		lang, _, _ = strings.Cut(a.Value, "?")
+	}
+	if lang == "" {
+		return ""
+	}
+	if group := enry.GetLanguageGroup(lang); group != "" {
+		return group
+	}
+	return lang
+}
+
+// detectLanguage names p's language, or "" for generated (unless
+// notGenerated), binary and unrecognised files. content is the start of the
+// file, nil when unread.
+func detectLanguage(p string, content []byte, notGenerated bool) string {
+	if enry.IsBinary(content) || (!notGenerated && enry.IsGenerated(p, content)) {
 		return ""
 	}
 	if lang, ok := enry.GetLanguageByExtension(p); ok {
