@@ -1,6 +1,7 @@
 package ports
 
 import (
+	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -14,7 +15,38 @@ type HookPayloads interface {
 	// object grants everything (Gitea renders push and delete events'
 	// repository as its owner sees it); without, it grants nothing.
 	Repository(r *repository.Repository, owner *user.User, ownerAccess bool) any
+	// RepositoryWithParent renders fork r as Repository does, with the
+	// repository it was forked from (owned by parentOwner) as its parent,
+	// shown with no permissions.
+	RepositoryWithParent(r *repository.Repository, owner *user.User, ownerAccess bool,
+		parent *repository.Repository, parentOwner *user.User) any
 	// User renders an account as payloads show it: as an anonymous caller
 	// sees it, with Gitea's placeholder e-mail address.
 	User(u *user.User) any
+	// Issue renders an issue (or a pull request's issue half) as the API's
+	// Issue.
+	Issue(v HookIssue) any
+	// Comment renders a comment of issue v.Issue as the API's Comment.
+	Comment(c HookComment) any
+}
+
+// HookIssue is an issue and every record its JSON shows, loaded by the
+// dispatcher in the event's transaction (the renderer does no I/O).
+type HookIssue struct {
+	Issue *issue.Issue
+	// Repo is the issue's repository (its owner's name is in Repo.Owner).
+	Repo      *repository.Repository
+	Poster    *user.User
+	Labels    []*issue.Label
+	Milestone *issue.Milestone
+	Assignees []*user.User
+}
+
+// HookComment is a comment and the records its JSON shows.
+type HookComment struct {
+	Comment     *issue.Comment
+	Issue       *issue.Issue
+	Repo        *repository.Repository
+	Poster      *user.User
+	Attachments []*issue.Attachment
 }

@@ -14,8 +14,11 @@ type CommentQuery struct {
 	RepoID  int64
 	// Types restricts to these types; empty means every type.
 	Types []issue.CommentType
-	// Since and Before bound updated_at (zero means unbounded).
+	// Since and Before bound updated_at, both inclusive (zero means unbounded).
 	Since, Before time.Time
+	// IsPull, for a repository-wide listing, keeps the comments of issues
+	// only (false) or of pull requests only (true); nil keeps both.
+	IsPull *bool
 	ListOptions
 }
 
@@ -36,13 +39,21 @@ type CommentStore interface {
 	List(ctx context.Context, q CommentQuery) ([]*issue.Comment, int64, error)
 	// PosterIDs returns the distinct posters of plain comments on the issue.
 	PosterIDs(ctx context.Context, issueID int64) ([]int64, error)
+	// RefsFrom returns the cross-reference events (issue_ref, comment_ref,
+	// pull_ref) that the text of issue refIssueID (refCommentID 0) or of
+	// its comment refCommentID wrote on other issues.
+	RefsFrom(ctx context.Context, refIssueID, refCommentID int64) ([]*issue.Comment, error)
 }
 
 // ReactionStore persists reactions to issues and comments.
 type ReactionStore interface {
 	// Add records r; errs.ErrConflict when the user already reacted so.
 	Add(ctx context.Context, r *issue.Reaction) error
-	// Remove deletes the user's reaction of that type.
+	// Get finds the user's reaction of that type to the issue (commentID 0)
+	// or comment.
+	Get(ctx context.Context, issueID, commentID, userID int64, typ string) (*issue.Reaction, error)
+	// Remove deletes the user's reaction of that type; removing an absent
+	// one is not an error.
 	Remove(ctx context.Context, issueID, commentID, userID int64, typ string) error
 	// List returns the reactions of the issue (commentID 0) or comment, oldest first.
 	List(ctx context.Context, issueID, commentID int64, opts ListOptions) ([]*issue.Reaction, int64, error)
@@ -52,6 +63,10 @@ type ReactionStore interface {
 type AttachmentStore interface {
 	Create(ctx context.Context, a *issue.Attachment) error
 	GetByID(ctx context.Context, id int64) (*issue.Attachment, error)
+	// GetByUUID finds an attachment by the UUID of its download address.
+	GetByUUID(ctx context.Context, uuid string) (*issue.Attachment, error)
+	// CountDownload adds one to the attachment's download count.
+	CountDownload(ctx context.Context, id int64) error
 	// ListByIssue returns the issue's own (comment 0) or a comment's attachments.
 	ListByIssue(ctx context.Context, issueID, commentID int64) ([]*issue.Attachment, error)
 	// OfComments returns the attachments of these comments in one query.
@@ -62,6 +77,8 @@ type AttachmentStore interface {
 
 // AttachmentBlobs stores attachment bytes by UUID under the data directory.
 type AttachmentBlobs interface {
+	// NewUUID makes a random (version 4) UUID for a new attachment.
+	NewUUID() (string, error)
 	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond.
 	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error)
 	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)

@@ -12,8 +12,15 @@ type LabelStore interface {
 	// Create inserts l (RepoID or OrgID set) and sets its ID.
 	Create(ctx context.Context, l *issue.Label) error
 	GetByID(ctx context.Context, id int64) (*issue.Label, error)
-	// GetByIDs finds these labels in one query; absent ids are skipped.
+	// GetByIDs finds these labels in one query, by name; absent ids are skipped.
 	GetByIDs(ctx context.Context, ids []int64) ([]*issue.Label, error)
+	// GetByName finds the repository's (repoID set) or the organisation's
+	// (orgID set) label with exactly this name; of several, the oldest.
+	GetByName(ctx context.Context, repoID, orgID int64, name string) (*issue.Label, error)
+	// ListByNames returns, in one query and by name, the labels with these
+	// exact names of the repository repoID and of the organisation orgID
+	// (0 for none).
+	ListByNames(ctx context.Context, repoID, orgID int64, names []string) ([]*issue.Label, error)
 	// ListByRepo returns one page of a repository's labels by name, and the total.
 	ListByRepo(ctx context.Context, repoID int64, opts ListOptions) ([]*issue.Label, int64, error)
 	// ListByOrg returns one page of an organisation's labels by name, and the total.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/repository"
 )
 
 // IssueQuery filters an issue listing of one repository or, for the
@@ -31,11 +32,19 @@ type IssueQuery struct {
 	// MilestoneIDs: issues in one of them; NoMilestone: issues without any.
 	MilestoneIDs []int64
 	NoMilestone  bool
-	// Keyword is full-text searched in title, body and comments.
+	// MilestoneNames: issues in a milestone with one of these titles (the
+	// cross-repository search names milestones, not ids).
+	MilestoneNames []string
+	// Keyword is full-text searched in titles, bodies and plain comments:
+	// every word of it (issue.SearchTerms) must start a word of the issue's
+	// title and body, or of one of its comments. A keyword that is a number
+	// also matches the issue with that index. A keyword without any word
+	// matches nothing.
 	Keyword string
 	// Since and Before bound updated_at (zero means unbounded).
 	Since, Before time.Time
 	// PosterID, AssigneeID and MentionedID filter by user (0 means any).
+	// Mentioned means "@name" appears in the issue's body.
 	PosterID, AssigneeID, MentionedID int64
 	// Sort is Gitea's sort name ("latest", "oldest", "recentupdate",
 	// "leastupdate", "mostcomment", "leastcomment", "nearduedate",
@@ -48,6 +57,8 @@ type IssueQuery struct {
 type IssueViewer struct {
 	UserID  int64 // 0 for anonymous
 	IsAdmin bool
+	// Restricted users see only what they own, collaborate on or are given by a team.
+	Restricted bool
 	// PublicOnly restricts to public repositories (public-only tokens).
 	PublicOnly bool
 }
@@ -55,6 +66,11 @@ type IssueViewer struct {
 // IssueStore persists issues and pull requests' issue rows, their
 // assignees, the per-repository index and the search index. Missing rows
 // are errs.ErrNotFound.
+//
+// Create, Update and Delete keep the repository's issue and pull counters
+// (open and closed) in step in their own statements' transaction, so the
+// counters are exact after every write; RecountRepo recomputes them from
+// the rows, for repairs.
 type IssueStore interface {
 	// Create allocates the repository's next index atomically, inserts i
 	// (setting ID and Index) and indexes it for search.
@@ -63,7 +79,8 @@ type IssueStore interface {
 	GetByIndex(ctx context.Context, repoID, index int64) (*issue.Issue, error)
 	// GetByIDs finds these issues in one query; absent ids are skipped.
 	GetByIDs(ctx context.Context, ids []int64) ([]*issue.Issue, error)
-	// Update writes every mutable column of i and re-indexes it.
+	// Update writes every mutable column of i (not the comment counter,
+	// which the comment store keeps) and re-indexes it.
 	Update(ctx context.Context, i *issue.Issue) error
 	// Touch sets updated_at (a comment or event was added).
 	Touch(ctx context.Context, id int64, at time.Time) error
@@ -79,4 +96,8 @@ type IssueStore interface {
 	Assignees(ctx context.Context, issueIDs []int64) (map[int64][]int64, error)
 	// SetAssignees replaces the issue's assignees.
 	SetAssignees(ctx context.Context, issueID int64, userIDs []int64) error
+
+	// Repositories loads the repositories (with their owners) of a
+	// cross-repository result in one query; absent ids are skipped.
+	Repositories(ctx context.Context, ids []int64) ([]*repository.Repository, error)
 }

@@ -102,7 +102,8 @@ type Stores struct {
 	Hooks          HookStore
 	HookDeliveries HookDeliveryStore
 
-	Orgs OrgStore
+	Orgs   OrgStore
+	Blocks BlockStore
 
 	Issues         IssueStore
 	Labels         LabelStore

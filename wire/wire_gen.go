@@ -83,7 +83,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup2()
@@ -200,7 +200,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup2()

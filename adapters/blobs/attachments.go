@@ -1,34 +1,186 @@
 package blobs
 
-// PLACEHOLDER: written by a helper (attachments).
-
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
 
-// Attachments keeps issue and comment attachments under one directory.
+// Attachments keeps issue and comment attachments under one directory, one
+// file per attachment named by its UUID and spread over two levels of
+// sub-directories (as Gitea's "a/b/abcd…" layout) so that no directory
+// grows without bound.
 type Attachments struct{ dir string }
 
 var _ ports.AttachmentBlobs = (*Attachments)(nil)
 
-// NewAttachments keeps attachments under dir.
-func NewAttachments(dir string) (*Attachments, error) { return &Attachments{dir: dir}, nil }
-
-var errTodo = errors.New("not built yet")
-
-// Put stores r under uuid.
-func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error) {
-	return 0, errTodo
+// NewAttachments keeps attachments under dir, creating it readable by the
+// server's user only.
+func NewAttachments(dir string) (*Attachments, error) {
+	if dir == "" {
+		return nil, errors.New("blobs: attachment folder not set")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("blobs: create attachment folder: %w", err)
+	}
+	return &Attachments{dir: dir}, nil
 }
 
-// Open reads the attachment uuid.
+// errNoAttachment answers an absent (or malformed) UUID.
+var errNoAttachment = errs.NotFound("attachment does not exist")
+
+// NewUUID makes a random version 4 UUID.
+func (a *Attachments) NewUUID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("blobs: random UUID: %w", err)
+	}
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	s := hex.EncodeToString(b[:])
+	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:], nil
+}
+
+// path is where the attachment uuid lives. Only canonical lower-case UUIDs
+// are accepted: the name comes from a request and must never reach the
+// file system as anything but 32 hex digits and four dashes.
+func (a *Attachments) path(uuid string) (string, error) {
+	if !validUUID(uuid) {
+		return "", errNoAttachment
+	}
+	return filepath.Join(a.dir, uuid[0:1], uuid[1:2], uuid), nil
+}
+
+func validUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Put writes at most limit bytes from r under uuid: to a temporary file,
+// synced, then renamed into place (and the directory synced), so a reader
+// never sees a partial attachment and an acknowledged one survives a
+// crash. More than limit bytes is errs.ErrTooLarge and leaves nothing
+// behind; an error reading r is returned wrapped (its category kept).
+func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	dst, err := a.path(uuid)
+	if err != nil {
+		return 0, err
+	}
+	dir := filepath.Dir(dst)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("blobs: create attachment folder: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".upload-*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("blobs: create attachment: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	// One byte past the limit tells "exactly limit" from "more".
+	n, err = io.Copy(tmp, io.LimitReader(ctxReader{ctx, r}, limit+1))
+	if err != nil {
+		return 0, fmt.Errorf("blobs: write attachment: %w", err)
+	}
+	if n > limit {
+		return 0, errs.TooLarge(fmt.Sprintf("attachment size exceeds limit %d", limit))
+	}
+	if err = tmp.Sync(); err != nil {
+		return 0, fmt.Errorf("blobs: sync attachment: %w", err)
+	}
+	if err = tmp.Close(); err != nil {
+		return 0, fmt.Errorf("blobs: close attachment: %w", err)
+	}
+	if err = os.Rename(tmp.Name(), dst); err != nil {
+		return 0, fmt.Errorf("blobs: store attachment: %w", err)
+	}
+	syncDir(dir)
+	return n, nil
+}
+
+// syncDir makes a rename in dir durable; a failure only weakens durability
+// across a power loss, so it is not reported.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// ctxReader stops a long upload when the request goes away.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// Open reads the attachment uuid; an absent one is errs.ErrNotFound.
 func (a *Attachments) Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error) {
-	return nil, errTodo
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := a.path(uuid)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNoAttachment
+	}
+	if err != nil {
+		return nil, fmt.Errorf("blobs: open attachment: %w", err)
+	}
+	return f, nil
 }
 
-// Delete removes the attachment uuid.
-func (a *Attachments) Delete(ctx context.Context, uuid string) error { return errTodo }
+// Delete removes the attachment uuid; an absent one is not an error, so a
+// retried cleanup succeeds.
+func (a *Attachments) Delete(ctx context.Context, uuid string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p, err := a.path(uuid)
+	if err != nil {
+		return nil
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("blobs: delete attachment: %w", err)
+	}
+	return nil
+}

@@ -1,8 +1,10 @@
 package http
 
 import (
+	"net/url"
 	"time"
 
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/issue"
 )
 
@@ -45,4 +47,34 @@ func toMilestoneDTO(m *issue.Milestone) *milestoneDTO {
 	return &milestoneDTO{ID: m.ID, Title: m.Title, Description: m.Description, State: string(m.State()),
 		OpenIssues: m.NumIssues - m.NumClosedIssues, ClosedIssues: m.NumClosedIssues,
 		Created: m.CreatedAt, Updated: &updated, Closed: m.ClosedAt, Deadline: m.DueAt}
+}
+
+// orgAPIURL is the API address of the organisation called name.
+func (s *Server) orgAPIURL(name string) string {
+	return s.baseURL + apiPrefix + "/orgs/" + url.PathEscape(name)
+}
+
+// labelDTOs answers labels usable in a's repository: each one's url is
+// its repository's or, for an organisation's label, the organisation's
+// (the repository's owner), as Gitea's convert.ToLabelList does.
+func (s *Server) labelDTOs(a *repos.Access, labels []*issue.Label) []labelDTO {
+	repoAPI := s.repoAPIURL(a)
+	out := make([]labelDTO, len(labels))
+	for i, l := range labels {
+		api := repoAPI
+		if l.OrgID != 0 {
+			api = s.orgAPIURL(a.Repo.Owner.Name)
+		}
+		out[i] = toLabelDTO(l, api)
+	}
+	return out
+}
+
+// milestoneDTOs answers milestones.
+func milestoneDTOs(ms []*issue.Milestone) []*milestoneDTO {
+	out := make([]*milestoneDTO, len(ms))
+	for i, m := range ms {
+		out[i] = toMilestoneDTO(m)
+	}
+	return out
 }

@@ -21,16 +21,16 @@ type orgDTO struct {
 	Username string `json:"username"`
 }
 
-func toOrg(o *org.Organization) orgDTO {
+func (s *Server) toOrg(o *org.Organization) orgDTO {
 	return orgDTO{ID: o.ID, Name: o.Name, Username: o.Name, FullName: o.FullName, Email: o.Email,
 		Description: o.Description, Website: o.Website, Location: o.Location, Visibility: string(o.Visibility),
-		RepoAdminChangeTeamAccess: o.RepoAdminChangeTeamAccess}
+		RepoAdminChangeTeamAccess: o.RepoAdminChangeTeamAccess, AvatarURL: s.accountAvatarURL(o.Avatar)}
 }
 
-func toOrgs(list []*org.Organization) []orgDTO {
+func (s *Server) toOrgs(list []*org.Organization) []orgDTO {
 	out := make([]orgDTO, len(list))
 	for i, o := range list {
-		out[i] = toOrg(o)
+		out[i] = s.toOrg(o)
 	}
 	return out
 }

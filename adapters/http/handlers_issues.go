@@ -1,6 +1,216 @@
 package http
 
-// PLACEHOLDER: written by a helper.
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
-// issueRoutes lists this area's routes (see routes.go).
-func (s *Server) issueRoutes() []route { return nil }
+	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/errs"
+)
+
+// issueRoutes lists the issue core's routes (catalogue 4.6, core 4.5).
+// Gitea's PATCH needs only a signed-in caller: who may change what is the
+// use case's decision (poster or writer).
+func (s *Server) issueRoutes() []route {
+	return []route{
+		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
+		{"GET", R + "/issues", scopes(catIssue), "-", s.listIssues},
+		{"POST", R + "/issues", scopes(catIssue), "T,NA,RR(issues)", s.createIssue},
+		{"GET", R + "/issues/{index}", scopes(catIssue), "-", s.getIssue},
+		{"PATCH", R + "/issues/{index}", scopes(catIssue), "T", s.editIssue},
+		{"DELETE", R + "/issues/{index}", scopes(catIssue), "T,RA", s.deleteIssue},
+	}
+}
+
+// issueIndex reads {index}: anything but a positive integer names no issue
+// (404, as Gitea answers an index it cannot find).
+func issueIndex(q *request) (int64, error) {
+	n, err := strconv.ParseInt(q.var_("index"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errs.NotFound("issue does not exist")
+	}
+	return n, nil
+}
+
+// issueQueryTime reads an optional RFC 3339 time parameter; anything else
+// is a 400 naming it.
+func issueQueryTime(q *request, name string) (time.Time, error) {
+	v := q.r.URL.Query().Get(name)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, errs.BadRequest(name + ": must be an RFC 3339 date and time")
+	}
+	return t, nil
+}
+
+// splitList splits a comma-separated parameter.
+func splitList(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	return strings.Split(v, ",")
+}
+
+// listIssues answers GET R/issues with one page and the paging headers.
+func (s *Server) listIssues(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	in := issues.ListInput{ListOptions: opts}
+	if in.Since, err = issueQueryTime(q, "since"); err != nil {
+		return err
+	}
+	if in.Before, err = issueQueryTime(q, "before"); err != nil {
+		return err
+	}
+	v := q.r.URL.Query()
+	in.State, in.Type, in.Keyword = v.Get("state"), v.Get("type"), strings.TrimSpace(v.Get("q"))
+	in.Labels, in.Milestones = splitList(v.Get("labels")), splitList(v.Get("milestones"))
+	in.CreatedBy, in.AssignedBy, in.MentionedBy = v.Get("created_by"), v.Get("assigned_by"), v.Get("mentioned_by")
+	views, total, err := s.issues.List(q.r.Context(), q.repo, in)
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, s.issueDTOs(q.caller, views))
+	return nil
+}
+
+// searchIssues answers GET /repos/issues/search: the issues of every
+// repository the caller may read.
+func (s *Server) searchIssues(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	in := issues.SearchInput{ListOptions: opts}
+	if in.Since, err = issueQueryTime(q, "since"); err != nil {
+		return err
+	}
+	if in.Before, err = issueQueryTime(q, "before"); err != nil {
+		return err
+	}
+	v := q.r.URL.Query()
+	in.State, in.Type, in.Keyword = v.Get("state"), v.Get("type"), strings.TrimSpace(v.Get("q"))
+	in.Labels, in.Milestones = splitList(v.Get("labels")), splitList(v.Get("milestones"))
+	in.Owner, in.Team = v.Get("owner"), v.Get("team")
+	if p := v.Get("priority_repo_id"); p != "" {
+		if in.PriorityRepoID, err = strconv.ParseInt(p, 10, 64); err != nil {
+			return errs.BadRequest("priority_repo_id: must be an integer")
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"assigned", &in.Assigned}, {"created", &in.Created}, {"mentioned", &in.Mentioned}} {
+		if b := v.Get(f.name); b != "" {
+			if *f.dst, err = strconv.ParseBool(b); err != nil {
+				return errs.BadRequest(f.name + ": must be a boolean")
+			}
+		}
+	}
+	views, total, err := s.issues.Search(q.r.Context(), q.caller, in)
+	if err != nil {
+		return err
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, s.issueDTOs(q.caller, views))
+	return nil
+}
+
+// createIssueOption is Gitea's CreateIssueOption.
+type createIssueOption struct {
+	Title     string     `json:"title"`
+	Body      string     `json:"body"`
+	Ref       string     `json:"ref"`
+	Assignee  string     `json:"assignee"`
+	Assignees []string   `json:"assignees"`
+	Deadline  *time.Time `json:"due_date"`
+	Milestone int64      `json:"milestone"`
+	Labels    []int64    `json:"labels"`
+	Closed    bool       `json:"closed"`
+}
+
+// createIssue answers POST R/issues with 201 and the issue.
+func (s *Server) createIssue(q *request) error {
+	var in createIssueOption
+	if err := decodeJSON(q.r, &in); err != nil {
+		return err
+	}
+	v, err := s.issues.Create(q.r.Context(), q.repo, issues.CreateInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, Labels: in.Labels,
+		Closed: in.Closed, Deadline: in.Deadline})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.issueDTO(q.caller, v))
+	return nil
+}
+
+// getIssue answers GET R/issues/{index}.
+func (s *Server) getIssue(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	v, err := s.issues.Get(q.r.Context(), q.repo, index)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.issueDTO(q.caller, v))
+	return nil
+}
+
+// editIssueOption is Gitea's EditIssueOption. Assignees is a pointer so
+// that an empty list (clear them) differs from none given.
+type editIssueOption struct {
+	Title          string     `json:"title"`
+	Body           *string    `json:"body"`
+	Ref            *string    `json:"ref"`
+	Assignee       *string    `json:"assignee"`
+	Assignees      *[]string  `json:"assignees"`
+	Milestone      *int64     `json:"milestone"`
+	State          *string    `json:"state"`
+	Deadline       *time.Time `json:"due_date"`
+	RemoveDeadline *bool      `json:"unset_due_date"`
+}
+
+// editIssue answers PATCH R/issues/{index} with 200 and the issue (the
+// spec's status; Gitea answers 201).
+func (s *Server) editIssue(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	var in editIssueOption
+	if err := decodeJSON(q.r, &in); err != nil {
+		return err
+	}
+	v, err := s.issues.Edit(q.r.Context(), q.repo, index, issues.EditInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, State: in.State,
+		Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.issueDTO(q.caller, v))
+	return nil
+}
+
+// deleteIssue answers DELETE R/issues/{index} with 204.
+func (s *Server) deleteIssue(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	if err := s.issues.Delete(q.r.Context(), q.repo, index); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -23,7 +23,7 @@ func (s *Server) listMyTeams(q *request) error {
 	}
 	out := make([]teamDTO, len(teams))
 	for i, t := range teams {
-		out[i] = toTeam(t, byID[t.OrgID])
+		out[i] = s.toTeam(t, byID[t.OrgID])
 	}
 	s.setPaging(q.w, q.r, opts, total)
 	q.json(http.StatusOK, out)
@@ -41,7 +41,7 @@ func (s *Server) listTeams(q *request) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, toTeams(teams, q.org.Org))
+	q.json(http.StatusOK, s.toTeams(teams, q.org.Org))
 	return nil
 }
 
@@ -69,14 +69,14 @@ func (s *Server) searchTeams(q *request) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, teamSearchDTO{Data: toTeams(teams, q.org.Org), OK: true})
+	q.json(http.StatusOK, teamSearchDTO{Data: s.toTeams(teams, q.org.Org), OK: true})
 	return nil
 }
 
-func toTeams(teams []*org.Team, o *org.Organization) []teamDTO {
+func (s *Server) toTeams(teams []*org.Team, o *org.Organization) []teamDTO {
 	out := make([]teamDTO, len(teams))
 	for i, t := range teams {
-		out[i] = toTeam(t, o)
+		out[i] = s.toTeam(t, o)
 	}
 	return out
 }
@@ -104,7 +104,7 @@ func (s *Server) editTeam(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, toTeam(t, q.team.Org.Org))
+	q.json(http.StatusOK, s.toTeam(t, q.team.Org.Org))
 	return nil
 }
 
@@ -188,7 +188,7 @@ func (s *Server) listRepoTeams(q *request) error {
 	if err != nil {
 		return s.noOrg(q, err)
 	}
-	q.json(http.StatusOK, toTeams(teams, o))
+	q.json(http.StatusOK, s.toTeams(teams, o))
 	return nil
 }
 
@@ -202,7 +202,7 @@ func (s *Server) checkRepoTeam(q *request) error {
 	if !has {
 		return errs.NotFound("team is not added to the repository")
 	}
-	q.json(http.StatusOK, toTeam(t, o))
+	q.json(http.StatusOK, s.toTeam(t, o))
 	return nil
 }
 

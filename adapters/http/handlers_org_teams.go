@@ -49,11 +49,11 @@ type teamDTO struct {
 	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
 }
 
-func toTeam(t *org.Team, o *org.Organization) teamDTO {
+func (s *Server) toTeam(t *org.Team, o *org.Organization) teamDTO {
 	d := teamDTO{ID: t.ID, Name: t.Name, Description: t.Description, IncludesAllRepositories: t.IncludesAllRepositories,
 		Permission: t.Mode.String(), CanCreateOrgRepo: t.CanCreateOrgRepo, Units: []string{}, UnitsMap: map[string]string{}}
 	if o != nil {
-		od := toOrg(o)
+		od := s.toOrg(o)
 		d.Organization = &od
 	}
 	for u, m := range t.Units {
@@ -89,13 +89,13 @@ func (s *Server) createTeam(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, toTeam(t, q.org.Org))
+	q.json(http.StatusCreated, s.toTeam(t, q.org.Org))
 	return nil
 }
 
 // getTeam answers GET /teams/{teamid}.
 func (s *Server) getTeam(q *request) error {
-	q.json(http.StatusOK, toTeam(q.team.Team, q.team.Org.Org))
+	q.json(http.StatusOK, s.toTeam(q.team.Team, q.team.Org.Org))
 	return nil
 }
 

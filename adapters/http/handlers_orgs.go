@@ -118,7 +118,7 @@ func (s *Server) listOrgsOf(q *request, u *user.User) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, toOrgs(list))
+	q.json(http.StatusOK, s.toOrgs(list))
 	return nil
 }
 
@@ -151,7 +151,7 @@ func (s *Server) createOrgFor(q *request, owner *user.User) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, toOrg(o))
+	q.json(http.StatusCreated, s.toOrg(o))
 	return nil
 }
 
@@ -166,7 +166,7 @@ func (s *Server) listOrgs(q *request) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, toOrgs(list))
+	q.json(http.StatusOK, s.toOrgs(list))
 	return nil
 }
 
@@ -181,7 +181,7 @@ func (s *Server) adminListOrgs(q *request) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, toOrgs(list))
+	q.json(http.StatusOK, s.toOrgs(list))
 	return nil
 }
 
@@ -193,7 +193,7 @@ func (s *Server) adminListUserOrgs(q *request) error {
 
 // getOrg answers GET /orgs/{org}.
 func (s *Server) getOrg(q *request) error {
-	q.json(http.StatusOK, toOrg(q.org.Org))
+	q.json(http.StatusOK, s.toOrg(q.org.Org))
 	return nil
 }
 
@@ -217,7 +217,7 @@ func (s *Server) editOrg(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, toOrg(o))
+	q.json(http.StatusOK, s.toOrg(o))
 	return nil
 }
 

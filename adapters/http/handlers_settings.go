@@ -1,6 +1,10 @@
 package http
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/depothq/depot/domain/issue"
+)
 
 // getAPISettings answers GET /settings/api (Gitea's GeneralAPISettings).
 func (s *Server) getAPISettings(q *request) error {
@@ -26,11 +30,12 @@ func (s *Server) getUISettings(q *request) error {
 
 // getAttachmentSettings answers GET /settings/attachment (Gitea's GeneralAttachmentSettings).
 func (s *Server) getAttachmentSettings(q *request) error {
+	rules := issue.AttachmentRulesOf(s.settings)
 	q.json(http.StatusOK, map[string]any{
-		"enabled":       true,
-		"allowed_types": ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip",
-		"max_size":      2048,
-		"max_files":     5,
+		"enabled":       rules.Enabled,
+		"allowed_types": rules.AllowedTypes,
+		"max_size":      rules.MaxBytes >> 20, // Gitea answers MiB
+		"max_files":     rules.MaxFiles,
 	})
 	return nil
 }

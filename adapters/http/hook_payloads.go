@@ -42,6 +42,17 @@ func (h *HookPayloads) Repository(r *repository.Repository, owner *user.User, ow
 	return h.render.toRepo(anon, repoView{access: &repos.Access{Repo: r, Perm: perm, Caller: anon}, owner: owner})
 }
 
+// RepositoryWithParent renders fork r with its parent, as Gitea's
+// payloads show a fork.
+func (h *HookPayloads) RepositoryWithParent(r *repository.Repository, owner *user.User, ownerAccess bool,
+	parent *repository.Repository, parentOwner *user.User) any {
+	d := h.Repository(r, owner, ownerAccess).(*repoDTO)
+	if parent != nil {
+		d.Parent = h.Repository(parent, parentOwner, false).(*repoDTO)
+	}
+	return d
+}
+
 // payloadViewer is a signed-in account that is nobody in particular: it is
 // shown an account's address only when the account does not hide it.
 var payloadViewer = auth.Caller{User: &user.User{ID: -1}}

@@ -122,7 +122,8 @@ func (s *Server) routes() []route {
 	// not matter; each group keeps its rows next to its handlers.
 	for _, group := range [][]route{s.refRoutes(), s.commitRoutes(), s.contentRoutes(), s.archiveRoutes(),
 		s.changeRoutes(), s.statusRoutes(), s.keyRoutes(), s.mirrorRoutes(), s.hookRoutes(), s.hookDeliveryRoutes(), s.orgRoutes(),
-		s.issueRoutes(), s.labelRoutes(), s.commentRoutes(), s.issueExtraRoutes()} {
+		s.commentRoutes(), s.issueExtraRoutes(), s.issueRoutes(), s.labelRoutes(), s.orgHookRoutes(),
+		s.blockRoutes(), s.orgAvatarRoutes(), s.adminRepoRoutes()} {
 		table = append(table, group...)
 	}
 	return table

@@ -79,6 +79,8 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router := mux.NewRouter()
 	router.UseEncodedPath()
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
+	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
+	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)
 	api := router.PathPrefix(apiPrefix).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err

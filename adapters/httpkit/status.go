@@ -23,6 +23,7 @@ var byCategory = []struct {
 	{errs.ErrLocked, http.StatusLocked},
 	{errs.ErrConflict, http.StatusConflict},
 	{errs.ErrTooLarge, http.StatusRequestEntityTooLarge},
+	{errs.ErrPrecondition, http.StatusPreconditionFailed},
 }
 
 // StatusOf returns the status of err's category and the message to show (the

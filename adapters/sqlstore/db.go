@@ -192,7 +192,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Hooks:          &HookStore{c: c},
 		HookDeliveries: &HookDeliveryStore{c: c},
 
-		Orgs: &OrgStore{c: c},
+		Orgs:   &OrgStore{c: c},
+		Blocks: &BlockStore{c: c},
 
 		Issues:         &IssueStore{c: c},
 		Labels:         &LabelStore{c: c},

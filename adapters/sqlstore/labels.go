@@ -1,65 +1,275 @@
 package sqlstore
 
-// PLACEHOLDER: written by a helper; every method answers errTodo until then.
-
 import (
 	"context"
+	"database/sql"
+	"strings"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/ports"
 )
-
-var _ = time.Time{}
-var _ issue.Issue
 
 // LabelStore implements ports.LabelStore with bun.
 type LabelStore struct{ c conn }
 
 var _ ports.LabelStore = (*LabelStore)(nil)
 
+var (
+	labelMapping = mapping{op: "label", notFound: "label does not exist",
+		missingRef: "repository or organization does not exist"}
+	issueLabelMapping = mapping{op: "issue label", missingRef: "issue or label does not exist"}
+	milestoneMapping  = mapping{op: "milestone", notFound: "milestone does not exist",
+		missingRef: "repository does not exist"}
+)
+
+type labelRow struct {
+	bun.BaseModel `bun:"table:labels,alias:l"`
+
+	ID              int64      `bun:"id,pk,autoincrement"`
+	RepoID          *int64     `bun:"repo_id"`
+	OrgID           *int64     `bun:"org_id"`
+	Name            string     `bun:"name"`
+	Color           string     `bun:"color"`
+	Description     string     `bun:"description"`
+	Exclusive       bool       `bun:"exclusive"`
+	ArchivedAt      *time.Time `bun:"archived_at"`
+	NumIssues       int        `bun:"num_issues"`
+	NumClosedIssues int        `bun:"num_closed_issues"`
+	CreatedAt       time.Time  `bun:"created_at"`
+	UpdatedAt       time.Time  `bun:"updated_at"`
+}
+
+// nullID stores 0 as NULL, so the owner foreign keys hold.
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+func idOf(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func toLabelRow(l *issue.Label) *labelRow {
+	return &labelRow{ID: l.ID, RepoID: nullID(l.RepoID), OrgID: nullID(l.OrgID), Name: l.Name, Color: l.Color,
+		Description: l.Description, Exclusive: l.Exclusive, ArchivedAt: utcPtr(l.ArchivedAt),
+		NumIssues: l.NumIssues, NumClosedIssues: l.NumClosedIssues, CreatedAt: l.CreatedAt.UTC(),
+		UpdatedAt: l.UpdatedAt.UTC()}
+}
+
+func (r *labelRow) toDomain() *issue.Label {
+	return &issue.Label{ID: r.ID, RepoID: idOf(r.RepoID), OrgID: idOf(r.OrgID), Name: r.Name, Color: r.Color,
+		Description: r.Description, Exclusive: r.Exclusive, ArchivedAt: utcPtr(r.ArchivedAt),
+		NumIssues: r.NumIssues, NumClosedIssues: r.NumClosedIssues, CreatedAt: r.CreatedAt.UTC(),
+		UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+type issueLabelRow struct {
+	bun.BaseModel `bun:"table:issue_labels,alias:il"`
+
+	IssueID int64 `bun:"issue_id,pk"`
+	LabelID int64 `bun:"label_id,pk"`
+}
+
+// Create inserts l and sets its ID.
 func (st *LabelStore) Create(ctx context.Context, l *issue.Label) error {
-	return errTodo
+	row := toLabelRow(l)
+	row.ID = 0
+	if _, err := st.c.w(ctx).NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+		return labelMapping.mapErr(err)
+	}
+	l.ID = row.ID
+	return nil
 }
 
+// GetByID finds a label by id.
 func (st *LabelStore) GetByID(ctx context.Context, id int64) (*issue.Label, error) {
-	return nil, errTodo
+	row := new(labelRow)
+	if err := st.c.r(ctx).NewSelect().Model(row).Where("l.id = ?", id).Scan(ctx); err != nil {
+		return nil, labelMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
 }
 
+// GetByIDs finds these labels in one query, by name.
 func (st *LabelStore) GetByIDs(ctx context.Context, ids []int64) ([]*issue.Label, error) {
-	return nil, errTodo
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []labelRow
+	if err := st.c.r(ctx).NewSelect().Model(&rows).Where("l.id IN (?)", bun.List(ids)).
+		Order("l.name ASC", "l.id ASC").Scan(ctx); err != nil {
+		return nil, labelMapping.mapErr(err)
+	}
+	return domainAll(rows, (*labelRow).toDomain), nil
 }
 
+// ownerWhere restricts a label query to the repository or organisation.
+func ownerWhere(q *bun.SelectQuery, repoID, orgID int64) *bun.SelectQuery {
+	switch {
+	case repoID != 0 && orgID != 0:
+		return q.Where("(l.repo_id = ? OR l.org_id = ?)", repoID, orgID)
+	case repoID != 0:
+		return q.Where("l.repo_id = ?", repoID)
+	default:
+		return q.Where("l.org_id = ?", orgID)
+	}
+}
+
+// GetByName finds the owner's label with exactly this name (the oldest of
+// several: names are not unique, as in Gitea).
+func (st *LabelStore) GetByName(ctx context.Context, repoID, orgID int64, name string) (*issue.Label, error) {
+	if repoID == 0 && orgID == 0 {
+		return nil, labelMapping.mapErr(sql.ErrNoRows)
+	}
+	row := new(labelRow)
+	q := ownerWhere(st.c.r(ctx).NewSelect().Model(row), repoID, orgID)
+	if err := q.Where("l.name = ?", name).Order("l.id ASC").Limit(1).Scan(ctx); err != nil {
+		return nil, labelMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
+}
+
+// ListByNames returns the labels of the repository and the organisation
+// with these names, in one query.
+func (st *LabelStore) ListByNames(ctx context.Context, repoID, orgID int64, names []string) ([]*issue.Label, error) {
+	if len(names) == 0 || (repoID == 0 && orgID == 0) {
+		return nil, nil
+	}
+	var rows []labelRow
+	q := ownerWhere(st.c.r(ctx).NewSelect().Model(&rows), repoID, orgID)
+	if err := q.Where("l.name IN (?)", bun.List(names)).Order("l.name ASC", "l.id ASC").Scan(ctx); err != nil {
+		return nil, labelMapping.mapErr(err)
+	}
+	return domainAll(rows, (*labelRow).toDomain), nil
+}
+
+func (st *LabelStore) list(ctx context.Context, repoID, orgID int64, opts ports.ListOptions) ([]*issue.Label, int64, error) {
+	var rows []labelRow
+	q := ownerWhere(st.c.r(ctx).NewSelect().Model(&rows), repoID, orgID)
+	total, err := page(q.Order("l.name ASC", "l.id ASC"), opts).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, labelMapping.mapErr(err)
+	}
+	return domainAll(rows, (*labelRow).toDomain), int64(total), nil
+}
+
+// ListByRepo returns one page of the repository's labels by name, and the total.
 func (st *LabelStore) ListByRepo(ctx context.Context, repoID int64, opts ports.ListOptions) ([]*issue.Label, int64, error) {
-	return nil, 0, errTodo
+	if repoID == 0 {
+		return nil, 0, nil
+	}
+	return st.list(ctx, repoID, 0, opts)
 }
 
+// ListByOrg returns one page of the organisation's labels by name, and the total.
 func (st *LabelStore) ListByOrg(ctx context.Context, orgID int64, opts ports.ListOptions) ([]*issue.Label, int64, error) {
-	return nil, 0, errTodo
+	if orgID == 0 {
+		return nil, 0, nil
+	}
+	return st.list(ctx, 0, orgID, opts)
 }
 
+// Update writes the label's editable columns (not its owner nor counters).
 func (st *LabelStore) Update(ctx context.Context, l *issue.Label) error {
-	return errTodo
+	row := toLabelRow(l)
+	res, err := st.c.w(ctx).NewUpdate().Model(row).
+		Column("name", "color", "description", "exclusive", "archived_at", "updated_at").
+		WherePK().Exec(ctx)
+	return labelMapping.affected(res, err)
 }
 
+// Delete removes the label, its issue rows (cascade) and, as Gitea does,
+// the timeline events naming it, which could no longer be shown.
 func (st *LabelStore) Delete(ctx context.Context, id int64) error {
-	return errTodo
+	return st.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM comments WHERE label_id = ? AND type = ?", id,
+			int(issue.CommentLabel)); err != nil {
+			return labelMapping.mapErr(err)
+		}
+		if _, err := tx.NewDelete().Model((*issueLabelRow)(nil)).Where("label_id = ?", id).Exec(ctx); err != nil {
+			return labelMapping.mapErr(err)
+		}
+		res, err := tx.NewDelete().Model((*labelRow)(nil)).Where("id = ?", id).Exec(ctx)
+		return labelMapping.affected(res, err)
+	})
 }
 
+// OfIssues returns the labels of these issues in one query, each list by name.
 func (st *LabelStore) OfIssues(ctx context.Context, issueIDs []int64) (map[int64][]*issue.Label, error) {
-	return nil, errTodo
+	out := make(map[int64][]*issue.Label, len(issueIDs))
+	if len(issueIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		labelRow `bun:",extend"`
+		IssueID  int64 `bun:"issue_id,scanonly"`
+	}
+	if err := st.c.r(ctx).NewSelect().Model(&rows).ColumnExpr("l.*").ColumnExpr("il.issue_id").
+		Join("JOIN issue_labels AS il ON il.label_id = l.id").
+		Where("il.issue_id IN (?)", bun.List(issueIDs)).Order("l.name ASC", "l.id ASC").Scan(ctx); err != nil {
+		return nil, issueLabelMapping.mapErr(err)
+	}
+	for i := range rows {
+		out[rows[i].IssueID] = append(out[rows[i].IssueID], rows[i].labelRow.toDomain())
+	}
+	return out, nil
 }
 
+// AddToIssue puts these labels on the issue; present ones are kept.
 func (st *LabelStore) AddToIssue(ctx context.Context, issueID int64, labelIDs []int64) error {
-	return errTodo
+	if len(labelIDs) == 0 {
+		return nil
+	}
+	rows := make([]issueLabelRow, 0, len(labelIDs))
+	seen := map[int64]bool{}
+	for _, id := range labelIDs {
+		if !seen[id] {
+			seen[id] = true
+			rows = append(rows, issueLabelRow{IssueID: issueID, LabelID: id})
+		}
+	}
+	_, err := st.c.w(ctx).NewInsert().Model(&rows).On("CONFLICT (issue_id, label_id) DO NOTHING").Exec(ctx)
+	return issueLabelMapping.mapErr(err)
 }
 
+// RemoveFromIssue takes these labels off the issue.
 func (st *LabelStore) RemoveFromIssue(ctx context.Context, issueID int64, labelIDs []int64) error {
-	return errTodo
+	if len(labelIDs) == 0 {
+		return nil
+	}
+	_, err := st.c.w(ctx).NewDelete().Model((*issueLabelRow)(nil)).Where("issue_id = ?", issueID).
+		Where("label_id IN (?)", bun.List(labelIDs)).Exec(ctx)
+	return issueLabelMapping.mapErr(err)
 }
 
+// Recount recomputes the counters of these labels in one statement:
+// issues (and pull requests) carrying each, and the closed ones.
 func (st *LabelStore) Recount(ctx context.Context, labelIDs []int64) error {
-	return errTodo
+	if len(labelIDs) == 0 {
+		return nil
+	}
+	_, err := st.c.w(ctx).NewRaw(`UPDATE labels SET
+		num_issues = (SELECT count(*) FROM issue_labels AS il WHERE il.label_id = labels.id),
+		num_closed_issues = (SELECT count(*) FROM issue_labels AS il JOIN issues AS i ON i.id = il.issue_id
+			WHERE il.label_id = labels.id AND i.is_closed = ?)
+		WHERE id IN (?)`, true, bun.List(labelIDs)).Exec(ctx)
+	return labelMapping.mapErr(err)
 }
 
 // MilestoneStore implements ports.MilestoneStore with bun.
@@ -67,34 +277,132 @@ type MilestoneStore struct{ c conn }
 
 var _ ports.MilestoneStore = (*MilestoneStore)(nil)
 
+type milestoneRow struct {
+	bun.BaseModel `bun:"table:milestones,alias:m"`
+
+	ID              int64      `bun:"id,pk,autoincrement"`
+	RepoID          int64      `bun:"repo_id"`
+	Title           string     `bun:"title"`
+	Description     string     `bun:"description"`
+	IsClosed        bool       `bun:"is_closed"`
+	NumIssues       int        `bun:"num_issues"`
+	NumClosedIssues int        `bun:"num_closed_issues"`
+	DueAt           *time.Time `bun:"due_at"`
+	ClosedAt        *time.Time `bun:"closed_at"`
+	CreatedAt       time.Time  `bun:"created_at"`
+	UpdatedAt       time.Time  `bun:"updated_at"`
+}
+
+func toMilestoneRow(m *issue.Milestone) *milestoneRow {
+	return &milestoneRow{ID: m.ID, RepoID: m.RepoID, Title: m.Title, Description: m.Description, IsClosed: m.IsClosed,
+		NumIssues: m.NumIssues, NumClosedIssues: m.NumClosedIssues, DueAt: utcPtr(m.DueAt),
+		ClosedAt: utcPtr(m.ClosedAt), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC()}
+}
+
+func (r *milestoneRow) toDomain() *issue.Milestone {
+	return &issue.Milestone{ID: r.ID, RepoID: r.RepoID, Title: r.Title, Description: r.Description,
+		IsClosed: r.IsClosed, NumIssues: r.NumIssues, NumClosedIssues: r.NumClosedIssues, DueAt: utcPtr(r.DueAt),
+		ClosedAt: utcPtr(r.ClosedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+// Create inserts m and sets its ID.
 func (st *MilestoneStore) Create(ctx context.Context, m *issue.Milestone) error {
-	return errTodo
+	row := toMilestoneRow(m)
+	row.ID = 0
+	if _, err := st.c.w(ctx).NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+		return milestoneMapping.mapErr(err)
+	}
+	m.ID = row.ID
+	return nil
 }
 
+// Get finds the repository's milestone by id.
 func (st *MilestoneStore) Get(ctx context.Context, repoID, id int64) (*issue.Milestone, error) {
-	return nil, errTodo
+	row := new(milestoneRow)
+	if err := st.c.r(ctx).NewSelect().Model(row).Where("m.id = ?", id).Where("m.repo_id = ?", repoID).
+		Scan(ctx); err != nil {
+		return nil, milestoneMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
 }
 
+// GetByTitle finds the repository's milestone by exact title (the oldest
+// of several).
 func (st *MilestoneStore) GetByTitle(ctx context.Context, repoID int64, title string) (*issue.Milestone, error) {
-	return nil, errTodo
+	row := new(milestoneRow)
+	if err := st.c.r(ctx).NewSelect().Model(row).Where("m.repo_id = ?", repoID).Where("m.title = ?", title).
+		Order("m.id ASC").Limit(1).Scan(ctx); err != nil {
+		return nil, milestoneMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
 }
 
+// GetByIDs finds these milestones in one query.
 func (st *MilestoneStore) GetByIDs(ctx context.Context, ids []int64) ([]*issue.Milestone, error) {
-	return nil, errTodo
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []milestoneRow
+	if err := st.c.r(ctx).NewSelect().Model(&rows).Where("m.id IN (?)", bun.List(ids)).Order("m.id ASC").
+		Scan(ctx); err != nil {
+		return nil, milestoneMapping.mapErr(err)
+	}
+	return domainAll(rows, (*milestoneRow).toDomain), nil
 }
 
+// List returns one page of a repository's milestones and the total, by
+// due date (those without one last) then id, Gitea's default order.
 func (st *MilestoneStore) List(ctx context.Context, q ports.MilestoneQuery) ([]*issue.Milestone, int64, error) {
-	return nil, 0, errTodo
+	var rows []milestoneRow
+	sel := st.c.r(ctx).NewSelect().Model(&rows).Where("m.repo_id = ?", q.RepoID)
+	switch q.State {
+	case "all":
+	case "closed":
+		sel = sel.Where("m.is_closed = ?", true)
+	default:
+		sel = sel.Where("m.is_closed = ?", false)
+	}
+	if name := strings.ToLower(strings.TrimSpace(q.Name)); name != "" {
+		sel = sel.Where("lower(m.title) LIKE ? ESCAPE '!'", likeContains(name))
+	}
+	sel = sel.OrderExpr("CASE WHEN m.due_at IS NULL THEN 1 ELSE 0 END ASC").Order("m.due_at ASC", "m.id ASC")
+	total, err := page(sel, q.ListOptions).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, milestoneMapping.mapErr(err)
+	}
+	return domainAll(rows, (*milestoneRow).toDomain), int64(total), nil
 }
 
+// Update writes the milestone's editable columns (not its counters).
 func (st *MilestoneStore) Update(ctx context.Context, m *issue.Milestone) error {
-	return errTodo
+	row := toMilestoneRow(m)
+	res, err := st.c.w(ctx).NewUpdate().Model(row).
+		Column("title", "description", "is_closed", "due_at", "closed_at", "updated_at").
+		WherePK().Where("repo_id = ?", m.RepoID).Exec(ctx)
+	return milestoneMapping.affected(res, err)
 }
 
+// Delete removes the milestone and clears it from its issues, atomically.
 func (st *MilestoneStore) Delete(ctx context.Context, repoID, id int64) error {
-	return errTodo
+	return st.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		if _, err := tx.ExecContext(ctx, "UPDATE issues SET milestone_id = 0 WHERE repo_id = ? AND milestone_id = ?",
+			repoID, id); err != nil {
+			return milestoneMapping.mapErr(err)
+		}
+		res, err := tx.NewDelete().Model((*milestoneRow)(nil)).Where("id = ?", id).Where("repo_id = ?", repoID).
+			Exec(ctx)
+		return milestoneMapping.affected(res, err)
+	})
 }
 
+// Recount recomputes the counters of these milestones in one statement.
 func (st *MilestoneStore) Recount(ctx context.Context, ids []int64) error {
-	return errTodo
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := st.c.w(ctx).NewRaw(`UPDATE milestones SET
+		num_issues = (SELECT count(*) FROM issues AS i WHERE i.milestone_id = milestones.id),
+		num_closed_issues = (SELECT count(*) FROM issues AS i WHERE i.milestone_id = milestones.id AND i.is_closed = ?)
+		WHERE id IN (?)`, true, bun.List(ids)).Exec(ctx)
+	return milestoneMapping.mapErr(err)
 }

@@ -224,8 +224,14 @@ func up000012(ctx context.Context, tx bun.Tx) error {
 	}{
 		// The index is unique per repository.
 		{"issues", "idx_issues_repo_index", true, []string{"repo_id", "issue_index"}},
-		// Listing a repository's open or closed issues (or pulls), newest first.
-		{"issues", "idx_issues_repo_list", false, []string{"repo_id", "is_pull", "is_closed", "created_at", "id"}},
+		// Listing a repository's open or closed issues and pulls together
+		// (the default of GET R/issues), newest first, reads this index in
+		// order: a page costs the same however many issues there are.
+		{"issues", "idx_issues_repo_list", false, []string{"repo_id", "is_closed", "created_at", "id"}},
+		// The same for issues only or pulls only.
+		{"issues", "idx_issues_repo_pull_list", false, []string{"repo_id", "is_pull", "is_closed", "created_at", "id"}},
+		// The same for every state.
+		{"issues", "idx_issues_repo_created", false, []string{"repo_id", "created_at", "id"}},
 		{"issues", "idx_issues_repo_updated", false, []string{"repo_id", "updated_at"}},
 		{"issues", "idx_issues_poster", false, []string{"poster_id"}},
 		{"issues", "idx_issues_milestone", false, []string{"milestone_id"}},
@@ -236,6 +242,8 @@ func up000012(ctx context.Context, tx bun.Tx) error {
 		{"milestones", "idx_milestones_repo", false, []string{"repo_id", "is_closed", "id"}},
 		{"comments", "idx_comments_issue", false, []string{"issue_id", "created_at", "id"}},
 		{"comments", "idx_comments_repo_updated", false, []string{"repo_id", "updated_at"}},
+		// The cross-references a text already wrote, so an edit adds none twice.
+		{"comments", "idx_comments_ref", false, []string{"ref_issue_id", "ref_comment_id"}},
 		{"reactions", "idx_reactions_target", true, []string{"issue_id", "comment_id", "user_id", "type"}},
 		{"attachments", "idx_attachments_uuid", true, []string{"uuid"}},
 		{"attachments", "idx_attachments_issue", false, []string{"issue_id", "comment_id"}},

@@ -45,6 +45,7 @@ type userRow struct {
 	// NumStars is kept by the star store; account writes leave it alone.
 	NumStars   int       `bun:"num_stars"`
 	TOTPSecret string    `bun:"totp_secret"`
+	Avatar     string    `bun:"avatar"`
 	Created    time.Time `bun:"created,nullzero"`
 	Updated    time.Time `bun:"updated,nullzero"`
 	LastLogin  time.Time `bun:"last_login,nullzero"`
@@ -118,7 +119,7 @@ func toUserRow(u *user.User) *userRow {
 		Description: u.Description, Language: u.Language, Theme: u.Theme, DiffView: u.DiffView,
 		HideEmail: u.HideEmail, HideActivity: u.HideActivity, AllowGitHook: u.AllowGitHook,
 		AllowImportLocal: u.AllowImportLocal, AllowCreateOrg: u.AllowCreateOrganization,
-		MaxRepoCreation: u.MaxRepoCreation, TOTPSecret: u.TOTPSecret,
+		MaxRepoCreation: u.MaxRepoCreation, TOTPSecret: u.TOTPSecret, Avatar: u.Avatar,
 		Created: dbTime(u.Created), Updated: dbTime(u.Updated), LastLogin: dbTime(u.LastLogin),
 	}
 }
@@ -133,7 +134,7 @@ func (r *userRow) toDomain() *user.User {
 		Description: r.Description, Language: r.Language, Theme: r.Theme, DiffView: r.DiffView,
 		HideEmail: r.HideEmail, HideActivity: r.HideActivity, AllowGitHook: r.AllowGitHook,
 		AllowImportLocal: r.AllowImportLocal, AllowCreateOrganization: r.AllowCreateOrg,
-		MaxRepoCreation: r.MaxRepoCreation, TOTPSecret: r.TOTPSecret, NumStars: r.NumStars,
+		MaxRepoCreation: r.MaxRepoCreation, TOTPSecret: r.TOTPSecret, NumStars: r.NumStars, Avatar: r.Avatar,
 		Created: domainTime(r.Created), Updated: domainTime(r.Updated), LastLogin: domainTime(r.LastLogin),
 	}
 }

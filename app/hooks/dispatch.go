@@ -149,11 +149,19 @@ func (d *Dispatcher) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEv
 
 // payloadContext loads the repository's owner and the sender.
 func (d *Dispatcher) payloadContext(ctx context.Context, stores ports.Stores, r *repository.Repository, senderID int64) (*payloadContext, error) {
-	us, err := stores.Users.GetByIDs(ctx, []int64{r.Owner.ID, senderID})
+	parent, err := forkParent(ctx, stores, r)
 	if err != nil {
 		return nil, err
 	}
-	pc := &payloadContext{payloads: d.payloads, baseURL: d.baseURL, repo: r}
+	ids := []int64{r.Owner.ID, senderID}
+	if parent != nil {
+		ids = append(ids, parent.Owner.ID)
+	}
+	us, err := stores.Users.GetByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	pc := &payloadContext{payloads: d.payloads, baseURL: d.baseURL, repo: r, parent: parent}
 	for _, u := range us {
 		if u.ID == r.Owner.ID {
 			pc.owner = u
@@ -161,11 +169,27 @@ func (d *Dispatcher) payloadContext(ctx context.Context, stores ports.Stores, r 
 		if u.ID == senderID {
 			pc.sender = u
 		}
+		if parent != nil && u.ID == parent.Owner.ID {
+			pc.parentOwner = u
+		}
 	}
 	if pc.owner == nil || pc.sender == nil {
 		return nil, errs.NotFound("the repository's owner or the sender no longer exists")
 	}
 	return pc, nil
+}
+
+// forkParent is the repository r was forked from, nil when r is no fork
+// or the parent is gone.
+func forkParent(ctx context.Context, stores ports.Stores, r *repository.Repository) (*repository.Repository, error) {
+	if r.ForkID == 0 {
+		return nil, nil
+	}
+	p, err := stores.Repos.GetByID(ctx, r.ForkID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil
+	}
+	return p, err
 }
 
 // usersByEmails finds the accounts of commit addresses in one query.
@@ -257,7 +281,7 @@ func (d *Dispatcher) TestDelivery(ctx context.Context, r *repository.Repository,
 	}
 	ep := pc.push(f)
 	// Gitea's test payload shows the repository with no access.
-	ep.native.(*pushPayload).Repo = d.payloads.Repository(r, pc.owner, false)
+	ep.native.(*pushPayload).Repo = pc.repository(false)
 	err = d.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return d.enqueue(ctx, tx, h, r.ID, ep, d.clock.Now())
 	})

@@ -156,6 +156,15 @@ func (d *Dispatcher) repoContext(ctx context.Context, tx ports.Stores, senderID 
 	return rc, nil
 }
 
+// repository renders r (the event's repository or the fork's parent);
+// the event's repository, when a fork, shows its parent.
+func (c *repoContext) repository(r *repository.Repository, owner *user.User, ownerAccess bool) any {
+	if r == c.repo && c.parent != nil {
+		return c.payloads.RepositoryWithParent(r, owner, ownerAccess, c.parent, c.parentOwner)
+	}
+	return c.payloads.Repository(r, owner, ownerAccess)
+}
+
 // webURL is a repository's web address (Gitea's HTMLURL).
 func (c *repoContext) webURL(r *repository.Repository) string {
 	return c.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
@@ -173,7 +182,7 @@ func (c *repoContext) eventPayload(event string, native any, r *repository.Repos
 // repositoryEvent renders Gitea's RepositoryPayload: the repository as its
 // owner sees it, and the owner as the organisation.
 func (c *repoContext) repositoryEvent(action string) *eventPayload {
-	p := &repositoryPayload{Action: action, Repository: c.payloads.Repository(c.repo, c.owner, true),
+	p := &repositoryPayload{Action: action, Repository: c.repository(c.repo, c.owner, true),
 		Organization: c.payloads.User(c.owner), Sender: c.payloads.User(c.sender)}
 	return c.eventPayload(hook.EventRepository, p, c.repo)
 }
@@ -185,7 +194,7 @@ func (c *repoContext) repositoryEvent(action string) *eventPayload {
 // transaction.
 func (c *repoContext) forkEvent() *eventPayload {
 	p := &forkPayload{Forkee: c.payloads.Repository(c.parent, c.parentOwner, false),
-		Repo: c.payloads.Repository(c.repo, c.owner, true), Sender: c.payloads.User(c.sender)}
+		Repo: c.repository(c.repo, c.owner, true), Sender: c.payloads.User(c.sender)}
 	ep := c.eventPayload(hook.EventFork, p, c.parent)
 	ep.forkName, ep.forkURL = c.repo.FullName(), c.webURL(c.repo)
 	return ep

@@ -119,6 +119,8 @@ type eventPayload struct {
 	forkName, forkURL string
 	// refName is the branch or tag name, refType "branch" or "tag".
 	refName, refType string
+	// issue are an issue event's facts (nil for other events).
+	issue *issueFacts
 	// rendered caches the body per kind: one push to ten hooks renders once.
 	rendered map[hook.Kind][]byte
 }
@@ -165,8 +167,20 @@ type payloadContext struct {
 	repo     *repository.Repository
 	owner    *user.User
 	sender   *user.User
+	// parent and parentOwner are the repository a fork was forked from
+	// (nil when repo is no fork, or its parent is gone).
+	parent      *repository.Repository
+	parentOwner *user.User
 	// byEmail maps lower-case commit addresses to their accounts.
 	byEmail map[string]*user.User
+}
+
+// repository renders the event's repository, a fork with its parent.
+func (c *payloadContext) repository(ownerAccess bool) any {
+	if c.parent != nil && c.parentOwner != nil {
+		return c.payloads.RepositoryWithParent(c.repo, c.owner, ownerAccess, c.parent, c.parentOwner)
+	}
+	return c.payloads.Repository(c.repo, c.owner, ownerAccess)
 }
 
 // repoPath is the repository's path under the base URL, escaped.
@@ -247,7 +261,7 @@ func (c *payloadContext) push(f pushFacts) *eventPayload {
 	sender := c.payloads.User(c.sender)
 	p := &pushPayload{
 		Ref: f.ref, Before: f.before, After: f.after, Commits: make([]*payloadCommit, 0, len(f.commits)),
-		TotalCommits: f.total, Repo: c.payloads.Repository(c.repo, c.owner, true), Pusher: sender, Sender: sender,
+		TotalCommits: f.total, Repo: c.repository(true), Pusher: sender, Sender: sender,
 	}
 	if f.compareBase != "" {
 		p.CompareURL = c.compareURL(f.compareBase, f.after)
@@ -270,14 +284,14 @@ func (c *payloadContext) push(f pushFacts) *eventPayload {
 // repository with no access.
 func (c *payloadContext) create(e refEvent) *eventPayload {
 	p := &createPayload{Sha: e.change.NewID, Ref: e.change.ShortName(), RefType: e.refType(),
-		Repo: c.payloads.Repository(c.repo, c.owner, false), Sender: c.payloads.User(c.sender)}
+		Repo: c.repository(false), Sender: c.payloads.User(c.sender)}
 	return c.base(hook.EventCreate, p, p.Ref, p.RefType)
 }
 
 // remove renders the deletion of a branch or tag (Gitea's DeletePayload).
 func (c *payloadContext) remove(e refEvent) *eventPayload {
 	p := &deletePayload{Ref: e.change.ShortName(), RefType: e.refType(), PusherType: "user",
-		Repo: c.payloads.Repository(c.repo, c.owner, true), Sender: c.payloads.User(c.sender)}
+		Repo: c.repository(true), Sender: c.payloads.User(c.sender)}
 	return c.base(hook.EventDelete, p, p.Ref, p.RefType)
 }
 

@@ -38,6 +38,9 @@ func slackEscape(s string) string {
 func slackLink(url, text string) string { return "<" + url + "|" + slackEscape(text) + ">" }
 
 func slackMessage(p *eventPayload) slackPayload {
+	if p.issue != nil {
+		return slackIssueMessage(p)
+	}
 	repo := slackLink(p.repoURL, p.repoName)
 	ref := slackLink(refURL(p), p.refName)
 	switch n := p.native.(type) {
@@ -99,6 +102,9 @@ const (
 )
 
 func discordMessage(p *eventPayload) discordPayload {
+	if p.issue != nil {
+		return discordIssueMessage(p)
+	}
 	embed := discordEmbed{Author: discordEmbedAuthor{Name: p.senderName, URL: p.senderURL}}
 	switch n := p.native.(type) {
 	case *pushPayload:
@@ -147,6 +153,9 @@ func dingtalkMessage(p *eventPayload) dingtalkPayload {
 		return dingtalkPayload{MsgType: "actionCard", ActionCard: dingtalkActionCard{
 			Text: strings.TrimSpace(text), Title: strings.TrimSpace(title), HideAvatar: "0",
 			SingleTitle: linkTitle, SingleURL: link}}
+	}
+	if p.issue != nil {
+		return card(dingtalkIssueCard(p))
 	}
 	switch n := p.native.(type) {
 	case *pushPayload:

@@ -7,6 +7,7 @@ package orgs
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
@@ -27,11 +28,16 @@ type Service struct {
 	clock  ports.Clock
 	users  *users.Service
 	repos  *repos.Service
+	// avatars stores organisation avatars; log reports the failed removal
+	// of a replaced one.
+	avatars ports.Avatars
+	log     *slog.Logger
 }
 
 // NewService builds the organisation use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, us *users.Service, rs *repos.Service) *Service {
-	return &Service{stores: stores, tx: tx, clock: clock, users: us, repos: rs}
+func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, us *users.Service, rs *repos.Service,
+	avatars ports.Avatars, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, clock: clock, users: us, repos: rs, avatars: avatars, log: log}
 }
 
 // errOrgNotFound is the answer for an absent organisation and for one the

@@ -142,6 +142,10 @@ func (s *Service) AddTeamMember(ctx context.Context, ta *TeamAccess, u *user.Use
 		return errs.NotFound("user does not exist")
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		// Gitea's 403: whom the organisation blocks may not join its teams.
+		if err := s.users.CheckNotBlocked(ctx, u, ta.Team.OrgID); err != nil {
+			return err
+		}
 		return tx.Orgs.AddTeamMember(ctx, ta.Team.ID, u.ID)
 	})
 }

@@ -62,8 +62,27 @@ func (s *Service) AddCollaborator(ctx context.Context, a *Access, name string, m
 		return errs.Invalid("user is not active", "collaborator")
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := s.checkNotBlockedEither(ctx, tx, a.Repo, u); err != nil {
+			return err
+		}
 		return tx.Collaborators.Set(ctx, repository.Collaborator{RepoID: a.Repo.ID, UserID: u.ID, Mode: mode})
 	})
+}
+
+// checkNotBlockedEither refuses a collaboration between r's owner and u when
+// either blocks the other, as Gitea's AddOrUpdateCollaborator (403).
+func (s *Service) checkNotBlockedEither(ctx context.Context, tx ports.Stores, r *repository.Repository, u *user.User) error {
+	if err := s.users.CheckNotBlocked(ctx, u, r.Owner.ID); err != nil {
+		return err
+	}
+	if r.Owner.Kind != user.KindIndividual {
+		return nil // an organisation cannot be blocked
+	}
+	owner, err := tx.Users.GetByID(ctx, r.Owner.ID)
+	if err != nil {
+		return err
+	}
+	return s.users.CheckNotBlocked(ctx, owner, u.ID)
 }
 
 // RemoveCollaborator drops name from a; dropping a non-collaborator is a

@@ -53,6 +53,10 @@ func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*Tr
 		}
 		return &TransferResult{Repo: r}, nil
 	}
+	// Gitea's 403: one may not offer a repository to an account that blocks one.
+	if err := s.users.CheckNotBlocked(ctx, a.Caller.User, to.ID); err != nil {
+		return nil, err
+	}
 	if to.Kind == user.KindOrganization {
 		return nil, errs.Forbidden("Must be an organization owner")
 	}

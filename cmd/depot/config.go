@@ -90,6 +90,16 @@ type SiteConfig struct {
 	// WebhookRetryDelay is the wait before a delivery's first retry, in
 	// seconds; each further retry waits twice as long.
 	WebhookRetryDelay int `toml:"webhook_retry_delay"`
+	// DisableAttachments turns issue and comment attachments off (404).
+	DisableAttachments bool `toml:"disable_attachments"`
+	// AttachmentMaxBytes bounds one attachment; 0 means Gitea's 2048 MiB
+	// (max_body_bytes still bounds the upload request).
+	AttachmentMaxBytes int64 `toml:"attachment_max_bytes"`
+	// AttachmentAllowedTypes lists the extensions and MIME types an
+	// attachment may have, comma-separated; empty means Gitea's list.
+	AttachmentAllowedTypes string `toml:"attachment_allowed_types"`
+	// AttachmentMaxFiles is how many files one upload may carry; 0 means 5.
+	AttachmentMaxFiles int `toml:"attachment_max_files"`
 }
 
 // DefaultConfig returns the configuration used when no source sets a key.
@@ -121,6 +131,10 @@ func DefaultConfig() Config {
 			WebhookMaxAttempts:       s.WebhookMaxAttempts,
 			WebhookTimeout:           int(s.WebhookTimeout / time.Second),
 			WebhookRetryDelay:        int(s.WebhookRetryDelay / time.Second),
+			DisableAttachments:       s.DisableAttachments,
+			AttachmentMaxBytes:       s.AttachmentMaxBytes,
+			AttachmentAllowedTypes:   s.AttachmentAllowedTypes,
+			AttachmentMaxFiles:       s.AttachmentMaxFiles,
 		},
 	}
 }
@@ -150,6 +164,10 @@ func (c Config) SiteSettings() site.Settings {
 		WebhookMaxAttempts:       c.Site.WebhookMaxAttempts,
 		WebhookTimeout:           time.Duration(c.Site.WebhookTimeout) * time.Second,
 		WebhookRetryDelay:        time.Duration(c.Site.WebhookRetryDelay) * time.Second,
+		DisableAttachments:       c.Site.DisableAttachments,
+		AttachmentMaxBytes:       c.Site.AttachmentMaxBytes,
+		AttachmentAllowedTypes:   c.Site.AttachmentAllowedTypes,
+		AttachmentMaxFiles:       c.Site.AttachmentMaxFiles,
 	}
 }
 
@@ -233,6 +251,12 @@ func (c Config) Validate() error {
 	}
 	if s.MaxBodyBytes <= 0 {
 		bad("site.max_body_bytes", "must be positive, got %d", s.MaxBodyBytes)
+	}
+	if s.AttachmentMaxBytes < 0 {
+		bad("site.attachment_max_bytes", "must not be negative, got %d", s.AttachmentMaxBytes)
+	}
+	if s.AttachmentMaxFiles < 0 {
+		bad("site.attachment_max_files", "must not be negative, got %d", s.AttachmentMaxFiles)
 	}
 	if s.MaxFileBytes <= 0 {
 		bad("site.max_file_bytes", "must be positive, got %d", s.MaxFileBytes)
@@ -355,6 +379,14 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.WebhookTimeout }},
 		{key: "site.webhook_retry_delay", flag: "webhook-retry-delay", usage: "seconds before a failed webhook delivery's first retry; each further retry waits twice as long",
 			field: func(c *Config) any { return &c.Site.WebhookRetryDelay }},
+		{key: "site.disable_attachments", flag: "disable-attachments", usage: "turn issue and comment attachments off (their routes answer 404)",
+			field: func(c *Config) any { return &c.Site.DisableAttachments }},
+		{key: "site.attachment_max_bytes", flag: "attachment-max-bytes", usage: "largest attachment in bytes (413 past it); 0 means 2048 MiB, within max_body_bytes",
+			field: func(c *Config) any { return &c.Site.AttachmentMaxBytes }},
+		{key: "site.attachment_allowed_types", flag: "attachment-allowed-types", usage: "extensions and MIME types attachments may have, comma-separated; empty means Gitea's list",
+			field: func(c *Config) any { return &c.Site.AttachmentAllowedTypes }},
+		{key: "site.attachment_max_files", flag: "attachment-max-files", usage: "files one attachment upload may carry; 0 means 5",
+			field: func(c *Config) any { return &c.Site.AttachmentMaxFiles }},
 	}
 }
 

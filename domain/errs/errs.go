@@ -26,6 +26,9 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrTooLarge means a body or payload is over the configured limit.
 	ErrTooLarge = errors.New("too large")
+	// ErrPrecondition means the state of things does not allow the change
+	// yet (closing an issue whose dependencies are open).
+	ErrPrecondition = errors.New("precondition failed")
 )
 
 // Error is a categorised error with a client-facing message.
@@ -61,6 +64,9 @@ func Locked(msg string) error { return &Error{Kind: ErrLocked, Msg: msg} }
 
 // Conflict returns an ErrConflict with msg.
 func Conflict(msg string) error { return &Error{Kind: ErrConflict, Msg: msg} }
+
+// PreconditionFailed returns an ErrPrecondition with msg.
+func PreconditionFailed(msg string) error { return &Error{Kind: ErrPrecondition, Msg: msg} }
 
 // TooLarge returns an ErrTooLarge with msg.
 func TooLarge(msg string) error { return &Error{Kind: ErrTooLarge, Msg: msg} }

@@ -50,6 +50,20 @@ type Settings struct {
 	// PasswordMinLength is the shortest password the API accepts.
 	PasswordMinLength int
 
+	// DisableAttachments turns issue and comment attachments off: their
+	// routes answer 404 (Gitea's [attachment] ENABLED = false).
+	DisableAttachments bool
+	// AttachmentMaxBytes bounds one attachment (413 past it); 0 means
+	// Gitea's default, 2048 MiB.
+	AttachmentMaxBytes int64
+	// AttachmentAllowedTypes lists the extensions and MIME types an
+	// attachment may have, comma separated as Gitea's ALLOWED_TYPES ("*/*"
+	// for any); empty means Gitea's default list.
+	AttachmentAllowedTypes string
+	// AttachmentMaxFiles is how many files one upload form may carry, told
+	// to clients; 0 means Gitea's default, 5.
+	AttachmentMaxFiles int
+
 	// SSHListen is the built-in SSH server's address (host:port); empty
 	// turns it off. Repository records' ssh_url use its port.
 	SSHListen string

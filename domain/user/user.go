@@ -72,6 +72,9 @@ type User struct {
 	// NumStars is how many repositories the user starred (kept by the star store).
 	NumStars int
 
+	// Avatar names the uploaded avatar image in the avatar store; empty when none.
+	Avatar string
+
 	Created   time.Time
 	Updated   time.Time
 	LastLogin time.Time

@@ -55,6 +55,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 
 		"Orgs":     orgTests,
 		"OrgTeams": orgTeamTests,
+		"Blocks":   blockTests,
 
 		"Issues":      issueTests,
 		"Labels":      labelTests,
@@ -67,7 +68,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"ReposEmpty", "PublicKeys",
 		"CommitStatuses",
 		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
-		"Orgs", "OrgTeams",
+		"Orgs", "OrgTeams", "Blocks",
 		"Issues", "Labels", "Comments", "IssueExtras",
 	}
 	for _, group := range order {

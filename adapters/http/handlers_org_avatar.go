@@ -1,0 +1,66 @@
+package http
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+)
+
+// orgAvatarRoutes are 4.8's avatar rows: an organisation's owners (or a
+// site admin) upload or remove its avatar.
+func (s *Server) orgAvatarRoutes() []route {
+	return []route{
+		{"POST", "/orgs/{org}/avatar", scopes(catOrg), "T,OO", s.setOrgAvatar},
+		{"DELETE", "/orgs/{org}/avatar", scopes(catOrg), "T,OO", s.deleteOrgAvatar},
+	}
+}
+
+// setOrgAvatar answers POST /orgs/{org}/avatar with Gitea's
+// UpdateUserAvatarOption: 204, 422 without an image or when it is not one,
+// 400 when it is not base64 (as Gitea and R/avatar answer).
+func (s *Server) setOrgAvatar(q *request) error {
+	var b struct {
+		Image string `json:"image"`
+	}
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	if b.Image == "" {
+		return errs.Invalid("Required", "Image")
+	}
+	img, err := base64.StdEncoding.DecodeString(b.Image)
+	if err != nil {
+		return errs.BadRequest("image: invalid base64")
+	}
+	return noContent(q, s.orgs.SetAvatar(q.r.Context(), q.org, img))
+}
+
+// deleteOrgAvatar answers DELETE /orgs/{org}/avatar; 204 also when it had none.
+func (s *Server) deleteOrgAvatar(q *request) error {
+	return noContent(q, s.orgs.DeleteAvatar(q.r.Context(), q.org))
+}
+
+// serveAccountAvatar answers GET /avatars/{hash} with the PNG of an
+// account's uploaded avatar (Gitea's avatar link).
+func (s *Server) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
+	img, err := s.orgs.Avatar(r.Context(), strings.TrimPrefix(r.URL.Path, "/avatars/"))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/png")
+	h.Set("Cache-Control", "public, max-age=86400, immutable")
+	_, _ = w.Write(img) // a failed write means the client left
+}
+
+// accountAvatarURL is the link of an account's uploaded avatar, empty when
+// it has none.
+func (s *Server) accountAvatarURL(hash string) string {
+	if hash == "" {
+		return ""
+	}
+	return s.baseURL + "/avatars/" + hash
+}

@@ -1,0 +1,109 @@
+package issues
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/ports"
+)
+
+// errMilestoneNotFound answers an absent milestone.
+var errMilestoneNotFound = errs.NotFound("milestone does not exist")
+
+// ListMilestones answers GET R/milestones: one page of the repository's
+// milestones (open ones unless q.State says otherwise), by due date then
+// id as Gitea sorts them, and the total.
+func (s *Service) ListMilestones(ctx context.Context, a *repos.Access, q ports.MilestoneQuery) ([]*issue.Milestone, int64, error) {
+	if err := CheckTracker(a); err != nil {
+		return nil, 0, err
+	}
+	q.RepoID = a.Repo.ID
+	return s.stores.Milestones.List(ctx, q)
+}
+
+// Milestone answers GET R/milestones/{id}: by id or, when that finds none
+// (or ref is not a number), by title, as Gitea does.
+func (s *Service) Milestone(ctx context.Context, a *repos.Access, ref string) (*issue.Milestone, error) {
+	if err := CheckTracker(a); err != nil {
+		return nil, err
+	}
+	return s.findMilestone(ctx, s.stores, a.Repo.ID, ref)
+}
+
+func (s *Service) findMilestone(ctx context.Context, st ports.Stores, repoID int64, ref string) (*issue.Milestone, error) {
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
+		m, err := st.Milestones.Get(ctx, repoID, id)
+		if err == nil || !errors.Is(err, errs.ErrNotFound) {
+			return m, err
+		}
+	}
+	m, err := st.Milestones.GetByTitle(ctx, repoID, ref)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errMilestoneNotFound
+	}
+	return m, err
+}
+
+// CreateMilestone adds a milestone to the repository (POST R/milestones);
+// it may be created closed.
+func (s *Service) CreateMilestone(ctx context.Context, a *repos.Access, in issue.MilestoneInput) (*issue.Milestone, error) {
+	if err := CheckTracker(a); err != nil {
+		return nil, err
+	}
+	m, err := issue.NewMilestone(in, s.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	m.RepoID = a.Repo.ID
+	if err := s.stores.Milestones.Create(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// EditMilestone changes the milestone ref names (PATCH R/milestones/{id}):
+// title, description, due date and state (closing stamps closed_at,
+// reopening clears it). The counters are recounted with it.
+func (s *Service) EditMilestone(ctx context.Context, a *repos.Access, ref string, in issue.MilestoneInput) (*issue.Milestone, error) {
+	if err := CheckTracker(a); err != nil {
+		return nil, err
+	}
+	var out *issue.Milestone
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
+		if err != nil {
+			return err
+		}
+		if err := m.Apply(in, s.clock.Now()); err != nil {
+			return err
+		}
+		if err := tx.Milestones.Update(ctx, m); err != nil {
+			return err
+		}
+		if err := tx.Milestones.Recount(ctx, []int64{m.ID}); err != nil {
+			return err
+		}
+		out, err = tx.Milestones.Get(ctx, a.Repo.ID, m.ID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteMilestone deletes the milestone ref names and takes it off its
+// issues (DELETE R/milestones/{id}).
+func (s *Service) DeleteMilestone(ctx context.Context, a *repos.Access, ref string) error {
+	if err := CheckTracker(a); err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
+		if err != nil {
+			return err
+		}
+		return tx.Milestones.Delete(ctx, a.Repo.ID, m.ID)
+	})
+}

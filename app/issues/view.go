@@ -1,0 +1,199 @@
+package issues
+
+import (
+	"context"
+	"time"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// IssueView is an issue with everything Gitea's Issue JSON shows of it.
+type IssueView struct {
+	Issue *issue.Issue
+	// Repo is the issue's repository, with its owner.
+	Repo *repository.Repository
+	// Poster is the author, or Ghost() when the account is gone.
+	Poster *user.User
+	// Labels are by name.
+	Labels []*issue.Label
+	// Milestone is nil when none.
+	Milestone *issue.Milestone
+	// Assignees are by user id; deleted accounts are left out.
+	Assignees []*user.User
+}
+
+// Ghost is Gitea's stand-in for a deleted account.
+func Ghost() *user.User {
+	return &user.User{ID: -1, Name: "Ghost", LowerName: "ghost", Visibility: user.VisibilityPublic}
+}
+
+// Views builds the views of list with st in a fixed number of queries,
+// whatever its length: one for the users (posters and assignees), one for
+// the labels, one for the milestones and one for the assignees. repos must
+// hold the repositories of the issues (a missing one is an internal error).
+// Other areas (pins, dependencies, webhooks) render issues through it.
+func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue) ([]*IssueView, error) {
+	out := make([]*IssueView, 0, len(list))
+	if len(list) == 0 {
+		return out, nil
+	}
+	repoByID := make(map[int64]*repository.Repository, len(repos))
+	for _, r := range repos {
+		repoByID[r.ID] = r
+	}
+	ids := make([]int64, len(list))
+	var milestoneIDs []int64
+	for k, i := range list {
+		ids[k] = i.ID
+		if i.MilestoneID != 0 {
+			milestoneIDs = append(milestoneIDs, i.MilestoneID)
+		}
+	}
+	labels, err := st.Labels.OfIssues(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	assignees, err := st.Issues.Assignees(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	milestones := map[int64]*issue.Milestone{}
+	if len(milestoneIDs) > 0 {
+		ms, err := st.Milestones.GetByIDs(ctx, uniqueIDs(milestoneIDs))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			milestones[m.ID] = m
+		}
+	}
+	var userIDs []int64
+	for _, i := range list {
+		userIDs = append(userIDs, i.PosterID)
+		userIDs = append(userIDs, assignees[i.ID]...)
+	}
+	us, err := st.Users.GetByIDs(ctx, uniqueIDs(userIDs))
+	if err != nil {
+		return nil, err
+	}
+	users := make(map[int64]*user.User, len(us))
+	for _, u := range us {
+		users[u.ID] = u
+	}
+	for _, i := range list {
+		r := repoByID[i.RepoID]
+		if r == nil {
+			return nil, errs.NotFound("repository of issue does not exist")
+		}
+		v := &IssueView{Issue: i, Repo: r, Poster: users[i.PosterID], Labels: labels[i.ID],
+			Milestone: milestones[i.MilestoneID]}
+		if v.Poster == nil {
+			v.Poster = Ghost()
+		}
+		for _, id := range assignees[i.ID] {
+			if u := users[id]; u != nil {
+				v.Assignees = append(v.Assignees, u)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// view builds one issue's view after a write, from the committed rows.
+func (s *Service) view(ctx context.Context, repo *repository.Repository, i *issue.Issue) (*IssueView, error) {
+	vs, err := s.Views(ctx, s.stores, []*repository.Repository{repo}, []*issue.Issue{i})
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// SearchInput is the query of GET /repos/issues/search.
+type SearchInput struct {
+	State string
+	// Type is "issues", "pulls" or "" for both.
+	Type string
+	// Labels and Milestones are names; an issue must carry all the labels
+	// and be in one of the milestones.
+	Labels, Milestones []string
+	Keyword            string
+	PriorityRepoID     int64
+	Since, Before      time.Time
+	// Assigned, Created and Mentioned keep the caller's issues.
+	Assigned, Created, Mentioned bool
+	// Owner and Team narrow to an owner's repositories or (with Owner, an
+	// organisation) a team's.
+	Owner, Team string
+	ports.ListOptions
+}
+
+// Search lists the issues and pull requests of every repository c may
+// read, matching in, in one query (the repository visibility rule runs in
+// SQL), and their total.
+func (s *Service) Search(ctx context.Context, c auth.Caller, in SearchInput) ([]*IssueView, int64, error) {
+	q := ports.IssueQuery{State: stateFilter(in.State), Keyword: in.Keyword, LabelNames: nonEmpty(in.Labels),
+		MilestoneNames: nonEmpty(in.Milestones), PriorityRepoID: in.PriorityRepoID, Since: in.Since, Before: in.Before,
+		ListOptions: in.ListOptions, Viewer: &ports.IssueViewer{PublicOnly: c.Scopes().PublicOnly()}}
+	if c.User != nil {
+		q.Viewer.UserID, q.Viewer.IsAdmin, q.Viewer.Restricted = c.User.ID, c.User.IsAdmin, c.User.IsRestricted
+		if in.Assigned {
+			q.AssigneeID = c.User.ID
+		}
+		if in.Created {
+			q.PosterID = c.User.ID
+		}
+		if in.Mentioned {
+			q.MentionedID = c.User.ID
+		}
+	}
+	switch in.Type {
+	case "issues":
+		q.IsPull = new(bool)
+	case "pulls":
+		t := true
+		q.IsPull = &t
+	}
+	if in.Owner != "" {
+		owner, err := s.stores.Users.GetByName(ctx, in.Owner)
+		if err != nil {
+			if errs.IgnoreNotFound(err) == nil {
+				return nil, 0, errs.BadRequest("Owner not found")
+			}
+			return nil, 0, err
+		}
+		q.OwnerID = owner.ID
+	}
+	if in.Team != "" {
+		if in.Owner == "" {
+			return nil, 0, errs.BadRequest("Owner organisation is required for filtering on team")
+		}
+		team, err := s.stores.Orgs.GetTeamByName(ctx, q.OwnerID, in.Team)
+		if err != nil {
+			if errs.IgnoreNotFound(err) == nil {
+				return nil, 0, errs.BadRequest("Team not found")
+			}
+			return nil, 0, err
+		}
+		q.TeamID = team.ID
+	}
+	list, total, err := s.stores.Issues.List(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var repoIDs []int64
+	for _, i := range list {
+		repoIDs = append(repoIDs, i.RepoID)
+	}
+	repos, err := s.stores.Issues.Repositories(ctx, uniqueIDs(repoIDs))
+	if err != nil {
+		return nil, 0, err
+	}
+	views, err := s.Views(ctx, s.stores, repos, list)
+	return views, total, err
+}
