@@ -176,6 +176,10 @@ func TestOrgsLifecycle(t *testing.T) {
 		is.NoErr(err)
 		_, _, err = aliceC.GetOrg("renamed")
 		is.NoErr(err)
+		// The old name redirects to the new one, path and query kept.
+		r = srv.Do("GET", "/orgs/adminmade/members?page=1", nil, basicAs("alice")...)
+		is.Equal(r.Status, http.StatusMovedPermanently)
+		is.Equal(r.Header.Get("Location"), "/api/v1/orgs/renamed/members?page=1")
 
 		// Delete: T, OO; 422 while it owns repositories; then 204 and gone.
 		assertAPIError(t, srv.Do("DELETE", "/orgs/acme", nil, basicAs("bob")...), http.StatusForbidden, orgMsgOwner)

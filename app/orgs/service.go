@@ -60,13 +60,14 @@ func viewer(c auth.Caller, m org.Membership) org.Viewer {
 
 // Open resolves the organisation called name for caller c with c's
 // membership: 404 when absent or hidden from c (limited to signed-in
-// callers, private to members).
+// callers, private to members). A renamed organisation c may see answers
+// a *users.RenamedError naming its new name (the adapter redirects).
 func (s *Service) Open(ctx context.Context, c auth.Caller, name string) (*Access, error) {
 	o, err := s.stores.Orgs.GetByName(ctx, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, s.renamed(ctx, c, name)
+	}
 	if err != nil {
-		if errors.Is(err, errs.ErrNotFound) {
-			return nil, errOrgNotFound
-		}
 		return nil, err
 	}
 	m, err := s.stores.Orgs.Membership(ctx, o.ID, c.UserID())
@@ -77,6 +78,35 @@ func (s *Service) Open(ctx context.Context, c auth.Caller, name string) (*Access
 		return nil, errOrgNotFound
 	}
 	return &Access{Org: o, Membership: m, Caller: c}, nil
+}
+
+// renamed is the answer for an organisation name that is not in use: a
+// redirect when the name was an organisation's before a rename and c may
+// see that organisation, else 404 (a redirect would reveal where a hidden
+// organisation went).
+func (s *Service) renamed(ctx context.Context, c auth.Caller, name string) error {
+	id, err := s.stores.Users.LookupRedirect(ctx, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return errOrgNotFound
+	}
+	if err != nil {
+		return err
+	}
+	o, err := s.stores.Orgs.Get(ctx, id)
+	if errors.Is(err, errs.ErrNotFound) {
+		return errOrgNotFound // the name went to an individual
+	}
+	if err != nil {
+		return err
+	}
+	m, err := s.stores.Orgs.Membership(ctx, o.ID, c.UserID())
+	if err != nil {
+		return err
+	}
+	if !org.CanSee(viewer(c, m), o.Visibility) {
+		return errOrgNotFound
+	}
+	return &users.RenamedError{OldName: name, NewName: o.Name}
 }
 
 // CreateInput is Gitea's CreateOrgOption.
