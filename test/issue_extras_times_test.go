@@ -53,7 +53,7 @@ func TestIssueExtrasTimes(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(len(list), 1)
 			r = w.srv.Do("GET", exRepo+"/times?since=yesterday", nil, basicAs("exowner")...)
-			assertInvalid(t, r, "since")
+			assertAPIError(t, r, http.StatusBadRequest, "since: must be an RFC 3339 date and time")
 
 			var byUser []gitea.TrackedTime
 			r = w.srv.Do("GET", exRepo+"/times/exwriter", nil, basicAs("exwriter")...)

@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/errs"
@@ -74,10 +73,6 @@ func commentPathID(q *request, name, msg string) (int64, error) {
 	return n, nil
 }
 
-func commentIndex(q *request) (int64, error) {
-	return commentPathID(q, "index", "issue does not exist")
-}
-
 func commentID(q *request) (int64, error) { return commentPathID(q, "id", "comment does not exist") }
 
 func attachmentID(q *request) (int64, error) {
@@ -93,22 +88,11 @@ func (s *Server) commentFilter(q *request) (issues.CommentFilter, error) {
 		return f, err
 	}
 	f.ListOptions = opts
-	v := q.r.URL.Query()
-	for _, p := range []struct {
-		name string
-		dst  *time.Time
-	}{{"since", &f.Since}, {"before", &f.Before}} {
-		raw := v.Get(p.name)
-		if raw == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, raw)
-		if err != nil {
-			return f, errs.BadRequest(p.name + ": must be an RFC 3339 date-time")
-		}
-		*p.dst = t
+	if f.Since, err = issueQueryTime(q, "since"); err != nil {
+		return f, err
 	}
-	return f, nil
+	f.Before, err = issueQueryTime(q, "before")
+	return f, err
 }
 
 // listRepoComments answers GET R/issues/comments.
@@ -128,7 +112,7 @@ func (s *Server) listRepoComments(q *request) error {
 
 // listIssueComments answers GET R/issues/{index}/comments.
 func (s *Server) listIssueComments(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -147,7 +131,7 @@ func (s *Server) listIssueComments(q *request) error {
 
 // listTimeline answers GET R/issues/{index}/timeline.
 func (s *Server) listTimeline(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -195,7 +179,7 @@ type commentBody struct {
 
 // createComment answers POST R/issues/{index}/comments with 201.
 func (s *Server) createComment(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -264,7 +248,7 @@ func (s *Server) writeReactions(q *request, opts ports.ListOptions, v *issues.Re
 
 // listIssueReactions answers GET R/issues/{index}/reactions.
 func (s *Server) listIssueReactions(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -301,7 +285,7 @@ func (s *Server) listCommentReactions(q *request) error {
 // postIssueReaction answers POST R/issues/{index}/reactions: 201 for a new
 // reaction, 200 with the existing one.
 func (s *Server) postIssueReaction(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -346,7 +330,7 @@ func (s *Server) writeReaction(q *request, r *issue.Reaction, created bool, err 
 // deleteIssueReaction answers DELETE R/issues/{index}/reactions with 200
 // (Gitea's status), whether or not the caller had reacted so.
 func (s *Server) deleteIssueReaction(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -380,7 +364,7 @@ func (s *Server) deleteCommentReaction(q *request) error {
 
 // listIssueAssets answers GET R/issues/{index}/assets.
 func (s *Server) listIssueAssets(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -408,7 +392,7 @@ func (s *Server) listCommentAssets(q *request) error {
 
 // getIssueAsset answers GET R/issues/{index}/assets/{attachment_id}.
 func (s *Server) getIssueAsset(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -446,7 +430,7 @@ func (s *Server) getCommentAsset(q *request) error {
 // multipart form whose file field is "attachment", named by the query's
 // "name" or the file's name.
 func (s *Server) createIssueAsset(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -480,7 +464,7 @@ type attachmentEditBody struct {
 // editIssueAsset answers PATCH R/issues/{index}/assets/{attachment_id}
 // with 201, Gitea's status for it.
 func (s *Server) editIssueAsset(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -524,7 +508,7 @@ func (s *Server) editCommentAsset(q *request) error {
 
 // deleteIssueAsset answers DELETE R/issues/{index}/assets/{attachment_id} with 204.
 func (s *Server) deleteIssueAsset(q *request) error {
-	index, err := commentIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}

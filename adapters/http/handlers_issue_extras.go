@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/depothq/depot/app/issues"
@@ -70,16 +69,6 @@ func (s *Server) exTracked(h handler) handler {
 	}
 }
 
-// exIndex reads the {index} path variable; anything but a positive integer
-// names no issue.
-func exIndex(q *request) (int64, error) {
-	n, err := strconv.ParseInt(q.var_("index"), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errs.NotFound("issue does not exist")
-	}
-	return n, nil
-}
-
 // exTimeFilter reads user, since, before, page and limit.
 func (s *Server) exTimeFilter(q *request) (issues.TimeFilter, error) {
 	var f issues.TimeFilter
@@ -87,10 +76,10 @@ func (s *Server) exTimeFilter(q *request) (issues.TimeFilter, error) {
 	if f.ListOptions, err = s.listOptions(q.r); err != nil {
 		return f, err
 	}
-	if f.Since, err = queryTime(q, "since"); err != nil {
+	if f.Since, err = issueQueryTime(q, "since"); err != nil {
 		return f, err
 	}
-	if f.Before, err = queryTime(q, "before"); err != nil {
+	if f.Before, err = issueQueryTime(q, "before"); err != nil {
 		return f, err
 	}
 	f.User = q.r.URL.Query().Get("user")
@@ -140,7 +129,7 @@ func (s *Server) toTrackedTimes(q *request, list []*issue.TrackedTime) ([]tracke
 
 // listIssueTimes answers GET R/issues/{index}/times.
 func (s *Server) listIssueTimes(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -157,7 +146,7 @@ func (s *Server) listIssueTimes(q *request) error {
 
 // addIssueTime answers POST R/issues/{index}/times with 200 and the time.
 func (s *Server) addIssueTime(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -187,7 +176,7 @@ func (s *Server) addIssueTime(q *request) error {
 
 // resetIssueTimes answers DELETE R/issues/{index}/times with 204.
 func (s *Server) resetIssueTimes(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -196,7 +185,7 @@ func (s *Server) resetIssueTimes(q *request) error {
 
 // deleteIssueTime answers DELETE R/issues/{index}/times/{id} with 204.
 func (s *Server) deleteIssueTime(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -262,7 +251,7 @@ func (s *Server) cancelStopwatch(q *request) error {
 }
 
 func (s *Server) exStopwatch(q *request, do func(ctx context.Context, a *repos.Access, index int64) error, status int) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -298,7 +287,7 @@ func (s *Server) listMyStopwatches(q *request) error {
 // stored deadline. due_date is a date-time or a bare date; null or absent
 // removes the deadline.
 func (s *Server) setIssueDeadline(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 // listIssueSubscribers answers GET R/issues/{index}/subscriptions.
 func (s *Server) listIssueSubscribers(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (s *Server) listIssueSubscribers(q *request) error {
 
 // checkIssueSubscription answers GET R/issues/{index}/subscriptions/check.
 func (s *Server) checkIssueSubscription(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) subscribeIssue(q *request) error { return s.exSubscription(q, t
 func (s *Server) unsubscribeIssue(q *request) error { return s.exSubscription(q, false) }
 
 func (s *Server) exSubscription(q *request, watch bool) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) listIssueBlocks(q *request) error {
 }
 
 func (s *Server) exLinks(q *request, list func(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]issues.LinkedIssue, error)) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (s *Server) exLinks(q *request, list func(ctx context.Context, a *repos.Acc
 // issue: 201 when added, 200 when removed.
 func (s *Server) exDependency(blocks, add bool) handler {
 	return func(q *request) error {
-		index, err := exIndex(q)
+		index, err := issueIndex(q)
 		if err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func (s *Server) exDependency(blocks, add bool) handler {
 
 // pinIssue answers POST R/issues/{index}/pin with 204.
 func (s *Server) pinIssue(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *Server) pinIssue(q *request) error {
 
 // unpinIssue answers DELETE R/issues/{index}/pin with 204.
 func (s *Server) unpinIssue(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (s *Server) unpinIssue(q *request) error {
 
 // moveIssuePin answers PATCH R/issues/{index}/pin/{position} with 204.
 func (s *Server) moveIssuePin(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (s *Server) newPinAllowed(q *request) error {
 // lockIssue answers PUT R/issues/{index}/lock: 204, or 208 when it was
 // locked already (Gitea's answer).
 func (s *Server) lockIssue(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (s *Server) lockIssue(q *request) error {
 // unlockIssue answers DELETE R/issues/{index}/lock: 204, or 208 when it
 // was not locked.
 func (s *Server) unlockIssue(q *request) error {
-	index, err := exIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}

@@ -233,15 +233,6 @@ func (s *Server) deleteOrgLabel(q *request) error {
 	return noContent(q, s.issues.DeleteOrgLabel(q.r.Context(), q.org.Org.ID, id))
 }
 
-// labelIssueIndex reads {index}: anything but a positive integer names no issue.
-func labelIssueIndex(q *request) (int64, error) {
-	n, err := parsePositive(q.var_("index"))
-	if err != nil {
-		return 0, errs.NotFound("issue does not exist")
-	}
-	return n, nil
-}
-
 // issueLabelsBody is Gitea's IssueLabelsOption: label ids (numbers) or
 // names (strings).
 type issueLabelsBody struct {
@@ -291,7 +282,7 @@ func decodeLabelRefs(q *request) (issues.LabelRefs, error) {
 
 // listIssueLabels answers GET R/issues/{index}/labels.
 func (s *Server) listIssueLabels(q *request) error {
-	index, err := labelIssueIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -315,7 +306,7 @@ func (s *Server) replaceIssueLabels(q *request) error {
 
 func (s *Server) changeIssueLabels(q *request,
 	change func(ctx context.Context, a *repos.Access, index int64, refs issues.LabelRefs) ([]*issue.Label, error)) error {
-	index, err := labelIssueIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -333,7 +324,7 @@ func (s *Server) changeIssueLabels(q *request,
 
 // clearIssueLabels answers DELETE R/issues/{index}/labels with 204.
 func (s *Server) clearIssueLabels(q *request) error {
-	index, err := labelIssueIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
@@ -343,7 +334,7 @@ func (s *Server) clearIssueLabels(q *request) error {
 // removeIssueLabel answers DELETE R/issues/{index}/labels/{id} with 204; an
 // id naming no label is a 422, as in Gitea.
 func (s *Server) removeIssueLabel(q *request) error {
-	index, err := labelIssueIndex(q)
+	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
