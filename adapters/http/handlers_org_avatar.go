@@ -1,11 +1,8 @@
 package http
 
 import (
-	"encoding/base64"
 	"net/http"
 	"strings"
-
-	"github.com/depothq/depot/domain/errs"
 )
 
 // orgAvatarRoutes are 4.8's avatar rows: an organisation's owners (or a
@@ -21,18 +18,9 @@ func (s *Server) orgAvatarRoutes() []route {
 // UpdateUserAvatarOption: 204, 422 without an image or when it is not one,
 // 400 when it is not base64 (as Gitea and R/avatar answer).
 func (s *Server) setOrgAvatar(q *request) error {
-	var b struct {
-		Image string `json:"image"`
-	}
-	if err := decodeJSON(q.r, &b); err != nil {
-		return err
-	}
-	if b.Image == "" {
-		return errs.Invalid("Required", "Image")
-	}
-	img, err := base64.StdEncoding.DecodeString(b.Image)
+	img, err := avatarImage(q)
 	if err != nil {
-		return errs.BadRequest("image: invalid base64")
+		return err
 	}
 	return noContent(q, s.orgs.SetAvatar(q.r.Context(), q.org, img))
 }

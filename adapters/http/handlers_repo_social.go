@@ -450,20 +450,30 @@ func (s *Server) generateRepo(q *request) error {
 	return s.answerRepo(q, http.StatusCreated, r.ID)
 }
 
-// setRepoAvatar answers POST R/avatar.
-func (s *Server) setRepoAvatar(q *request) error {
+// avatarImage reads Gitea's UpdateUserAvatarOption / UpdateRepoAvatarOption:
+// 422 without an image, 400 when it is not base64 (as Gitea answers).
+func avatarImage(q *request) ([]byte, error) {
 	var b struct {
 		Image string `json:"image"`
 	}
 	if err := decodeJSON(q.r, &b); err != nil {
-		return err
+		return nil, err
 	}
 	if b.Image == "" {
-		return errs.Invalid("Required", "Image")
+		return nil, errs.Invalid("Required", "Image")
 	}
 	img, err := base64.StdEncoding.DecodeString(b.Image)
 	if err != nil {
-		return errs.BadRequest("image: invalid base64")
+		return nil, errs.BadRequest("image: invalid base64")
+	}
+	return img, nil
+}
+
+// setRepoAvatar answers POST R/avatar.
+func (s *Server) setRepoAvatar(q *request) error {
+	img, err := avatarImage(q)
+	if err != nil {
+		return err
 	}
 	return noContent(q, s.repos.SetAvatar(q.r.Context(), q.repo, img))
 }
