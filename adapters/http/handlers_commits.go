@@ -41,7 +41,8 @@ func commitFields(q *request) (content.CommitFieldOptions, error) {
 	return opts, nil
 }
 
-// queryTime reads an optional RFC 3339 time; anything else is a 422.
+// queryTime reads an optional RFC 3339 time; anything else is a 400, as on
+// every list route with a time parameter.
 func queryTime(q *request, name string) (time.Time, error) {
 	v := q.r.URL.Query().Get(name)
 	if v == "" {
@@ -49,7 +50,7 @@ func queryTime(q *request, name string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil {
-		return time.Time{}, errs.Invalid("must be an RFC 3339 date and time", name)
+		return time.Time{}, errs.BadRequest(name + ": must be an RFC 3339 date and time")
 	}
 	return t, nil
 }
