@@ -117,7 +117,7 @@ func (a *archive) Stream(ctx context.Context, w io.Writer) error {
 		}
 		out = tgz
 	}
-	walker := &archiveWalker{ctx: ctx, repo: a.repo, odb: odb, out: out}
+	walker := &archiveWalker{ctx: ctx, repo: a.repo, dir: a.dir, commit: c, odb: odb, out: out}
 	if a.prefix != "" {
 		if err := out.dir(a.prefix); err != nil {
 			return err
@@ -149,8 +149,13 @@ type archiveWriter interface {
 type archiveWalker struct {
 	ctx  context.Context
 	repo *git.Repository
-	odb  *git.Odb
-	out  archiveWriter
+	dir  string
+	// commit is the archived commit, for export-subst.
+	commit *git.Commit
+	// substCommit is what its placeholders expand to, read on first use.
+	substCommit *repository.SubstCommit
+	odb         *git.Odb
+	out         archiveWriter
 	// attrs are the .gitattributes rules of the directories being walked:
 	// paths marked export-ignore are left out, as git archive does.
 	attrs repository.Attributes
@@ -204,7 +209,16 @@ func (w *archiveWalker) walk(tree *git.Tree, base, rel string) error {
 			err = w.blob(e.Id, func(data []byte) error { return w.out.symlink(path, string(data)) })
 		case git.FilemodeBlob, git.FilemodeBlobExecutable:
 			mode := e.Filemode
-			err = w.blob(e.Id, func(data []byte) error { return w.out.file(path, mode, data) })
+			subst := w.substitutes(rel + e.Name)
+			err = w.blob(e.Id, func(data []byte) error {
+				if subst {
+					var err error
+					if data, err = w.substituted(data); err != nil {
+						return err
+					}
+				}
+				return w.out.file(path, mode, data)
+			})
 		default:
 			err = fmt.Errorf("libgit2: %s has unknown file mode %o", path, e.Filemode)
 		}
@@ -218,6 +232,13 @@ func (w *archiveWalker) walk(tree *git.Tree, base, rel string) error {
 // ignored reports whether the attributes mark rel export-ignore.
 func (w *archiveWalker) ignored(rel string, isDir bool) bool {
 	return !w.attrs.Empty() && w.attrs.Lookup(rel, isDir, "export-ignore").IsTrue()
+}
+
+// substitutes reports whether the attributes mark the file rel
+// export-subst: its $Format:…$ placeholders are expanded, as git archive
+// does for regular files.
+func (w *archiveWalker) substitutes(rel string) bool {
+	return !w.attrs.Empty() && w.attrs.Lookup(rel, false, "export-subst").IsTrue()
 }
 
 // flushDirs writes the pending directories.

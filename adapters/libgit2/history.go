@@ -271,8 +271,12 @@ func pageCap(limit int, total int64) int {
 func (s *Storage) countFor(ctx context.Context, repo *git.Repository, dir string, f walkFilter, allowed map[git.Oid]struct{}) (int64, error) {
 	key := f.key(dir)
 	plain := f.plain() && f.not == nil
-	if plain {
+	pathOnly := f.pathOnly()
+	switch {
+	case plain:
 		s.history.loadPlain(dir)
+	case pathOnly:
+		s.history.loadPaths(dir)
 	}
 	if total, cached := s.history.get(key); cached {
 		return total, nil
@@ -287,8 +291,11 @@ func (s *Storage) countFor(ctx context.Context, repo *git.Repository, dir string
 		}
 	}
 	s.history.put(key, total)
-	if plain {
+	switch {
+	case plain:
 		persistPlain(dir, *f.start, total)
+	case pathOnly:
+		persistPath(dir, *f.start, f.path, total)
 	}
 	return total, nil
 }
@@ -326,19 +333,31 @@ func (s *Storage) WarmCommitCounts(ctx context.Context, p ports.RepoPath, ids []
 		if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid}, nil); err != nil {
 			return err
 		}
+		// The paths listed lately are counted for the new tip too: from
+		// their count at an older tip, this walks only what was pushed.
+		s.history.loadPaths(dir)
+		for _, path := range s.history.recentPaths(dir, warmPaths) {
+			if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid, path: path}, nil); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// countFromRecent counts an unfiltered listing from a count cached for an
-// ancestor of its start (a branch before its last push): the ancestor's
-// count plus the commits only the new start reaches. It returns -1 when no
-// such count is cached.
+// warmPaths is how many of the paths listed lately a warm-up counts for a
+// pushed tip.
+const warmPaths = 8
+
+// countFromRecent counts an unfiltered or path-filtered listing from a
+// count cached for an ancestor of its start (a branch before its last
+// push): the ancestor's count plus what only the new start adds. It returns
+// -1 when no such count is cached or it cannot be extended.
 func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir string, f walkFilter) (int64, error) {
-	if !f.plain() || f.not != nil {
+	if !(f.plain() && f.not == nil) && !f.pathOnly() {
 		return -1, nil
 	}
-	old, oldTotal, ok := s.history.recentPlain(dir, *f.start)
+	old, oldTotal, ok := s.history.recent(dir, f.path, *f.start)
 	if !ok {
 		return -1, nil
 	}
@@ -346,6 +365,9 @@ func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir
 	if err != nil || !descends {
 		// A rewritten branch: count from scratch.
 		return -1, nil
+	}
+	if f.path != "" {
+		return countPathFrom(ctx, repo, f, old, oldTotal)
 	}
 	walk, err := repo.Walk()
 	if err != nil {
@@ -364,6 +386,51 @@ func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir
 		return 0, err
 	}
 	return oldTotal + n, nil
+}
+
+// countPathFrom counts a path-filtered listing from the count oldTotal of
+// the same path at old, an ancestor of f.start. The simplified walk's
+// choices depend only on each commit and its parents, so when every line
+// it follows out of the new commits (those old does not reach) enters old
+// itself, it then goes on exactly as the walk from old did: the count is
+// the new commits shown plus oldTotal. A line entering old's history below
+// old (a merge of an older branch, say) could show commits old's walk left
+// out, so that case returns -1 and the caller counts from scratch.
+func countPathFrom(ctx context.Context, repo *git.Repository, f walkFilter, old git.Oid, oldTotal int64) (int64, error) {
+	added, err := reachable(repo, f.start, &old)
+	if err != nil {
+		return 0, err
+	}
+	w := newCommitWalker(repo, walkFilter{start: f.start, path: f.path}, nil)
+	defer w.free()
+	w.boundary, w.bottom = added, old
+	if err := w.push(f.start); err != nil {
+		return 0, err
+	}
+	var n int64
+	for !w.escaped {
+		c, err := w.next()
+		if err != nil {
+			return 0, err
+		}
+		if c == nil {
+			break
+		}
+		c.Free()
+		n++
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if w.escaped {
+		return -1, nil
+	}
+	if w.reachedBottom {
+		n += oldTotal
+	}
+	return n, nil
 }
 
 // countWalk counts what a prepared revision walk yields.
@@ -439,6 +506,12 @@ type walkFilter struct {
 // plain reports whether every commit of the walk matches.
 func (f walkFilter) plain() bool { return f.path == "" && f.since.IsZero() && f.until.IsZero() }
 
+// pathOnly reports whether the walk is filtered by a path and nothing else:
+// such counts are persisted and extended from older tips.
+func (f walkFilter) pathOnly() bool {
+	return f.path != "" && f.not == nil && f.since.IsZero() && f.until.IsZero()
+}
+
 // key identifies the filter's count in the cache of the repository in dir.
 func (f walkFilter) key(dir string) countKey {
 	k := countKey{dir: dir, start: *f.start, path: f.path}
@@ -469,6 +542,13 @@ type commitWalker struct {
 	// entries caches the id of f.path in each commit's tree (zero: absent).
 	entries map[git.Oid]git.Oid
 	seq     uint64
+	// boundary, when set, holds the only commits walked: a parent outside
+	// it is not queued, and sets reachedBottom when it is bottom, escaped
+	// otherwise (countPathFrom).
+	boundary      map[git.Oid]struct{}
+	bottom        git.Oid
+	reachedBottom bool
+	escaped       bool
 }
 
 func newCommitWalker(repo *git.Repository, f walkFilter, allowed map[git.Oid]struct{}) *commitWalker {
@@ -500,6 +580,16 @@ func (w *commitWalker) relevant(id *git.Oid) bool {
 func (w *commitWalker) push(id *git.Oid) error {
 	if _, ok := w.seen[*id]; ok || !w.relevant(id) {
 		return nil
+	}
+	if w.boundary != nil {
+		if _, in := w.boundary[*id]; !in {
+			if id.Equal(&w.bottom) {
+				w.reachedBottom = true
+			} else {
+				w.escaped = true
+			}
+			return nil
+		}
 	}
 	w.seen[*id] = struct{}{}
 	c, err := w.repo.LookupCommit(id)

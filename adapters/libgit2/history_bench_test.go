@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/depothq/depot/adapters/libgit2"
@@ -111,6 +113,45 @@ func BenchmarkHistoryList(b *testing.B) {
 			run(b, s, q, histBenchCommits/100)
 		}
 	})
+	b.Run("page1-path-cold", func(b *testing.B) {
+		// A fresh process that never counted this path: nothing in memory
+		// and nothing persisted for it.
+		q := ports.CommitListQuery{Path: "f/07.txt", Extras: extras}
+		for b.Loop() {
+			removePathCounts(b, root, p)
+			s := newStore()
+			list, total, err := s.ListCommits(context.Background(), p, q, page)
+			if err != nil || len(list) != 30 || (total != -1 && total != histBenchCommits/100) {
+				b.Fatalf("total %d, %d commits, %v", total, len(list), err)
+			}
+		}
+	})
+	b.Run("page1-path-restart", func(b *testing.B) {
+		// A fresh process over a repository whose path count was kept on
+		// disk by an earlier listing.
+		q := ports.CommitListQuery{Path: "f/07.txt", Extras: extras}
+		run(b, newStore(), q, histBenchCommits/100)
+		b.ResetTimer()
+		for b.Loop() {
+			run(b, newStore(), q, histBenchCommits/100)
+		}
+	})
+	b.Run("page1-path-new-tip", func(b *testing.B) {
+		// After each push of one commit to a branch whose path count is
+		// known at its previous tip (the commits leave the path alone).
+		s := newStore()
+		q := ports.CommitListQuery{Ref: "grow", Path: "f/07.txt", Extras: extras}
+		histBenchGit(b, root, p, "branch", "-f", "grow", "main")
+		run(b, s, q, histBenchCommits/100)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			tip := histBenchGit(b, root, p, "commit-tree", "grow^{tree}", "-p", "grow", "-m", fmt.Sprintf("push %d", i))
+			histBenchGit(b, root, p, "update-ref", "refs/heads/grow", tip)
+			b.StartTimer()
+			run(b, s, q, histBenchCommits/100)
+		}
+	})
 	b.Run("page100", func(b *testing.B) {
 		s := newStore()
 		q := ports.CommitListQuery{Extras: extras}
@@ -123,4 +164,34 @@ func BenchmarkHistoryList(b *testing.B) {
 			}
 		}
 	})
+}
+
+// removePathCounts deletes the path-filtered counts persisted in p's
+// repository, if any, so that the next listing of a path is cold.
+func removePathCounts(b *testing.B, root string, p ports.RepoPath) {
+	b.Helper()
+	matches, err := filepath.Glob(filepath.Join(repoDir(root, p), "depot-path-counts*"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range matches {
+		if err := os.RemoveAll(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// histBenchGit runs git in p's repository and returns its trimmed output.
+func histBenchGit(b *testing.B, root string, p ports.RepoPath, args ...string) string {
+	b.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = repoDir(root, p)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=Bench", "GIT_AUTHOR_EMAIL=bench@example.com",
+		"GIT_COMMITTER_NAME=Bench", "GIT_COMMITTER_EMAIL=bench@example.com")
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("git %v: %v", args, err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,12 @@ func (c *countCache) put(k countKey, total int64) {
 // repository in dir whose start is not exclude, so that a new tip can be
 // counted from an older one.
 func (c *countCache) recentPlain(dir string, exclude git.Oid) (git.Oid, int64, bool) {
+	return c.recent(dir, "", exclude)
+}
+
+// recent returns the most recently used count of the repository in dir
+// filtered by path alone ("" for none) whose start is not exclude.
+func (c *countCache) recent(dir, path string, exclude git.Oid) (git.Oid, int64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.order == nil {
@@ -84,11 +91,29 @@ func (c *countCache) recentPlain(dir string, exclude git.Oid) (git.Oid, int64, b
 	for el := c.order.Front(); el != nil; el = el.Next() {
 		e := el.Value.(countEntry)
 		k := e.key
-		if k.dir == dir && k.not.IsZero() && k.path == "" && !k.hasSince && !k.hasUntil && k.start != exclude {
+		if k.dir == dir && k.not.IsZero() && k.path == path && !k.hasSince && !k.hasUntil && k.start != exclude {
 			return k.start, e.total, true
 		}
 	}
 	return git.Oid{}, 0, false
+}
+
+// recentPaths returns up to n distinct paths of the path-filtered counts of
+// the repository in dir, most recently used first.
+func (c *countCache) recentPaths(dir string, n int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.order == nil {
+		return nil
+	}
+	var out []string
+	for el := c.order.Front(); el != nil && len(out) < n; el = el.Next() {
+		k := el.Value.(countEntry).key
+		if k.dir == dir && k.path != "" && k.not.IsZero() && !k.hasSince && !k.hasUntil && !slices.Contains(out, k.path) {
+			out = append(out, k.path)
+		}
+	}
+	return out
 }
 
 // countsFile is where a repository keeps its unfiltered commit counts by
@@ -119,6 +144,25 @@ func (c *countCache) loadPlain(dir string) {
 	c.mu.Unlock()
 	for _, e := range readCounts(dir) {
 		c.putIfAbsent(countKey{dir: dir, start: e.id}, e.total)
+	}
+}
+
+// loadPaths puts the path-filtered counts persisted in dir into the cache,
+// once per directory and process.
+func (c *countCache) loadPaths(dir string) {
+	c.mu.Lock()
+	if c.loaded == nil {
+		c.loaded = map[string]bool{}
+	}
+	marker := dir + "\x00" + pathCountsFile
+	if c.loaded[marker] {
+		c.mu.Unlock()
+		return
+	}
+	c.loaded[marker] = true
+	c.mu.Unlock()
+	for _, e := range readPathCounts(dir) {
+		c.putIfAbsent(countKey{dir: dir, start: e.id, path: e.path}, e.total)
 	}
 }
 
@@ -186,6 +230,87 @@ func readCounts(dir string) []persistedCount {
 			continue
 		}
 		out = append(out, persistedCount{id: *id, total: total})
+	}
+	return out
+}
+
+// pathCountsFile is where a repository keeps its counts filtered by a path
+// alone, by (tip, path): such a count walks every commit and reads trees,
+// seconds on a large history, so it must survive a restart too.
+const pathCountsFile = "depot-path-counts"
+
+// pathCountsFileKeep is how many path counts a rewrite of the file keeps;
+// it is rewritten when it grows past four times that many lines.
+const pathCountsFileKeep = 256
+
+// pathCountLineSize is the typical length of a line of the path counts file.
+const pathCountLineSize = countLineSize + 24
+
+// persistPath appends a path-filtered count to dir's file, and rewrites it
+// with the newest counts when it has grown too long. As for persistPlain,
+// errors only cost speed after a restart and are ignored.
+func persistPath(dir string, id git.Oid, path string, total int64) {
+	file := filepath.Join(dir, pathCountsFile)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	_, werr := fmt.Fprintf(f, "%s %d %s\n", id.String(), total, strconv.Quote(path))
+	info, serr := f.Stat()
+	_ = f.Close()
+	if werr != nil || serr != nil || info.Size() < pathCountsFileKeep*4*pathCountLineSize {
+		return
+	}
+	entries := readPathCounts(dir)
+	if len(entries) > pathCountsFileKeep {
+		entries = entries[len(entries)-pathCountsFileKeep:]
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%s %d %s\n", e.id.String(), e.total, strconv.Quote(e.path))
+	}
+	tmp := file + ".tmp"
+	if os.WriteFile(tmp, []byte(b.String()), 0o644) == nil {
+		_ = os.Rename(tmp, file)
+	}
+}
+
+type persistedPathCount struct {
+	id    git.Oid
+	path  string
+	total int64
+}
+
+// readPathCounts parses dir's path counts file, oldest first; a damaged
+// line is skipped.
+func readPathCounts(dir string) []persistedPathCount {
+	data, err := os.ReadFile(filepath.Join(dir, pathCountsFile))
+	if err != nil {
+		return nil
+	}
+	var out []persistedPathCount
+	for line := range strings.SplitSeq(string(data), "\n") {
+		hexID, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		num, quoted, ok := strings.Cut(rest, " ")
+		if !ok {
+			continue
+		}
+		id, err := git.NewOid(hexID)
+		if err != nil {
+			continue
+		}
+		total, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || total < 0 {
+			continue
+		}
+		path, err := strconv.Unquote(quoted)
+		if err != nil || path == "" {
+			continue
+		}
+		out = append(out, persistedPathCount{id: *id, path: path, total: total})
 	}
 	return out
 }
