@@ -21,6 +21,9 @@ type OrgSearch struct {
 	// PublicMembershipOnly, with MemberID, keeps only the memberships the
 	// user shows publicly.
 	PublicMembershipOnly bool
+	// ViewerMemberID further restricts to the organisations this user
+	// belongs to (a restricted viewer sees no others).
+	ViewerMemberID int64
 	ListOptions
 }
 

@@ -208,6 +208,9 @@ func (s *OrgStore) Search(ctx context.Context, q ports.OrgSearch) ([]*org.Organi
 		}
 		sel = sel.Where(member, q.MemberID)
 	}
+	if q.ViewerMemberID != 0 {
+		sel = sel.Where("u.id IN (SELECT ou.org_id FROM org_users AS ou WHERE ou.user_id = ?)", q.ViewerMemberID)
+	}
 	if len(q.Visibilities) > 0 {
 		vis := make([]string, len(q.Visibilities))
 		for i, v := range q.Visibilities {

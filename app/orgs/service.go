@@ -55,7 +55,21 @@ type Access struct {
 // membership m in.
 func viewer(c auth.Caller, m org.Membership) org.Viewer {
 	v := users.Viewer(c)
-	return org.Viewer{UserID: v.ID, IsAdmin: v.IsAdmin, PublicOnly: v.PublicOnly, IsMember: m.IsMember}
+	return org.Viewer{UserID: v.ID, IsAdmin: v.IsAdmin, PublicOnly: v.PublicOnly,
+		Restricted: c.User != nil && c.User.IsRestricted, IsMember: m.IsMember}
+}
+
+// narrow applies c's listing filter to q (Gitea's BuildCanSeeUserCondition
+// and public-only token rule).
+func narrow(c auth.Caller, q *ports.OrgSearch) {
+	f := org.ListFilterFor(viewer(c, org.Membership{}))
+	q.Visibilities = f.Kinds
+	if f.WithMemberships {
+		q.IncludeMemberID = c.UserID()
+	}
+	if f.MembershipsOnly {
+		q.ViewerMemberID = c.UserID()
+	}
 }
 
 // Open resolves the organisation called name for caller c with c's
@@ -213,10 +227,13 @@ func (s *Service) Rename(ctx context.Context, a *Access, newName string) error {
 }
 
 // List lists the organisations c may see: public ones to everybody, limited
-// ones to signed-in callers, private ones to their members and admins.
+// ones to signed-in callers, private ones to their members and admins; a
+// restricted account only those it belongs to, a public-only token only
+// public ones.
 func (s *Service) List(ctx context.Context, c auth.Caller, keyword string, opts ports.ListOptions) ([]*org.Organization, int64, error) {
-	return s.stores.Orgs.Search(ctx, ports.OrgSearch{Keyword: keyword, Visibilities: org.VisibleKinds(viewer(c, org.Membership{})),
-		IncludeMemberID: c.UserID(), ListOptions: opts})
+	q := ports.OrgSearch{Keyword: keyword, ListOptions: opts}
+	narrow(c, &q)
+	return s.stores.Orgs.Search(ctx, q)
 }
 
 // ListAll lists every organisation, for administrators.
@@ -226,13 +243,18 @@ func (s *Service) ListAll(ctx context.Context, opts ports.ListOptions) ([]*org.O
 
 // ListOf lists the organisations u belongs to as c may see them (Gitea's
 // listUserOrgs): all of them to u and to site admins; to others only the
-// memberships u shows publicly, of organisations c may see.
+// memberships u shows publicly, of organisations c may see. A public-only
+// token sees public organisations only, even its owner's own.
 func (s *Service) ListOf(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*org.Organization, int64, error) {
 	q := ports.OrgSearch{MemberID: u.ID, ListOptions: opts}
-	if !c.IsAdmin() && c.UserID() != u.ID {
+	switch {
+	case c.IsAdmin() || c.UserID() == u.ID:
+		if users.Viewer(c).PublicOnly {
+			q.Visibilities = []user.Visibility{user.VisibilityPublic}
+		}
+	default:
 		q.PublicMembershipOnly = true
-		q.Visibilities = org.VisibleKinds(viewer(c, org.Membership{}))
-		q.IncludeMemberID = c.UserID()
+		narrow(c, &q)
 	}
 	return s.stores.Orgs.Search(ctx, q)
 }

@@ -30,6 +30,10 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	if err != nil {
 		return nil, err
 	}
+	// Gitea's 403: whom the owner blocks may not fork its repositories.
+	if err := s.users.CheckNotBlocked(ctx, a.Caller.User, parent.Owner.ID); err != nil {
+		return nil, err
+	}
 	name := in.Name
 	if name == "" {
 		name = parent.Name
@@ -57,7 +61,9 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	r := &repository.Repository{
 		Owner: repository.Owner{ID: owner.ID, Name: owner.Name, Kind: owner.Kind, Visibility: owner.Visibility},
 		Name:  name, LowerName: strings.ToLower(name), Description: parent.Description, Website: parent.Website,
-		Private: parent.Private, Empty: parent.Empty, ForkID: parent.ID, DefaultBranch: parent.DefaultBranch,
+		// A fork of a private organisation's repository stays private, as
+		// in Gitea: it would otherwise publish what the organisation hides.
+		Private: parent.Private || parent.Owner.Visibility == user.VisibilityPrivate, Empty: parent.Empty, ForkID: parent.ID, DefaultBranch: parent.DefaultBranch,
 		ObjectFormat: parent.ObjectFormat, Units: append([]permission.Unit(nil), parent.Units...),
 		Tracker: parent.Tracker, Merge: parent.Merge, Created: now, Updated: now,
 	}
@@ -86,10 +92,11 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 var errForkForOtherUser = errs.Forbidden("you may only create repositories for yourself or an organization you belong to")
 
 // targetOwner is the account a new repository of the caller goes to: the
-// caller itself when name is empty or its own, else an organisation.
-// Organisation membership arrives with organisations; until then only a site
-// admin may create repositories for another account. otherUser is the
-// refusal when name is another individual's account, worded per route.
+// caller itself when name is empty or its own, else an organisation the
+// caller may create repositories in (an owner, or a member of a team allowed
+// to create them; site admins anywhere), as Gitea's prepareDoerCreateRepoInOrg.
+// otherUser is the refusal when name is another individual's account,
+// worded per route.
 func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field string, otherUser error) (*user.User, error) {
 	if name == "" || strings.EqualFold(name, c.User.Name) {
 		return c.User, nil
@@ -107,5 +114,15 @@ func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field st
 	if u.Kind != user.KindOrganization {
 		return nil, otherUser
 	}
-	return nil, errs.Forbidden("Must be an organization member")
+	m, err := s.stores.Orgs.Membership(ctx, u.ID, c.UserID())
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !m.IsMember:
+		return nil, errs.Forbidden("Must be an organization member")
+	case !m.IsOwner && !m.CanCreateRepo:
+		return nil, errs.Forbidden("Given user is not allowed to create repository in organization " + u.Name + ".")
+	}
+	return u, nil
 }

@@ -115,29 +115,39 @@ type Viewer struct {
 	IsAdmin bool
 	// PublicOnly is set for tokens limited to public resources.
 	PublicOnly bool
+	// Restricted is set for restricted accounts, which see only the
+	// organisations they belong to, public ones included.
+	Restricted bool
 	// IsMember is whether the viewer belongs to the organisation (any team).
 	IsMember bool
 }
 
 // CanSee reports whether v may know that the organisation exists (Gitea's
 // HasOrgOrUserVisible): a public one everybody, a limited one signed-in
-// callers, a private one its members and site admins. Everyone else is told
-// it does not exist (404).
+// callers, a private one its members and site admins; a restricted account
+// only those it belongs to. Everyone else is told it does not exist (404).
+// A public-only token does not hide a limited organisation from its signed-in
+// owner: the routes refuse it with the token rule (403), as Gitea does.
 func CanSee(v Viewer, visibility user.Visibility) bool {
 	if v.IsAdmin || v.IsMember {
 		return true
+	}
+	if v.Restricted && v.UserID != 0 {
+		return false
 	}
 	switch visibility {
 	case user.VisibilityPublic:
 		return true
 	case user.VisibilityLimited:
-		return v.UserID != 0 && !v.PublicOnly
+		return v.UserID != 0
 	}
 	return false
 }
 
 // VisibleKinds returns the visibilities an organisation listing may show to
-// a viewer who is no member of them; nil means all.
+// a viewer who is no member of them; nil means all. A restricted viewer
+// sees no organisation it is no member of whatever this answers: see
+// ListFilterFor.
 func VisibleKinds(v Viewer) []user.Visibility {
 	switch {
 	case v.PublicOnly || v.UserID == 0:
@@ -146,6 +156,38 @@ func VisibleKinds(v Viewer) []user.Visibility {
 		return nil
 	}
 	return []user.Visibility{user.VisibilityPublic, user.VisibilityLimited}
+}
+
+// ListFilter narrows an organisation listing for one viewer (Gitea's
+// BuildCanSeeUserCondition with the public-only token rule).
+type ListFilter struct {
+	// Kinds are the visibilities shown; nil means all.
+	Kinds []user.Visibility
+	// WithMemberships also shows the organisations the viewer belongs to,
+	// whatever Kinds says (members see their private organisations).
+	WithMemberships bool
+	// MembershipsOnly keeps only the organisations the viewer belongs to
+	// (restricted accounts).
+	MembershipsOnly bool
+}
+
+// ListFilterFor returns how an organisation listing is narrowed for v. A
+// public-only token sees public organisations only, even those its owner
+// belongs to; a restricted account only the organisations it belongs to.
+func ListFilterFor(v Viewer) ListFilter {
+	f := ListFilter{Kinds: VisibleKinds(v)}
+	switch {
+	case v.UserID == 0:
+	case v.IsAdmin && !v.PublicOnly:
+	case v.Restricted:
+		f.MembershipsOnly = true
+		if !v.PublicOnly {
+			f.Kinds = nil // every organisation it belongs to
+		}
+	case !v.PublicOnly:
+		f.WithMemberships = true
+	}
+	return f
 }
 
 // CanCreate reports whether an account may create an organisation: site

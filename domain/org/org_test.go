@@ -83,7 +83,7 @@ func TestOrgsCanSee(t *testing.T) {
 		{"public anon", anon, user.VisibilityPublic, true},
 		{"limited anon", anon, user.VisibilityLimited, false},
 		{"limited signed", signed, user.VisibilityLimited, true},
-		{"limited public-only token", publicOnly, user.VisibilityLimited, false},
+		{"limited public-only token", publicOnly, user.VisibilityLimited, true}, // refused by the token rule instead
 		{"private signed", signed, user.VisibilityPrivate, false},
 		{"private member", member, user.VisibilityPrivate, true},
 		{"private admin", admin, user.VisibilityPrivate, true},
@@ -165,4 +165,44 @@ func TestOrgsParseMode(t *testing.T) {
 	}
 	_, ok := org.ParseMode("root")
 	is.True(!ok)
+}
+
+func TestOrgCRestrictedViewer(t *testing.T) {
+	restricted := org.Viewer{UserID: 7, Restricted: true}
+	restrictedMember := org.Viewer{UserID: 7, Restricted: true, IsMember: true}
+	restrictedAdmin := org.Viewer{UserID: 7, Restricted: true, IsAdmin: true}
+	for _, vis := range []user.Visibility{user.VisibilityPublic, user.VisibilityLimited, user.VisibilityPrivate} {
+		t.Run(string(vis), func(t *testing.T) {
+			is := is.New(t)
+			is.True(!org.CanSee(restricted, vis))      // hidden even when public
+			is.True(org.CanSee(restrictedMember, vis)) // members see their organisation
+			is.True(org.CanSee(restrictedAdmin, vis))  // admin wins
+		})
+	}
+}
+
+func TestOrgCListFilterFor(t *testing.T) {
+	public := []user.Visibility{user.VisibilityPublic}
+	signedKinds := []user.Visibility{user.VisibilityPublic, user.VisibilityLimited}
+	cases := []struct {
+		name string
+		v    org.Viewer
+		want org.ListFilter
+	}{
+		{"anonymous", org.Viewer{}, org.ListFilter{Kinds: public}},
+		{"signed", org.Viewer{UserID: 5}, org.ListFilter{Kinds: signedKinds, WithMemberships: true}},
+		{"public-only token", org.Viewer{UserID: 5, PublicOnly: true}, org.ListFilter{Kinds: public}},
+		{"admin", org.Viewer{UserID: 1, IsAdmin: true}, org.ListFilter{}},
+		{"admin public-only", org.Viewer{UserID: 1, IsAdmin: true, PublicOnly: true}, org.ListFilter{Kinds: public}},
+		{"restricted", org.Viewer{UserID: 7, Restricted: true}, org.ListFilter{MembershipsOnly: true}},
+		{"restricted public-only", org.Viewer{UserID: 7, Restricted: true, PublicOnly: true},
+			org.ListFilter{Kinds: public, MembershipsOnly: true}},
+		{"restricted admin", org.Viewer{UserID: 7, Restricted: true, IsAdmin: true}, org.ListFilter{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			is.Equal(org.ListFilterFor(tc.v), tc.want)
+		})
+	}
 }
