@@ -2,6 +2,7 @@ package ports
 
 import (
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -19,6 +20,12 @@ type HookPayloads interface {
 	// repository it was forked from (owned by parentOwner) as its parent,
 	// shown with no permissions.
 	RepositoryWithParent(r *repository.Repository, owner *user.User, ownerAccess bool,
+		parent *repository.Repository, parentOwner *user.User) any
+	// RepositoryFor renders r, owned by owner, with perm as its permissions
+	// object (Gitea's issue payloads show the sender's access); a fork's
+	// parent (owned by parentOwner), when not nil, is shown with no
+	// permissions.
+	RepositoryFor(r *repository.Repository, owner *user.User, perm permission.Permission,
 		parent *repository.Repository, parentOwner *user.User) any
 	// User renders an account as payloads show it: as an anonymous caller
 	// sees it, with Gitea's placeholder e-mail address.

@@ -52,6 +52,31 @@ const (
 	JobFailed  JobState = "failed"
 )
 
+// JobOutcomeKind is what Settle does with one job.
+type JobOutcomeKind int
+
+// The outcomes Settle records, each as the single-job method of that name.
+const (
+	// JobComplete deletes the job (Complete).
+	JobComplete JobOutcomeKind = iota + 1
+	// JobRetry makes it pending again at RunAt with LastError (Retry).
+	JobRetry
+	// JobFail marks it failed with LastError (Fail).
+	JobFail
+	// JobRelease gives it back uncounted (Release).
+	JobRelease
+)
+
+// JobOutcome is how one claimed job ended, for Settle.
+type JobOutcome struct {
+	ID   int64
+	Kind JobOutcomeKind
+	// RunAt is when a retried job is due again.
+	RunAt time.Time
+	// LastError is what a retried or failed job reports.
+	LastError string
+}
+
 // JobStore is the durable job queue. Enqueue is meant to run inside the
 // transaction of the write that causes the work (an outbox), so the work is
 // queued if and only if the write commits.
@@ -70,6 +95,22 @@ type JobStore interface {
 	// ever claimable. Concurrent claimers never get the same job (Postgres:
 	// FOR UPDATE SKIP LOCKED).
 	Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*Job, error)
+	// ClaimBatches leases as Claim does, up to limit batches: each due queue
+	// head (and each due job without a queue) starts a batch, and a head
+	// brings along up to batch-1 jobs that follow it in its queue, in id
+	// order, as long as each is due and of these kinds (the first that is
+	// not ends the batch, so a batch never skips a job of its queue). Every
+	// job of a batch gets the same lease, and its Attempts is incremented.
+	// Batches come in claim order (their first jobs'), each in queue order.
+	// A batch's jobs must run in order; the holder settles the ones it ran
+	// and releases the rest, so none runs while an earlier one waits.
+	ClaimBatches(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration,
+		limit, batch int) ([][]*Job, error)
+	// Settle records the outcomes of jobs leased to owner in one
+	// transaction. Each outcome applies only while its job is running under
+	// owner's lease; the others still apply, and Settle then returns
+	// errs.ErrConflict.
+	Settle(ctx context.Context, owner string, outs []JobOutcome) error
 	// Complete deletes a job its owner finished. Complete, Retry, Fail and
 	// Release act only while the job is running under owner's lease;
 	// otherwise (it finished, or its lease expired and another owner

@@ -155,6 +155,14 @@ func provideOutbound(s site.Settings, dirs *libgit2.Storage, log *slog.Logger) (
 	}, nil
 }
 
+// provideHookSender builds the webhook sender; its cleanup, run after the
+// server and its job runner have stopped, closes the connections it kept
+// to receivers.
+func provideHookSender(out ports.Outbound) (*webhook.Sender, func()) {
+	s := webhook.NewSender(out)
+	return s, s.CloseIdleConnections
+}
+
 func provideSSHKeys() ports.SSHKeys { return security.NewSSHKeys() }
 
 // provideSecretBox seals stored secrets (mirror credentials) under the site
@@ -185,7 +193,7 @@ var appSet = gwire.NewSet(
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
-	webhook.NewSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
+	provideHookSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),
 	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
 	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),

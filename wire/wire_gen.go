@@ -12,7 +12,6 @@ import (
 	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/sshd"
-	"github.com/depothq/depot/adapters/webhook"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -64,11 +63,12 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	sender := webhook.NewSender(guard)
+	sender, cleanup3 := provideHookSender(guard)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -86,6 +86,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -104,6 +105,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -111,6 +113,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -119,6 +122,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	sshdOptions := provideSSHOptions(o)
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -139,6 +143,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup3()
 		cleanup2()
 		cleanup()
 	}, nil
@@ -181,11 +186,12 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	sender := webhook.NewSender(guard)
+	sender, cleanup3 := provideHookSender(guard)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -203,6 +209,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -221,6 +228,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -228,6 +236,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -236,6 +245,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	sshdOptions := provideSSHOptions(o)
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
@@ -256,6 +266,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup3()
 		cleanup2()
 		cleanup()
 	}, nil

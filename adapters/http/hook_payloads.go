@@ -34,23 +34,36 @@ func NewHookPayloads(us *users.Service, settings site.Settings) *HookPayloads {
 // Repository renders r as Gitea's Repository, with the permissions object
 // of its owner or of nobody.
 func (h *HookPayloads) Repository(r *repository.Repository, owner *user.User, ownerAccess bool) any {
-	var perm permission.Permission
-	if ownerAccess {
-		perm = permission.Permission{Mode: permission.ModeOwner}
-	}
-	anon := auth.Caller{}
-	return h.render.toRepo(anon, repoView{access: &repos.Access{Repo: r, Perm: perm, Caller: anon}, owner: owner})
+	return h.RepositoryFor(r, owner, ownerPermission(ownerAccess), nil, nil)
 }
 
 // RepositoryWithParent renders fork r with its parent, as Gitea's
 // payloads show a fork.
 func (h *HookPayloads) RepositoryWithParent(r *repository.Repository, owner *user.User, ownerAccess bool,
 	parent *repository.Repository, parentOwner *user.User) any {
-	d := h.Repository(r, owner, ownerAccess).(*repoDTO)
+	return h.RepositoryFor(r, owner, ownerPermission(ownerAccess), parent, parentOwner)
+}
+
+// RepositoryFor renders r as Gitea's Repository with perm's permissions
+// object, and a fork's parent with none: Gitea shows the parent with the
+// fork's permissions, which its own code calls wrong, and Depot has no
+// cheaper right answer for it.
+func (h *HookPayloads) RepositoryFor(r *repository.Repository, owner *user.User, perm permission.Permission,
+	parent *repository.Repository, parentOwner *user.User) any {
+	anon := auth.Caller{}
+	d := h.render.toRepo(anon, repoView{access: &repos.Access{Repo: r, Perm: perm, Caller: anon}, owner: owner})
 	if parent != nil {
-		d.Parent = h.Repository(parent, parentOwner, false).(*repoDTO)
+		d.Parent = h.RepositoryFor(parent, parentOwner, permission.Permission{}, nil, nil).(*repoDTO)
 	}
 	return d
+}
+
+// ownerPermission is everything for ownerAccess, else nothing.
+func ownerPermission(ownerAccess bool) permission.Permission {
+	if ownerAccess {
+		return permission.Permission{Mode: permission.ModeOwner}
+	}
+	return permission.Permission{}
 }
 
 // payloadViewer is a signed-in account that is nobody in particular: it is

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -126,7 +127,16 @@ var unfinishedStates = []string{string(ports.JobPending), string(ports.JobRunnin
 //     (migration 000010) in claim order, at most limit of them, and the
 //     expired leases among them from the same index;
 //   - due keeps the candidates of the kinds asked for that are due, in
-//     claim order.
+//     claim order: the heads of the batches;
+//   - followers are, per queue head taken, the next batch-1 unfinished jobs
+//     of its queue (one range of the same index), each with the count of
+//     jobs up to it that may not be taken (not due, another kind): only
+//     the run before the first of those joins the head's batch, so a batch
+//     never skips a job of its queue.
+//
+// Only a head can bring followers, and a head is taken by one claimer, so
+// two claimers never share a follower; the update re-checks that each row
+// is still due, which on Postgres is evaluated on the row's latest version.
 //
 // SQLite's planner, without statistics (nothing runs ANALYZE), takes the
 // (state, run_at) index for these probes, which reads the whole backlog
@@ -150,16 +160,25 @@ candidates(id) AS (
 	SELECT u.id FROM jobs AS u {u} WHERE u.queue = '' AND u.kind IN (?) AND u.state = 'running' AND u.lease_until <= ?
 ),
 due AS MATERIALIZED (
-	SELECT j.id FROM jobs AS j {j}
+	SELECT j.id, j.queue FROM jobs AS j {j}
 	WHERE j.id IN (SELECT id FROM candidates)
 	AND j.kind IN (?)
 	AND ((j.state = 'pending' AND j.run_at <= ?) OR (j.state = 'running' AND j.lease_until <= ?))
 	ORDER BY j.run_at, j.id
 	LIMIT ?
 	{lock}
+),
+followers(id, blocked) AS (
+	SELECT f.id, SUM(CASE WHEN f.kind IN (?)
+		AND ((f.state = 'pending' AND f.run_at <= ?) OR (f.state = 'running' AND f.lease_until <= ?))
+		THEN 0 ELSE 1 END) OVER (PARTITION BY f.queue ORDER BY f.id)
+	FROM due JOIN jobs AS f {j} ON f.id IN (SELECT x.id FROM jobs AS x {h}
+		WHERE x.queue = due.queue AND x.queue <> '' AND x.state IN ('pending', 'running') AND x.id > due.id
+		ORDER BY x.id LIMIT ?)
 )
 UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
-WHERE id IN (SELECT id FROM due)
+WHERE id IN (SELECT id FROM due UNION ALL SELECT id FROM followers WHERE blocked = 0)
+AND kind IN (?) AND ((state = 'pending' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?))
 RETURNING id, kind, queue, dedup, payload, state, attempts, run_at, lease_owner, lease_until, last_error, created`
 
 // claimHints fills in claimSQL for SQLite: the queue probes on the queue
@@ -171,16 +190,34 @@ var claimHints = strings.NewReplacer("{h}", "INDEXED BY idx_jobs_queue_id", "{u}
 // no hints, and the candidates locked.
 var claimLocks = strings.NewReplacer("{h}", "", "{u}", "", "{j}", "", "{lock}", "FOR UPDATE OF j SKIP LOCKED")
 
-// Claim leases up to limit due jobs of kinds to owner until now+lease.
+// Claim leases up to limit due jobs of kinds to owner until now+lease: the
+// heads of batches of one.
 func (s *JobStore) Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
+	batches, err := s.ClaimBatches(ctx, owner, kinds, now, lease, limit, 1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ports.Job, 0, len(batches))
+	for _, b := range batches {
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// ClaimBatches leases up to limit batches of due jobs of kinds to owner
+// until now+lease, each a queue head or an unqueued job and, for a head, up
+// to batch-1 jobs that follow it in its queue.
+func (s *JobStore) ClaimBatches(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration,
+	limit, batch int) ([][]*ports.Job, error) {
 	if len(kinds) == 0 || limit <= 0 {
 		return nil, nil
 	}
+	follow := max(batch, 1) - 1
 	now = dbTime(now)
 	var rows []jobRow
 	if st := s.c.claimStmt(ctx, len(kinds)); st != nil {
 		var err error
-		if rows, err = s.claimPrepared(ctx, st, owner, kinds, now, lease, limit); err != nil {
+		if rows, err = s.claimPrepared(ctx, st, owner, kinds, now, lease, limit, follow); err != nil {
 			return nil, jobMapping.mapErr(err)
 		}
 	} else {
@@ -190,20 +227,40 @@ func (s *JobStore) Claim(ctx context.Context, owner string, kinds []string, now 
 			hints = claimLocks
 		}
 		in := bun.In(kinds)
-		q := db.NewRaw(hints.Replace(claimSQL), in, now, limit, in, now, in, now, now, limit, owner, now.Add(lease))
+		q := db.NewRaw(hints.Replace(claimSQL), in, now, limit, in, now, in, now, now, limit, in, now, now, follow,
+			owner, now.Add(lease), in, now, now)
 		if err := q.Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, jobMapping.mapErr(err)
 		}
 	}
-	// RETURNING gives no order; callers get the claim order.
-	slices.SortFunc(rows, func(a, b jobRow) int {
-		if c := a.RunAt.Compare(b.RunAt); c != 0 {
+	return batchesOf(rows), nil
+}
+
+// batchesOf groups claimed rows (RETURNING gives no order) into batches:
+// each unqueued job alone, each queue's jobs in id order, the batches in
+// claim order of their first jobs.
+func batchesOf(rows []jobRow) [][]*ports.Job {
+	slices.SortFunc(rows, func(a, b jobRow) int { return cmp.Compare(a.ID, b.ID) })
+	var out [][]*ports.Job
+	at := map[string]int{}
+	for i := range rows {
+		j := rows[i].toDomain()
+		if j.Queue != "" {
+			if k, ok := at[j.Queue]; ok {
+				out[k] = append(out[k], j)
+				continue
+			}
+			at[j.Queue] = len(out)
+		}
+		out = append(out, []*ports.Job{j})
+	}
+	slices.SortStableFunc(out, func(a, b []*ports.Job) int {
+		if c := a[0].RunAt.Compare(b[0].RunAt); c != 0 {
 			return c
 		}
-		return int(a.ID - b.ID)
+		return cmp.Compare(a[0].ID, b[0].ID)
 	})
-	out := domainAll(rows, (*jobRow).toDomain)
-	return out, nil
+	return out
 }
 
 // leased narrows an update to the job while owner holds it.
@@ -256,6 +313,94 @@ func (s *JobStore) Release(ctx context.Context, id int64, owner string) error {
 		res, err := leased(q, id, owner).Exec(ctx)
 		return leaseAffected(res, err)
 	})
+}
+
+// Settle records the outcomes of a batch in one transaction (on SQLite in
+// the next group commit): one statement for the completed jobs, one for
+// the released ones, one per retried or failed job (a batch stops at its
+// first retry, so there are few).
+func (s *JobStore) Settle(ctx context.Context, owner string, outs []ports.JobOutcome) error {
+	if len(outs) == 0 {
+		return nil
+	}
+	var done, released []int64
+	var others []ports.JobOutcome
+	for _, o := range outs {
+		switch o.Kind {
+		case ports.JobComplete:
+			done = append(done, o.ID)
+		case ports.JobRelease:
+			released = append(released, o.ID)
+		case ports.JobRetry, ports.JobFail:
+			others = append(others, o)
+		default:
+			return errs.Invalid("job outcome", "kind")
+		}
+	}
+	// The jobs settled; fewer than outs means some lease was lost, which
+	// does not undo the others.
+	var n int64
+	err := s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		n = 0
+		return inTxOf(ctx, db, func(ctx context.Context, tx bun.IDB) error {
+			count := func(res sql.Result, err error) error {
+				if err != nil {
+					return jobMapping.mapErr(err)
+				}
+				k, err := res.RowsAffected()
+				if err != nil {
+					return jobMapping.mapErr(err)
+				}
+				n += k
+				return nil
+			}
+			running := func(q *bun.UpdateQuery, ids []int64) *bun.UpdateQuery {
+				return q.Where("id IN (?)", bun.In(ids)).Where("state = ?", string(ports.JobRunning)).
+					Where("lease_owner = ?", owner)
+			}
+			if len(done) > 0 {
+				res, err := tx.NewDelete().Model((*jobRow)(nil)).Where("id IN (?)", bun.In(done)).
+					Where("state = ?", string(ports.JobRunning)).Where("lease_owner = ?", owner).Exec(ctx)
+				if err := count(res, err); err != nil {
+					return err
+				}
+			}
+			if len(released) > 0 {
+				q := tx.NewUpdate().Model((*jobRow)(nil)).
+					Set("state = ?", string(ports.JobPending)).Set("attempts = attempts - 1").
+					Set("lease_owner = ''").Set("lease_until = NULL")
+				if err := count(running(q, released).Exec(ctx)); err != nil {
+					return err
+				}
+			}
+			for _, o := range others {
+				q := tx.NewUpdate().Model((*jobRow)(nil)).
+					Set("lease_owner = ''").Set("lease_until = NULL").Set("last_error = ?", o.LastError)
+				if o.Kind == ports.JobRetry {
+					q = q.Set("state = ?", string(ports.JobPending)).Set("run_at = ?", dbTime(o.RunAt))
+				} else {
+					q = q.Set("state = ?", string(ports.JobFailed))
+				}
+				if err := count(running(q, []int64{o.ID}).Exec(ctx)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err == nil && n < int64(len(outs)) {
+		return errLeaseLost
+	}
+	return err
+}
+
+// inTxOf runs fn on db when it is a transaction already (a group commit's
+// savepoint, the ctx's transaction), else in a new one.
+func inTxOf(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bun.IDB) error) error {
+	if _, ok := db.(bun.Tx); ok {
+		return fn(ctx, db)
+	}
+	return db.RunInTx(ctx, nil, func(_ context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 }
 
 func leaseAffected(res sql.Result, err error) error {

@@ -51,7 +51,7 @@ func (c conn) claimStmt(ctx context.Context, n int) *sql.Stmt {
 // writes them (its dialect's format), so that they compare with the stored
 // ones as bun's own queries do.
 func (s *JobStore) claimPrepared(ctx context.Context, st *sql.Stmt, owner string, kinds []string, now time.Time,
-	lease time.Duration, limit int) ([]jobRow, error) {
+	lease time.Duration, limit, follow int) ([]jobRow, error) {
 	db := s.c.owner.write
 	at := func(t time.Time) string {
 		return strings.Trim(string(db.Dialect().AppendTime(nil, t)), "'")
@@ -63,7 +63,9 @@ func (s *JobStore) claimPrepared(ctx context.Context, st *sql.Stmt, owner string
 	var args []any
 	args = append(append(args, in...), at(now), limit)
 	args = append(append(args, in...), at(now))
-	args = append(append(args, in...), at(now), at(now), limit, owner, at(now.Add(lease)))
+	args = append(append(args, in...), at(now), at(now), limit)
+	args = append(append(args, in...), at(now), at(now), follow, owner, at(now.Add(lease)))
+	args = append(append(args, in...), at(now), at(now))
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, err

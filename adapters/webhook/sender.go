@@ -48,6 +48,12 @@ func NewSender(out ports.Outbound) *Sender {
 	return &Sender{client: &c}
 }
 
+// CloseIdleConnections closes the connections kept for reuse; call it once
+// the deliveries have stopped (server shutdown), so that the process does
+// not leave receivers holding connections to it. A delivery sent after it
+// dials anew.
+func (s *Sender) CloseIdleConnections() { s.client.CloseIdleConnections() }
+
 // Send makes one attempt.
 func (s *Sender) Send(ctx context.Context, r ports.HookRequest, maxBody int64) (ports.HookResponse, error) {
 	if r.Timeout > 0 {

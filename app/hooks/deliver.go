@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -37,6 +38,12 @@ const maxRetryDelay = time.Hour
 // worker waiting on a slow receiver is an idle goroutine and a connection.
 const deliveryConcurrency = 32
 
+// deliveryBatch is how many of one hook's deliveries a worker leases at
+// once (jobs.KindOptions.Batch): a backlog to one hook, which must go one
+// at a time, then costs one claim and one settling commit per batch
+// instead of two commits per delivery, around the attempt each records.
+const deliveryBatch = 64
+
 // The answers that say "later" rather than "no".
 const (
 	statusRequestTimeout  = 408
@@ -54,6 +61,8 @@ func (d *Dispatcher) kindOptions() jobs.KindOptions {
 	return jobs.KindOptions{
 		MaxAttempts: max(d.settings.WebhookMaxAttempts, 1),
 		Concurrency: deliveryConcurrency,
+		Batch:       deliveryBatch,
+		Settling:    d.records.wait,
 		Lease:       2*d.timeout() + time.Minute,
 		Backoff: func(attempt int) time.Duration {
 			delay := first
@@ -157,10 +166,61 @@ func (d *Dispatcher) giveUp(ctx context.Context, del *hook.Delivery, now time.Ti
 // record stores an attempt. A failure to record is only logged: the
 // attempt happened either way, and retrying it for the record's sake would
 // send a successful delivery twice.
+//
+// The write goes on while the worker sends the next delivery of its batch,
+// so that one hook's backlog does not wait for a commit per delivery (the
+// writes of several attempts then share commits); the job runner waits for
+// it before it records the job's outcome (KindOptions.Settling), so an
+// attempt is never missing from a delivery whose job is done.
 func (d *Dispatcher) record(ctx context.Context, del *hook.Delivery, a hook.Attempt) {
-	if err := d.stores.HookDeliveries.RecordAttempt(context.WithoutCancel(ctx), del.ID, a); err != nil &&
-		!errors.Is(err, errs.ErrNotFound) {
-		d.log.Error("recording a webhook delivery attempt", "delivery", del.UUID, "err", err)
+	done := d.records.start()
+	go func() {
+		defer done()
+		if err := d.stores.HookDeliveries.RecordAttempt(context.WithoutCancel(ctx), del.ID, a); err != nil &&
+			!errors.Is(err, errs.ErrNotFound) {
+			d.log.Error("recording a webhook delivery attempt", "delivery", del.UUID, "err", err)
+		}
+	}()
+}
+
+// inflightRecords tracks the attempt records being written. Its zero value
+// is ready.
+type inflightRecords struct {
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]chan struct{}
+}
+
+// start counts one more write; done ends it.
+func (f *inflightRecords) start() (done func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pending == nil {
+		f.pending = map[uint64]chan struct{}{}
+	}
+	f.next++
+	id, ch := f.next, make(chan struct{})
+	f.pending[id] = ch
+	return func() {
+		f.mu.Lock()
+		delete(f.pending, id)
+		f.mu.Unlock()
+		close(ch)
+	}
+}
+
+// wait returns once the writes started before it are done; writes started
+// meanwhile (other workers') are not waited for, so a busy dispatcher
+// cannot keep it waiting.
+func (f *inflightRecords) wait() {
+	f.mu.Lock()
+	chs := make([]chan struct{}, 0, len(f.pending))
+	for _, ch := range f.pending {
+		chs = append(chs, ch)
+	}
+	f.mu.Unlock()
+	for _, ch := range chs {
+		<-ch
 	}
 }
 

@@ -54,6 +54,8 @@ type Dispatcher struct {
 	settings site.Settings
 	log      *slog.Logger
 	baseURL  string
+	// records are the delivery attempts still being recorded (deliver.go).
+	records inflightRecords
 }
 
 // NewDispatcher builds the dispatcher and registers its delivery handler

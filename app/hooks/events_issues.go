@@ -151,6 +151,9 @@ func (d *Dispatcher) issueContext(ctx context.Context, tx ports.Stores, r *repos
 	if ic.owner == nil || ic.sender == nil {
 		return nil, errs.NotFound("the repository's owner or the sender no longer exists")
 	}
+	if err := ic.loadSenderPermission(ctx, tx); err != nil {
+		return nil, err
+	}
 	ic.issue = ports.HookIssue{Issue: i, Repo: r, Poster: byID[i.PosterID]}
 	for _, id := range assigneeIDs[i.ID] {
 		if u := byID[id]; u != nil {
@@ -196,7 +199,7 @@ func uniqueIDs(ids []int64) []int64 {
 
 // issueEvent renders the event for the hooks of eventType.
 func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPayload {
-	repo := c.repository(c.sender.ID == c.owner.ID)
+	repo := c.senderRepository()
 	sender := c.payloads.User(c.sender)
 	rendered := c.payloads.Issue(c.issue)
 	var changes *changesPayload

@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -54,6 +55,10 @@ func (f fakePayloads) RepositoryWithParent(r *repository.Repository, o *user.Use
 	_ *repository.Repository, _ *user.User) any {
 	return f.Repository(r, o, ownerAccess)
 }
+func (fakePayloads) RepositoryFor(r *repository.Repository, _ *user.User, perm permission.Permission,
+	_ *repository.Repository, _ *user.User) any {
+	return map[string]any{"full_name": r.FullName(), "admin": perm.IsAdmin()}
+}
 func (fakePayloads) User(u *user.User) any { return map[string]any{"login": u.Name} }
 func (fakePayloads) Issue(v ports.HookIssue) any {
 	return map[string]any{"number": v.Issue.Index, "labels": len(v.Labels)}
@@ -67,6 +72,9 @@ func hookIssueContext(sender *user.User, comment *issue.Comment, i *issue.Issue)
 		owner: owner, sender: sender}, issue: ports.HookIssue{Issue: i, Repo: r}}
 	if comment != nil {
 		ic.comment = &ports.HookComment{Comment: comment, Issue: i, Repo: r}
+	}
+	if sender.ID == owner.ID {
+		ic.senderPerm = permission.Permission{Mode: permission.ModeOwner}
 	}
 	return ic
 }

@@ -1,12 +1,14 @@
 package hooks
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/depothq/depot/domain/hook"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -173,6 +175,37 @@ type payloadContext struct {
 	parentOwner *user.User
 	// byEmail maps lower-case commit addresses to their accounts.
 	byEmail map[string]*user.User
+	// senderPerm is the sender's access to repo, for the payloads that show
+	// it (loadSenderPermission).
+	senderPerm permission.Permission
+}
+
+// loadSenderPermission computes the sender's access to the repository with
+// the permission core, as the API computes a caller's: one relations query
+// at most (none for the owner or a site administrator), once per event
+// however many hooks get it.
+func (c *payloadContext) loadSenderPermission(ctx context.Context, tx ports.Stores) error {
+	u, facts := c.sender, c.repo.Facts()
+	a := permission.Actor{Kind: permission.ActorUser, UserID: u.ID, IsSiteAdmin: u.IsAdmin, IsActive: u.IsActive,
+		ProhibitLogin: u.ProhibitLogin, IsRestricted: u.IsRestricted}
+	var rel permission.Relations
+	if !u.IsAdmin && u.ID != c.repo.Owner.ID {
+		var err error
+		if rel, err = tx.Repos.Relations(ctx, facts, u.ID); err != nil {
+			return err
+		}
+	}
+	c.senderPerm = permission.Compute(a, facts, rel)
+	return nil
+}
+
+// senderRepository renders the event's repository with the sender's
+// permissions in it, as Gitea's issue and comment payloads do.
+func (c *payloadContext) senderRepository() any {
+	if c.parent != nil && c.parentOwner != nil {
+		return c.payloads.RepositoryFor(c.repo, c.owner, c.senderPerm, c.parent, c.parentOwner)
+	}
+	return c.payloads.RepositoryFor(c.repo, c.owner, c.senderPerm, nil, nil)
 }
 
 // repository renders the event's repository, a fork with its parent.

@@ -72,14 +72,29 @@ func (m *memJobs) blocked(j *memJob) bool {
 	return false
 }
 
-func (m *memJobs) Claim(_ context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
+// claimable reports whether j may be leased at now, queue order aside.
+func claimable(j *memJob, kinds []string, now time.Time) bool {
+	due := (j.state == ports.JobPending && !j.job.RunAt.After(now)) ||
+		(j.state == ports.JobRunning && !j.leaseUntil.After(now))
+	return due && slices.Contains(kinds, j.job.Kind)
+}
+
+func (m *memJobs) Claim(ctx context.Context, owner string, kinds []string, now time.Time, lease time.Duration, limit int) ([]*ports.Job, error) {
+	batches, err := m.ClaimBatches(ctx, owner, kinds, now, lease, limit, 1)
+	var out []*ports.Job
+	for _, b := range batches {
+		out = append(out, b...)
+	}
+	return out, err
+}
+
+func (m *memJobs) ClaimBatches(_ context.Context, owner string, kinds []string, now time.Time, lease time.Duration,
+	limit, batch int) ([][]*ports.Job, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var due []*memJob
 	for _, j := range m.jobs {
-		ok := (j.state == ports.JobPending && !j.job.RunAt.After(now)) ||
-			(j.state == ports.JobRunning && !j.leaseUntil.After(now))
-		if ok && slices.Contains(kinds, j.job.Kind) && !m.blocked(j) {
+		if claimable(j, kinds, now) && !m.blocked(j) {
 			due = append(due, j)
 		}
 	}
@@ -89,14 +104,58 @@ func (m *memJobs) Claim(_ context.Context, owner string, kinds []string, now tim
 		}
 		return int(a.job.ID - b.job.ID)
 	})
-	var out []*ports.Job
-	for _, j := range due[:min(len(due), max(limit, 0))] {
+	take := func(j *memJob) *ports.Job {
 		j.state, j.owner, j.leaseUntil = ports.JobRunning, owner, now.Add(lease)
 		j.job.Attempts++
 		cp := j.job
-		out = append(out, &cp)
+		return &cp
+	}
+	var out [][]*ports.Job
+	for _, head := range due[:min(len(due), max(limit, 0))] {
+		var rest []*memJob
+		if head.job.Queue != "" {
+			for _, o := range m.jobs {
+				if o.job.Queue == head.job.Queue && o.job.ID > head.job.ID && unfinished(o.state) {
+					rest = append(rest, o)
+				}
+			}
+			slices.SortFunc(rest, func(a, b *memJob) int { return int(a.job.ID - b.job.ID) })
+		}
+		// Checked before head is taken: head's lease makes it undue.
+		n := 0
+		for n < len(rest) && n < batch-1 && claimable(rest[n], kinds, now) {
+			n++
+		}
+		b := []*ports.Job{take(head)}
+		for _, o := range rest[:n] {
+			b = append(b, take(o))
+		}
+		out = append(out, b)
 	}
 	return out, nil
+}
+
+func (m *memJobs) Settle(ctx context.Context, owner string, outs []ports.JobOutcome) error {
+	var lost error
+	for _, o := range outs {
+		var err error
+		switch o.Kind {
+		case ports.JobComplete:
+			err = m.Complete(ctx, o.ID, owner)
+		case ports.JobRetry:
+			err = m.Retry(ctx, o.ID, owner, o.RunAt, o.LastError)
+		case ports.JobFail:
+			err = m.Fail(ctx, o.ID, owner, o.LastError)
+		case ports.JobRelease:
+			err = m.Release(ctx, o.ID, owner)
+		default:
+			return errs.Invalid("job outcome", "kind")
+		}
+		if err != nil {
+			lost = err
+		}
+	}
+	return lost
 }
 
 // leased returns the job while owner holds it.

@@ -54,14 +54,27 @@ type KindOptions struct {
 	MaxAttempts int
 	// Concurrency bounds how many jobs of the kind run at once in this process.
 	Concurrency int
-	// Lease is how long a claimed job is this process's before another may
-	// take it over. Leases are never extended: the handler runs under a
-	// deadline a margin before the lease ends, so a job is never run twice at
-	// once, and a worker that died is noticed when its lease runs out.
+	// Lease is how long a claimed job (or batch) is this process's before
+	// another may take it over. Leases are never extended: the handlers run
+	// under a deadline a margin before the lease ends, so a job is never run
+	// twice at once, and a worker that died is noticed when its lease runs
+	// out.
 	Lease time.Duration
 	// Backoff is the delay before the retry that follows attempt n (1-based);
 	// nil means DefaultBackoff.
 	Backoff func(attempt int) time.Duration
+	// Batch is how many jobs of one queue a worker leases at once (0 or 1:
+	// one). The jobs of a batch run one after another on that worker, in
+	// queue order, under one lease, and their outcomes are recorded together,
+	// which saves a queue's jobs two writes each. A job of a batch starts
+	// only while at least half the handler's usual time is left of the
+	// lease, so a batch to a slow receiver hands the rest back.
+	Batch int
+	// Settling, when set, is called before the outcomes of the kind's jobs
+	// are recorded: a handler that leaves a write of its own going (to
+	// overlap it with the next job) waits for it there, so the job is
+	// never recorded done before that write is.
+	Settling func()
 }
 
 func (o KindOptions) withDefaults() KindOptions {
@@ -77,6 +90,7 @@ func (o KindOptions) withDefaults() KindOptions {
 	if o.Backoff == nil {
 		o.Backoff = DefaultBackoff
 	}
+	o.Batch = max(o.Batch, 1)
 	return o
 }
 

@@ -148,8 +148,8 @@ func (r *Runner) registered() []*kindRunner {
 	return append([]*kindRunner(nil), r.order...)
 }
 
-// claimRound claims, per kind, as many due jobs as the kind has free slots,
-// and starts them.
+// claimRound claims, per kind, as many batches of due jobs as the kind has
+// free slots, and starts each on a worker of its own.
 func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 	for _, k := range r.registered() {
 		if ctx.Err() != nil {
@@ -160,92 +160,134 @@ func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 			continue
 		}
 		owner := r.opts.Owner + "/" + strconv.FormatUint(r.seq.Add(1), 10)
+		// The handlers' deadlines count from before the claim, so they end
+		// before the lease does whatever the claim took.
+		deadline := time.Now().Add(k.opts.handlerTimeout())
 		// The claim is not cancelled with ctx: a claim that committed but
 		// whose answer was dropped would strand its jobs until the lease ends.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
-		js, err := r.store.Claim(cctx, owner, []string{k.name}, r.clock.Now(), k.opts.Lease, free)
+		batches, err := r.store.ClaimBatches(cctx, owner, []string{k.name}, r.clock.Now(), k.opts.Lease, free, k.opts.Batch)
 		cancel()
 		if err != nil {
 			r.log.Error("jobs: claiming", "kind", k.name, "err", err)
 			continue
 		}
-		for _, j := range js {
+		for _, b := range batches {
 			k.running.Add(1)
 			wg.Go(func() {
 				defer func() {
 					k.running.Add(-1)
-					// A free slot, and maybe the next job of j's queue.
+					// A free slot, and maybe the next jobs of b's queue.
 					r.Notify()
 				}()
-				r.work(base, k, owner, j)
+				r.workBatch(ctx, base, k, owner, deadline, b)
 			})
 		}
 	}
 }
 
-// work runs one claimed job and records its outcome.
-func (r *Runner) work(base context.Context, k *kindRunner, owner string, j *ports.Job) {
+// batchFlush is how long the outcomes of a batch's finished jobs may wait
+// to be recorded together: a long batch to a slow receiver records its
+// progress as it goes, so a crash re-sends little.
+const batchFlush = time.Second
+
+// workBatch runs the jobs of one claimed batch in order and records their
+// outcomes together. A job that is to be retried ends the batch: the jobs
+// after it are released unrun (due again at once, uncounted), so none of
+// them runs before it. A job that completes or fails for good frees its
+// queue, so the batch goes on. A job starts only while at least half a
+// handler's time is left before deadline (the lease's, less the margin for
+// settling); the rest of a batch that ran that long is released, as is the
+// rest of a batch when the runner stops (ctx ends): shutdown waits for the
+// running job only.
+func (r *Runner) workBatch(ctx, base context.Context, k *kindRunner, owner string, deadline time.Time, batch []*ports.Job) {
+	var outs []ports.JobOutcome
+	flushed := time.Now()
+	for i, j := range batch {
+		if i > 0 && (ctx.Err() != nil || time.Until(deadline) < k.opts.handlerTimeout()/2) {
+			for _, rest := range batch[i:] {
+				outs = append(outs, ports.JobOutcome{ID: rest.ID, Kind: ports.JobRelease})
+			}
+			break
+		}
+		out, stop, retryIn := r.work(base, k, deadline, j)
+		outs = append(outs, out)
+		if stop {
+			for _, rest := range batch[i+1:] {
+				outs = append(outs, ports.JobOutcome{ID: rest.ID, Kind: ports.JobRelease})
+			}
+			r.settle(base, k, owner, outs)
+			if out.Kind == ports.JobRetry && retryIn < r.opts.Poll {
+				// Sooner than the next poll: come back for it on time (once
+				// the retry is recorded, or the wake-up could find it running).
+				time.AfterFunc(retryIn, r.Notify)
+			}
+			return
+		}
+		if i < len(batch)-1 && time.Since(flushed) >= batchFlush {
+			r.settle(base, k, owner, outs)
+			outs, flushed = nil, time.Now()
+		}
+	}
+	r.settle(base, k, owner, outs)
+}
+
+// work runs one claimed job and says what became of it; stop is set when
+// the jobs after it in its batch must not run now (it is to be retried in
+// retryIn, or shutdown cut it off).
+func (r *Runner) work(base context.Context, k *kindRunner, deadline time.Time, j *ports.Job) (
+	_ ports.JobOutcome, stop bool, retryIn time.Duration) {
 	log := r.log.With("kind", k.name, "job", j.ID, "attempt", j.Attempts)
 	if j.Attempts > k.opts.MaxAttempts {
 		// The last allowed run never reported back: its worker died (a
 		// crash, a kill, maybe this very job) and the lease ran out. Running
 		// it again could take this process down too.
-		r.fail(base, log, owner, j, fmt.Sprintf("gave up after %d attempts; the last one's worker stopped without reporting", j.Attempts-1))
-		return
+		return r.fail(log, j, fmt.Sprintf("gave up after %d attempts; the last one's worker stopped without reporting", j.Attempts-1)), false, 0
 	}
-	hctx, cancel := context.WithTimeout(base, k.opts.handlerTimeout())
+	hctx, cancel := context.WithDeadline(base, deadline)
 	err := call(hctx, log, k.handle, j)
 	cancel()
 
 	switch {
 	case err == nil:
-		r.settle(base, log, "completing", func(ctx context.Context) error {
-			return r.store.Complete(ctx, j.ID, owner)
-		})
+		return ports.JobOutcome{ID: j.ID, Kind: ports.JobComplete}, false, 0
 	case base.Err() != nil:
 		// Shutdown cut the handler off: not the job's fault, so it is given
 		// back uncounted, due at once for the next process that runs.
 		log.Warn("jobs: interrupted by shutdown, released", "err", err)
-		r.settle(base, log, "releasing", func(ctx context.Context) error {
-			return r.store.Release(ctx, j.ID, owner)
-		})
+		return ports.JobOutcome{ID: j.ID, Kind: ports.JobRelease}, true, 0
 	case IsPermanent(err):
-		r.fail(base, log, owner, j, err.Error())
+		return r.fail(log, j, err.Error()), false, 0
 	case j.Attempts >= k.opts.MaxAttempts:
-		r.fail(base, log, owner, j, err.Error())
+		return r.fail(log, j, err.Error()), false, 0
 	default:
 		delay := k.opts.Backoff(j.Attempts)
 		log.Warn("jobs: attempt failed, will retry", "err", err, "retry_in", delay)
-		r.retry(base, log, owner, j, r.clock.Now().Add(delay), err.Error())
-		if delay < r.opts.Poll {
-			// Sooner than the next poll: come back for it on time.
-			time.AfterFunc(delay, r.Notify)
-		}
+		return ports.JobOutcome{ID: j.ID, Kind: ports.JobRetry, RunAt: r.clock.Now().Add(delay), LastError: err.Error()},
+			true, delay
 	}
 }
 
-func (r *Runner) retry(base context.Context, log *slog.Logger, owner string, j *ports.Job, at time.Time, msg string) {
-	r.settle(base, log, "retrying", func(ctx context.Context) error {
-		return r.store.Retry(ctx, j.ID, owner, at, msg)
-	})
-}
-
-func (r *Runner) fail(base context.Context, log *slog.Logger, owner string, j *ports.Job, msg string) {
+func (r *Runner) fail(log *slog.Logger, j *ports.Job, msg string) ports.JobOutcome {
 	log.Error("jobs: giving up", "err", msg)
-	r.settle(base, log, "failing", func(ctx context.Context) error {
-		return r.store.Fail(ctx, j.ID, owner, msg)
-	})
+	return ports.JobOutcome{ID: j.ID, Kind: ports.JobFail, LastError: msg}
 }
 
-// settle records an outcome, also during shutdown: the write gets its own
-// deadline rather than the cancelled handler ctx. A lost lease (the job ran
-// past it and another worker took over) means the outcome no longer counts;
-// it is logged and the other worker's run decides.
-func (r *Runner) settle(base context.Context, log *slog.Logger, what string, write func(ctx context.Context) error) {
+// settle records outcomes, also during shutdown: the write gets its own
+// deadline rather than the cancelled handler ctx. A lost lease (the jobs
+// ran past it and another worker took over) means those outcomes no longer
+// count; it is logged and the other worker's run decides.
+func (r *Runner) settle(base context.Context, k *kindRunner, owner string, outs []ports.JobOutcome) {
+	if len(outs) == 0 {
+		return
+	}
+	if k.opts.Settling != nil {
+		k.opts.Settling()
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(base), settleTimeout)
 	defer cancel()
-	if err := write(ctx); err != nil {
-		log.Error("jobs: "+what+" job", "err", err)
+	if err := r.store.Settle(ctx, owner, outs); err != nil {
+		r.log.Error("jobs: settling jobs", "owner", owner, "jobs", len(outs), "err", err)
 	}
 }
 
