@@ -52,6 +52,11 @@ type RepoEvent struct {
 	// SenderID is the account that caused it; 0 when none did (a failed
 	// migration cleaned up), and the owner then stands in.
 	SenderID int64
+	// HooksFrom is, for a repository generated from a template with its
+	// webhooks, the template's id: RepositoryCreated copies the template's
+	// hooks into the new repository (their secrets sealed for the copies)
+	// before it queues the creation's deliveries, which the copies hear.
+	HooksFrom int64
 }
 
 // IssueEventKind is the webhook event family of an issue change, in

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/depothq/depot/domain/issue"
 )
@@ -37,6 +38,10 @@ type LabelStore interface {
 	RemoveFromIssue(ctx context.Context, issueID int64, labelIDs []int64) error
 	// Recount recomputes the open and closed issue counters of these labels.
 	Recount(ctx context.Context, labelIDs []int64) error
+	// CopyRepoLabels gives repository toRepoID a copy of each of repository
+	// fromRepoID's labels (name, color, description, exclusive, archived), created at
+	// now, in one statement (a repository generated from a template).
+	CopyRepoLabels(ctx context.Context, fromRepoID, toRepoID int64, now time.Time) error
 }
 
 // MilestoneQuery filters a repository's milestones.

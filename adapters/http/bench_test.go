@@ -17,6 +17,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
@@ -217,19 +218,47 @@ func seedRepos(b *testing.B, a benchApp, n int) {
 // with a token, a page of 10, as `make bench` drives it: "keyword" matches
 // ten names (bench-00420 to bench-00429), "sorted" matches all and sorts
 // them by last update, newest first.
+//
+// "sorted-user" is "sorted" as an ordinary user (no site admin) asks it, whose
+// search adds the visibility conditions (public, owned, collaboration, team,
+// organisation membership) to every candidate and to the count.
 func BenchmarkSearchRepos(b *testing.B) {
 	a := newBenchApp(b)
 	h := a.repoToken(b)
 	seedRepos(b, a, benchSearchRepos)
-	for _, c := range []struct{ name, path string }{
-		{"keyword", "/api/v1/repos/search?q=bench-0042&limit=10"},
-		{"sorted", "/api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc"},
+	u := benchOrdinaryToken(b, a)
+	sorted := "/api/v1/repos/search?q=bench&limit=10&sort=updated&order=desc"
+	for _, c := range []struct {
+		name, path string
+		header     http.Header
+	}{
+		{"keyword", "/api/v1/repos/search?q=bench-0042&limit=10", h},
+		{"sorted", sorted, h},
+		{"sorted-user", sorted, u},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			b.Run("handler", func(b *testing.B) { benchHandler(b, a.app.HTTP, c.path, h) })
-			b.Run("loopback", func(b *testing.B) { benchLoopback(b, a.app.HTTP, c.path, h) })
+			b.Run("handler", func(b *testing.B) { benchHandler(b, a.app.HTTP, c.path, c.header) })
+			b.Run("loopback", func(b *testing.B) { benchLoopback(b, a.app.HTTP, c.path, c.header) })
 		})
 	}
+}
+
+// benchOrdinaryToken creates an ordinary user, who owns nothing, and
+// returns a header with a repository-reading token of theirs.
+func benchOrdinaryToken(b *testing.B, a benchApp) http.Header {
+	b.Helper()
+	ctx := context.Background()
+	no := false
+	u, err := a.app.Users.Create(ctx, users.CreateInput{Name: "someone", Email: "someone@example.com",
+		Password: a.password, MustChangePassword: &no, SkipPasswordPolicy: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, secret, err := a.app.Users.CreateToken(ctx, u.ID, "bench-user", []string{"read:repository", "read:user"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return http.Header{"Authorization": {"token " + secret}}
 }
 
 // BenchmarkCreateRepoAutoInit is POST /api/v1/user/repos with auto_init, a

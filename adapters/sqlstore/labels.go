@@ -406,3 +406,16 @@ func (st *MilestoneStore) Recount(ctx context.Context, ids []int64) error {
 		WHERE id IN (?)`, true, bun.List(ids)).Exec(ctx)
 	return milestoneMapping.mapErr(err)
 }
+
+// CopyRepoLabels copies the repository's labels into another with one
+// INSERT … SELECT. A copy keeps the name, color, description, exclusivity
+// and archived state (Gitea's GenerateIssueLabels would revive an archived
+// label), and starts with no issues.
+func (st *LabelStore) CopyRepoLabels(ctx context.Context, fromRepoID, toRepoID int64, now time.Time) error {
+	at := dbTime(now)
+	_, err := st.c.w(ctx).NewRaw(`INSERT INTO labels (repo_id, name, color, description, exclusive, archived_at,
+		num_issues, num_closed_issues, created_at, updated_at)
+		SELECT ?, name, color, description, exclusive, archived_at, 0, 0, ?, ? FROM labels WHERE repo_id = ? ORDER BY id`,
+		toRepoID, at, at, fromRepoID).Exec(ctx)
+	return labelMapping.mapErr(err)
+}

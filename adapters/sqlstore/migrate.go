@@ -80,6 +80,7 @@ func migrations() *migrate.Migrations {
 	add("000013", "issue_search_index", up000013, down000013)
 	add("000014", "user_star_counts", up000014, down000014)
 	add("000015", "user_blocks_and_avatars", up000015, down000015)
+	add("000016", "users_visibility_index", up000016, down000016)
 	return ms
 }
 

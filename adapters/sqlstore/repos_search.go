@@ -95,13 +95,13 @@ func totalFromPage(o ports.ListOptions, n int) (int64, bool) {
 }
 
 // countSearch counts what Search matches. It reads only the repositories
-// (and their owners when visibility depends on them), not the columns and
-// the pending-transfer join the page needs: the count scans every match,
-// so what it joins is paid per row.
+// (and their owners for an "owner/name" keyword), not the columns and the
+// pending-transfer join the page needs: the count scans every match, so
+// what it joins is paid per row.
 func (s *RepoStore) countSearch(ctx context.Context, q ports.RepoSearch) (int64, error) {
 	db := s.c.r(ctx)
 	sel := db.NewSelect().TableExpr("repos AS repo")
-	if _, _, byOwner := ownerAndName(q.Keyword); byOwner && !q.TopicOnly || ownerVisibilityMatters(q.Viewer) {
+	if _, _, byOwner := ownerAndName(q.Keyword); byOwner && !q.TopicOnly {
 		sel = sel.Join("JOIN users AS u ON u.id = repo.owner_id")
 	}
 	sel = repoFilters(repoVisibleTo(sel, q.Viewer), q)
@@ -109,29 +109,39 @@ func (s *RepoStore) countSearch(ctx context.Context, q ports.RepoSearch) (int64,
 	return int64(n), err
 }
 
-// ownerVisibilityMatters reports whether repoVisibleTo filters on the
-// owner's visibility for v (and so needs the users join).
-func ownerVisibilityMatters(v ports.RepoViewer) bool {
-	return v.PublicOnly || v.UserID == 0 || !v.IsAdmin && !v.Restricted
-}
+// ownerHides is true when repo's owner is one of the accounts whose
+// visibility is listed (the argument): those that hide their repositories
+// from the viewer. The set is small (private accounts, and for anonymous
+// viewers limited ones too), is read once per query through
+// idx_users_visibility, and each candidate probes it by owner_id, a column
+// of idx_repos_search. So a count reads that index alone, and a sorted page
+// walks the sort column's index and stops at its LIMIT, with no join of the
+// owner per candidate.
+const ownerHides = "repo.owner_id IN (SELECT hu.id FROM users AS hu WHERE hu.visibility IN (?))"
+
+// collaborationSet is true when the user (the argument) collaborates on
+// repo: the set of the user's collaborations, built once, probed by id.
+const collaborationSet = "repo.id IN (SELECT c.repo_id FROM collaborations AS c WHERE c.user_id = ?)"
 
 // repoVisibleTo keeps what v may see. Public-only viewers (and anonymous
 // ones) see public repositories of public owners; restricted users only what
 // they own or collaborate on; other users also public repositories of public
-// and limited owners; site admins everything.
+// and limited owners; site admins everything. Every test reads only the
+// repository's row and small per-viewer sets (see ownerHides).
 func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
 	switch {
 	case v.PublicOnly || v.UserID == 0:
-		return sel.Where("NOT repo.private").Where("u.visibility = ?", string(user.VisibilityPublic))
+		return sel.Where("NOT repo.private").Where("NOT "+ownerHides,
+			bun.List([]string{string(user.VisibilityLimited), string(user.VisibilityPrivate)}))
 	case v.IsAdmin:
 		return sel
 	case v.Restricted:
-		return sel.Where("(repo.owner_id = ? OR "+collaboratesOn+" OR "+teamGiven+")", v.UserID, v.UserID, v.UserID, v.UserID)
+		return sel.Where("(repo.owner_id = ? OR "+collaborationSet+" OR "+teamGiven+")", v.UserID, v.UserID, v.UserID, v.UserID)
 	default:
 		// Most rows are public: their test comes first, so the collaboration
-		// and team subqueries run only for the others.
-		return sel.Where("((NOT repo.private AND u.visibility IN (?)) OR repo.owner_id = ? OR "+collaboratesOn+" OR "+teamReaches+")",
-			bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}), v.UserID, v.UserID, v.UserID, v.UserID, v.UserID)
+		// and team sets are probed only for the others.
+		return sel.Where("((NOT repo.private AND NOT "+ownerHides+") OR repo.owner_id = ? OR "+collaborationSet+" OR "+teamReaches+")",
+			bun.List([]string{string(user.VisibilityPrivate)}), v.UserID, v.UserID, v.UserID, v.UserID, v.UserID)
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 
 // RepositoryCreated runs in the transaction that inserts a repository. It
 // first takes over the repository's copies of the site's default hooks
-// (their sealed secrets are re-sealed for their own rows), then queues, as
+// (their sealed secrets are re-sealed for their own rows) and, for a
+// generated repository, copies its template's hooks; then it queues, as
 // Gitea's notifier does:
 //   - for a repository that is no fork, or a fork into an organisation, a
 //     repository event (action "created") to the hooks that cover it: the
@@ -21,6 +22,9 @@ import (
 //   - for a fork, a fork event to the hooks of the repository forked.
 func (d *Dispatcher) RepositoryCreated(ctx context.Context, tx ports.Stores, e ports.RepoEvent) error {
 	if err := d.adoptDefaultCopies(ctx, tx, e.Repo.ID); err != nil {
+		return err
+	}
+	if err := d.copyTemplateHooks(ctx, tx, e); err != nil {
 		return err
 	}
 	if !d.settings.EnableWebhooks {

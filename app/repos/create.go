@@ -107,9 +107,10 @@ func (s *Service) newRepository(owner *user.User, name, description string, priv
 }
 
 // createRepository writes r's Git directory with write, measures it and
-// inserts the row watched by watcherID, all under withNewDirectory (so a
-// failure leaves neither behind), and answers the row as stored.
-func (s *Service) createRepository(ctx context.Context, r *repository.Repository, watcherID int64, write func(ports.RepoPath) error) (*repository.Repository, error) {
+// inserts the row watched by watcherID (with what copies write into it), all
+// under withNewDirectory (so a failure leaves neither behind), and answers
+// the row as stored.
+func (s *Service) createRepository(ctx context.Context, r *repository.Repository, watcherID int64, write func(ports.RepoPath) error, copies ...copier) (*repository.Repository, error) {
 	p := pathOf(r)
 	err := s.withNewDirectory(ctx, r, func() error {
 		if err := write(p); err != nil {
@@ -118,7 +119,7 @@ func (s *Service) createRepository(ctx context.Context, r *repository.Repository
 		if size, err := s.git.Size(ctx, p); err == nil {
 			r.Size = size
 		}
-		return s.insert(ctx, r, watcherID)
+		return s.insert(ctx, r, watcherID, copies...)
 	})
 	if err != nil {
 		return nil, err
@@ -160,9 +161,10 @@ func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository
 	return nil
 }
 
-// insert writes the new row, its copies of the default webhooks, the creator's watch and the
-// name's freed redirect in one transaction.
-func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64) error {
+// insert writes the new row, its copies of the default webhooks, what copies
+// write (a template's labels), the creator's watch and the name's freed
+// redirect in one transaction.
+func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherID int64, copies ...copier) error {
 	defer s.notifyEvents()
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
@@ -179,7 +181,13 @@ func (s *Service) insert(ctx context.Context, r *repository.Repository, watcherI
 		if err := tx.Hooks.CopyDefaults(ctx, r.ID, r.Created); err != nil {
 			return err
 		}
-		if err := s.events.RepositoryCreated(ctx, tx, ports.RepoEvent{Repo: r, SenderID: watcherID}); err != nil {
+		ev := ports.RepoEvent{Repo: r, SenderID: watcherID}
+		for _, c := range copies {
+			if err := c(ctx, tx, &ev); err != nil {
+				return err
+			}
+		}
+		if err := s.events.RepositoryCreated(ctx, tx, ev); err != nil {
 			return err
 		}
 		if len(r.Topics) > 0 {

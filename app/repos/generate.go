@@ -9,8 +9,8 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// GenerateInput is Gitea's GenerateRepoOption. Labels, webhooks, Git hooks
-// and branch protections are copied once those features exist.
+// GenerateInput is Gitea's GenerateRepoOption. Git hooks and branch
+// protections are not copied yet.
 type GenerateInput struct {
 	Owner, Name, Description, DefaultBranch string
 	Private                                 bool
@@ -67,6 +67,7 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 			return nil, err
 		}
 	}
+	copies := []copier{copyTemplateRows(tpl.ID, in.Labels, in.Webhooks && a.Perm.IsAdmin())}
 	return s.createRepository(ctx, r, a.Caller.UserID(), func(p ports.RepoPath) error {
 		if !in.GitContent || tpl.Empty {
 			return s.git.Init(ctx, p, branch)
@@ -75,5 +76,30 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 		return s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
 			Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
 		})
-	})
+	}, copies...)
+}
+
+// copier writes, in a new repository's creation transaction (after its row
+// and its copies of the default hooks, before its creation event), what
+// the way it is created copies into it, and may ask the event for more.
+type copier func(ctx context.Context, tx ports.Stores, e *ports.RepoEvent) error
+
+// copyTemplateRows copies template tplID's labels and webhooks as asked.
+// The webhooks carry the template's secrets and delivery addresses (a chat
+// hook's URL is itself a credential), so they are copied only for a caller
+// who may administer the template (and list its hooks); for anyone else
+// webhooks:true copies none, as if not asked. The hooks are copied by the
+// creation event, which alone can open and seal their secrets.
+func copyTemplateRows(tplID int64, labels, webhooks bool) copier {
+	return func(ctx context.Context, tx ports.Stores, e *ports.RepoEvent) error {
+		if labels {
+			if err := tx.Labels.CopyRepoLabels(ctx, tplID, e.Repo.ID, e.Repo.Created); err != nil {
+				return err
+			}
+		}
+		if webhooks {
+			e.HooksFrom = tplID
+		}
+		return nil
+	}
 }
