@@ -23,6 +23,8 @@ type TrackedTimeStore interface {
 	// Add inserts t (setting ID), on the repository of its issue.
 	Add(ctx context.Context, t *issue.TrackedTime) error
 	GetByID(ctx context.Context, id int64) (*issue.TrackedTime, error)
+	// GetByIDs finds these tracked times in one query; absent ids are skipped.
+	GetByIDs(ctx context.Context, ids []int64) ([]*issue.TrackedTime, error)
 	// List returns one page, oldest first, and the total matching.
 	List(ctx context.Context, q TrackedTimeQuery) ([]*issue.TrackedTime, int64, error)
 	// Delete removes one tracked time.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 )
 
 // IssueQuery filters an issue listing of one repository or, for the
@@ -100,4 +101,23 @@ type IssueStore interface {
 	// Repositories loads the repositories (with their owners) of a
 	// cross-repository result in one query; absent ids are skipped.
 	Repositories(ctx context.Context, ids []int64) ([]*repository.Repository, error)
+
+	// PageRecords loads what rendering these issues shows besides their
+	// rows, in one query per kind of record whatever their number.
+	PageRecords(ctx context.Context, list []*issue.Issue) (*IssuePageRecords, error)
+}
+
+// IssuePageRecords are the records of a page of issues, each map by issue
+// id unless told: absent keys mean none.
+type IssuePageRecords struct {
+	// Labels are by name, then id.
+	Labels map[int64][]*issue.Label
+	// Assignees are user ids, ascending.
+	Assignees map[int64][]int64
+	// Attachments are the issue's own (not its comments'), by id.
+	Attachments map[int64][]*issue.Attachment
+	// Milestones are by milestone id.
+	Milestones map[int64]*issue.Milestone
+	// Users are the posters and assignees that still exist, by user id.
+	Users map[int64]*user.User
 }

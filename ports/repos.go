@@ -78,6 +78,9 @@ type RepoStore interface {
 	// Delete removes the repository and every row that belongs to it.
 	Delete(ctx context.Context, id int64) error
 	GetByID(ctx context.Context, id int64) (*repository.Repository, error)
+	// GetByIDs finds these repositories with their owners in one query,
+	// keyed by id; absent ids are left out.
+	GetByIDs(ctx context.Context, ids []int64) (map[int64]*repository.Repository, error)
 	// GetByName finds a repository by owner id and name.
 	GetByName(ctx context.Context, ownerID int64, name string) (*repository.Repository, error)
 	// GetByFullName finds a repository by owner name and name in one query.

@@ -56,35 +56,35 @@ type commentDTO struct {
 // timelineDTO is Gitea's TimelineComment: a comment or an event, its type
 // by name, with the records the event names embedded.
 type timelineDTO struct {
-	ID              int64         `json:"id"`
-	Type            string        `json:"type"`
-	HTMLURL         string        `json:"html_url"`
-	PRURL           string        `json:"pull_request_url"`
-	IssueURL        string        `json:"issue_url"`
-	User            *userDTO      `json:"user"`
-	Body            string        `json:"body"`
-	Created         time.Time     `json:"created_at"`
-	Updated         time.Time     `json:"updated_at"`
-	OldProjectID    int64         `json:"old_project_id"`
-	ProjectID       int64         `json:"project_id"`
-	OldMilestone    *milestoneDTO `json:"old_milestone"`
-	Milestone       *milestoneDTO `json:"milestone"`
-	TrackedTime     any           `json:"tracked_time"`
-	OldTitle        string        `json:"old_title"`
-	NewTitle        string        `json:"new_title"`
-	OldRef          string        `json:"old_ref"`
-	NewRef          string        `json:"new_ref"`
-	RefIssue        *issueDTO     `json:"ref_issue"`
-	RefComment      *commentDTO   `json:"ref_comment"`
-	RefAction       string        `json:"ref_action"`
-	RefCommitSHA    string        `json:"ref_commit_sha"`
-	ReviewID        int64         `json:"review_id"`
-	Label           *labelDTO     `json:"label"`
-	Assignee        *userDTO      `json:"assignee"`
-	AssigneeTeam    any           `json:"assignee_team"`
-	RemovedAssignee bool          `json:"removed_assignee"`
-	ResolveDoer     *userDTO      `json:"resolve_doer"`
-	DependentIssue  *issueDTO     `json:"dependent_issue"`
+	ID              int64           `json:"id"`
+	Type            string          `json:"type"`
+	HTMLURL         string          `json:"html_url"`
+	PRURL           string          `json:"pull_request_url"`
+	IssueURL        string          `json:"issue_url"`
+	User            *userDTO        `json:"user"`
+	Body            string          `json:"body"`
+	Created         time.Time       `json:"created_at"`
+	Updated         time.Time       `json:"updated_at"`
+	OldProjectID    int64           `json:"old_project_id"`
+	ProjectID       int64           `json:"project_id"`
+	OldMilestone    *milestoneDTO   `json:"old_milestone"`
+	Milestone       *milestoneDTO   `json:"milestone"`
+	TrackedTime     *trackedTimeDTO `json:"tracked_time"`
+	OldTitle        string          `json:"old_title"`
+	NewTitle        string          `json:"new_title"`
+	OldRef          string          `json:"old_ref"`
+	NewRef          string          `json:"new_ref"`
+	RefIssue        *issueDTO       `json:"ref_issue"`
+	RefComment      *commentDTO     `json:"ref_comment"`
+	RefAction       string          `json:"ref_action"`
+	RefCommitSHA    string          `json:"ref_commit_sha"`
+	ReviewID        int64           `json:"review_id"`
+	Label           *labelDTO       `json:"label"`
+	Assignee        *userDTO        `json:"assignee"`
+	AssigneeTeam    any             `json:"assignee_team"`
+	RemovedAssignee bool            `json:"removed_assignee"`
+	ResolveDoer     *userDTO        `json:"resolve_doer"`
+	DependentIssue  *issueDTO       `json:"dependent_issue"`
 }
 
 // repoWebURL is the web address of r.
@@ -159,13 +159,14 @@ func (s *Server) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.
 	body := c.Body
 	if body == "" && !c.Type.HasContent() {
 		// Events keep their detail (label added "1", deadlines, lock
-		// reason) where Gitea keeps it: in the body.
-		body = c.Content
+		// reason, durations) where Gitea keeps it: in the body.
+		body = issue.EventText(c.Type, c.Content)
 	}
 	d := timelineDTO{ID: c.ID, Type: c.Type.String(), HTMLURL: html, PRURL: pr, IssueURL: iss,
 		User: s.commentUser(a.Caller, v.Users, c.PosterID), Body: body,
 		Created: c.CreatedAt.UTC(), Updated: c.UpdatedAt.UTC(),
-		OldTitle: c.OldTitle, NewTitle: c.NewTitle, RemovedAssignee: c.RemovedAssignee}
+		OldTitle: c.OldTitle, NewTitle: c.NewTitle, OldRef: c.OldRef, NewRef: c.NewRef,
+		RemovedAssignee: c.RemovedAssignee}
 	if m, ok := v.Milestones[c.OldMilestoneID]; ok {
 		d.OldMilestone = toMilestoneDTO(m)
 	}
@@ -193,7 +194,22 @@ func (s *Server) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.
 	if c.DependentIssueID != 0 {
 		d.DependentIssue = s.timelineIssue(a, v, c.DependentIssueID)
 	}
+	if t, ok := v.Times[c.TimeID]; ok {
+		d.TrackedTime = s.timelineTime(a, v, t)
+	}
 	return d
+}
+
+// timelineTime renders the tracked time a time event records, as the time
+// routes do: with its user's name ("Ghost" once the account is gone) and
+// its issue.
+func (s *Server) timelineTime(a *repos.Access, v *issues.CommentView, t *issue.TrackedTime) *trackedTimeDTO {
+	name := issues.Ghost().Name
+	if u, ok := v.Users[t.UserID]; ok {
+		name = u.Name
+	}
+	return &trackedTimeDTO{ID: t.ID, Created: t.CreatedAt.UTC(), Time: t.Seconds, UserID: t.UserID,
+		UserName: name, IssueID: t.IssueID, Issue: s.timelineIssue(a, v, t.IssueID)}
 }
 
 // timelineIssue renders an issue a timeline event points at, as the issue

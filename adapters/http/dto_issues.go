@@ -11,32 +11,32 @@ import (
 
 // issueDTO is Gitea's Issue (structs.Issue), field for field.
 type issueDTO struct {
-	ID               int64         `json:"id"`
-	URL              string        `json:"url"`
-	HTMLURL          string        `json:"html_url"`
-	Index            int64         `json:"number"`
-	Poster           *userDTO      `json:"user"`
-	OriginalAuthor   string        `json:"original_author"`
-	OriginalAuthorID int64         `json:"original_author_id"`
-	Title            string        `json:"title"`
-	Body             string        `json:"body"`
-	Ref              string        `json:"ref"`
-	Attachments      []any         `json:"assets"`
-	Labels           []labelDTO    `json:"labels"`
-	Milestone        *milestoneDTO `json:"milestone"`
-	Assignee         *userDTO      `json:"assignee"`
-	Assignees        []userDTO     `json:"assignees"`
-	State            string        `json:"state"`
-	IsLocked         bool          `json:"is_locked"`
-	Comments         int           `json:"comments"`
-	Created          time.Time     `json:"created_at"`
-	Updated          time.Time     `json:"updated_at"`
-	Closed           *time.Time    `json:"closed_at"`
-	Deadline         *time.Time    `json:"due_date"`
-	TimeEstimate     int64         `json:"time_estimate"`
-	PullRequest      *pullMetaDTO  `json:"pull_request"`
-	Repo             *repoMetaDTO  `json:"repository"`
-	PinOrder         int           `json:"pin_order"`
+	ID               int64           `json:"id"`
+	URL              string          `json:"url"`
+	HTMLURL          string          `json:"html_url"`
+	Index            int64           `json:"number"`
+	Poster           *userDTO        `json:"user"`
+	OriginalAuthor   string          `json:"original_author"`
+	OriginalAuthorID int64           `json:"original_author_id"`
+	Title            string          `json:"title"`
+	Body             string          `json:"body"`
+	Ref              string          `json:"ref"`
+	Attachments      []attachmentDTO `json:"assets"`
+	Labels           []labelDTO      `json:"labels"`
+	Milestone        *milestoneDTO   `json:"milestone"`
+	Assignee         *userDTO        `json:"assignee"`
+	Assignees        []userDTO       `json:"assignees"`
+	State            string          `json:"state"`
+	IsLocked         bool            `json:"is_locked"`
+	Comments         int             `json:"comments"`
+	Created          time.Time       `json:"created_at"`
+	Updated          time.Time       `json:"updated_at"`
+	Closed           *time.Time      `json:"closed_at"`
+	Deadline         *time.Time      `json:"due_date"`
+	TimeEstimate     int64           `json:"time_estimate"`
+	PullRequest      *pullMetaDTO    `json:"pull_request"`
+	Repo             *repoMetaDTO    `json:"repository"`
+	PinOrder         int             `json:"pin_order"`
 }
 
 // pullMetaDTO is Gitea's PullRequestMeta, present only on pull requests.
@@ -80,7 +80,7 @@ func (s *Server) issueDTO(c auth.Caller, v *issues.IssueView) issueDTO {
 	poster := s.toUser(c, v.Poster)
 	d := issueDTO{
 		ID: i.ID, URL: api + "/issues/" + itoa(i.Index), HTMLURL: s.issueWebURL(r, i), Index: i.Index,
-		Poster: &poster, Title: i.Title, Body: i.Body, Ref: i.Ref, Attachments: []any{},
+		Poster: &poster, Title: i.Title, Body: i.Body, Ref: i.Ref, Attachments: s.toAttachmentDTOs(v.Attachments),
 		Labels: make([]labelDTO, 0, len(v.Labels)), State: string(i.State()), IsLocked: i.IsLocked,
 		Comments: i.NumComments, Created: i.CreatedAt.UTC(), Updated: i.UpdatedAt.UTC(),
 		Closed: utcPtr(i.ClosedAt), Deadline: utcPtr(i.Deadline), PinOrder: i.PinOrder,

@@ -35,6 +35,8 @@ type commentRow struct {
 	RemovedAssignee  bool      `bun:"removed_assignee"`
 	OldTitle         string    `bun:"old_title"`
 	NewTitle         string    `bun:"new_title"`
+	OldRef           string    `bun:"old_ref"`
+	NewRef           string    `bun:"new_ref"`
 	RefRepoID        int64     `bun:"ref_repo_id"`
 	RefIssueID       int64     `bun:"ref_issue_id"`
 	RefCommentID     int64     `bun:"ref_comment_id"`
@@ -49,7 +51,7 @@ func toCommentRow(c *issue.Comment) *commentRow {
 	return &commentRow{ID: c.ID, Type: int(c.Type), IssueID: c.IssueID, RepoID: c.RepoID, PosterID: c.PosterID,
 		Body: c.Body, LabelID: c.LabelID, OldMilestoneID: c.OldMilestoneID, MilestoneID: c.MilestoneID,
 		AssigneeID: c.AssigneeID, RemovedAssignee: c.RemovedAssignee, OldTitle: c.OldTitle, NewTitle: c.NewTitle,
-		RefRepoID: c.RefRepoID, RefIssueID: c.RefIssueID, RefCommentID: c.RefCommentID,
+		OldRef: c.OldRef, NewRef: c.NewRef, RefRepoID: c.RefRepoID, RefIssueID: c.RefIssueID, RefCommentID: c.RefCommentID,
 		DependentIssueID: c.DependentIssueID, TimeID: c.TimeID, Content: c.Content,
 		CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
 }
@@ -58,7 +60,7 @@ func (r *commentRow) toDomain() *issue.Comment {
 	return &issue.Comment{ID: r.ID, Type: issue.CommentType(r.Type), IssueID: r.IssueID, RepoID: r.RepoID,
 		PosterID: r.PosterID, Body: r.Body, LabelID: r.LabelID, OldMilestoneID: r.OldMilestoneID,
 		MilestoneID: r.MilestoneID, AssigneeID: r.AssigneeID, RemovedAssignee: r.RemovedAssignee,
-		OldTitle: r.OldTitle, NewTitle: r.NewTitle, RefRepoID: r.RefRepoID, RefIssueID: r.RefIssueID,
+		OldTitle: r.OldTitle, NewTitle: r.NewTitle, OldRef: r.OldRef, NewRef: r.NewRef, RefRepoID: r.RefRepoID, RefIssueID: r.RefIssueID,
 		RefCommentID: r.RefCommentID, DependentIssueID: r.DependentIssueID, TimeID: r.TimeID, Content: r.Content,
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTime(r.UpdatedAt)}
 }

@@ -56,6 +56,8 @@ type DB struct {
 	// (jobs_claim.go).
 	group  groupCommit
 	claims claimStmts
+	// issueReads holds the issue tracker's prepared reads (issuesb_prepared.go).
+	issueReads preparedReads
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
@@ -147,6 +149,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 // Close closes both pools.
 func (d *DB) Close() error {
 	d.closeHotQueries()
+	d.issueReads.close()
 	err := d.write.Close()
 	if d.read != d.write {
 		err = errors.Join(err, d.read.Close())

@@ -102,6 +102,19 @@ func (st *TrackedTimeStore) GetByID(ctx context.Context, id int64) (*issue.Track
 	return row.toDomain(), nil
 }
 
+// GetByIDs finds these tracked times in one query; absent ids are skipped.
+func (st *TrackedTimeStore) GetByIDs(ctx context.Context, ids []int64) ([]*issue.TrackedTime, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []trackedTimeRow
+	if err := st.c.r(ctx).NewSelect().Model(&rows).Where("tt.id IN (?)", bun.List(ids)).
+		Order("tt.id ASC").Scan(ctx); err != nil {
+		return nil, trackedTimeMapping.mapErr(err)
+	}
+	return domainAll(rows, (*trackedTimeRow).toDomain), nil
+}
+
 // List returns one page of matching times, oldest first, and the total.
 func (st *TrackedTimeStore) List(ctx context.Context, q ports.TrackedTimeQuery) ([]*issue.TrackedTime, int64, error) {
 	var rows []trackedTimeRow

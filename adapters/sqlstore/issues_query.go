@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 
@@ -29,21 +30,56 @@ var issueSorts = map[string]string{
 }
 
 // List returns one page of the issues q matches and their total: one query
-// for the page, and for the total either nothing (a short page, or a
+// for the page, and for the total either nothing (a short page; a search
+// for several words, whose page query counts its matches as it sorts them; or a
 // listing filtered by state and kind only, whose total the repository's
 // counters hold) or one count.
 func (st *IssueStore) List(ctx context.Context, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
+	if plainIssueQuery(q) && q.PriorityRepoID == 0 && q.Limit > 0 {
+		if d := st.c.owner; d != nil && d.dialect == DialectSQLite {
+			if ps := st.c.readStmt(ctx, d.plainListText(plainKey(q))); ps != nil {
+				return st.listPrepared(ctx, ps, q)
+			}
+		}
+	}
 	db := st.c.r(ctx)
 	var rows []issueRow
-	sel, none := issueFilters(db.NewSelect().Model(&rows), q)
-	if none {
-		return nil, 0, nil
+	var total int64
+	ok := false
+	if len(issue.SearchTerms(q.Keyword)) > 1 {
+		// Several words make the full-text match the costly part (each
+		// word's prefix is merged over the index), and the matches are all
+		// read and sorted for the page anyway, so the page counts them too
+		// rather than a count searching again. For one word the count is
+		// cheaper than carrying every match through the window.
+		var counted []issueCountedRow
+		sel, none := issueFilters(db.NewSelect().Model(&counted).ColumnExpr("?TableColumns").
+			ColumnExpr("count(*) OVER () AS total_count"), q)
+		if none {
+			return nil, 0, nil
+		}
+		if err := page(issueOrder(sel, q), q.ListOptions).Scan(ctx); err != nil {
+			return nil, 0, issueMapping.mapErr(err)
+		}
+		rows = make([]issueRow, len(counted))
+		for k := range counted {
+			rows[k] = counted[k].issueRow
+		}
+		if len(counted) > 0 {
+			total, ok = counted[0].Total, true
+		}
+	} else {
+		sel, none := issueFilters(db.NewSelect().Model(&rows), q)
+		if none {
+			return nil, 0, nil
+		}
+		if err := page(issueOrder(sel, q), q.ListOptions).Scan(ctx); err != nil {
+			return nil, 0, issueMapping.mapErr(err)
+		}
 	}
-	sel = issueOrder(sel, q)
-	if err := page(sel, q.ListOptions).Scan(ctx); err != nil {
-		return nil, 0, issueMapping.mapErr(err)
+	if !ok {
+		total, ok = totalFromPage(q.ListOptions, len(rows))
 	}
-	total, ok := totalFromPage(q.ListOptions, len(rows))
 	if !ok {
 		var err error
 		if total, ok, err = st.totalFromCounters(ctx, q); err != nil {
@@ -61,17 +97,60 @@ func (st *IssueStore) List(ctx context.Context, q ports.IssueQuery) ([]*issue.Is
 	return domainAll(rows, issueToDomain), total, nil
 }
 
+// issueCountedRow is an issue with the number of rows its query matched.
+type issueCountedRow struct {
+	issueRow `bun:",extend"`
+	Total    int64 `bun:"total_count,scanonly"`
+}
+
+// plainKey is the shape of a plain listing (see plainIssueQuery).
+func plainKey(q ports.IssueQuery) plainListKey {
+	k := plainListKey{state: q.State, order: issueSorts["latest"]}
+	if o, ok := issueSorts[q.Sort]; ok {
+		k.order = o
+	}
+	if q.IsPull != nil {
+		k.pull = 1
+		if *q.IsPull {
+			k.pull = 2
+		}
+	}
+	return k
+}
+
+// listPrepared is List for a plain listing on SQLite, with the prepared
+// page and counters statements.
+func (st *IssueStore) listPrepared(ctx context.Context, ps *sql.Stmt, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
+	var rows []issueRow
+	if err := st.c.queryInto(ctx, ps, &rows, q.RepoIDs[0], q.Limit, q.Offset()); err != nil {
+		return nil, 0, issueMapping.mapErr(err)
+	}
+	total, ok := totalFromPage(q.ListOptions, len(rows))
+	if !ok {
+		var err error
+		if total, ok, err = st.totalFromCounters(ctx, q); err != nil {
+			return nil, 0, err
+		}
+	}
+	return domainAll(rows, issueToDomain), total, nil
+}
+
+// plainIssueQuery is whether q lists one repository filtered by nothing but
+// state, kind and order.
+func plainIssueQuery(q ports.IssueQuery) bool {
+	return len(q.RepoIDs) == 1 && q.Viewer == nil && q.OwnerID == 0 && q.TeamID == 0 &&
+		len(q.LabelIDs) == 0 && len(q.LabelNames) == 0 && len(q.MilestoneIDs) == 0 && !q.NoMilestone &&
+		len(q.MilestoneNames) == 0 &&
+		strings.TrimSpace(q.Keyword) == "" && q.Since.IsZero() && q.Before.IsZero() &&
+		q.PosterID == 0 && q.AssigneeID == 0 && q.MentionedID == 0
+}
+
 // totalFromCounters answers the total of a one-repository listing filtered
 // by nothing but state and kind from the repository's counters, which every
 // write keeps exact: counting would read every matching row, so the cost of
 // the default listing would grow with the repository.
 func (st *IssueStore) totalFromCounters(ctx context.Context, q ports.IssueQuery) (int64, bool, error) {
-	plain := len(q.RepoIDs) == 1 && q.Viewer == nil && q.OwnerID == 0 && q.TeamID == 0 &&
-		len(q.LabelIDs) == 0 && len(q.LabelNames) == 0 && len(q.MilestoneIDs) == 0 && !q.NoMilestone &&
-		len(q.MilestoneNames) == 0 &&
-		strings.TrimSpace(q.Keyword) == "" && q.Since.IsZero() && q.Before.IsZero() &&
-		q.PosterID == 0 && q.AssigneeID == 0 && q.MentionedID == 0
-	if !plain {
+	if !plainIssueQuery(q) {
 		return 0, false, nil
 	}
 	var c struct {
@@ -80,9 +159,14 @@ func (st *IssueStore) totalFromCounters(ctx context.Context, q ports.IssueQuery)
 		NumPulls        int64 `bun:"num_pulls"`
 		NumClosedPulls  int64 `bun:"num_closed_pulls"`
 	}
-	err := st.c.r(ctx).NewSelect().Table("repos").
-		Column("num_issues", "num_closed_issues", "num_pulls", "num_closed_pulls").
-		Where("id = ?", q.RepoIDs[0]).Scan(ctx, &c)
+	var err error
+	if ps := st.c.readStmt(ctx, repoCountersSQL); ps != nil {
+		err = ps.QueryRowContext(ctx, q.RepoIDs[0]).Scan(&c.NumIssues, &c.NumClosedIssues, &c.NumPulls, &c.NumClosedPulls)
+	} else {
+		err = st.c.r(ctx).NewSelect().Table("repos").
+			Column("num_issues", "num_closed_issues", "num_pulls", "num_closed_pulls").
+			Where("id = ?", q.RepoIDs[0]).Scan(ctx, &c)
+	}
 	if err != nil {
 		return 0, false, repoMapping.mapErr(err)
 	}

@@ -81,6 +81,7 @@ func migrations() *migrate.Migrations {
 	add("000014", "user_star_counts", up000014, down000014)
 	add("000015", "user_blocks_and_avatars", up000015, down000015)
 	add("000016", "users_visibility_index", up000016, down000016)
+	add("000017", "comment_refs", up000017, down000017)
 	return ms
 }
 

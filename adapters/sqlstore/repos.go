@@ -245,3 +245,20 @@ func (c conn) atomic(ctx context.Context, fn func(ctx context.Context, tx bun.ID
 	// ctx (deadline, values) is kept instead.
 	return c.w(ctx).RunInTx(ctx, nil, func(_ context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 }
+
+// GetByIDs finds these repositories with their owners in one query (the
+// query GetByID runs, for many ids), keyed by id; absent ids are left out.
+func (s *RepoStore) GetByIDs(ctx context.Context, ids []int64) (map[int64]*repository.Repository, error) {
+	out := make(map[int64]*repository.Repository, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []repoOwnerRow
+	if err := selectRepos(s.c.r(ctx), &rows).Where("repo.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, repoMapping.mapErr(err)
+	}
+	for _, r := range reposToDomain(rows) {
+		out[r.ID] = r
+	}
+	return out, nil
+}

@@ -48,6 +48,8 @@ type CommentView struct {
 	// IssueViews render the other issues events point at (references,
 	// dependencies), by issue id.
 	IssueViews map[int64]*IssueView
+	// Times are the tracked times time events record, by id.
+	Times map[int64]*issue.TrackedTime
 }
 
 // ListComments returns one page of an issue's plain comments, oldest first.

@@ -317,7 +317,13 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 		fromBody, cur.Body, changed = &old, *p.body, true
 	}
 	if p.ref != nil && *p.ref != cur.Ref {
+		old := cur.Ref
 		cur.Ref, changed = *p.ref, true
+		if err := exEvent(ctx, tx, cur, issue.CommentChangeIssueRef, doer, now, func(c *issue.Comment) {
+			c.OldRef, c.NewRef = issue.FriendlyRef(old), issue.FriendlyRef(cur.Ref)
+		}); err != nil {
+			return err
+		}
 	}
 	if p.deadline != nil {
 		if typ, content, ok := issue.DeadlineEvent(cur.Deadline, *p.deadline); ok {

@@ -172,19 +172,12 @@ func (s *Service) MyStopwatches(ctx context.Context, c auth.Caller, opts ports.L
 	return out, total, nil
 }
 
-// reposOf loads the repositories of these issues, once per repository (a
-// page holds few).
+// reposOf loads the repositories of these issues in one query, keyed by
+// id; a repository gone since is absent.
 func (s *Service) reposOf(ctx context.Context, list []*issue.Issue) (map[int64]*repository.Repository, error) {
-	out := map[int64]*repository.Repository{}
+	ids := make([]int64, 0, len(list))
 	for _, i := range list {
-		if _, seen := out[i.RepoID]; seen {
-			continue
-		}
-		r, err := s.stores.Repos.GetByID(ctx, i.RepoID)
-		if err != nil && !errors.Is(err, errs.ErrNotFound) {
-			return nil, err
-		}
-		out[i.RepoID] = r
+		ids = append(ids, i.RepoID)
 	}
-	return out, nil
+	return s.stores.Repos.GetByIDs(ctx, exUnique(ids))
 }

@@ -27,7 +27,7 @@ func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f 
 	}
 	v := &CommentView{Total: total, Issues: map[int64]*issue.Issue{i.ID: i},
 		Repos: map[int64]*repository.Repository{a.Repo.ID: a.Repo}}
-	var refIssues, users, labels, milestones, refComments []int64
+	var refIssues, users, labels, milestones, refComments, times []int64
 	for _, c := range list {
 		if c.Type == issue.CommentCode {
 			continue
@@ -38,12 +38,16 @@ func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f 
 		milestones = append(milestones, c.OldMilestoneID, c.MilestoneID)
 		refIssues = append(refIssues, c.RefIssueID, c.DependentIssueID)
 		refComments = append(refComments, c.RefCommentID)
+		times = append(times, c.TimeID)
 	}
 	st := s.stores
 	if err := s.addIssues(ctx, st, v, refIssues); err != nil {
 		return nil, err
 	}
 	if err := s.hideUnreadableRefs(ctx, a, i, v); err != nil {
+		return nil, err
+	}
+	if err := s.addTimes(ctx, st, v, times); err != nil {
 		return nil, err
 	}
 	var others []*issue.Issue
@@ -53,6 +57,10 @@ func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f 
 			others = append(others, other)
 			otherRepos = append(otherRepos, v.Repos[other.RepoID])
 		}
+	}
+	if len(v.Times) > 0 {
+		// A tracked time embeds its issue, which is this one.
+		others, otherRepos = append(others, i), append(otherRepos, a.Repo)
 	}
 	views, err := s.Views(ctx, st, otherRepos, others)
 	if err != nil {
@@ -72,6 +80,9 @@ func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f 
 			v.RefComments[c.ID] = c
 			users = append(users, c.PosterID)
 		}
+	}
+	for _, t := range v.Times {
+		users = append(users, t.UserID)
 	}
 	if err := s.addUsers(ctx, st, v, users); err != nil {
 		return nil, err
@@ -161,6 +172,24 @@ func (s *Service) hideUnreadableRefs(ctx context.Context, a *repos.Access, i *is
 		} else if !ok {
 			delete(v.Issues, other.ID)
 		}
+	}
+	return nil
+}
+
+// addTimes loads the tracked times the page's time events record, in one
+// query. A time deleted since is absent, and its event shows without it.
+func (s *Service) addTimes(ctx context.Context, st ports.Stores, v *CommentView, ids []int64) error {
+	v.Times = map[int64]*issue.TrackedTime{}
+	ids = missingIDs(ids, v.Times)
+	if len(ids) == 0 {
+		return nil
+	}
+	found, err := st.TrackedTimes.GetByIDs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, t := range found {
+		v.Times[t.ID] = t
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -190,9 +191,9 @@ func (s *Service) AddTime(ctx context.Context, a *repos.Access, index int64, in 
 		}
 		uid = u.ID
 	}
-	now := s.clock.Now()
-	created := in.Created
-	if created.IsZero() {
+	now := s.cmNow()
+	created := in.Created.UTC().Truncate(time.Microsecond) // what a later read gives back
+	if in.Created.IsZero() {
 		created = now
 	}
 	t := &issue.TrackedTime{IssueID: i.ID, UserID: uid, Seconds: in.Seconds, CreatedAt: created}
@@ -285,7 +286,7 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 			names[u.ID] = u.Name
 		}
 	}
-	linked, err := s.LinkedIssues(ctx, c, exUnique(issueIDs))
+	linked, err := s.readableTimeIssues(ctx, c, exUnique(issueIDs))
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +301,35 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 			name = ghostName
 		}
 		out = append(out, TimeView{Time: t, UserName: name, Issue: byIssue[t.IssueID]})
+	}
+	return out, nil
+}
+
+// readableTimeIssues loads these issues in order with their repositories,
+// keeping the ones the caller may read, in a fixed number of queries: the
+// issues, their repositories and the caller's relations to them.
+func (s *Service) readableTimeIssues(ctx context.Context, c auth.Caller, ids []int64) ([]LinkedIssue, error) {
+	list, err := s.inOrder(ctx, ids)
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	found, err := s.reposOf(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	rs := make([]*repository.Repository, 0, len(found))
+	for _, r := range found {
+		rs = append(rs, r)
+	}
+	access, err := s.repos.AccessMany(ctx, c, rs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LinkedIssue, 0, len(list))
+	for _, i := range list {
+		if ra := access[i.RepoID]; ra != nil && canRead(ra, i) {
+			out = append(out, LinkedIssue{Issue: i, Repo: ra.Repo})
+		}
 	}
 	return out, nil
 }

@@ -25,6 +25,8 @@ type IssueView struct {
 	Milestone *issue.Milestone
 	// Assignees are by user id; deleted accounts are left out.
 	Assignees []*user.User
+	// Attachments are the issue's own files (not its comments'), by id.
+	Attachments []*issue.Attachment
 }
 
 // Ghost is Gitea's stand-in for a deleted account.
@@ -33,10 +35,10 @@ func Ghost() *user.User {
 }
 
 // Views builds the views of list with st in a fixed number of queries,
-// whatever its length: one for the users (posters and assignees), one for
-// the labels, one for the milestones and one for the assignees. repos must
-// hold the repositories of the issues (a missing one is an internal error).
-// Other areas (pins, dependencies, webhooks) render issues through it.
+// whatever its length: one per kind of record (labels, assignees, own
+// attachments, milestones, users; see ports.IssueStore.PageRecords). repos
+// must hold the repositories of the issues (a missing one is an internal
+// error). Other areas (pins, dependencies, webhooks) render issues through it.
 func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue) ([]*IssueView, error) {
 	out := make([]*IssueView, 0, len(list))
 	if len(list) == 0 {
@@ -46,57 +48,22 @@ func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repositor
 	for _, r := range repos {
 		repoByID[r.ID] = r
 	}
-	ids := make([]int64, len(list))
-	var milestoneIDs []int64
-	for k, i := range list {
-		ids[k] = i.ID
-		if i.MilestoneID != 0 {
-			milestoneIDs = append(milestoneIDs, i.MilestoneID)
-		}
-	}
-	labels, err := st.Labels.OfIssues(ctx, ids)
+	rec, err := st.Issues.PageRecords(ctx, list)
 	if err != nil {
 		return nil, err
-	}
-	assignees, err := st.Issues.Assignees(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	milestones := map[int64]*issue.Milestone{}
-	if len(milestoneIDs) > 0 {
-		ms, err := st.Milestones.GetByIDs(ctx, uniqueIDs(milestoneIDs))
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range ms {
-			milestones[m.ID] = m
-		}
-	}
-	var userIDs []int64
-	for _, i := range list {
-		userIDs = append(userIDs, i.PosterID)
-		userIDs = append(userIDs, assignees[i.ID]...)
-	}
-	us, err := st.Users.GetByIDs(ctx, uniqueIDs(userIDs))
-	if err != nil {
-		return nil, err
-	}
-	users := make(map[int64]*user.User, len(us))
-	for _, u := range us {
-		users[u.ID] = u
 	}
 	for _, i := range list {
 		r := repoByID[i.RepoID]
 		if r == nil {
 			return nil, errs.NotFound("repository of issue does not exist")
 		}
-		v := &IssueView{Issue: i, Repo: r, Poster: users[i.PosterID], Labels: labels[i.ID],
-			Milestone: milestones[i.MilestoneID]}
+		v := &IssueView{Issue: i, Repo: r, Poster: rec.Users[i.PosterID], Labels: rec.Labels[i.ID],
+			Milestone: rec.Milestones[i.MilestoneID], Attachments: rec.Attachments[i.ID]}
 		if v.Poster == nil {
 			v.Poster = Ghost()
 		}
-		for _, id := range assignees[i.ID] {
-			if u := users[id]; u != nil {
+		for _, id := range rec.Assignees[i.ID] {
+			if u := rec.Users[id]; u != nil {
 				v.Assignees = append(v.Assignees, u)
 			}
 		}

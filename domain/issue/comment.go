@@ -1,6 +1,7 @@
 package issue
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/depothq/depot/domain/errs"
@@ -49,4 +50,21 @@ func CanCommentOn(i *Issue, writer bool) error {
 		return errs.Forbidden("You cannot comment on a locked issue.")
 	}
 	return nil
+}
+
+// FriendlyRef is an issue ref as a change_issue_ref event records it: a
+// branch by its short name (Gitea trims refs/heads/), anything else as is.
+func FriendlyRef(ref string) string { return strings.TrimPrefix(ref, "refs/heads/") }
+
+// EventText is the text the timeline shows for an event's stored content:
+// time events keep "|seconds" (Gitea's format since 1.21) and show them as
+// a duration ("1 hour 30 minutes"); other content shows as stored.
+func EventText(t CommentType, content string) string {
+	if (t == CommentAddTimeManual || t == CommentStopTracking || t == CommentDeleteTimeManual) &&
+		strings.HasPrefix(content, "|") {
+		if secs, err := strconv.ParseInt(content[1:], 10, 64); err == nil {
+			return FormatDuration(secs)
+		}
+	}
+	return content
 }

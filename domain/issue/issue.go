@@ -180,6 +180,9 @@ type Comment struct {
 	RemovedAssignee bool
 	// OldTitle and NewTitle are the title change (CommentChangeTitle).
 	OldTitle, NewTitle string
+	// OldRef and NewRef are the ref change (CommentChangeIssueRef), branch
+	// names without refs/heads/ as Gitea stores them.
+	OldRef, NewRef string
 	// RefRepoID, RefIssueID and RefCommentID locate the text that
 	// mentioned this issue (CommentIssueRef, CommentCommentRef, CommentPullRef).
 	RefRepoID, RefIssueID, RefCommentID int64

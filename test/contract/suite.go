@@ -61,6 +61,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Labels":      labelTests,
 		"Comments":    commentTests,
 		"IssueExtras": issueExtraTests,
+		"IssueF":      issueFTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
@@ -69,7 +70,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"CommitStatuses",
 		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 		"Orgs", "OrgTeams", "Blocks",
-		"Issues", "Labels", "Comments", "IssueExtras",
+		"Issues", "Labels", "Comments", "IssueExtras", "IssueF",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {

@@ -1,0 +1,167 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"sync"
+
+	"github.com/uptrace/bun"
+)
+
+// preparedReads keeps the issue tracker's hot reads (the default listing,
+// its total and the records of a page) as prepared statements on SQLite's
+// read pool, keyed by their text. bun inlines arguments into the SQL text,
+// so SQLite parsed and planned each of these statements on every request:
+// a quarter of a listing's cost. Their texts take lists of ids as one JSON
+// array (json_each), so one statement serves pages of any length. Preparing
+// fails until the tables exist (before Migrate), so a failure is not kept:
+// the caller falls back on the ordinary query path and the next call tries
+// again.
+type preparedReads struct {
+	mu    sync.Mutex // serialises preparing and closing
+	stmts sync.Map   // text → *sql.Stmt
+	// texts caches the generated text of the default listing per shape.
+	texts sync.Map // plainListKey → string
+}
+
+// get returns text prepared on db, or nil when it cannot be prepared.
+func (p *preparedReads) get(ctx context.Context, db *sql.DB, text string) *sql.Stmt {
+	if st, ok := p.stmts.Load(text); ok {
+		return st.(*sql.Stmt)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st, ok := p.stmts.Load(text); ok {
+		return st.(*sql.Stmt)
+	}
+	st, err := db.PrepareContext(ctx, text)
+	if err != nil {
+		return nil
+	}
+	p.stmts.Store(text, st)
+	return st
+}
+
+func (p *preparedReads) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stmts.Range(func(k, v any) bool {
+		_ = v.(*sql.Stmt).Close()
+		p.stmts.Delete(k)
+		return true
+	})
+}
+
+// readStmt returns text prepared on SQLite's read pool when the call runs
+// outside any transaction; nil otherwise (Postgres, or inside a
+// transaction, where the ordinary query path keeps it on the transaction).
+func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
+	d := c.owner
+	if d == nil || d.dialect != DialectSQLite {
+		return nil
+	}
+	if _, inTx := d.txFrom(ctx); inTx {
+		return nil
+	}
+	return d.issueReads.get(ctx, d.read.DB, text)
+}
+
+// queryInto runs a prepared read into a slice of bun models.
+func (c conn) queryInto(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	return c.owner.read.ScanRows(ctx, rows, dest)
+}
+
+// idsJSON is ids as a JSON array, the one argument json_each reads.
+func idsJSON(ids []int64) string {
+	b := make([]byte, 0, 2+len(ids)*8)
+	b = append(b, '[')
+	for k, id := range ids {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// plainListKey is the shape of a default listing: everything but the
+// repository and the page, which are the statement's parameters.
+type plainListKey struct {
+	state string
+	pull  int8 // 0 both, 1 issues, 2 pulls
+	order string
+}
+
+// plainListText is the default listing's statement for k: the repository
+// id, the limit and the offset are its parameters.
+func (d *DB) plainListText(k plainListKey) string {
+	if t, ok := d.issueReads.texts.Load(k); ok {
+		return t.(string)
+	}
+	sel := d.read.NewSelect().Model((*issueRow)(nil)).Where("issues.repo_id = ?", bun.Safe("?"))
+	switch k.state {
+	case "all":
+	case "closed":
+		sel = sel.Where("issues.is_closed")
+	default:
+		sel = sel.Where("NOT issues.is_closed")
+	}
+	if k.pull != 0 {
+		sel = sel.Where("issues.is_pull = ?", k.pull == 2)
+	}
+	text := sel.OrderExpr(k.order).String() + " LIMIT ? OFFSET ?"
+	d.issueReads.texts.Store(k, text)
+	return text
+}
+
+// repoCountersSQL reads the issue and pull counters of a repository.
+const repoCountersSQL = `SELECT num_issues, num_closed_issues, num_pulls, num_closed_pulls FROM repos WHERE id = ?`
+
+// labelOfIssueRow is a label with the issue it is on.
+type labelOfIssueRow struct {
+	labelRow `bun:",extend"`
+	IssueID  int64 `bun:"issue_id,scanonly"`
+}
+
+// pageTexts are the page records' statements on SQLite, each over the
+// page's ids as one JSON array; bun writes their column lists from the
+// models, as its own queries do.
+type pageTexts struct {
+	labels, assignees, attachments, milestones, users string
+}
+
+// pageTexts returns the page records' statements, generated once per DB
+// (and per call inside a transaction, which has no DB to keep them on).
+func (c conn) pageTexts(ctx context.Context) *pageTexts {
+	d := c.owner
+	if d == nil {
+		return pageTextsOn(c.r(ctx))
+	}
+	const key = "page-records"
+	if t, ok := d.issueReads.texts.Load(key); ok {
+		return t.(*pageTexts)
+	}
+	t := pageTextsOn(d.read)
+	d.issueReads.texts.Store(key, t)
+	return t
+}
+
+func pageTextsOn(db bun.IDB) *pageTexts {
+	ids := bun.Safe("(SELECT value FROM json_each(?))")
+	return &pageTexts{
+		labels: db.NewSelect().Model((*labelOfIssueRow)(nil)).ColumnExpr("l.*").ColumnExpr("il.issue_id").
+			Join("JOIN issue_labels AS il ON il.label_id = l.id").Where("il.issue_id IN ?", ids).
+			Order("l.name ASC", "l.id ASC").String(),
+		assignees: db.NewSelect().Model((*issueAssigneeRow)(nil)).Where("ia.issue_id IN ?", ids).
+			Order("ia.issue_id", "ia.user_id").String(),
+		attachments: db.NewSelect().Model((*attachmentRow)(nil)).Where("at.issue_id IN ?", ids).
+			Where("at.comment_id = 0").Order("at.id ASC").String(),
+		milestones: db.NewSelect().Model((*milestoneRow)(nil)).Where("m.id IN ?", ids).Order("m.id ASC").String(),
+		users:      db.NewSelect().Model((*userRow)(nil)).Where("u.id IN ?", ids).String(),
+	}
+}
