@@ -45,7 +45,11 @@ func newScheduleFixture(t *testing.T) *scheduleFixture {
 	r := &repository.Repository{Owner: repository.Owner{ID: u.ID, Name: u.Name}, Name: "m", LowerName: "m",
 		IsMirror: true, DefaultBranch: "main", ObjectFormat: "sha1", Units: repository.DefaultUnits()}
 	is.NoErr(stores.Repos.Create(ctx, r))
-	clock := &fixedClock{now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
+	// The store stamps a job queued without a time with the wall clock, so
+	// the fixture's clock runs a minute ahead of it: such jobs are due at
+	// the fixture's now (a fixed date left them in the future once the
+	// calendar passed it).
+	clock := &fixedClock{now: time.Now().UTC().Add(time.Minute).Truncate(time.Second)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	f := &scheduleFixture{stores: stores, clock: clock, repoID: r.ID,
 		s: &Service{stores: stores, tx: db.Transactor(), clock: clock, jobs: jobs.NewRunner(stores, clock, log), log: log}}
