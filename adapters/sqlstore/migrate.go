@@ -82,6 +82,7 @@ func migrations() *migrate.Migrations {
 	add("000015", "user_blocks_and_avatars", up000015, down000015)
 	add("000016", "users_visibility_index", up000016, down000016)
 	add("000017", "comment_refs", up000017, down000017)
+	add("000018", "repos_owner_index", up000018, down000018)
 	return ms
 }
 

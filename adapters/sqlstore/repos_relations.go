@@ -9,15 +9,16 @@ import (
 )
 
 // relationRow is one fact of a user's ties: to a repository (ID is the
-// repository's) a collaborator mode ('c') or the best mode of the teams
-// given it on one unit ('u'); to an organisation (ID is the
-// organisation's) membership ('m'), ownership ('o') or the best mode on one
-// unit of the teams that include all its repositories ('a').
+// repository's) a collaborator mode ('c') or a team of the user's given it
+// ('g', Mode is the team's id); to a team (ID is the team's) its mode on one
+// unit ('n'); to an organisation (ID is the organisation's) membership
+// ('m'), ownership ('o') or the best mode on one unit of the teams that
+// include all its repositories ('a').
 type relationRow struct {
 	ID   int64  `bun:"id"`
 	Kind string `bun:"kind"`
 	Unit string `bun:"unit"`
-	Mode int    `bun:"mode"`
+	Mode int64  `bun:"mode"`
 }
 
 // relationsSQL gathers every tie of user ?0 to the repositories ?1 (all of
@@ -26,14 +27,22 @@ type relationRow struct {
 // once per repository, so a page of 50 repositories of one organisation
 // costs about as much as one. The Owners team is the only team of mode
 // owner (?4).
-const relationsSQL = `SELECT c.repo_id AS id, 'c' AS kind, '' AS unit, c.mode AS mode
+//
+// The teams given a repository are found from the repository's side (the
+// CROSS JOIN keeps SQLite from starting at the user's teams, which may be
+// many) and materialised once; their units are read once per team, not
+// once per repository and team, and the best mode per unit is taken in Go.
+// A page of 50 repositories shared by a few teams reads a few teams' units
+// instead of 50 copies of them.
+const relationsSQL = `WITH given AS MATERIALIZED (SELECT tr.repo_id, tr.team_id FROM team_repos AS tr
+	CROSS JOIN team_users AS tu WHERE tu.team_id = tr.team_id AND tu.user_id = ?0 AND tr.repo_id IN (?2))
+SELECT c.repo_id AS id, 'c' AS kind, '' AS unit, c.mode AS mode
 	FROM collaborations AS c WHERE c.user_id = ?0 AND c.repo_id IN (?1)
 UNION ALL
-SELECT tr.repo_id, 'u', tun.unit, MAX(tun.mode) FROM team_repos AS tr
-	JOIN team_users AS tu ON tu.team_id = tr.team_id AND tu.user_id = ?0
-	JOIN team_units AS tun ON tun.team_id = tr.team_id
-	WHERE tr.repo_id IN (?2)
-	GROUP BY tr.repo_id, tun.unit
+SELECT g.repo_id, 'g', '', g.team_id FROM given AS g
+UNION ALL
+SELECT tun.team_id, 'n', tun.unit, tun.mode FROM team_units AS tun
+	WHERE tun.team_id IN (SELECT g.team_id FROM given AS g)
 UNION ALL
 SELECT ou.org_id, 'm', '', 0 FROM org_users AS ou WHERE ou.user_id = ?0 AND ou.org_id IN (?3)
 UNION ALL
@@ -91,16 +100,19 @@ func (s *RepoStore) RelationsMany(ctx context.Context, rs []permission.Repo, use
 		}
 		return orgs[id]
 	}
+	type teamGiven struct{ repoID, teamID int64 }
+	var given []teamGiven
+	teamUnits := map[int64]map[permission.Unit]permission.AccessMode{}
 	for _, row := range rows {
 		switch row.Kind {
 		case "c":
 			rel := out[row.ID]
 			rel.CollaboratorMode = permission.AccessMode(row.Mode)
 			out[row.ID] = rel
-		case "u":
-			rel := out[row.ID]
-			rel.TeamUnits = raise(rel.TeamUnits, permission.Unit(row.Unit), permission.AccessMode(row.Mode))
-			out[row.ID] = rel
+		case "g":
+			given = append(given, teamGiven{repoID: row.ID, teamID: row.Mode})
+		case "n":
+			teamUnits[row.ID] = raise(teamUnits[row.ID], permission.Unit(row.Unit), permission.AccessMode(row.Mode))
 		case "m":
 			tiesOf(row.ID).member = true
 		case "o":
@@ -109,6 +121,13 @@ func (s *RepoStore) RelationsMany(ctx context.Context, rs []permission.Repo, use
 			t := tiesOf(row.ID)
 			t.all = raise(t.all, permission.Unit(row.Unit), permission.AccessMode(row.Mode))
 		}
+	}
+	for _, g := range given {
+		rel := out[g.repoID]
+		for u, m := range teamUnits[g.teamID] {
+			rel.TeamUnits = raise(rel.TeamUnits, u, m)
+		}
+		out[g.repoID] = rel
 	}
 	for _, r := range rs {
 		t := orgs[r.OwnerID]

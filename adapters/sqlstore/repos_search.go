@@ -33,9 +33,22 @@ const collaboratesOn = "EXISTS (SELECT 1 FROM collaborations AS c WHERE c.repo_i
 // (members see their organisation's public repositories even when the
 // organisation is private). The subqueries do not depend on the row, so
 // each is computed once as a set and probed per row.
-const teamReaches = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id WHERE tu.user_id = ?)
-	OR repo.owner_id IN (SELECT tu.org_id FROM team_users AS tu JOIN teams AS t ON t.id = tu.team_id WHERE tu.user_id = ? AND t.includes_all_repos)
-	OR (NOT repo.private AND repo.owner_id IN (SELECT ou.org_id FROM org_users AS ou WHERE ou.user_id = ?)))`
+const teamReaches = "(" + teamGivenSet + " OR " + teamAllSet + " OR " + memberPublicSet + ")"
+
+// teamReachesPerRow is teamReaches testing the teams given each candidate
+// from the candidate's side (two index probes) instead of building the set
+// of every repository the user's teams were given: for a page that walks an
+// index and stops at its LIMIT, which tests a few dozen candidates while
+// the set may hold thousands of repositories. The organisation sets stay
+// sets: they hold a few organisations.
+const teamReachesPerRow = "(" + teamGivenRow + " OR " + teamAllSet + " OR " + memberPublicSet + ")"
+
+const (
+	teamGivenSet    = "repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id WHERE tu.user_id = ?)"
+	teamGivenRow    = "EXISTS (SELECT 1 FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id AND tu.user_id = ? WHERE tr.repo_id = repo.id)"
+	teamAllSet      = "repo.owner_id IN (SELECT tu.org_id FROM team_users AS tu JOIN teams AS t ON t.id = tu.team_id WHERE tu.user_id = ? AND t.includes_all_repos)"
+	memberPublicSet = "(NOT repo.private AND repo.owner_id IN (SELECT ou.org_id FROM org_users AS ou WHERE ou.user_id = ?))"
+)
 
 // teamRepos is true when the team (the argument, twice) reaches repo.
 const teamRepos = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr WHERE tr.team_id = ?)
@@ -43,8 +56,10 @@ const teamRepos = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr WHERE tr
 
 // teamGiven is teamReaches without the public rule (the argument twice),
 // for restricted users, who see only what they are given.
-const teamGiven = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN team_users AS tu ON tu.team_id = tr.team_id WHERE tu.user_id = ?)
-	OR repo.owner_id IN (SELECT tu.org_id FROM team_users AS tu JOIN teams AS t ON t.id = tu.team_id WHERE tu.user_id = ? AND t.includes_all_repos))`
+const teamGiven = "(" + teamGivenSet + " OR " + teamAllSet + ")"
+
+// teamGivenPerRow is teamGiven probed per candidate (see teamReachesPerRow).
+const teamGivenPerRow = "(" + teamGivenRow + " OR " + teamAllSet + ")"
 
 // Search returns one page of the repositories matching q that q.Viewer may
 // see, with their owners, and the total: one query for the page and one
@@ -52,7 +67,13 @@ const teamGiven = `(repo.id IN (SELECT tr.repo_id FROM team_repos AS tr JOIN tea
 func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*repository.Repository, int64, error) {
 	var rows []repoOwnerRow
 	sel := selectRepos(s.c.r(ctx), &rows)
-	sel = repoVisibleTo(sel, q.Viewer)
+	// An account's own listing walks the owner's index in its order and
+	// stops at the LIMIT (idx_repos_owner_id by id, the owner and name
+	// key by name): it tests a page's worth of candidates, so they are
+	// probed one by one rather than against the sets of everything the
+	// viewer reaches, which the count, testing every candidate, builds.
+	perRow := q.OwnerID != 0 && q.Exclusive && q.Limit > 0
+	sel = repoVisible(sel, q.Viewer, perRow)
 	sel = repoFilters(sel, q)
 
 	col, ok := repoSorts[q.Sort]
@@ -129,6 +150,17 @@ const collaborationSet = "repo.id IN (SELECT c.repo_id FROM collaborations AS c 
 // and limited owners; site admins everything. Every test reads only the
 // repository's row and small per-viewer sets (see ownerHides).
 func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
+	return repoVisible(sel, v, false)
+}
+
+// repoVisible is repoVisibleTo; with perRow the collaborations and the teams
+// given a candidate are probed from the candidate's side instead of as sets
+// (see teamReachesPerRow).
+func repoVisible(sel *bun.SelectQuery, v ports.RepoViewer, perRow bool) *bun.SelectQuery {
+	collab, given, reaches := collaborationSet, teamGiven, teamReaches
+	if perRow {
+		collab, given, reaches = collaboratesOn, teamGivenPerRow, teamReachesPerRow
+	}
 	switch {
 	case v.PublicOnly || v.UserID == 0:
 		return sel.Where("NOT repo.private").Where("NOT "+ownerHides,
@@ -136,11 +168,11 @@ func repoVisibleTo(sel *bun.SelectQuery, v ports.RepoViewer) *bun.SelectQuery {
 	case v.IsAdmin:
 		return sel
 	case v.Restricted:
-		return sel.Where("(repo.owner_id = ? OR "+collaborationSet+" OR "+teamGiven+")", v.UserID, v.UserID, v.UserID, v.UserID)
+		return sel.Where("(repo.owner_id = ? OR "+collab+" OR "+given+")", v.UserID, v.UserID, v.UserID, v.UserID)
 	default:
 		// Most rows are public: their test comes first, so the collaboration
 		// and team sets are probed only for the others.
-		return sel.Where("((NOT repo.private AND NOT "+ownerHides+") OR repo.owner_id = ? OR "+collaborationSet+" OR "+teamReaches+")",
+		return sel.Where("((NOT repo.private AND NOT "+ownerHides+") OR repo.owner_id = ? OR "+collab+" OR "+reaches+")",
 			bun.List([]string{string(user.VisibilityPrivate)}), v.UserID, v.UserID, v.UserID, v.UserID, v.UserID)
 	}
 }

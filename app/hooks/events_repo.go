@@ -64,7 +64,11 @@ func (d *Dispatcher) RepositoryCreated(ctx context.Context, tx ports.Stores, e p
 	if len(forked) == 0 {
 		return nil
 	}
-	return d.enqueueAll(ctx, tx, forked, parent.ID, rc.forkEvent())
+	ep, err := rc.forkEvent(ctx, tx)
+	if err != nil {
+		return err
+	}
+	return d.enqueueAll(ctx, tx, forked, parent.ID, ep)
 }
 
 // RepositoryDeleted runs in the transaction that deletes repository
@@ -192,14 +196,22 @@ func (c *repoContext) repositoryEvent(action string) *eventPayload {
 }
 
 // forkEvent renders Gitea's ForkPayload for the hooks of the repository
-// forked. Gitea shows each repository with the sender's permissions; the
-// payload shows the new fork as its owner sees it and the repository
-// forked with no permissions, which asks no permission lookup inside the
-// transaction.
-func (c *repoContext) forkEvent() *eventPayload {
-	p := &forkPayload{Forkee: c.payloads.Repository(c.parent, c.parentOwner, false),
-		Repo: c.repository(c.repo, c.owner, true), Sender: c.payloads.User(c.sender)}
+// forked. As Gitea's notifier does, each repository shows the sender's
+// permissions in it: the repository forked (forkee) the sender's access to
+// it, the new fork (with its parent) the sender's access to the fork. Each
+// costs one relations query in the transaction at most, none where the
+// sender owns the repository or is a site administrator.
+func (c *repoContext) forkEvent(ctx context.Context, tx ports.Stores) (*eventPayload, error) {
+	forkee := &payloadContext{payloads: c.payloads, baseURL: c.baseURL, repo: c.parent, owner: c.parentOwner, sender: c.sender}
+	fork := &payloadContext{payloads: c.payloads, baseURL: c.baseURL, repo: c.repo, owner: c.owner, sender: c.sender,
+		parent: c.parent, parentOwner: c.parentOwner}
+	for _, pc := range []*payloadContext{forkee, fork} {
+		if err := pc.loadSenderPermission(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
+	p := &forkPayload{Forkee: forkee.senderRepository(), Repo: fork.senderRepository(), Sender: c.payloads.User(c.sender)}
 	ep := c.eventPayload(hook.EventFork, p, c.parent)
 	ep.forkName, ep.forkURL = c.repo.FullName(), c.webURL(c.repo)
-	return ep
+	return ep, nil
 }
