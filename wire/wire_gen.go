@@ -58,6 +58,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	scripts := githooks.New(storage)
 	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
@@ -74,14 +75,13 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, dispatcher, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
@@ -181,6 +181,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	scripts := githooks.New(storage)
 	guard, cleanup2, err := provideOutbound(settings, storage, logger)
 	if err != nil {
 		cleanup()
@@ -197,14 +198,13 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, clock, dispatcher, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	scripts := githooks.New(storage)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)

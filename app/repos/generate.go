@@ -3,7 +3,9 @@ package repos
 import (
 	"context"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
@@ -68,15 +70,48 @@ func (s *Service) Generate(ctx context.Context, a *Access, in GenerateInput) (*r
 		}
 	}
 	copies := []copier{copyTemplateRows(tpl.ID, in.Labels, in.Webhooks && a.Perm.IsAdmin())}
+	gitHooks := in.GitHooks && a.Perm.IsAdmin() && s.mayEditGitHooks(a.Caller)
 	return s.createRepository(ctx, r, a.Caller.UserID(), func(p ports.RepoPath) error {
+		var err error
 		if !in.GitContent || tpl.Empty {
-			return s.git.Init(ctx, p, branch)
+			err = s.git.Init(ctx, p, branch)
+		} else {
+			sig := s.signature(a.Caller.User)
+			err = s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
+				Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
+			})
 		}
-		sig := s.signature(a.Caller.User)
-		return s.git.Generate(ctx, pathOf(tpl), tpl.DefaultBranch, p, ports.GitCommit{
-			Branch: branch, Message: "Initial commit", Author: sig, Committer: sig,
-		})
+		if err != nil || !gitHooks {
+			return err
+		}
+		return s.copyGitHooks(ctx, pathOf(tpl), p)
 	}, copies...)
+}
+
+// mayEditGitHooks reports whether c may edit Git hook scripts: only then
+// does a generation copy the template's (they run code on the server, and
+// reading them is the Git hook routes' privilege too).
+func (s *Service) mayEditGitHooks(c auth.Caller) bool {
+	allowed := c.User != nil && c.User.AllowGitHook
+	return hook.CanEditGitHooks(s.settings.EnableGitHooks, c.IsAdmin(), allowed) == nil
+}
+
+// copyGitHooks copies template from's Git hook scripts into the new
+// repository to, inside its creation (a failure undoes the repository).
+func (s *Service) copyGitHooks(ctx context.Context, from, to ports.RepoPath) error {
+	for _, name := range hook.GitHookNames {
+		script, ok, err := s.scripts.Read(ctx, from, name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := s.scripts.Write(ctx, to, name, script); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copier writes, in a new repository's creation transaction (after its row

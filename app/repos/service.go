@@ -32,6 +32,7 @@ type Service struct {
 	templates ports.Templates
 	keys      ports.SSHKeys
 	avatars   ports.Avatars
+	scripts   ports.GitHookScripts
 	clock     ports.Clock
 	events    ports.Events
 	users     *users.Service
@@ -49,14 +50,14 @@ type Service struct {
 
 // NewService builds the repository use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, templates ports.Templates,
-	keys ports.SSHKeys, avatars ports.Avatars, clock ports.Clock, events ports.Events, us *users.Service,
-	settings site.Settings, log *slog.Logger) *Service {
+	keys ports.SSHKeys, avatars ports.Avatars, scripts ports.GitHookScripts, clock ports.Clock, events ports.Events,
+	us *users.Service, settings site.Settings, log *slog.Logger) *Service {
 	host := "localhost"
 	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
 	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars,
-		clock: clock, events: events, users: us, settings: settings, host: host, log: log}
+		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log}
 }
 
 // Access is a repository as one caller reaches it: the repository, the
