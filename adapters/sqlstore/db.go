@@ -58,6 +58,9 @@ type DB struct {
 	claims claimStmts
 	// issueReads holds the issue tracker's prepared reads (issuesb_prepared.go).
 	issueReads preparedReads
+	// writes holds the hot write paths' statements prepared on SQLite's
+	// writer (issueg_prepared.go).
+	writes preparedWrites
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
@@ -150,6 +153,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 func (d *DB) Close() error {
 	d.closeHotQueries()
 	d.issueReads.close()
+	d.writes.close()
 	err := d.write.Close()
 	if d.read != d.write {
 		err = errors.Join(err, d.read.Close())
@@ -215,6 +219,9 @@ type conn struct {
 	// of the same DB takes precedence.
 	owner       *DB
 	read, write bun.IDB
+	// home is the DB a transaction's stores run in (owner is nil there), for
+	// its writer's prepared statements (issueg_prepared.go).
+	home *DB
 }
 
 func (c conn) r(ctx context.Context) bun.IDB {

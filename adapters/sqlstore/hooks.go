@@ -185,14 +185,10 @@ func (s *HookStore) List(ctx context.Context, scope hook.Scope, opts ports.ListO
 // the site's system hooks, in one query: a UNION of three index ranges, so
 // neither side of an OR makes the planner scan the table.
 func (s *HookStore) ActiveFor(ctx context.Context, repoID, ownerID int64) ([]*hook.Hook, error) {
-	var rows []hookRow
-	err := s.c.r(ctx).NewRaw(`SELECT * FROM (
-		SELECT * FROM webhooks WHERE repo_id = ? AND active
-		UNION ALL
-		SELECT * FROM webhooks WHERE owner_id = ? AND active
-		UNION ALL
-		SELECT * FROM webhooks WHERE repo_id IS NULL AND owner_id IS NULL AND is_system AND active
-	) AS wh ORDER BY id`, repoID, ownerID).Scan(ctx, &rows)
+	rows, ok, err := s.activeForPrepared(ctx, repoID, ownerID)
+	if !ok {
+		err = s.c.r(ctx).NewRaw(activeHooksSQL, repoID, ownerID).Scan(ctx, &rows)
+	}
 	if err != nil {
 		return nil, hookMapping.mapErr(err)
 	}

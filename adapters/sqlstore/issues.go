@@ -103,21 +103,37 @@ const nextIndexSQL = `INSERT INTO issue_indexes (repo_id, max_index) VALUES (?, 
 // counts it on its repository, in one transaction.
 func (st *IssueStore) Create(ctx context.Context, i *issue.Issue) error {
 	return st.c.inTx(ctx, func(ctx context.Context, tx bun.IDB) error {
+		row := toIssueRow(i)
+		row.ID = 0
+		if ok, err := st.createPrepared(ctx, tx, row); ok {
+			if err == nil {
+				created(i, row)
+			}
+			return err
+		}
 		var idx int64
 		if err := tx.NewRaw(nextIndexSQL, i.RepoID).Scan(ctx, &idx); err != nil {
 			return issueMapping.mapErr(err)
 		}
-		row := toIssueRow(i)
-		row.ID, row.Index = 0, idx
+		row.Index = idx
 		if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
 			return issueMapping.mapErr(err)
 		}
 		if err := adjustRepoCounters(ctx, tx, i.RepoID, i.IsPull, 1, boolInt(i.IsClosed)); err != nil {
 			return err
 		}
-		i.ID, i.Index = row.ID, idx
+		created(i, row)
 		return nil
 	})
+}
+
+// created gives i the identity and the times row was stored with: the
+// columns keep microseconds, so the answer of a creation built from i
+// shows what a later read shows.
+func created(i *issue.Issue, row *issueRow) {
+	i.ID, i.Index = row.ID, row.Index
+	i.CreatedAt, i.UpdatedAt = domainTime(row.CreatedAt), domainTime(row.UpdatedAt)
+	i.Deadline, i.ClosedAt = domainTimePtr(row.Deadline), domainTimePtr(row.ClosedAt)
 }
 
 // inTx runs fn in the ctx's transaction as it is when there is one, else

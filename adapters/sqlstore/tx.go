@@ -42,12 +42,16 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Sto
 	if outer, ok := d.txFrom(ctx); ok {
 		return d.inSavepoint(ctx, outer, fn)
 	}
+	if d.dialect == DialectSQLite {
+		// Before BEGIN: preparing needs the writer's one connection.
+		d.writes.prepare(ctx, d.write.DB)
+	}
 	st := &txState{}
 	defer st.done.Store(true)
 	return d.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		st.tx = tx
 		ctx = context.WithValue(ctx, txKey{d}, st)
-		return fn(ctx, d.storesOn(conn{read: tx, write: tx}))
+		return fn(ctx, d.storesOn(conn{read: tx, write: tx, home: d}))
 	})
 }
 
@@ -58,7 +62,7 @@ func (d *DB) inSavepoint(ctx context.Context, outer bun.Tx, fn func(ctx context.
 	if err != nil {
 		return err
 	}
-	if err := fn(ctx, d.storesOn(conn{read: sp, write: sp})); err != nil {
+	if err := fn(ctx, d.storesOn(conn{read: sp, write: sp, home: d})); err != nil {
 		_ = sp.Rollback()
 		return err
 	}
