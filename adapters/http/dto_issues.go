@@ -7,6 +7,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 )
 
 // issueDTO is Gitea's Issue (structs.Issue), field for field.
@@ -65,32 +66,103 @@ func (s *Server) issueRepoAPI(r *repository.Repository) string {
 // issues listing and the webhook payloads all use it, with views from
 // issues.Service.Views (which loads them in a fixed number of queries).
 // Labels of the owning organisation link to the organisation's labels.
+// What issues of one repository or one poster share (addresses, the
+// repository object, the rendered user) is built once per call and shared
+// by pointer, so the DTOs must be treated as read-only.
 func (s *Server) issueDTOs(c auth.Caller, views []*issues.IssueView) []issueDTO {
+	rd := s.newIssueRenderer(c)
 	out := make([]issueDTO, 0, len(views))
 	for _, v := range views {
-		out = append(out, s.issueDTO(c, v))
+		out = append(out, rd.issue(v))
 	}
 	return out
 }
 
 // issueDTO renders one issue view; see issueDTOs.
 func (s *Server) issueDTO(c auth.Caller, v *issues.IssueView) issueDTO {
-	i, r := v.Issue, v.Repo
-	api := s.issueRepoAPI(r)
-	poster := s.toUser(c, v.Poster)
-	d := issueDTO{
-		ID: i.ID, URL: api + "/issues/" + itoa(i.Index), HTMLURL: s.issueWebURL(r, i), Index: i.Index,
-		Poster: &poster, Title: i.Title, Body: i.Body, Ref: i.Ref, Attachments: s.toAttachmentDTOs(v.Attachments),
-		Labels: make([]labelDTO, 0, len(v.Labels)), State: string(i.State()), IsLocked: i.IsLocked,
-		Comments: i.NumComments, Created: i.CreatedAt.UTC(), Updated: i.UpdatedAt.UTC(),
-		Closed: utcPtr(i.ClosedAt), Deadline: utcPtr(i.Deadline), PinOrder: i.PinOrder,
-		Repo: &repoMetaDTO{ID: r.ID, Name: r.Name, Owner: r.Owner.Name, FullName: r.FullName()},
+	return s.newIssueRenderer(c).issue(v)
+}
+
+// issueRenderer renders the issues of one answer for one caller, keeping
+// what they share.
+type issueRenderer struct {
+	s       *Server
+	c       auth.Caller
+	repos   map[int64]*issueRepoParts
+	posters map[int64]*userDTO // rendered for c
+	anon    map[int64]userDTO  // rendered without a viewer (assignees)
+}
+
+// issueRepoParts are the per-repository parts of its issues' JSON.
+type issueRepoParts struct {
+	api, web, orgAPI string
+	meta             *repoMetaDTO
+}
+
+func (s *Server) newIssueRenderer(c auth.Caller) *issueRenderer {
+	return &issueRenderer{s: s, c: c}
+}
+
+func (rd *issueRenderer) repo(r *repository.Repository) *issueRepoParts {
+	if p := rd.repos[r.ID]; p != nil {
+		return p
 	}
-	orgAPI := s.baseURL + apiPrefix + "/orgs/" + url.PathEscape(r.Owner.Name)
+	if rd.repos == nil {
+		rd.repos = map[int64]*issueRepoParts{}
+	}
+	p := &issueRepoParts{api: rd.s.issueRepoAPI(r), web: rd.s.repoWebURL(r),
+		orgAPI: rd.s.baseURL + apiPrefix + "/orgs/" + url.PathEscape(r.Owner.Name),
+		meta:   &repoMetaDTO{ID: r.ID, Name: r.Name, Owner: r.Owner.Name, FullName: r.FullName()}}
+	rd.repos[r.ID] = p
+	return p
+}
+
+func (rd *issueRenderer) poster(u *user.User) *userDTO {
+	if d := rd.posters[u.ID]; d != nil {
+		return d
+	}
+	if rd.posters == nil {
+		rd.posters = map[int64]*userDTO{}
+	}
+	d := rd.s.toUser(rd.c, u)
+	rd.posters[u.ID] = &d
+	return &d
+}
+
+func (rd *issueRenderer) assignee(u *user.User) userDTO {
+	if d, ok := rd.anon[u.ID]; ok {
+		return d
+	}
+	if rd.anon == nil {
+		rd.anon = map[int64]userDTO{}
+	}
+	// Gitea renders assignees without a viewer, so e-mail addresses
+	// follow the anonymous rule.
+	d := rd.s.toUser(auth.Caller{}, u)
+	rd.anon[u.ID] = d
+	return d
+}
+
+func (rd *issueRenderer) issue(v *issues.IssueView) issueDTO {
+	i := v.Issue
+	p := rd.repo(v.Repo)
+	kind := "/issues/"
+	if i.IsPull {
+		kind = "/pulls/"
+	}
+	index := itoa(i.Index)
+	d := issueDTO{
+		ID: i.ID, URL: p.api + "/issues/" + index, HTMLURL: p.web + kind + index, Index: i.Index,
+		Poster: rd.poster(v.Poster), Title: i.Title, Body: i.Body, Ref: i.Ref,
+		Attachments: rd.s.toAttachmentDTOs(v.Attachments),
+		Labels:      make([]labelDTO, 0, len(v.Labels)), State: string(i.State()), IsLocked: i.IsLocked,
+		Comments: i.NumComments, Created: i.CreatedAt.UTC(), Updated: i.UpdatedAt.UTC(),
+		Closed: utcPtr(i.ClosedAt), Deadline: utcPtr(i.Deadline), PinOrder: i.PinOrder, Repo: p.meta,
+	}
 	for _, l := range v.Labels {
-		base := api
+		base := p.api
 		if l.RepoID == 0 {
-			base = orgAPI
+			base = p.orgAPI
 		}
 		d.Labels = append(d.Labels, toLabelDTO(l, base))
 	}
@@ -98,17 +170,16 @@ func (s *Server) issueDTO(c auth.Caller, v *issues.IssueView) issueDTO {
 		d.Milestone = toMilestoneDTO(v.Milestone)
 	}
 	if len(v.Assignees) > 0 {
-		// Gitea renders assignees without a viewer, so e-mail addresses
-		// follow the anonymous rule; the first one is also the deprecated
-		// single assignee.
+		d.Assignees = make([]userDTO, 0, len(v.Assignees))
 		for _, u := range v.Assignees {
-			d.Assignees = append(d.Assignees, s.toUser(auth.Caller{}, u))
+			d.Assignees = append(d.Assignees, rd.assignee(u))
 		}
+		// The first one is also the deprecated single assignee.
 		first := d.Assignees[0]
 		d.Assignee = &first
 	}
 	if i.IsPull {
-		d.PullRequest = &pullMetaDTO{HTMLURL: s.issueWebURL(r, i)}
+		d.PullRequest = &pullMetaDTO{HTMLURL: d.HTMLURL}
 	}
 	return d
 }

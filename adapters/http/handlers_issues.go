@@ -34,19 +34,9 @@ func issueIndex(q *request) (int64, error) {
 	return n, nil
 }
 
-// issueQueryTime reads an optional RFC 3339 time parameter; anything else
-// is a 400 naming it.
-func issueQueryTime(q *request, name string) (time.Time, error) {
-	v := q.r.URL.Query().Get(name)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return time.Time{}, errs.BadRequest(name + ": must be an RFC 3339 date and time")
-	}
-	return t, nil
-}
+// issueQueryTime reads an optional RFC 3339 time parameter (queryTime, the
+// one reader of such parameters); anything else is a 400 naming it.
+func issueQueryTime(q *request, name string) (time.Time, error) { return queryTime(q, name) }
 
 // splitList splits a comma-separated parameter.
 func splitList(v string) []string {
@@ -56,29 +46,42 @@ func splitList(v string) []string {
 	return strings.Split(v, ",")
 }
 
+// issueFilter reads the filter parameters both issue listings take: state,
+// type, labels, milestones, q, since and before.
+func issueFilter(q *request) (issues.Filter, error) {
+	var f issues.Filter
+	var err error
+	if f.Since, err = queryTime(q, "since"); err != nil {
+		return f, err
+	}
+	if f.Before, err = queryTime(q, "before"); err != nil {
+		return f, err
+	}
+	v := q.r.URL.Query()
+	f.State, f.Type, f.Keyword = v.Get("state"), v.Get("type"), strings.TrimSpace(v.Get("q"))
+	f.Labels, f.Milestones = splitList(v.Get("labels")), splitList(v.Get("milestones"))
+	return f, nil
+}
+
 // listIssues answers GET R/issues with one page and the paging headers.
 func (s *Server) listIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
 	}
-	in := issues.ListInput{ListOptions: opts}
-	if in.Since, err = issueQueryTime(q, "since"); err != nil {
-		return err
-	}
-	if in.Before, err = issueQueryTime(q, "before"); err != nil {
+	f, err := issueFilter(q)
+	if err != nil {
 		return err
 	}
 	v := q.r.URL.Query()
-	in.State, in.Type, in.Keyword = v.Get("state"), v.Get("type"), strings.TrimSpace(v.Get("q"))
-	in.Labels, in.Milestones = splitList(v.Get("labels")), splitList(v.Get("milestones"))
-	in.CreatedBy, in.AssignedBy, in.MentionedBy = v.Get("created_by"), v.Get("assigned_by"), v.Get("mentioned_by")
+	in := issues.ListInput{Filter: f, ListOptions: opts,
+		CreatedBy: v.Get("created_by"), AssignedBy: v.Get("assigned_by"), MentionedBy: v.Get("mentioned_by")}
 	views, total, err := s.issues.List(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, s.issueDTOs(q.caller, views))
+	s.writeIssues(q, http.StatusOK, views)
 	return nil
 }
 
@@ -89,16 +92,12 @@ func (s *Server) searchIssues(q *request) error {
 	if err != nil {
 		return err
 	}
-	in := issues.SearchInput{ListOptions: opts}
-	if in.Since, err = issueQueryTime(q, "since"); err != nil {
+	f, err := issueFilter(q)
+	if err != nil {
 		return err
 	}
-	if in.Before, err = issueQueryTime(q, "before"); err != nil {
-		return err
-	}
+	in := issues.SearchInput{Filter: f, ListOptions: opts}
 	v := q.r.URL.Query()
-	in.State, in.Type, in.Keyword = v.Get("state"), v.Get("type"), strings.TrimSpace(v.Get("q"))
-	in.Labels, in.Milestones = splitList(v.Get("labels")), splitList(v.Get("milestones"))
 	in.Owner, in.Team = v.Get("owner"), v.Get("team")
 	if p := v.Get("priority_repo_id"); p != "" {
 		if in.PriorityRepoID, err = strconv.ParseInt(p, 10, 64); err != nil {
@@ -120,7 +119,7 @@ func (s *Server) searchIssues(q *request) error {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, s.issueDTOs(q.caller, views))
+	s.writeIssues(q, http.StatusOK, views)
 	return nil
 }
 

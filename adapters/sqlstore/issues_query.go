@@ -119,10 +119,15 @@ func plainKey(q ports.IssueQuery) plainListKey {
 }
 
 // listPrepared is List for a plain listing on SQLite, with the prepared
-// page and counters statements.
+// page and counters statements; the page is scanned without bun's
+// reflection (scanIssueRows).
 func (st *IssueStore) listPrepared(ctx context.Context, ps *sql.Stmt, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
-	var rows []issueRow
-	if err := st.c.queryInto(ctx, ps, &rows, q.RepoIDs[0], q.Limit, q.Offset()); err != nil {
+	res, err := ps.QueryContext(ctx, q.RepoIDs[0], q.Limit, q.Offset())
+	if err != nil {
+		return nil, 0, issueMapping.mapErr(err)
+	}
+	rows, err := scanIssueRows(res)
+	if err != nil {
 		return nil, 0, issueMapping.mapErr(err)
 	}
 	total, ok := totalFromPage(q.ListOptions, len(rows))

@@ -98,18 +98,24 @@ type plainListKey struct {
 }
 
 // plainListText is the default listing's statement for k: the repository
-// id, the limit and the offset are its parameters.
+// id, the limit and the offset are its parameters, and its columns are
+// issueListColumns (read by scanIssueRows).
 func (d *DB) plainListText(k plainListKey) string {
 	if t, ok := d.issueReads.texts.Load(k); ok {
 		return t.(string)
 	}
-	sel := d.read.NewSelect().Model((*issueRow)(nil)).Where("issues.repo_id = ?", bun.Safe("?"))
+	sel := d.read.NewSelect().TableExpr("issues AS issues").ColumnExpr(issueListSelect).
+		Where("issues.repo_id = ?", bun.Safe("?"))
+	// The state is an equality so that SQLite reads the listing index
+	// (repo_id, is_closed, created_at, id) in order: with "NOT is_closed" it
+	// walks every issue of the repository by creation time and skips the
+	// closed ones, which costs more the more of them are closed.
 	switch k.state {
 	case "all":
 	case "closed":
-		sel = sel.Where("issues.is_closed")
+		sel = sel.Where("issues.is_closed = ?", true)
 	default:
-		sel = sel.Where("NOT issues.is_closed")
+		sel = sel.Where("issues.is_closed = ?", false)
 	}
 	if k.pull != 0 {
 		sel = sel.Where("issues.is_pull = ?", k.pull == 2)

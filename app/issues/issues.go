@@ -637,17 +637,7 @@ func userIDs(list []*user.User) []int64 {
 
 // ListInput is the query of GET R/issues.
 type ListInput struct {
-	// State is "open" (default), "closed" or "all".
-	State string
-	// Type is "issues", "pulls" or "" for both.
-	Type string
-	// Labels are label names, all of which an issue must carry.
-	Labels []string
-	// Milestones are milestone titles or, failing that, ids.
-	Milestones []string
-	Keyword    string
-	Since      time.Time
-	Before     time.Time
+	Filter
 	// CreatedBy, AssignedBy and MentionedBy are user names.
 	CreatedBy, AssignedBy, MentionedBy string
 	ports.ListOptions

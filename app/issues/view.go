@@ -81,17 +81,26 @@ func (s *Service) view(ctx context.Context, repo *repository.Repository, i *issu
 	return vs[0], nil
 }
 
-// SearchInput is the query of GET /repos/issues/search.
-type SearchInput struct {
+// Filter is what both issue listings (GET R/issues and GET
+// /repos/issues/search) filter by, read from the query in one place.
+type Filter struct {
+	// State is "open" (default), "closed" or "all".
 	State string
 	// Type is "issues", "pulls" or "" for both.
 	Type string
-	// Labels and Milestones are names; an issue must carry all the labels
-	// and be in one of the milestones.
+	// Labels and Milestones are names (milestones, in one repository, also
+	// ids); an issue must carry all the labels and be in one of the
+	// milestones.
 	Labels, Milestones []string
 	Keyword            string
-	PriorityRepoID     int64
-	Since, Before      time.Time
+	// Since and Before bound the update time; zero is no bound.
+	Since, Before time.Time
+}
+
+// SearchInput is the query of GET /repos/issues/search.
+type SearchInput struct {
+	Filter
+	PriorityRepoID int64
 	// Assigned, Created and Mentioned keep the caller's issues.
 	Assigned, Created, Mentioned bool
 	// Owner and Team narrow to an owner's repositories or (with Owner, an
