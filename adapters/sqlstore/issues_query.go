@@ -279,8 +279,13 @@ func issueFilters(sel *bun.SelectQuery, q ports.IssueQuery) (_ *bun.SelectQuery,
 		sel = sel.Where("EXISTS (SELECT 1 FROM issue_assignees AS ia WHERE ia.issue_id = issues.id AND ia.user_id = ?)", q.AssigneeID)
 	}
 	if q.MentionedID != 0 {
-		sel = sel.Where("EXISTS (SELECT 1 FROM users AS mu WHERE mu.id = ? AND "+
-			containsExpr(sel, "lower(issues.body)", "'@' || mu.lower_name")+")", q.MentionedID)
+		// Mentioned in the issue's text or in one of its plain comments
+		// (type 0), as Gitea records mentions from both.
+		mention := "'@' || mu.lower_name"
+		sel = sel.Where("EXISTS (SELECT 1 FROM users AS mu WHERE mu.id = ? AND ("+
+			containsExpr(sel, "lower(issues.body)", mention)+
+			" OR EXISTS (SELECT 1 FROM comments AS mc WHERE mc.issue_id = issues.id AND mc.type = 0 AND "+
+			containsExpr(sel, "lower(mc.body)", mention)+")))", q.MentionedID)
 	}
 	return sel, false
 }
