@@ -179,27 +179,41 @@ func (c *countCache) putIfAbsent(k countKey, total int64) {
 // file with the newest counts when it has grown too long. Failing to
 // persist costs only speed after a restart, so errors are ignored.
 func persistPlain(dir string, id git.Oid, total int64) {
-	path := filepath.Join(dir, countsFile)
+	appendCapped(filepath.Join(dir, countsFile), plainCountLine(id, total), countsFileKeep, countLineSize, func() []string {
+		entries := readCounts(dir)
+		lines := make([]string, len(entries))
+		for i, e := range entries {
+			lines[i] = plainCountLine(e.id, e.total)
+		}
+		return lines
+	})
+}
+
+func plainCountLine(id git.Oid, total int64) string {
+	return fmt.Sprintf("%s %d\n", id.String(), total)
+}
+
+// appendCapped appends line to the file at path and, once the file holds
+// about four times keep lines of lineSize bytes, rewrites it (through a
+// temporary file and a rename) with the newest keep of the lines read
+// returns, oldest first. The count files are caches: errors are ignored.
+func appendCapped(path, line string, keep, lineSize int, read func() []string) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
-	_, werr := fmt.Fprintf(f, "%s %d\n", id.String(), total)
+	_, werr := f.WriteString(line)
 	info, serr := f.Stat()
 	_ = f.Close()
-	if werr != nil || serr != nil || info.Size() < countsFileKeep*4*countLineSize {
+	if werr != nil || serr != nil || info.Size() < int64(keep*4*lineSize) {
 		return
 	}
-	entries := readCounts(dir)
-	if len(entries) > countsFileKeep {
-		entries = entries[len(entries)-countsFileKeep:]
-	}
-	var b strings.Builder
-	for _, e := range entries {
-		fmt.Fprintf(&b, "%s %d\n", e.id.String(), e.total)
+	lines := read()
+	if len(lines) > keep {
+		lines = lines[len(lines)-keep:]
 	}
 	tmp := path + ".tmp"
-	if os.WriteFile(tmp, []byte(b.String()), 0o644) == nil {
+	if os.WriteFile(tmp, []byte(strings.Join(lines, "")), 0o644) == nil {
 		_ = os.Rename(tmp, path)
 	}
 }
@@ -250,29 +264,19 @@ const pathCountLineSize = countLineSize + 24
 // with the newest counts when it has grown too long. As for persistPlain,
 // errors only cost speed after a restart and are ignored.
 func persistPath(dir string, id git.Oid, path string, total int64) {
-	file := filepath.Join(dir, pathCountsFile)
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	_, werr := fmt.Fprintf(f, "%s %d %s\n", id.String(), total, strconv.Quote(path))
-	info, serr := f.Stat()
-	_ = f.Close()
-	if werr != nil || serr != nil || info.Size() < pathCountsFileKeep*4*pathCountLineSize {
-		return
-	}
-	entries := readPathCounts(dir)
-	if len(entries) > pathCountsFileKeep {
-		entries = entries[len(entries)-pathCountsFileKeep:]
-	}
-	var b strings.Builder
-	for _, e := range entries {
-		fmt.Fprintf(&b, "%s %d %s\n", e.id.String(), e.total, strconv.Quote(e.path))
-	}
-	tmp := file + ".tmp"
-	if os.WriteFile(tmp, []byte(b.String()), 0o644) == nil {
-		_ = os.Rename(tmp, file)
-	}
+	appendCapped(filepath.Join(dir, pathCountsFile), pathCountLine(id, path, total), pathCountsFileKeep, pathCountLineSize,
+		func() []string {
+			entries := readPathCounts(dir)
+			lines := make([]string, len(entries))
+			for i, e := range entries {
+				lines[i] = pathCountLine(e.id, e.path, e.total)
+			}
+			return lines
+		})
+}
+
+func pathCountLine(id git.Oid, path string, total int64) string {
+	return fmt.Sprintf("%s %d %s\n", id.String(), total, strconv.Quote(path))
 }
 
 type persistedPathCount struct {
