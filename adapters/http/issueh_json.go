@@ -116,6 +116,23 @@ func (e *issueJSON) null(k string) {
 	e.b = append(e.b, "null"...)
 }
 
+// jsonList writes list as a JSON array of each's encodings, or null for a
+// nil slice, as encoding/json does.
+func jsonList[T any](e *issueJSON, list []T, each func(*T)) {
+	if list == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for k := range list {
+		if k > 0 {
+			e.b = append(e.b, ',')
+		}
+		each(&list[k])
+	}
+	e.b = append(e.b, ']')
+}
+
 func (e *issueJSON) issue(d *issueDTO) {
 	e.b = append(e.b, '{')
 	e.int("id", d.ID)
@@ -140,32 +157,10 @@ func (e *issueJSON) issue(d *issueDTO) {
 	e.str("ref", d.Ref)
 	e.b = append(e.b, ',')
 	e.key("assets")
-	if d.Attachments == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for k := range d.Attachments {
-			if k > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.attachment(&d.Attachments[k])
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, d.Attachments, e.attachment)
 	e.b = append(e.b, ',')
 	e.key("labels")
-	if d.Labels == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for k := range d.Labels {
-			if k > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.label(&d.Labels[k])
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, d.Labels, e.label)
 	e.b = append(e.b, ',')
 	e.key("milestone")
 	if d.Milestone == nil {
@@ -178,18 +173,7 @@ func (e *issueJSON) issue(d *issueDTO) {
 	e.userPtr(d.Assignee)
 	e.b = append(e.b, ',')
 	e.key("assignees")
-	if d.Assignees == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '[')
-		for k := range d.Assignees {
-			if k > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.user(&d.Assignees[k])
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, d.Assignees, e.user)
 	e.b = append(e.b, ',')
 	e.str("state", d.State)
 	e.b = append(e.b, ',')
