@@ -49,6 +49,11 @@ type CommitListQuery struct {
 	// SkipTotal leaves the total uncounted (reported as -1) when the caller
 	// needs only the page: counting may walk the whole history.
 	SkipTotal bool
+	// CountBudget, when set, bounds the time spent counting beyond the
+	// page: past it the count is finished in the background, and until then
+	// the total may be reported as -1, in which case the page holds one
+	// commit more than asked when more follow (the caller drops it).
+	CountBudget time.Duration
 }
 
 // CommitExtras says what to compute beyond a commit's metadata.

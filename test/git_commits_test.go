@@ -14,6 +14,7 @@ import (
 
 	"code.gitea.io/sdk/gitea"
 
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/test/testserver"
 )
 
@@ -679,5 +680,77 @@ func commitsVerification(t *testing.T, opts ...testserver.Option) {
 	if err != nil || len(list) != 2 || list[0].RepoCommit.Verification.Reason != "gpg.error.no_committer_account" ||
 		list[1].RepoCommit.Verification.Reason != "gpg.error.no_gpg_keys_found" {
 		t.Fatalf("list %v, %v", list, err)
+	}
+}
+
+// A path's listing that cannot count its history within the site's budget
+// answers its page without a total (no X-Total-Count, X-Total, X-PageCount
+// or last link) but with an exact X-HasMore and next link, and counts in
+// the background: a later listing has the total, which is git's.
+func TestCommitsListPathCountedInBackground(t *testing.T) {
+	r, alice := commitsSetup(t, testserver.WithSettings(func(s *site.Settings) { s.CommitCountBudget = time.Nanosecond }))
+	var script strings.Builder
+	for i := 1; i <= 200; i++ {
+		content := "version " + strconv.Itoa(i) + "\n"
+		msg := "many " + strconv.Itoa(i) + "\n"
+		script.WriteString("commit refs/heads/main\n")
+		script.WriteString("committer T <t@example.com> " + strconv.FormatInt(r.base.Add(time.Duration(10+i)*time.Minute).Unix(), 10) + " +0000\n")
+		script.WriteString("data " + strconv.Itoa(len(msg)) + "\n" + msg)
+		if i == 1 {
+			script.WriteString("from refs/heads/main^0\n")
+		}
+		script.WriteString("M 100644 inline many.txt\ndata " + strconv.Itoa(len(content)) + "\n" + content + "\n")
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir = r.work
+	cmd.Stdin = strings.NewReader(script.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	r.git(t, 300, "push", "-q", "-f", r.bare, "main")
+	want := r.log(t, "main", "--", "many.txt")
+	if len(want) != 200 {
+		t.Fatalf("git log lists %d commits", len(want))
+	}
+
+	list, resp, err := alice.ListRepoCommits("alice", "hist", gitea.ListCommitOptions{
+		Path: "many.txt", ListOptions: gitea.ListOptions{Page: 2, PageSize: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := resp.Header
+	if got := commitSHAs(list); !slices.Equal(got, want[10:20]) {
+		t.Fatalf("page 2 = %v, want %v", got, want[10:20])
+	}
+	if h.Get("X-Total-Count") != "" || h.Get("X-Total") != "" || h.Get("X-PageCount") != "" || h.Get("X-HasMore") != "true" ||
+		h.Get("X-Page") != "2" || !strings.Contains(h.Get("Link"), `rel="next"`) || strings.Contains(h.Get("Link"), `rel="last"`) {
+		t.Fatalf("uncounted page headers: %v", h)
+	}
+
+	// The count lands in the background; the listing then has it all.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		list, resp, err = alice.ListRepoCommits("alice", "hist", gitea.ListCommitOptions{
+			Path: "many.txt", ListOptions: gitea.ListOptions{Page: 20, PageSize: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Header.Get("X-Total-Count") != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no total after 20 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h = resp.Header
+	if got := commitSHAs(list); !slices.Equal(got, want[190:]) || h.Get("X-Total-Count") != "200" ||
+		h.Get("X-PageCount") != "20" || h.Get("X-HasMore") != "false" || strings.Contains(h.Get("Link"), `rel="next"`) {
+		t.Fatalf("counted last page %v, headers %v", got, h)
+	}
+
+	// A path no commit changed is still 404, its walk ending within the page.
+	if _, resp, err := alice.ListRepoCommits("alice", "hist", gitea.ListCommitOptions{Path: "nothing-here"}); err == nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("untouched path: %v, %v", resp, err)
 	}
 }

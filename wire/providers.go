@@ -120,8 +120,12 @@ func openDB(ctx context.Context, cfg sqlstore.Config, log *slog.Logger) (*sqlsto
 }
 
 // provideGit keeps the bare repositories under <data>/repos.
-func provideGit(o Options) (*libgit2.Storage, error) {
-	return libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
+func provideGit(o Options) (*libgit2.Storage, func(), error) {
+	s, err := libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
 }
 
 // provideAvatars keeps avatar images under <data>/avatars.

@@ -39,7 +39,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, err := provideGit(o)
+	storage, cleanup2, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -50,25 +50,29 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	avatars, err := provideAvatars(o)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	scripts := githooks.New(storage)
-	guard, cleanup2, err := provideOutbound(settings, storage, logger)
+	guard, cleanup3, err := provideOutbound(settings, storage, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	sender, cleanup3 := provideHookSender(guard)
+	sender, cleanup4 := provideHookSender(guard)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -86,6 +90,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -105,6 +110,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -113,6 +119,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -122,6 +129,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	sshdOptions := provideSSHOptions(o)
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -143,6 +151,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -162,7 +171,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, err := provideGit(o)
+	storage, cleanup2, err := provideGit(o)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -173,25 +182,29 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	avatars, err := provideAvatars(o)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	scripts := githooks.New(storage)
-	guard, cleanup2, err := provideOutbound(settings, storage, logger)
+	guard, cleanup3, err := provideOutbound(settings, storage, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	sender, cleanup3 := provideHookSender(guard)
+	sender, cleanup4 := provideHookSender(guard)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -209,6 +222,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -228,6 +242,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -236,6 +251,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -245,6 +261,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	sshdOptions := provideSSHOptions(o)
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -266,6 +283,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 	}
 	return app, func() {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()

@@ -76,22 +76,27 @@ func (s *Server) listCommits(q *request) error {
 	if in.Until, err = queryTime(q, "until"); err != nil {
 		return err
 	}
-	list, total, err := s.content.ListCommits(q.r.Context(), q.repo, in)
+	list, err := s.content.ListCommits(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
-	out := make([]histCommitDTO, len(list))
-	for i, c := range list {
+	out := make([]histCommitDTO, len(list.Commits))
+	for i, c := range list.Commits {
 		out[i] = s.toHistCommit(q.caller, q.repo, c)
 	}
-	s.setPaging(q.w, q.r, page, total)
-	pageCount := int((total + int64(page.Limit) - 1) / int64(page.Limit))
 	h := q.w.Header()
+	if list.Total >= 0 {
+		s.setPaging(q.w, q.r, page, list.Total)
+		h.Set("X-Total", strconv.FormatInt(list.Total, 10))
+		h.Set("X-PageCount", strconv.Itoa(int((list.Total+int64(page.Limit)-1)/int64(page.Limit))))
+	} else {
+		// A path's history still being counted: no total yet, but whether
+		// more follows is exact.
+		s.setUncountedPaging(q.w, q.r, page, list.More)
+	}
 	h.Set("X-Page", strconv.Itoa(page.Page))
 	h.Set("X-PerPage", strconv.Itoa(page.Limit))
-	h.Set("X-Total", strconv.FormatInt(total, 10))
-	h.Set("X-PageCount", strconv.Itoa(pageCount))
-	h.Set("X-HasMore", strconv.FormatBool(page.Page < pageCount))
+	h.Set("X-HasMore", strconv.FormatBool(list.More))
 	if exposed := h.Get("Access-Control-Expose-Headers"); exposed != "" {
 		h.Set("Access-Control-Expose-Headers", exposed+", X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore")
 	}

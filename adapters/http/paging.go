@@ -47,12 +47,24 @@ func (s *Server) listOptions(r *http.Request) (ports.ListOptions, error) {
 // setPaging writes X-Total-Count and a Link header with next, prev, first and
 // last pages, as Gitea does.
 func (s *Server) setPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, total int64) {
-	h := w.Header()
-	h.Set("X-Total-Count", strconv.FormatInt(total, 10))
+	w.Header().Set("X-Total-Count", strconv.FormatInt(total, 10))
 	last := int((total + int64(opts.Limit) - 1) / int64(opts.Limit))
 	if last < 1 {
 		last = 1
 	}
+	s.setLinks(w, r, opts, opts.Page < last, last)
+}
+
+// setUncountedPaging sets the Link header of a page whose listing's total
+// is not known yet: next when more follows, no last.
+func (s *Server) setUncountedPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool) {
+	s.setLinks(w, r, opts, more, 0)
+}
+
+// setLinks sets the Link header: next when more follows, last when known
+// (above 0), and first and prev after the first page.
+func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool, last int) {
+	h := w.Header()
 	var links []string
 	link := func(page int, rel string) {
 		q := r.URL.Query()
@@ -61,9 +73,11 @@ func (s *Server) setPaging(w http.ResponseWriter, r *http.Request, opts ports.Li
 		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
 		links = append(links, "<"+s.baseURL+u.String()+`>; rel="`+rel+`"`)
 	}
-	if opts.Page < last {
+	if more {
 		link(opts.Page+1, "next")
-		link(last, "last")
+		if last > 0 {
+			link(last, "last")
+		}
 	}
 	if opts.Page > 1 {
 		link(1, "first")

@@ -26,6 +26,7 @@ func newStorage(t *testing.T) (*libgit2.Storage, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	return s, root
 }
 

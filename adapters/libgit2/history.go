@@ -47,6 +47,9 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 		}
 	}
 
+	if f.pathOnly() && !q.SkipTotal {
+		return s.listPath(ctx, p, repo, dir, f, q, page)
+	}
 	total := int64(-1)
 	if !q.SkipTotal {
 		if total, err = s.countFor(ctx, repo, dir, f, allowed); err != nil {
@@ -271,12 +274,8 @@ func pageCap(limit int, total int64) int {
 func (s *Storage) countFor(ctx context.Context, repo *git.Repository, dir string, f walkFilter, allowed map[git.Oid]struct{}) (int64, error) {
 	key := f.key(dir)
 	plain := f.plain() && f.not == nil
-	pathOnly := f.pathOnly()
-	switch {
-	case plain:
+	if plain {
 		s.history.loadPlain(dir)
-	case pathOnly:
-		s.history.loadPaths(dir)
 	}
 	if total, cached := s.history.get(key); cached {
 		return total, nil
@@ -291,11 +290,8 @@ func (s *Storage) countFor(ctx context.Context, repo *git.Repository, dir string
 		}
 	}
 	s.history.put(key, total)
-	switch {
-	case plain:
+	if plain {
 		persistPlain(dir, *f.start, total)
-	case pathOnly:
-		persistPath(dir, *f.start, f.path, total)
 	}
 	return total, nil
 }
@@ -333,11 +329,11 @@ func (s *Storage) WarmCommitCounts(ctx context.Context, p ports.RepoPath, ids []
 		if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid}, nil); err != nil {
 			return err
 		}
-		// The paths listed lately are counted for the new tip too: from
-		// their count at an older tip, this walks only what was pushed.
+		// The paths listed lately are indexed for the new tip too: from
+		// their index at an older tip, this walks only what was pushed.
 		s.history.loadPaths(dir)
 		for _, path := range s.history.recentPaths(dir, warmPaths) {
-			if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid, path: path}, nil); err != nil {
+			if _, err := s.indexPath(ctx, repo, dir, walkFilter{start: oid, path: path}); err != nil {
 				return err
 			}
 		}
@@ -349,12 +345,13 @@ func (s *Storage) WarmCommitCounts(ctx context.Context, p ports.RepoPath, ids []
 // pushed tip.
 const warmPaths = 8
 
-// countFromRecent counts an unfiltered or path-filtered listing from a
-// count cached for an ancestor of its start (a branch before its last
-// push): the ancestor's count plus what only the new start adds. It returns
-// -1 when no such count is cached or it cannot be extended.
+// countFromRecent counts an unfiltered listing from a count cached for an
+// ancestor of its start (a branch before its last push): the ancestor's
+// count plus what only the new start adds. It returns -1 when no such count
+// is cached or it cannot be extended. (Path-filtered listings extend their
+// index instead: extendPathIDs.)
 func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir string, f walkFilter) (int64, error) {
-	if !(f.plain() && f.not == nil) && !f.pathOnly() {
+	if !f.plain() || f.not != nil {
 		return -1, nil
 	}
 	old, oldTotal, ok := s.history.recent(dir, f.path, *f.start)
@@ -365,9 +362,6 @@ func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir
 	if err != nil || !descends {
 		// A rewritten branch: count from scratch.
 		return -1, nil
-	}
-	if f.path != "" {
-		return countPathFrom(ctx, repo, f, old, oldTotal)
 	}
 	walk, err := repo.Walk()
 	if err != nil {
@@ -386,51 +380,6 @@ func (s *Storage) countFromRecent(ctx context.Context, repo *git.Repository, dir
 		return 0, err
 	}
 	return oldTotal + n, nil
-}
-
-// countPathFrom counts a path-filtered listing from the count oldTotal of
-// the same path at old, an ancestor of f.start. The simplified walk's
-// choices depend only on each commit and its parents, so when every line
-// it follows out of the new commits (those old does not reach) enters old
-// itself, it then goes on exactly as the walk from old did: the count is
-// the new commits shown plus oldTotal. A line entering old's history below
-// old (a merge of an older branch, say) could show commits old's walk left
-// out, so that case returns -1 and the caller counts from scratch.
-func countPathFrom(ctx context.Context, repo *git.Repository, f walkFilter, old git.Oid, oldTotal int64) (int64, error) {
-	added, err := reachable(repo, f.start, &old)
-	if err != nil {
-		return 0, err
-	}
-	w := newCommitWalker(repo, walkFilter{start: f.start, path: f.path}, nil)
-	defer w.free()
-	w.boundary, w.bottom = added, old
-	if err := w.push(f.start); err != nil {
-		return 0, err
-	}
-	var n int64
-	for !w.escaped {
-		c, err := w.next()
-		if err != nil {
-			return 0, err
-		}
-		if c == nil {
-			break
-		}
-		c.Free()
-		n++
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
-	}
-	if w.escaped {
-		return -1, nil
-	}
-	if w.reachedBottom {
-		n += oldTotal
-	}
-	return n, nil
 }
 
 // countWalk counts what a prepared revision walk yields.
@@ -544,11 +493,18 @@ type commitWalker struct {
 	seq     uint64
 	// boundary, when set, holds the only commits walked: a parent outside
 	// it is not queued, and sets reachedBottom when it is bottom, escaped
-	// otherwise (countPathFrom).
+	// otherwise (extendPathIDs).
 	boundary      map[git.Oid]struct{}
 	bottom        git.Oid
 	reachedBottom bool
 	escaped       bool
+	// bottomWhen is bottom's committer time and bottomSeq the sequence
+	// number bottom would have had in an unbounded walk; outOfOrder is set
+	// when such a walk would have shown bottom before a commit this one
+	// showed after reaching it.
+	bottomWhen int64
+	bottomSeq  uint64
+	outOfOrder bool
 }
 
 func newCommitWalker(repo *git.Repository, f walkFilter, allowed map[git.Oid]struct{}) *commitWalker {
@@ -584,7 +540,9 @@ func (w *commitWalker) push(id *git.Oid) error {
 	if w.boundary != nil {
 		if _, in := w.boundary[*id]; !in {
 			if id.Equal(&w.bottom) {
-				w.reachedBottom = true
+				if !w.reachedBottom {
+					w.reachedBottom, w.bottomSeq = true, w.seq
+				}
 			} else {
 				w.escaped = true
 			}
@@ -607,6 +565,10 @@ func (w *commitWalker) next() (*git.Commit, error) {
 	for w.queue.Len() > 0 {
 		it := heap.Pop(&w.queue).(queuedCommit)
 		c := it.commit
+		if w.reachedBottom && (it.when < w.bottomWhen || (it.when == w.bottomWhen && it.seq > w.bottomSeq)) {
+			// bottom, queued with bottomSeq, would have come out first.
+			w.outOfOrder = true
+		}
 		if !w.f.since.IsZero() && it.when < w.f.since.Unix() {
 			c.Free()
 			continue

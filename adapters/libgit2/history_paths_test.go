@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/depothq/depot/adapters/libgit2"
 	"github.com/depothq/depot/ports"
@@ -22,93 +25,208 @@ func histRestart(t *testing.T, f *histFixture) *libgit2.Storage {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	return s
 }
 
-// histPathTotal lists one commit of path at ref with s and returns the total.
-func histPathTotal(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path string) int64 {
+// histPathIDs lists every commit of path at ref with s, in pages of
+// three, and returns their ids and the total.
+func histPathIDs(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path string) ([]string, int64) {
 	t.Helper()
-	_, total, err := s.ListCommits(context.Background(), f.p, ports.CommitListQuery{Ref: ref, Path: path},
-		ports.ListOptions{Page: 1, Limit: 1})
-	if err != nil {
-		t.Fatalf("ListCommits %s -- %s: %v", ref, path, err)
+	var ids []string
+	var total int64
+	for page := 1; ; page++ {
+		list, n, err := s.ListCommits(context.Background(), f.p, ports.CommitListQuery{Ref: ref, Path: path},
+			ports.ListOptions{Page: page, Limit: 3})
+		if err != nil {
+			t.Fatalf("ListCommits %s -- %s: %v", ref, path, err)
+		}
+		if page > 1 && n != total {
+			t.Fatalf("page %d total %d, page 1 said %d", page, n, total)
+		}
+		total = n
+		for _, c := range list {
+			ids = append(ids, c.ID)
+		}
+		if len(list) < 3 {
+			return ids, total
+		}
 	}
-	return total
 }
 
-// Path-filtered counts are kept on disk by (tip, path), and a new tip is
-// counted from an older tip's count when only linear commits were added;
-// a merge reaching below the older tip is counted from scratch.
-func TestContentEPathCountsPersistAndExtend(t *testing.T) {
+// histCheckPath checks that s lists path at ref as git log does.
+func histCheckPath(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path string) {
+	t.Helper()
+	want := f.log(ref, "--", path)
+	got, total := histPathIDs(t, s, f, ref, path)
+	if !slices.Equal(got, want) || total != int64(len(want)) {
+		t.Fatalf("%s -- %s: listed %v (total %d)\ngit log %v", ref, path, got, total, want)
+	}
+}
+
+// doubled is ids twice over: planted as an older tip's index, it shows in
+// a new tip's listing only if the listing was extended from it.
+func doubled(ids []string) []string { return append(slices.Clone(ids), ids...) }
+
+// A path's listing is kept on disk as an index by (tip, path), with its
+// count; a new tip's index is the older tip's behind what the push added,
+// unless a merge reaches below the older tip or commit dates would
+// interleave the two, where it is walked again.
+func TestContentEPathIndexPersistsAndExtends(t *testing.T) {
 	f, _ := histStory(t)
 	const path = "dir/a.txt"
 	old := strings.TrimSpace(f.git(0, "rev-parse", "main"))
-	if got, want := histPathTotal(t, f.s, f, "main", path), int64(len(f.log("main", "--", path))); got != want {
-		t.Fatalf("total %d, git counts %d", got, want)
+	histCheckPath(t, f.s, f, "main", path)
+	want := f.log("main", "--", path)
+	if ids, ok := libgit2.ReadPathIndex(f.bare, path, old); !ok || !slices.Equal(ids, want) {
+		t.Fatalf("index at %s: %v, %v; want %v", old, ids, ok, want)
 	}
-	countsPath := filepath.Join(f.bare, "depot-path-counts")
-	data, err := os.ReadFile(countsPath)
-	if want := fmt.Sprintf("%s %d %s\n", old, len(f.log("main", "--", path)), strconv.Quote(path)); err != nil || !strings.Contains(string(data), want) {
-		t.Fatalf("path counts file %q, %v; want a line %q", data, err, want)
+	data, err := os.ReadFile(filepath.Join(f.bare, "depot-path-counts"))
+	if line := fmt.Sprintf("%s %d %s\n", old, len(want), strconv.Quote(path)); err != nil || !strings.Contains(string(data), line) {
+		t.Fatalf("path counts file %q, %v; want a line %q", data, err, line)
 	}
-	// A planted count for the old tip proves that a restarted storage reads
-	// the file and extends the count to a new tip: two commits pushed,
-	// one changing the path.
-	if err := os.WriteFile(countsPath, []byte("garbage\n"+old+" 4000 "+strconv.Quote(path)+"\n"+old+" 7 \"other\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+
+	// A planted index at the old tip proves that a restarted storage reads
+	// it and extends it to a new tip: two commits pushed, one changing the
+	// path.
+	libgit2.WritePathIndex(f.bare, path, old, doubled(want))
 	work := filepath.Join(t.TempDir(), "w")
 	histGitAt(t, filepath.Dir(work), 0, "clone", "-q", f.bare, work)
-	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("changed\n"), 0o644); err != nil {
-		t.Fatal(err)
+	push := func(minute int, content, msg string) {
+		t.Helper()
+		if content != "" {
+			if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		histGitAt(t, work, minute, "commit", "-q", "--allow-empty", "-am", msg)
+		histGitAt(t, work, minute, "push", "-q", "-f", "origin", "HEAD:main")
 	}
-	histGitAt(t, work, 20, "commit", "-q", "-am", "change a again")
-	histGitAt(t, work, 21, "commit", "-q", "--allow-empty", "-m", "empty")
-	histGitAt(t, work, 21, "push", "-q", "origin", "HEAD:main")
+	push(20, "changed\n", "change a again")
+	push(21, "", "empty")
 	restarted := histRestart(t, f)
-	if got := histPathTotal(t, restarted, f, old, path); got != 4000 {
-		t.Fatalf("restarted total %d at the old tip; want the persisted 4000", got)
+	if _, total := histPathIDs(t, restarted, f, old, path); total != int64(2*len(want)) {
+		t.Fatalf("restarted total %d at the old tip; want the planted %d", total, 2*len(want))
 	}
-	if got := histPathTotal(t, restarted, f, "main", path); got != 4001 {
-		t.Fatalf("total %d at the new tip; want 4000 extended by 1", got)
-	}
-	if got := histPathTotal(t, restarted, f, "main", "other"); got != 7 {
-		t.Fatalf("total %d for another path; want its own persisted 7, the new commits not touching it", got)
+	got, total := histPathIDs(t, restarted, f, "main", path)
+	if total != int64(1+2*len(want)) || len(got) != 1+2*len(want) || got[0] != f.log("main~1", "-1")[0] {
+		t.Fatalf("total %d, %v at the new tip; want the pushed change then the planted index", total, got)
 	}
 
-	// A merge of a branch that forked below the old tip: the count is
-	// walked again, and exact.
-	if err := os.WriteFile(countsPath, []byte(old+" 4000 "+strconv.Quote(path)+"\n"), 0o644); err != nil {
+	// Without the planted index the new tip is exact, and so is the next
+	// tip, extended from it.
+	if err := os.RemoveAll(filepath.Join(f.bare, "depot-path-index")); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, work, 22, "checkout", "-q", "-b", "late", "HEAD~4")
+	histCheckPath(t, histRestart(t, f), f, "main", path)
+	push(22, "again\n", "third change")
+	tip := strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
+	histCheckPath(t, histRestart(t, f), f, "main", path)
+	if ids, ok := libgit2.ReadPathIndex(f.bare, path, tip); !ok || !slices.Equal(ids, f.log("main", "--", path)) {
+		t.Fatalf("index at the new tip: %v, %v", ids, ok)
+	}
+
+	// A merge of a branch that forked below the older tip: walked again.
+	libgit2.WritePathIndex(f.bare, path, tip, doubled(f.log("main", "--", path)))
+	histGitAt(t, work, 23, "checkout", "-q", "-b", "late", "HEAD~4")
 	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("late\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, work, 22, "commit", "-q", "-am", "late change")
-	histGitAt(t, work, 23, "checkout", "-q", "main")
+	histGitAt(t, work, 23, "commit", "-q", "-am", "late change")
+	histGitAt(t, work, 24, "checkout", "-q", "main")
 	// The merge keeps late's version of the path: the simplified walk
-	// follows late alone, below the old tip.
-	histGitAt(t, work, 23, "merge", "-q", "--no-commit", "-s", "ours", "late")
-	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("late\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	histGitAt(t, work, 23, "commit", "-q", "-am", "merge late")
-	histGitAt(t, work, 23, "push", "-q", "origin", "HEAD:main")
-	merged := histRestart(t, f)
-	if got, want := histPathTotal(t, merged, f, "main", path), int64(len(f.log("main", "--", path))); got != want {
-		t.Fatalf("total %d after a merge from below the old tip; git counts %d", got, want)
-	}
+	// follows late alone, below the older tip.
+	histGitAt(t, work, 24, "merge", "-q", "--no-commit", "-s", "ours", "late")
+	push(24, "late\n", "merge late")
+	histCheckPath(t, histRestart(t, f), f, "main", path)
 
-	// The warm-up after a push counts the paths listed lately at the new tip.
-	histGitAt(t, work, 24, "commit", "-q", "--allow-empty", "-m", "after")
-	histGitAt(t, work, 24, "push", "-q", "origin", "HEAD:main")
-	tip := strings.TrimSpace(histGitAt(t, work, 0, "rev-parse", "HEAD"))
-	if err := merged.WarmCommitCounts(context.Background(), f.p, []string{tip}); err != nil {
+	// A merge whose side branch is dated before the older tip: a walk from
+	// the merge shows the older tip first, so the new commits do not all
+	// come first, and the listing is walked again.
+	tip = strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
+	libgit2.WritePathIndex(f.bare, path, tip, doubled(f.log("main", "--", path)))
+	histGitAt(t, work, 25, "checkout", "-q", "-b", "skewed", "main")
+	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("skewed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, _ = os.ReadFile(countsPath)
-	if want := fmt.Sprintf("%s %d %s\n", tip, len(f.log("main", "--", path)), strconv.Quote(path)); !strings.Contains(string(data), want) {
-		t.Fatalf("path counts file %q lacks the warmed %q", data, want)
+	histGitAt(t, work, 3, "commit", "-q", "-am", "skewed change, dated early")
+	histGitAt(t, work, 26, "checkout", "-q", "main")
+	histGitAt(t, work, 26, "merge", "-q", "--no-commit", "-s", "ours", "skewed")
+	push(26, "both\n", "merge skewed")
+	histCheckPath(t, histRestart(t, f), f, "main", path)
+
+	// The warm-up after a push indexes the paths listed lately at the new tip.
+	warm := histRestart(t, f)
+	histCheckPath(t, warm, f, "main", path)
+	push(27, "warm\n", "after")
+	tip = strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
+	if err := warm.WarmCommitCounts(context.Background(), f.p, []string{tip}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, ok := libgit2.ReadPathIndex(f.bare, path, tip); !ok || !slices.Equal(ids, f.log("main", "--", path)) {
+		t.Fatalf("warmed index: %v, %v", ids, ok)
+	}
+}
+
+// A damaged index is ignored and rewritten.
+func TestContentEPathIndexDamaged(t *testing.T) {
+	f, _ := histStory(t)
+	const path = "dir"
+	tip := strings.TrimSpace(f.git(0, "rev-parse", "main"))
+	histCheckPath(t, f.s, f, "main", path)
+	file := libgit2.PathIndexFile(f.bare, path, tip)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, damaged := range [][]byte{nil, data[:len(data)-1], append(slices.Clone(data), 0)} {
+		if err := os.WriteFile(file, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		histCheckPath(t, histRestart(t, f), f, "main", path)
+		if again, err := os.ReadFile(file); err != nil || !slices.Equal(again, data) {
+			t.Fatalf("index not rewritten: %d bytes, %v", len(again), err)
+		}
+	}
+}
+
+// With a count budget, a listing whose path is not indexed answers its
+// page once the budget is spent, without a total and with one commit more
+// when more follow; the index is built in the background.
+func TestContentEPathListingBudget(t *testing.T) {
+	root := t.TempDir()
+	p := ports.RepoPath{Owner: "bench", Name: "budget"}
+	histBenchRepo(t, root, p, 1000)
+	s, err := libgit2.New(root, slog.New(slog.NewTextHandler(t.Output(), nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	git := func(args ...string) []string {
+		out, err := exec.Command("git", append([]string{"-C", repoDir(root, p)}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.Fields(string(out))
+	}
+	want := git("log", "--format=%H", "main", "--", "f")
+	q := ports.CommitListQuery{Path: "f", CountBudget: time.Nanosecond}
+	list, total, err := s.ListCommits(context.Background(), p, q, ports.ListOptions{Page: 2, Limit: 10})
+	if err != nil || total != -1 || len(list) != 11 {
+		t.Fatalf("total %d, %d commits, %v; want -1 and 11", total, len(list), err)
+	}
+	for i, c := range list {
+		if c.ID != want[10+i] {
+			t.Fatalf("commit %d is %s, git log has %s", 10+i, c.ID, want[10+i])
+		}
+	}
+	s.WaitBackground()
+	tip := git("rev-parse", "main")[0]
+	if ids, ok := libgit2.ReadPathIndex(repoDir(root, p), "f", tip); !ok || !slices.Equal(ids, want) {
+		t.Fatalf("background index: %d ids, %v; want %d", len(ids), ok, len(want))
+	}
+	list, total, err = s.ListCommits(context.Background(), p, q, ports.ListOptions{Page: 100, Limit: 10})
+	if err != nil || total != 1000 || len(list) != 10 || list[9].ID != want[999] {
+		t.Fatalf("indexed: total %d, %d commits, %v", total, len(list), err)
 	}
 }

@@ -40,8 +40,10 @@ type Storage struct {
 	reads readState
 	// history caches commit counts (history_cache.go); its zero value is ready.
 	history countCache
-	// warming lets one commit-count warm-up run at a time.
+	// warming lets one commit-count warm-up or path indexing run at a time.
 	warming chan struct{}
+	// bg runs the storage's own background work (background.go).
+	bg *background
 	// analyses caches languages and licences by commit (analyses.go); its zero value is ready.
 	analyses analyses
 }
@@ -64,8 +66,11 @@ func New(root string, log *slog.Logger) (*Storage, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Storage{root: abs, log: log.With("component", "gitstorage"), warming: make(chan struct{}, 1)}, nil
+	return &Storage{root: abs, log: log.With("component", "gitstorage"), warming: make(chan struct{}, 1), bg: newBackground()}, nil
 }
+
+// Close stops the storage's background work and waits for it.
+func (s *Storage) Close() { s.bg.close() }
 
 // errNoRepo is returned when an operation needs a repository that is not on disk.
 func errNoRepo() error { return errs.NotFound("repository files do not exist") }

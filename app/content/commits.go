@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -72,35 +73,52 @@ type CommitComparison struct {
 // errEmptyRepository answers a listing of a repository without commits, as Gitea does.
 func errEmptyRepository() error { return errs.Conflict("Git Repository is empty.") }
 
+// CommitList is one page of a commit listing.
+type CommitList struct {
+	Commits []CommitView
+	// Total counts every commit the listing selects, or is -1 while the
+	// history of a path is still being counted in the background.
+	Total int64
+	// More reports whether later pages hold commits.
+	More bool
+}
+
 // ListCommits lists one page of a's commits and counts them all.
-func (s *Service) ListCommits(ctx context.Context, a *repos.Access, q CommitListQuery) ([]CommitView, int64, error) {
+func (s *Service) ListCommits(ctx context.Context, a *repos.Access, q CommitListQuery) (CommitList, error) {
 	if a.Repo.Empty {
-		return nil, 0, errEmptyRepository()
+		return CommitList{}, errEmptyRepository()
 	}
 	path, err := cleanHistoryPath(q.Path)
 	if err != nil {
-		return nil, 0, err
+		return CommitList{}, err
 	}
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
-		return nil, 0, errs.Invalid("must not be before since", "until")
+		return CommitList{}, errs.Invalid("must not be before since", "until")
 	}
 	for field, ref := range map[string]string{"sha": q.Ref, "not": q.Not} {
 		if err := checkRefPattern(field, ref); err != nil {
-			return nil, 0, err
+			return CommitList{}, err
 		}
 	}
 	list, total, err := s.git.ListCommits(ctx, pathOf(a.Repo), ports.CommitListQuery{
 		Ref: q.Ref, Not: q.Not, Path: path, Since: q.Since, Until: q.Until, Extras: q.extras(),
+		CountBudget: s.countBudget(),
 	}, q.Page)
 	if err != nil {
-		return nil, 0, err
+		return CommitList{}, err
 	}
-	if path != "" && total == 0 {
+	if path != "" && (total == 0 || (total < 0 && len(list) == 0 && q.Page.Page <= 1)) {
 		// Gitea answers a path no commit touched with 404.
-		return nil, 0, errs.NotFound("no commit changed " + path)
+		return CommitList{}, errs.NotFound("no commit changed " + path)
 	}
-	out, err := s.withAccounts(ctx, list, q.Verification)
-	return out, total, err
+	page := CommitList{Total: total}
+	if total >= 0 {
+		page.More = int64(q.Page.Offset()+len(list)) < total
+	} else if len(list) > q.Page.Limit {
+		list, page.More = list[:q.Page.Limit], true
+	}
+	page.Commits, err = s.withAccounts(ctx, list, q.Verification)
+	return page, err
 }
 
 // GetCommit returns the commit ref names (a branch, tag or commit id).
@@ -270,4 +288,13 @@ func checkRefPattern(field, ref string) error {
 		return errs.Invalid("no valid ref or sha", field)
 	}
 	return nil
+}
+
+// countBudget is how long a listing filtered by a path waits for its count
+// once it has its page (site.Settings.CommitCountBudget).
+func (s *Service) countBudget() time.Duration {
+	if s.settings.CommitCountBudget > 0 {
+		return s.settings.CommitCountBudget
+	}
+	return site.Defaults().CommitCountBudget
 }

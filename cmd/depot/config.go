@@ -100,6 +100,9 @@ type SiteConfig struct {
 	AttachmentAllowedTypes string `toml:"attachment_allowed_types"`
 	// AttachmentMaxFiles is how many files one upload may carry; 0 means 5.
 	AttachmentMaxFiles int `toml:"attachment_max_files"`
+	// CommitCountBudget is how many milliseconds a path-filtered commit
+	// listing waits for its total once it has its page.
+	CommitCountBudget int `toml:"commit_count_budget"`
 }
 
 // DefaultConfig returns the configuration used when no source sets a key.
@@ -135,6 +138,7 @@ func DefaultConfig() Config {
 			AttachmentMaxBytes:       s.AttachmentMaxBytes,
 			AttachmentAllowedTypes:   s.AttachmentAllowedTypes,
 			AttachmentMaxFiles:       s.AttachmentMaxFiles,
+			CommitCountBudget:        int(s.CommitCountBudget / time.Millisecond),
 		},
 	}
 }
@@ -168,6 +172,7 @@ func (c Config) SiteSettings() site.Settings {
 		AttachmentMaxBytes:       c.Site.AttachmentMaxBytes,
 		AttachmentAllowedTypes:   c.Site.AttachmentAllowedTypes,
 		AttachmentMaxFiles:       c.Site.AttachmentMaxFiles,
+		CommitCountBudget:        time.Duration(c.Site.CommitCountBudget) * time.Millisecond,
 	}
 }
 
@@ -254,6 +259,9 @@ func (c Config) Validate() error {
 	}
 	if s.AttachmentMaxBytes < 0 {
 		bad("site.attachment_max_bytes", "must not be negative, got %d", s.AttachmentMaxBytes)
+	}
+	if s.CommitCountBudget <= 0 {
+		bad("site.commit_count_budget", "must be positive, got %d", s.CommitCountBudget)
 	}
 	if s.AttachmentMaxFiles < 0 {
 		bad("site.attachment_max_files", "must not be negative, got %d", s.AttachmentMaxFiles)
@@ -387,6 +395,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.AttachmentAllowedTypes }},
 		{key: "site.attachment_max_files", flag: "attachment-max-files", usage: "files one attachment upload may carry; 0 means 5",
 			field: func(c *Config) any { return &c.Site.AttachmentMaxFiles }},
+		{key: "site.commit_count_budget", flag: "commit-count-budget", usage: "milliseconds a path-filtered commit listing waits for its total once it has its page; past it the total is counted in the background",
+			field: func(c *Config) any { return &c.Site.CommitCountBudget }},
 	}
 }
 

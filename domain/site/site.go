@@ -82,6 +82,13 @@ type Settings struct {
 	// WebhookRetryDelay is the wait before a delivery's first retry; each
 	// further retry waits twice as long as the one before.
 	WebhookRetryDelay time.Duration
+
+	// CommitCountBudget is how long a commit listing filtered by a path
+	// waits for its total once it has its page: counting a rarely changed
+	// path walks the whole history, seconds in a large repository, so past
+	// this the page is answered without a total and the count finishes in
+	// the background.
+	CommitCountBudget time.Duration
 }
 
 // Defaults returns Gitea's defaults where Gitea has one.
@@ -100,5 +107,6 @@ func Defaults() Settings {
 		WebhookMaxAttempts: 5,
 		WebhookTimeout:     5 * time.Second,
 		WebhookRetryDelay:  10 * time.Second,
+		CommitCountBudget:  100 * time.Millisecond,
 	}
 }
