@@ -219,7 +219,8 @@ func seedRepos(b *testing.B, a benchApp, n int) {
 // ten names (bench-00420 to bench-00429), "sorted" matches all and sorts
 // them by last update, newest first.
 //
-// "sorted-user" is "sorted" as an ordinary user (no site admin) asks it, whose
+// "keyword-user" and "sorted-user" are "keyword" and "sorted" as an ordinary
+// user (no site admin) asks them, whose
 // search adds the visibility conditions (public, owned, collaboration, team,
 // organisation membership) to every candidate and to the count.
 func BenchmarkSearchRepos(b *testing.B) {
@@ -233,6 +234,7 @@ func BenchmarkSearchRepos(b *testing.B) {
 		header     http.Header
 	}{
 		{"keyword", "/api/v1/repos/search?q=bench-0042&limit=10", h},
+		{"keyword-user", "/api/v1/repos/search?q=bench-0042&limit=10", u},
 		{"sorted", sorted, h},
 		{"sorted-user", sorted, u},
 	} {

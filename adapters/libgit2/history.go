@@ -176,14 +176,21 @@ func appendCommits(ctx context.Context, repo *git.Repository, w *commitWalker, o
 			c.Free()
 			continue
 		}
-		d, err := commitDetail(repo, c, extras)
-		c.Free()
-		if err != nil {
+		if out, err = appendDetail(repo, out, c, extras); err != nil {
 			return nil, err
 		}
-		out = append(out, d)
 	}
 	return out, nil
+}
+
+// appendDetail appends c, with extras, to out and frees it.
+func appendDetail(repo *git.Repository, out []ports.CommitDetail, c *git.Commit, extras ports.CommitExtras) ([]ports.CommitDetail, error) {
+	d, err := commitDetail(repo, c, extras)
+	c.Free()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, d), nil
 }
 
 // resolveCommit resolves ref and looks its commit up.

@@ -227,12 +227,9 @@ func commitDetails(ctx context.Context, repo *git.Repository, ids []git.Oid, ext
 		if err != nil {
 			return nil, fmt.Errorf("libgit2: look up commit %s: %w", ids[i], err)
 		}
-		d, err := commitDetail(repo, c, extras)
-		c.Free()
-		if err != nil {
+		if out, err = appendDetail(repo, out, c, extras); err != nil {
 			return nil, err
 		}
-		out = append(out, d)
 	}
 	return out, nil
 }

@@ -73,8 +73,10 @@ func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*reposito
 	// probed one by one rather than against the sets of everything the
 	// viewer reaches, which the count, testing every candidate, builds.
 	perRow := q.OwnerID != 0 && q.Exclusive && q.Limit > 0
-	sel = repoVisible(sel, q.Viewer, perRow)
+	// The filters come first: SQLite tests a row's conditions in order, and
+	// a keyword usually rejects most rows before their visibility is tested.
 	sel = repoFilters(sel, q)
+	sel = repoVisible(sel, q.Viewer, perRow)
 
 	col, ok := repoSorts[q.Sort]
 	if !ok {
@@ -87,6 +89,12 @@ func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*reposito
 	// Ties are broken by id in the same direction, so Desc is the exact
 	// reverse of the ascending order and pages never overlap.
 	sel = sel.OrderExpr(col + dir)
+	if col == "repo.lower_name" {
+		// Ties (one name, several owners) follow idx_repos_search's other
+		// columns, so the page walks that index in order and stops at its
+		// LIMIT; ordering them by id would sort every match first.
+		sel = sel.OrderExpr("repo.private" + dir).OrderExpr("repo.owner_id" + dir)
+	}
 	if col != "repo.id" {
 		sel = sel.OrderExpr("repo.id" + dir)
 	}
@@ -125,7 +133,7 @@ func (s *RepoStore) countSearch(ctx context.Context, q ports.RepoSearch) (int64,
 	if _, _, byOwner := ownerAndName(q.Keyword); byOwner && !q.TopicOnly {
 		sel = sel.Join("JOIN users AS u ON u.id = repo.owner_id")
 	}
-	sel = repoFilters(repoVisibleTo(sel, q.Viewer), q)
+	sel = repoVisibleTo(repoFilters(sel, q), q.Viewer)
 	n, err := sel.Count(ctx)
 	return int64(n), err
 }
