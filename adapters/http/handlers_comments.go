@@ -2,6 +2,7 @@ package http
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/permission"
@@ -97,17 +99,9 @@ func (s *Server) commentFilter(q *request) (issues.CommentFilter, error) {
 
 // listRepoComments answers GET R/issues/comments.
 func (s *Server) listRepoComments(q *request) error {
-	f, err := s.commentFilter(q)
-	if err != nil {
-		return err
-	}
-	v, err := s.issues.ListRepoComments(q.r.Context(), q.repo, f)
-	if err != nil {
-		return err
-	}
-	s.setPaging(q.w, q.r, f.ListOptions, v.Total)
-	q.json(http.StatusOK, s.toCommentDTOs(q.repo, v))
-	return nil
+	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
+		return s.issues.ListRepoComments(ctx, q.repo, f)
+	}, s.commentsJSON)
 }
 
 // listIssueComments answers GET R/issues/{index}/comments.
@@ -116,17 +110,9 @@ func (s *Server) listIssueComments(q *request) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.commentFilter(q)
-	if err != nil {
-		return err
-	}
-	v, err := s.issues.ListComments(q.r.Context(), q.repo, index, f)
-	if err != nil {
-		return err
-	}
-	s.setPaging(q.w, q.r, f.ListOptions, v.Total)
-	q.json(http.StatusOK, s.toCommentDTOs(q.repo, v))
-	return nil
+	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
+		return s.issues.ListComments(ctx, q.repo, index, f)
+	}, s.commentsJSON)
 }
 
 // listTimeline answers GET R/issues/{index}/timeline.
@@ -135,16 +121,30 @@ func (s *Server) listTimeline(q *request) error {
 	if err != nil {
 		return err
 	}
+	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
+		return s.issues.Timeline(ctx, q.repo, index, f)
+	}, func(a *repos.Access, v *issues.CommentView) any { return s.toTimelineDTOs(a, v) })
+}
+
+// commentsJSON renders a page of comments.
+func (s *Server) commentsJSON(a *repos.Access, v *issues.CommentView) any {
+	return s.toCommentDTOs(a, v)
+}
+
+// commentPage answers a comment or timeline listing: the filter read from
+// the query, the page fetched, rendered and sent with its paging headers.
+func (s *Server) commentPage(q *request, fetch func(context.Context, issues.CommentFilter) (*issues.CommentView, error),
+	render func(*repos.Access, *issues.CommentView) any) error {
 	f, err := s.commentFilter(q)
 	if err != nil {
 		return err
 	}
-	v, err := s.issues.Timeline(q.r.Context(), q.repo, index, f)
+	v, err := fetch(q.r.Context(), f)
 	if err != nil {
 		return err
 	}
 	s.setPaging(q.w, q.r, f.ListOptions, v.Total)
-	q.json(http.StatusOK, s.toTimelineDTOs(q.repo, v))
+	q.json(http.StatusOK, render(q.repo, v))
 	return nil
 }
 
