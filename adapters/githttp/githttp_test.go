@@ -53,11 +53,22 @@ func newTestRunner(t *testing.T) *Runner {
 	t.Helper()
 	t.Setenv("GIT_DIR", "/elsewhere")
 	t.Setenv("DEPOT_HOOK_SECRET", "leaked")
-	r, err := NewRunner(RunnerConfig{HooksDir: filepath.Join(t.TempDir(), "hooks"), HookBinary: "/usr/bin/depot"})
+	r, err := NewRunner(RunnerConfig{HooksDir: filepath.Join(t.TempDir(), "hooks"), HookBinary: fakeHookBinary(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// fakeHookBinary writes an executable that stands for the hook program: the
+// runner checks that the program it hands to the hooks can run.
+func fakeHookBinary(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "depot")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestRunnerCommand(t *testing.T) {
@@ -89,7 +100,7 @@ func TestRunnerCommand(t *testing.T) {
 	is.True(slices.Contains(cmd.Env, EnvHookURL+"=http://127.0.0.1:3000"+hookPath))
 	is.True(slices.Contains(cmd.Env, EnvRepoID+"=7"))
 	is.True(slices.Contains(cmd.Env, EnvPusherID+"=9"))
-	is.True(slices.Contains(cmd.Env, EnvHookBin+"=/usr/bin/depot"))
+	is.True(slices.Contains(cmd.Env, EnvHookBin+"="+r.hookBin))
 	is.True(slices.Contains(cmd.Env, EnvHookSecret+"="+r.secret))
 	is.True(!slices.Contains(cmd.Env, EnvHookSecret+"=leaked"))
 	is.True(slices.Contains(cmd.Args, "core.hooksPath="+r.hooksDir))
@@ -118,7 +129,7 @@ func TestRunnerHooksInstalled(t *testing.T) {
 	// A second start finds them right and leaves them alone; a damaged one is rewritten.
 	p := filepath.Join(r.hooksDir, "pre-receive")
 	is.NoErr(os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755))
-	_, err := NewRunner(RunnerConfig{HooksDir: r.hooksDir, HookBinary: "/usr/bin/depot"})
+	_, err := NewRunner(RunnerConfig{HooksDir: r.hooksDir, HookBinary: r.hookBin})
 	is.NoErr(err)
 	data, err := os.ReadFile(p)
 	is.NoErr(err)

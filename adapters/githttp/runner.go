@@ -107,7 +107,11 @@ type Runner struct {
 type RunnerConfig struct {
 	// Git is the git executable; "git" (found on PATH) when empty.
 	Git string
-	// HooksDir is where the hook scripts are kept (created when absent).
+	// HooksDir is where the hook scripts are kept (created when absent). A
+	// relative path is made absolute against the working directory now:
+	// git runs in the bare repository, where a relative core.hooksPath
+	// would name a directory that does not exist and git would skip every
+	// hook without a word.
 	HooksDir string
 	// HookBinary is the depot executable the hooks run; the running
 	// executable when empty.
@@ -134,16 +138,53 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	if bin, err = filepath.Abs(bin); err != nil {
 		return nil, err
 	}
+	hooksDir, err := filepath.Abs(cfg.HooksDir)
+	if err != nil {
+		return nil, fmt.Errorf("githttp: hooks directory: %w", err)
+	}
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	r := &Runner{git: path, hooksDir: cfg.HooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
+	r := &Runner{git: path, hooksDir: hooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
 		baseEnv: cleanEnv(os.Environ())}
 	if err := r.installHooks(); err != nil {
 		return nil, err
 	}
+	if err := r.checkHooks(); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// checkHooks reports why a push's hooks could not run: a hook script or the
+// hook program missing or not executable. Git skips a hook it cannot find
+// without failing the push, which would lose every check and all of the
+// bookkeeping after it, so Depot refuses to start, or to take a push,
+// instead.
+func (r *Runner) checkHooks() error {
+	for _, name := range hookNames {
+		if err := checkExecutable(filepath.Join(r.hooksDir, name)); err != nil {
+			return fmt.Errorf("githttp: the %s hook cannot run: %w", name, err)
+		}
+	}
+	if err := checkExecutable(r.hookBin); err != nil {
+		return fmt.Errorf("githttp: the hook program cannot run: %w", err)
+	}
+	return nil
+}
+
+// checkExecutable reports an error unless p is a regular file with an
+// execute bit.
+func checkExecutable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("%s is not an executable file", p)
+	}
+	return nil
 }
 
 // HookBinaryName is the small hook program (cmd/depot-hook) the runner
@@ -246,8 +287,16 @@ const waitDelay = 10 * time.Second
 
 // Command builds the git command for inv. Every argument is the server's:
 // the repository path comes after --end-of-options, and the client's only
-// say is the validated GIT_PROTOCOL.
+// say is the validated GIT_PROTOCOL. A receive-pack is refused while its
+// hooks cannot run (see checkHooks).
 func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error) {
+	if inv.Service == repository.ServiceReceivePack {
+		// Checked on the advertisement too, so that the pusher is turned
+		// away before sending a pack.
+		if err := r.checkHooks(); err != nil {
+			return nil, err
+		}
+	}
 	args := []string{"-c", "core.hooksPath=" + r.hooksDir}
 	if inv.Service == repository.ServiceUploadPack {
 		args = append(args, "-c", "uploadpack.allowFilter=true")

@@ -53,7 +53,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (s *Server) writeMessage(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, apiError{Message: msg, URL: s.swaggerURL})
+	writeJSON(w, status, apiError{Message: msg, URL: s.apiDocsURL})
 }
 
 // redirectRenamed sends the caller to the same path with the old account name

@@ -42,7 +42,7 @@ type Server struct {
 	settings   site.Settings
 	log        *slog.Logger
 	baseURL    string
-	swaggerURL string
+	apiDocsURL string // every error body's url: the page documenting the API
 	handler    http.Handler
 	// static maps the paths without variables (then the method) to their
 	// handlers, so the most frequent requests skip mux's pattern matching.
@@ -73,11 +73,12 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	s := &Server{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues,
-		settings: settings, log: log, baseURL: base, swaggerURL: base + "/api/swagger",
+		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
+	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -521,7 +522,7 @@ func RegisterFlags(fs *flag.FlagSet) *FlagValues {
 // getenv (nil reads none), then the flags of fs that were set on the command
 // line. It then derives BaseURL from Listen if no source set it, drops its
 // trailing slash, and returns Validate's verdict. Every problem found is
-// reported at once.
+// reported at once. Paths come back absolute (see absPaths).
 //
 // An empty environment variable counts as unset; to clear a list that the
 // file sets, pass the flag with an empty value.
@@ -581,7 +582,30 @@ func LoadConfig(fs *flag.FlagSet, fv *FlagValues, getenv func(string) string) (C
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
 	}
+	if err := cfg.absPaths(); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
+}
+
+// absPaths makes every path setting absolute against the working directory
+// of the start. Everything else on disk (the SQLite database, repositories,
+// hooks, avatars, attachments, the SSH host key, the site key) is derived
+// from the data directory; git runs inside each bare repository, where a
+// relative path would name something else (a relative core.hooksPath makes
+// git skip every hook without a word).
+func (c *Config) absPaths() error {
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return fmt.Errorf("config: data_dir: %w", err)
+	}
+	c.DataDir = abs
+	if c.File != "" {
+		if c.File, err = filepath.Abs(c.File); err != nil {
+			return fmt.Errorf("config: file: %w", err)
+		}
+	}
+	return nil
 }
 
 // decodeFile reads the TOML file at path over cfg, refusing keys it does not

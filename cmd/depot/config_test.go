@@ -42,7 +42,9 @@ func TestDefaults(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(cfg.Listen, "127.0.0.1:3000")
 	is.Equal(cfg.BaseURL, "http://127.0.0.1:3000")
-	is.Equal(cfg.DataDir, "./data")
+	wd, err := os.Getwd()
+	is.NoErr(err)
+	is.Equal(cfg.DataDir, filepath.Join(wd, "data")) // made absolute against the working directory
 	is.Equal(cfg.DB, "")
 	is.Equal(cfg.LogLevel, "info")
 	is.Equal(cfg.LogFormat, "auto")
@@ -477,4 +479,34 @@ func TestConfigDocs(t *testing.T) {
 		return
 	}
 	t.Errorf("%s is out of date; run DEPOT_UPDATE_DOCS=1 go test ./cmd/depot -run TestConfigDocs", path)
+}
+
+// TestRelativePathsMadeAbsolute: a relative data directory from any source
+// comes back absolute against the working directory at start-up (git runs
+// inside each bare repository, where a relative path names something else).
+func TestRelativePathsMadeAbsolute(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
+	cases := map[string]struct {
+		args []string
+		env  map[string]string
+		file string
+	}{
+		"flag": {args: []string{"--data-dir", "data"}},
+		"env":  {env: map[string]string{"DEPOT_DATA_DIR": "./data"}},
+		"file": {file: "data_dir = \"data/../data\"\n"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			is := is.New(t)
+			args := tc.args
+			if tc.file != "" {
+				args = append(args, "--config", writeTOML(t, tc.file))
+			}
+			cfg, err := load(t, args, tc.env)
+			is.NoErr(err)
+			is.Equal(cfg.DataDir, filepath.Join(wd, "data"))
+			is.True(cfg.File == "" || filepath.IsAbs(cfg.File))
+		})
+	}
 }

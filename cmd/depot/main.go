@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/wire"
@@ -34,14 +35,16 @@ commands:
   hook pre-receive|post-receive run by git during a push served by Depot (internal)
   version                       print the version
 
-Every command takes the configuration flags (see 'depot serve -h').
+Every command takes the configuration flags (see 'depot serve --help');
+'depot <command> --help' lists a command's own flags.
 `
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "depot:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // help was asked for and printed
 		}
+		fmt.Fprintln(os.Stderr, "depot:", err)
 		os.Exit(2)
 	}
 }
@@ -54,32 +57,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch args[0] {
 	case "serve":
-		return cmdServe(ctx, args[1:], getenv, stderr)
+		return cmdServe(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return cmdMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "admin":
 		return cmdAdmin(ctx, args[1:], getenv, stdout, stderr)
 	case "hook":
-		return cmdHook(ctx, args[1:], getenv)
+		return cmdHook(ctx, args[1:], getenv, stdout)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "depot "+httpadapter.Version+" (Gitea API "+httpadapter.APILevel+")")
 		return nil
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// depot help serve == depot serve --help
+			return run(ctx, append(slices.Clone(args[1:]), "--help"), getenv, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
-}
-
-// loadConfig parses a command's flags (the configuration flags plus its own)
-// and returns the configuration.
-func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
-	fv := RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return Config{}, err
-	}
-	return LoadConfig(fs, fv, getenv)
 }
 
 // newLogger logs with tint on a terminal and JSON otherwise (or as configured).
@@ -110,8 +107,8 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*wire.App, func
 
 func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg, err := loadConfig(fs, args, getenv)
+	cfg, err := loadConfig(fs, commandHelp{name: "migrate",
+		about: "Applies pending schema migrations to the database and exits (serve does it too)."}, args, getenv, stdout)
 	if err != nil {
 		return err
 	}

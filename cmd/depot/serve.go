@@ -13,11 +13,18 @@ import (
 )
 
 // cmdServe starts the server and runs until SIGINT or SIGTERM.
-func cmdServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+//
+// The listeners are opened before anything is written: a port that is taken
+// stops the start before the first administrator is created, so its
+// password, printed once, can never go to a server that did not come up.
+func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	started := time.Now()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg, err := loadConfig(fs, args, getenv)
+	cfg, err := loadConfig(fs, commandHelp{name: "serve", allConfig: true,
+		about: "Applies pending migrations, creates the site administrator \"admin\" on an empty database\n" +
+			"(its password is printed once; reset it with 'depot admin user change-password'),\n" +
+			"and serves the API and Git over HTTP (and over SSH with --ssh-listen) until SIGINT or SIGTERM."},
+		args, getenv, stdout)
 	if err != nil {
 		return err
 	}
@@ -25,14 +32,35 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listening on %s (choose another address with --listen or DEPOT_LISTEN): %w", cfg.Listen, err)
+	}
+	// ServeWithSSH closes the listeners once it has them.
+	closeListeners := func(lns ...net.Listener) {
+		for _, l := range lns {
+			if l != nil {
+				_ = l.Close()
+			}
+		}
+	}
 	app, cleanup, err := openApp(ctx, cfg, log)
 	if err != nil {
+		closeListeners(ln)
 		return err
 	}
 	defer cleanup()
+	var sshLn net.Listener
+	if app.SSH.Enabled() {
+		if sshLn, err = app.SSH.Listen(); err != nil {
+			closeListeners(ln)
+			return fmt.Errorf("%w (choose another address with --ssh-listen or DEPOT_SSH_LISTEN)", err)
+		}
+	}
 	// Prepare also settles what a crash left on disk before requests come.
 	pw, err := app.Prepare(ctx)
 	if err != nil {
+		closeListeners(ln, sshLn)
 		return fmt.Errorf("preparing the site: %w", err)
 	}
 	if pw != "" {
@@ -40,21 +68,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// log level hides; the log record only says that it happened.
 		log.Warn("created the site administrator; its password is printed once below, change it after signing in",
 			"username", "admin")
-		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n\n", pw)
+		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n"+
+			"      (lost it? depot admin user change-password --username admin --password NEW)\n\n", pw)
 		// Hashing that password took argon2id's 19 MiB arena; hand it back
 		// to the system now rather than idle with it.
 		debug.FreeOSMemory()
 	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return err
-	}
-	var sshLn net.Listener
-	if app.SSH.Enabled() {
-		if sshLn, err = app.SSH.Listen(); err != nil {
-			_ = ln.Close()
-			return err
-		}
+	if sshLn != nil {
 		log.Info("depot is listening for Git over SSH", "addr", sshLn.Addr().String())
 	}
 	log.Info("depot is listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL,
