@@ -120,12 +120,12 @@ func listPagingBounds(t *testing.T, opts ...testserver.Option) {
 			}
 			for _, page := range []string{"-1", "-9223372036854775808", "-99999999999999999999", "0"} {
 				r := get(t, route.path, "page="+page)
-				is.Equal(r.Status, http.StatusOK) // a page below 1
+				is.Equal(r.Status, http.StatusOK)            // a page below 1
 				is.Equal(string(r.Body), string(first.Body)) // is the first
 			}
 			for _, limit := range []string{"-1", "0", "-9223372036854775808", "-99999999999999999999"} {
 				r := get(t, route.path, "limit="+limit)
-				is.Equal(r.Status, http.StatusOK) // a limit below 1
+				is.Equal(r.Status, http.StatusOK)            // a limit below 1
 				is.Equal(string(r.Body), string(first.Body)) // is the default
 			}
 			for _, limit := range []string{"9223372036854775807", "99999999999999999999", "1000000"} {
