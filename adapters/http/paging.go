@@ -1,6 +1,7 @@
 package http
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,26 +12,26 @@ import (
 )
 
 // listOptions reads page and limit. A non-numeric value is a 400; a page
-// below 1 is 1; a missing or non-positive limit is the site default, and a
-// limit above the maximum is the maximum.
+// below 1 is 1 and one above ports.MaxPage (or too large for an int) is
+// ports.MaxPage, a page past any end; a missing or non-positive limit is the
+// site default, and a limit above the maximum (or too large for an int) is
+// the maximum.
 func (s *Server) listOptions(r *http.Request) (ports.ListOptions, error) {
 	q := r.URL.Query()
 	opts := ports.ListOptions{Page: 1, Limit: s.settings.DefaultPagingNum}
 	if v := q.Get("page"); v != "" {
-		p, err := strconv.Atoi(v)
+		p, err := pagingInt(v)
 		if err != nil {
 			return opts, errs.BadRequest("page: must be an integer")
 		}
-		if p > 1 {
-			opts.Page = p
-		}
+		opts.Page = p
 	}
 	lv := q.Get("limit")
 	if lv == "" {
 		lv = q.Get("page_size")
 	}
 	if lv != "" {
-		l, err := strconv.Atoi(lv)
+		l, err := pagingInt(lv)
 		if err != nil {
 			return opts, errs.BadRequest("limit: must be an integer")
 		}
@@ -41,7 +42,17 @@ func (s *Server) listOptions(r *http.Request) (ports.ListOptions, error) {
 	if opts.Limit > s.settings.MaxResponseItems {
 		opts.Limit = s.settings.MaxResponseItems
 	}
-	return opts, nil
+	return opts.Clamped(), nil
+}
+
+// pagingInt parses a page or limit: an integer too large (or too small)
+// for an int is the largest (or smallest) one, to be clamped, not refused.
+func pagingInt(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, err
+	}
+	return n, nil
 }
 
 // setPaging writes X-Total-Count and a Link header with next, prev, first and

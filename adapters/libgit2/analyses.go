@@ -57,7 +57,9 @@ func (c *commitCache[V]) put(id string, v V) {
 }
 
 // cachedByCommit opens p, resolves ref and answers cache's value for the
-// commit, computing it from the commit's tree on a miss and keeping it.
+// commit, computing it from the commit's tree on a miss and keeping it. The
+// cache is shared by every repository: it is read only once ref resolved
+// in p, so it never answers for a commit p does not hold.
 // What it returns is a clone, so that callers cannot change the cached
 // value.
 func cachedByCommit[V any](ctx context.Context, s *Storage, p ports.RepoPath, ref string, cache *commitCache[V],

@@ -252,7 +252,14 @@ func readBlob(repo *git.Repository, blobs *blobCache, oid *git.Oid, maxContent i
 		return ports.GitBlob{}, fmt.Errorf("libgit2: open object database: %w", err)
 	}
 	defer odb.Free()
-	if _, known := blobs.get(oid); !known {
+	// The cache is shared by every repository and says only what an id
+	// names, not who holds it: a cached blob read through a repository that
+	// does not have it would hand out another repository's file.
+	if _, known := blobs.get(oid); known {
+		if !odb.Exists(oid) {
+			return ports.GitBlob{}, errs.NotFound("blob " + id + " does not exist")
+		}
+	} else {
 		// Only blobs enter the cache: anything else is checked here.
 		size, kind, err := odb.ReadHeader(oid)
 		if err != nil {

@@ -73,7 +73,7 @@ func branchAt(repo *git.Repository, name string) (ports.GitBranch, bool, error) 
 		return ports.GitBranch{}, false, nil
 	}
 	full := headsPrefix + name
-	if ok, err := git.ReferenceNameIsValid(full); err != nil || !ok {
+	if !refNameValid(full) {
 		return ports.GitBranch{}, false, nil
 	}
 	ref, err := repo.References.Lookup(full)

@@ -48,6 +48,9 @@ func (s *Storage) HasBranch(ctx context.Context, p ports.RepoPath, branch string
 
 // hasRef reports whether the reference name exists in repo.
 func hasRef(repo *git.Repository, name string) (bool, error) {
+	if !refNameValid(name) {
+		return false, nil
+	}
 	ref, err := repo.References.Lookup(name)
 	if err != nil {
 		if git.IsErrorCode(err, git.ErrorCodeNotFound) {

@@ -140,6 +140,9 @@ func refPage[T any](items []T, opts ports.ListOptions) []T {
 // refTargetID returns the object the named reference points at, following
 // symbolic references; ok is false when the reference does not exist.
 func refTargetID(repo *git.Repository, name string) (*git.Oid, bool, error) {
+	if !refNameValid(name) {
+		return nil, false, nil
+	}
 	ref, err := repo.References.Lookup(name)
 	if err != nil {
 		if refMissing(err) {
@@ -187,8 +190,7 @@ func refObjectTypeName(t git.ObjectType) string {
 // on field when Git would refuse it.
 func refValidName(prefix, name, field string) (string, error) {
 	full := prefix + name
-	ok, err := git.ReferenceNameIsValid(full)
-	if name == "" || err != nil || !ok || strings.HasPrefix(name, "-") || strings.HasSuffix(name, "/") {
+	if name == "" || !refNameValid(full) || strings.HasPrefix(name, "-") || strings.HasSuffix(name, "/") {
 		return "", errs.Invalid("is not a valid Git reference name", field)
 	}
 	return full, nil
@@ -230,6 +232,9 @@ func refClash(repo *git.Repository, name, ignore string) (string, error) {
 // refDelete deletes the reference full if it still points where it was
 // read, and returns that object id. Absent: not found with missing.
 func refDelete(repo *git.Repository, full string, missing error) (string, error) {
+	if !refNameValid(full) {
+		return "", missing
+	}
 	ref, err := repo.References.Lookup(full)
 	if err != nil {
 		if refMissing(err) {

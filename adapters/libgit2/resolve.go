@@ -92,7 +92,7 @@ func resolveHead(repo *git.Repository) (ports.GitRevision, error) {
 // resolveNamed peels prefix+name to a commit when that reference exists.
 func resolveNamed(repo *git.Repository, prefix string, kind ports.RevisionKind, name string) (ports.GitRevision, bool, error) {
 	full := prefix + name
-	if valid, err := git.ReferenceNameIsValid(full); err != nil || !valid {
+	if !refNameValid(full) {
 		return ports.GitRevision{}, false, nil
 	}
 	ref, err := repo.References.Lookup(full)
@@ -110,6 +110,18 @@ func resolveNamed(repo *git.Repository, prefix string, kind ports.RevisionKind, 
 	}
 	defer obj.Free()
 	return ports.GitRevision{Kind: kind, Name: name, CommitID: obj.Id().String()}, true, nil
+}
+
+// refNameValid reports whether full can name a reference, by Git's rules
+// and libgit2's length bound (repository.ValidRefName) and by libgit2's own
+// check. Names are checked before libgit2 looks them up: past its buffer it
+// fails instead of saying a reference does not exist.
+func refNameValid(full string) bool {
+	if !repository.ValidRefName(full) {
+		return false
+	}
+	ok, err := git.ReferenceNameIsValid(full)
+	return err == nil && ok
 }
 
 // lookupCommitPrefix finds the commit a full or abbreviated (7 or more hex

@@ -147,8 +147,7 @@ func branchRef(branch string) (string, error) {
 		return "", errs.Invalid("branch name is empty", "branch")
 	}
 	ref := "refs/heads/" + branch
-	ok, err := git.ReferenceNameIsValid(ref)
-	if err != nil || !ok || strings.HasPrefix(branch, "-") {
+	if !refNameValid(ref) || strings.HasPrefix(branch, "-") {
 		return "", errs.Invalid("invalid branch name", "branch")
 	}
 	return ref, nil

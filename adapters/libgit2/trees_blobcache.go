@@ -11,7 +11,10 @@ import (
 // an id is what every repository holds under it: sizes and small blobs are
 // kept in memory, sparing the object-database reads (a handful of file
 // system calls each for loose objects) of hot files and of directory
-// listings, which need every entry's size.
+// listings, which need every entry's size. The cache does not say which
+// repositories hold an id: a caller looks it up only for an id it found in
+// the repository it reads (a tree entry), or after checking that the
+// repository has the object (readBlob), never for an id a client named.
 const (
 	// blobCacheItemMax is the largest blob whose bytes are kept.
 	blobCacheItemMax = 64 << 10

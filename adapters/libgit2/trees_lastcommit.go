@@ -20,9 +20,12 @@ const lastCommitCacheSize = 100_000
 // lastCommitCache remembers the last commit that changed a path as seen
 // from a commit. A commit id fixes its whole history, so the answer never
 // changes and is the same in every repository (forks share it): the key
-// needs no repository. Two generations of maps make a cheap bounded cache:
-// when the young one is full it becomes the old one, and a hit in the old
-// one is promoted. Its zero value is ready.
+// needs no repository. It is asked only about a start commit looked up in
+// the repository being read (and the ancestors a walk from it reaches), so
+// it never answers for a commit that repository does not hold. Two
+// generations of maps make a cheap bounded cache: when the young one is
+// full it becomes the old one, and a hit in the old one is promoted. Its
+// zero value is ready.
 type lastCommitCache struct {
 	mu         sync.Mutex
 	young, old map[string]*ports.GitCommitInfo

@@ -74,26 +74,16 @@ func ValidateURL(field, s string) error {
 	return nil
 }
 
-// ValidateBranchName checks a branch name the way git check-ref-format does,
-// for the names a user may set as default branch.
+// ValidateBranchName checks a branch name the way git check-ref-format does
+// (ValidRefName), for the names a user may set as default branch: at most
+// 255 bytes, and neither "@" nor an option-like name, which git branch
+// refuses.
 func ValidateBranchName(field, b string) error {
 	if b == "" {
 		return errs.Invalid("Required", field)
 	}
-	if len(b) > 255 || strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".") ||
-		strings.HasPrefix(b, "-") || strings.Contains(b, "..") || strings.Contains(b, "//") ||
-		strings.Contains(b, "@{") || strings.HasSuffix(b, ".lock") || b == "@" {
+	if len(b) > 255 || strings.HasPrefix(b, "-") || b == "@" || !ValidRefName("refs/heads/"+b) {
 		return errs.Invalid("GitRefName", field)
-	}
-	for _, r := range b {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
-			return errs.Invalid("GitRefName", field)
-		}
-	}
-	for _, part := range strings.Split(b, "/") {
-		if strings.HasPrefix(part, ".") {
-			return errs.Invalid("GitRefName", field)
-		}
 	}
 	return nil
 }
