@@ -60,7 +60,9 @@ func TestRepoCreateInitialFilesBytes(t *testing.T) {
 
 	// One commit adding the three files: the README's three lines, the
 	// templates' lines plus a header and a blank line each, the licence's.
-	lines := func(s string) int { return strings.Count(s, "\n") + map[bool]int{true: 0, false: 1}[strings.HasSuffix(s, "\n")] }
+	lines := func(s string) int {
+		return strings.Count(s, "\n") + map[bool]int{true: 0, false: 1}[strings.HasSuffix(s, "\n")]
+	}
 	wantAdded := 3 + lines(c.Source) + lines(cpp.Source) + 4 + lines(wantLicense)
 	is.Equal(wantAdded, 3+52+41+4+21)
 	added := 0
