@@ -54,7 +54,9 @@ func sourceError(what string, resp *gitea.Response, err error) error {
 	return errs.Invalid(msg+": the source did not answer as a Gitea API", "CloneAddr")
 }
 
-func sourcePage(page, limit int) gitea.ListOptions { return gitea.ListOptions{Page: page, PageSize: limit} }
+func sourcePage(page, limit int) gitea.ListOptions {
+	return gitea.ListOptions{Page: page, PageSize: limit}
+}
 
 // Labels reads one page of the source repository's labels.
 func (g *Guard) Labels(ctx context.Context, r ports.SourceRepo, page, limit int) ([]ports.SourceLabel, error) {
