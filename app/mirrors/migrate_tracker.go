@@ -178,10 +178,10 @@ func (t *tracker) copyMilestones(ctx context.Context) error {
 }
 
 // copyIssues reads the list of the source's issues, then writes them in
-// the source's order of numbers, a page per transaction, each with its
-// comments (read before the transaction opens). The list is read whole
-// first because the source lists newest first and the copy numbers issues
-// in the order it creates them.
+// the source's order of numbers, each under its source number, a page per
+// transaction, each with its comments (read before the transaction opens).
+// The list is read whole first because the source lists newest first and
+// numbers are given in increasing order.
 func (t *tracker) copyIssues(ctx context.Context) error {
 	var all []ports.SourceIssue
 	for page := 1; ; page++ {
@@ -260,6 +260,11 @@ func (t *tracker) writeIssues(ctx context.Context, batch []ports.SourceIssue, co
 					at := si.Updated
 					is.ClosedAt = &at
 				}
+			}
+			// The copy keeps the source's number: the numbers the source
+			// skipped (its pull requests, deleted issues) stay unused here.
+			if err := tx.Issues.ReserveIndexes(ctx, t.repo.ID, si.Index-1); err != nil {
+				return err
 			}
 			if err := tx.Issues.Create(ctx, is); err != nil {
 				return err
