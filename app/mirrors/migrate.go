@@ -42,9 +42,10 @@ var migrateSchemes = []string{"http", "https"}
 
 // Migrate clones another server's repository into a new one of the caller
 // (or of the owner named), optionally as a pull mirror. The repository row
-// reserves the name first; the fetch runs outside any transaction or lock;
-// when it fails the new repository is removed again and the failure named
-// without credentials.
+// reserves the name first; the fetch, and the copy of the issue tracker
+// asked for, run outside any lock, the copy in one transaction per page;
+// when either fails the new repository is removed again and the failure
+// named without credentials.
 func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (*repository.Repository, error) {
 	if err := repository.ValidateName("RepoName", in.RepoName); err != nil {
 		return nil, err
@@ -75,8 +76,8 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 		return nil, err
 	}
 	var src ports.SourceRepo
-	tracker := in.Extras.Labels || in.Extras.Milestones || in.Extras.Issues
-	if tracker {
+	copyTracker := in.Extras.Labels || in.Extras.Milestones || in.Extras.Issues
+	if copyTracker {
 		if src, err = sourceRepo(clean); err != nil {
 			return nil, err
 		}
@@ -103,7 +104,7 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 		return nil, err
 	}
 	err = s.fill(ctx, r, remote, in.Mirror, interval)
-	if err == nil && tracker {
+	if err == nil && copyTracker {
 		err = s.migrateTracker(ctx, r, src, c.UserID(), in.Extras)
 	}
 	if err != nil {
