@@ -46,11 +46,13 @@ type SourceMilestone struct {
 	Created, Updated   time.Time
 }
 
-// SourceIssue is a source repository's issue; people are by user name.
+// SourceIssue is a source repository's issue; people are by user name,
+// the poster also by their id on the source.
 type SourceIssue struct {
 	Index            int64
 	Title, Body      string
 	Poster           string
+	PosterID         int64
 	Closed           bool
 	Labels           []string
 	Milestone        string
@@ -63,6 +65,7 @@ type SourceIssue struct {
 // SourceComment is a plain comment of a source issue.
 type SourceComment struct {
 	Poster           string
+	PosterID         int64
 	Body             string
 	Created, Updated time.Time
 }

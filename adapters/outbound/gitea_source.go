@@ -117,7 +117,7 @@ func (g *Guard) Issues(ctx context.Context, r ports.SourceRepo, page, limit int)
 		si := ports.SourceIssue{Index: i.Index, Title: i.Title, Body: i.Body, Closed: i.State == gitea.StateClosed,
 			Created: i.Created, Updated: i.Updated, ClosedAt: i.Closed, Comments: i.Comments}
 		if i.Poster != nil {
-			si.Poster = i.Poster.UserName
+			si.Poster, si.PosterID = i.Poster.UserName, i.Poster.ID
 		}
 		for _, l := range i.Labels {
 			si.Labels = append(si.Labels, l.Name)
@@ -147,7 +147,7 @@ func (g *Guard) Comments(ctx context.Context, r ports.SourceRepo, index int64, p
 	for _, cm := range list {
 		sc := ports.SourceComment{Body: cm.Body, Created: cm.Created, Updated: cm.Updated}
 		if cm.Poster != nil {
-			sc.Poster = cm.Poster.UserName
+			sc.Poster, sc.PosterID = cm.Poster.UserName, cm.Poster.ID
 		}
 		out = append(out, sc)
 	}

@@ -247,12 +247,16 @@ func (t *tracker) writeIssues(ctx context.Context, batch []ports.SourceIssue, co
 			}
 			assignees[i] = append(assignees[i], id)
 		}
-		notes[i] = migrationNote(si.Poster, dropped)
+		notes[i] = droppedAssigneesNote(dropped)
 	}
 	return t.s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		var labelIDs, milestoneIDs []int64
 		for i, si := range batch {
-			is := &issue.Issue{RepoID: t.repo.ID, PosterID: t.doerID, Title: si.Title, Body: si.Body + notes[i],
+			// As Gitea's uploader does for an author no account here stands
+			// for: the migrating user posts the copy, which names the
+			// original author.
+			is := &issue.Issue{RepoID: t.repo.ID, PosterID: t.doerID, OriginalAuthor: si.Poster,
+				OriginalAuthorID: si.PosterID, Title: si.Title, Body: si.Body + notes[i],
 				IsClosed: si.Closed, MilestoneID: t.milestones[si.Milestone], CreatedAt: si.Created, UpdatedAt: si.Updated}
 			if si.Closed {
 				is.ClosedAt = si.ClosedAt
@@ -291,7 +295,8 @@ func (t *tracker) writeIssues(ctx context.Context, batch []ports.SourceIssue, co
 			}
 			for _, sc := range comments[i] {
 				c := &issue.Comment{Type: issue.CommentPlain, IssueID: is.ID, RepoID: t.repo.ID, PosterID: t.doerID,
-					Body: sc.Body + migrationNote(sc.Poster, nil), CreatedAt: sc.Created, UpdatedAt: sc.Updated}
+					OriginalAuthor: sc.Poster, OriginalAuthorID: sc.PosterID, Body: sc.Body,
+					CreatedAt: sc.Created, UpdatedAt: sc.Updated}
 				if err := tx.Comments.Create(ctx, c); err != nil {
 					return err
 				}
@@ -331,21 +336,13 @@ func (t *tracker) localUser(ctx context.Context, name string) (int64, error) {
 	return id, nil
 }
 
-// migrationNote is what a copied text says of what the copy cannot carry:
-// who wrote it on the source (the copy is posted by the migrating user)
-// and the assignees that have no account here.
-func migrationNote(author string, droppedAssignees []string) string {
-	var b strings.Builder
-	if author != "" {
-		b.WriteString("\n\n---\n_Migrated: originally by @" + author + "._")
+// droppedAssigneesNote is what a copied issue's text says of the
+// assignees it cannot carry, who have no account here ("" when none).
+func droppedAssigneesNote(names []string) string {
+	if len(names) == 0 {
+		return ""
 	}
-	if len(droppedAssignees) > 0 {
-		if b.Len() == 0 {
-			b.WriteString("\n\n---")
-		}
-		b.WriteString("\n_Assignees without an account here: @" + strings.Join(droppedAssignees, ", @") + "._")
-	}
-	return b.String()
+	return "\n\n---\n_Assignees on the source without an account here: @" + strings.Join(names, ", @") + "._"
 }
 
 func quoteName(s string) string {
