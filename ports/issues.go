@@ -92,6 +92,10 @@ type IssueStore interface {
 	List(ctx context.Context, q IssueQuery) ([]*issue.Issue, int64, error)
 	// RecountRepo recomputes the repository's issue and pull counters.
 	RecountRepo(ctx context.Context, repoID int64) error
+	// ReserveIndexes makes the repository's next index at least upTo+1, so
+	// a migration keeps the source's numbers across the gaps its pull
+	// requests and deleted issues left. It never lowers the counter.
+	ReserveIndexes(ctx context.Context, repoID, upTo int64) error
 
 	// Assignees returns the assignee ids of these issues in one query.
 	Assignees(ctx context.Context, issueIDs []int64) (map[int64][]int64, error)

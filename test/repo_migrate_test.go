@@ -120,7 +120,6 @@ func TestMigrate(t *testing.T) {
 			is := is.New(t)
 			r, resp, err := p.bob.MigrateRepo(gitea.MigrateRepoOption{
 				CloneAddr: srcPub, RepoName: "copy", Description: "a copy", Service: gitea.GitServicePlain,
-				Wiki: true, Issues: true, Labels: true, // extras: accepted, only Git data migrates
 			})
 			is.NoErr(err)
 			is.Equal(resp.StatusCode, http.StatusCreated)

@@ -200,6 +200,7 @@ var appSet = gwire.NewSet(
 	provideHookSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),
 	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
+	gwire.Bind(new(ports.MigrationSource), new(*outbound.Guard)),
 	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),
 	githooks.New,
 	gwire.Bind(new(githooks.Dirs), new(*libgit2.Storage)),

@@ -132,7 +132,8 @@ func (s *Server) commentURLs(r *repository.Repository, i *issue.Issue, id int64)
 func (s *Server) toCommentDTO(caller auth.Caller, r *repository.Repository, v *issues.CommentView, c *issue.Comment) commentDTO {
 	html, pr, iss := s.commentURLs(r, v.Issues[c.IssueID], c.ID)
 	return commentDTO{ID: c.ID, HTMLURL: html, PRURL: pr, IssueURL: iss,
-		User: s.commentUser(caller, v.Users, c.PosterID), Body: c.Body,
+		User: s.commentUser(caller, v.Users, c.PosterID), OriginalAuthor: c.OriginalAuthor,
+		OriginalAuthorID: c.OriginalAuthorID, Body: c.Body,
 		Assets: s.toAttachmentDTOs(v.Attachments[c.ID]), Created: c.CreatedAt.UTC(), Updated: c.UpdatedAt.UTC()}
 }
 

@@ -153,7 +153,8 @@ func (rd *issueRenderer) issue(v *issues.IssueView) issueDTO {
 	index := itoa(i.Index)
 	d := issueDTO{
 		ID: i.ID, URL: p.api + "/issues/" + index, HTMLURL: p.web + kind + index, Index: i.Index,
-		Poster: rd.poster(v.Poster), Title: i.Title, Body: i.Body, Ref: i.Ref,
+		Poster: rd.poster(v.Poster), OriginalAuthor: i.OriginalAuthor, OriginalAuthorID: i.OriginalAuthorID,
+		Title: i.Title, Body: i.Body, Ref: i.Ref,
 		Attachments: rd.s.toAttachmentDTOs(v.Attachments),
 		Labels:      make([]labelDTO, 0, len(v.Labels)), State: string(i.State()), IsLocked: i.IsLocked,
 		Comments: i.NumComments, Created: i.CreatedAt.UTC(), Updated: i.UpdatedAt.UTC(),

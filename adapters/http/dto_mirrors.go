@@ -6,8 +6,8 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// migrateBody is Gitea's MigrateRepoOptions. The other services' extras
-// (wiki, issues, labels, …) are read and ignored: only Git data migrates.
+// migrateBody is Gitea's MigrateRepoOptions. The extras (labels, issues,
+// wiki, …) go to the use case, which copies or refuses each.
 type migrateBody struct {
 	CloneAddr      string `json:"clone_addr"`
 	AuthUsername   string `json:"auth_username"`

@@ -32,6 +32,8 @@ func (s *Server) migrateRepo(q *request) error {
 		CloneAddr: b.CloneAddr, AuthUsername: b.AuthUsername, AuthPassword: b.AuthPassword, AuthToken: b.AuthToken,
 		RepoOwner: b.RepoOwner, RepoOwnerID: b.RepoOwnerID, RepoName: b.RepoName, Description: b.Description,
 		Private: b.Private, Mirror: b.Mirror, MirrorInterval: b.MirrorInterval,
+		Extras: mirrors.MigrateExtras{Service: b.Service, Wiki: b.Wiki, Milestones: b.Milestones, Labels: b.Labels,
+			Issues: b.Issues, PullRequests: b.PullRequests, Releases: b.Releases, LFS: b.LFS},
 	})
 	if err != nil {
 		return err

@@ -27,6 +27,8 @@ type commentRow struct {
 	IssueID          int64     `bun:"issue_id"`
 	RepoID           int64     `bun:"repo_id"`
 	PosterID         int64     `bun:"poster_id"`
+	OrigAuthor       string    `bun:"original_author"`
+	OrigAuthID       int64     `bun:"original_author_id"`
 	Body             string    `bun:"body"`
 	LabelID          int64     `bun:"label_id"`
 	OldMilestoneID   int64     `bun:"old_milestone_id"`
@@ -49,7 +51,7 @@ type commentRow struct {
 
 func toCommentRow(c *issue.Comment) *commentRow {
 	return &commentRow{ID: c.ID, Type: int(c.Type), IssueID: c.IssueID, RepoID: c.RepoID, PosterID: c.PosterID,
-		Body: c.Body, LabelID: c.LabelID, OldMilestoneID: c.OldMilestoneID, MilestoneID: c.MilestoneID,
+		Body: c.Body, OrigAuthor: c.OriginalAuthor, OrigAuthID: c.OriginalAuthorID, LabelID: c.LabelID, OldMilestoneID: c.OldMilestoneID, MilestoneID: c.MilestoneID,
 		AssigneeID: c.AssigneeID, RemovedAssignee: c.RemovedAssignee, OldTitle: c.OldTitle, NewTitle: c.NewTitle,
 		OldRef: c.OldRef, NewRef: c.NewRef, RefRepoID: c.RefRepoID, RefIssueID: c.RefIssueID, RefCommentID: c.RefCommentID,
 		DependentIssueID: c.DependentIssueID, TimeID: c.TimeID, Content: c.Content,
@@ -58,7 +60,7 @@ func toCommentRow(c *issue.Comment) *commentRow {
 
 func (r *commentRow) toDomain() *issue.Comment {
 	return &issue.Comment{ID: r.ID, Type: issue.CommentType(r.Type), IssueID: r.IssueID, RepoID: r.RepoID,
-		PosterID: r.PosterID, Body: r.Body, LabelID: r.LabelID, OldMilestoneID: r.OldMilestoneID,
+		PosterID: r.PosterID, Body: r.Body, OriginalAuthor: r.OrigAuthor, OriginalAuthorID: r.OrigAuthID, LabelID: r.LabelID, OldMilestoneID: r.OldMilestoneID,
 		MilestoneID: r.MilestoneID, AssigneeID: r.AssigneeID, RemovedAssignee: r.RemovedAssignee,
 		OldTitle: r.OldTitle, NewTitle: r.NewTitle, OldRef: r.OldRef, NewRef: r.NewRef, RefRepoID: r.RefRepoID, RefIssueID: r.RefIssueID,
 		RefCommentID: r.RefCommentID, DependentIssueID: r.DependentIssueID, TimeID: r.TimeID, Content: r.Content,

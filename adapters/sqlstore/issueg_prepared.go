@@ -145,9 +145,10 @@ func (s writerStmt) timePtrArg(t *time.Time) any {
 
 // The statements of an issue's creation on SQLite, in the order it runs them.
 const (
-	insertIssueSQL = `INSERT INTO issues (repo_id, issue_index, poster_id, title, body, ref, is_pull, is_closed,
-	is_locked, pin_order, milestone_id, deadline, num_comments, created_at, updated_at, closed_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	insertIssueSQL = `INSERT INTO issues (repo_id, issue_index, poster_id, original_author, original_author_id,
+	title, body, ref, is_pull, is_closed, is_locked, pin_order, milestone_id, deadline, num_comments,
+	created_at, updated_at, closed_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 	countIssueSQL = `UPDATE repos SET num_issues = num_issues + ?, num_closed_issues = num_closed_issues + ? WHERE id = ?`
 	countPullSQL  = `UPDATE repos SET num_pulls = num_pulls + ?, num_closed_pulls = num_closed_pulls + ? WHERE id = ?`
 )
@@ -178,7 +179,8 @@ func (st *IssueStore) createPrepared(ctx context.Context, tx bun.IDB, row *issue
 	if err := next.QueryRowContext(ctx, row.RepoID).Scan(&row.Index); err != nil {
 		return true, issueMapping.mapErr(err)
 	}
-	err = ins.QueryRowContext(ctx, row.RepoID, row.Index, row.PosterID, row.Title, row.Body, row.Ref,
+	err = ins.QueryRowContext(ctx, row.RepoID, row.Index, row.PosterID, row.OrigAuthor, row.OrigAuthID,
+		row.Title, row.Body, row.Ref,
 		row.IsPull, row.IsClosed, row.IsLocked, row.PinOrder, row.MilestoneID, ins.timePtrArg(row.Deadline),
 		row.NumComments, ins.timeArg(row.CreatedAt), ins.timeArg(row.UpdatedAt), ins.timePtrArg(row.ClosedAt)).
 		Scan(&row.ID)

@@ -14,7 +14,8 @@ import (
 // largest share of reading a page after SQLite's own work; parseDBTime
 // reads the layouts the driver and bun write without that search.
 var issueListColumns = []string{
-	"issues.id", "issues.repo_id", "issues.issue_index", "issues.poster_id", "issues.title", "issues.body",
+	"issues.id", "issues.repo_id", "issues.issue_index", "issues.poster_id", "issues.original_author",
+	"issues.original_author_id", "issues.title", "issues.body",
 	"issues.ref", "issues.is_pull", "issues.is_closed", "issues.is_locked", "issues.pin_order",
 	"issues.milestone_id", "CAST(issues.deadline AS TEXT)", "issues.num_comments",
 	"CAST(issues.created_at AS TEXT)", "CAST(issues.updated_at AS TEXT)", "CAST(issues.closed_at AS TEXT)",
@@ -37,7 +38,7 @@ func scanIssueRows(rows *sql.Rows) (_ []issueRow, err error) {
 	for rows.Next() {
 		out = append(out, issueRow{})
 		r := &out[len(out)-1]
-		if err := rows.Scan(&r.ID, &r.RepoID, &r.Index, &r.PosterID, &r.Title, &r.Body, &r.Ref, &r.IsPull,
+		if err := rows.Scan(&r.ID, &r.RepoID, &r.Index, &r.PosterID, &r.OrigAuthor, &r.OrigAuthID, &r.Title, &r.Body, &r.Ref, &r.IsPull,
 			&r.IsClosed, &r.IsLocked, &r.PinOrder, &r.MilestoneID, &deadline, &r.NumComments,
 			&created, &updated, &closed); err != nil {
 			return nil, err

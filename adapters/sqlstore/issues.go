@@ -35,6 +35,8 @@ type issueRow struct {
 	RepoID      int64      `bun:"repo_id"`
 	Index       int64      `bun:"issue_index"`
 	PosterID    int64      `bun:"poster_id"`
+	OrigAuthor  string     `bun:"original_author"`
+	OrigAuthID  int64      `bun:"original_author_id"`
 	Title       string     `bun:"title"`
 	Body        string     `bun:"body"`
 	Ref         string     `bun:"ref"`
@@ -75,7 +77,7 @@ func domainTimePtr(t *time.Time) *time.Time {
 func toIssueRow(i *issue.Issue) *issueRow {
 	return &issueRow{
 		ID: i.ID, RepoID: i.RepoID, Index: i.Index, PosterID: i.PosterID, Title: i.Title, Body: i.Body,
-		Ref: i.Ref, IsPull: i.IsPull, IsClosed: i.IsClosed, IsLocked: i.IsLocked, PinOrder: i.PinOrder,
+		OrigAuthor: i.OriginalAuthor, OrigAuthID: i.OriginalAuthorID, Ref: i.Ref, IsPull: i.IsPull, IsClosed: i.IsClosed, IsLocked: i.IsLocked, PinOrder: i.PinOrder,
 		MilestoneID: i.MilestoneID, Deadline: dbTimePtr(i.Deadline), NumComments: i.NumComments,
 		CreatedAt: dbTime(i.CreatedAt), UpdatedAt: dbTime(i.UpdatedAt), ClosedAt: dbTimePtr(i.ClosedAt),
 	}
@@ -84,7 +86,7 @@ func toIssueRow(i *issue.Issue) *issueRow {
 func (r *issueRow) toDomain() *issue.Issue {
 	return &issue.Issue{
 		ID: r.ID, RepoID: r.RepoID, Index: r.Index, PosterID: r.PosterID, Title: r.Title, Body: r.Body,
-		Ref: r.Ref, IsPull: r.IsPull, IsClosed: r.IsClosed, IsLocked: r.IsLocked, PinOrder: r.PinOrder,
+		OriginalAuthor: r.OrigAuthor, OriginalAuthorID: r.OrigAuthID, Ref: r.Ref, IsPull: r.IsPull, IsClosed: r.IsClosed, IsLocked: r.IsLocked, PinOrder: r.PinOrder,
 		MilestoneID: r.MilestoneID, Deadline: domainTimePtr(r.Deadline), NumComments: r.NumComments,
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTime(r.UpdatedAt), ClosedAt: domainTimePtr(r.ClosedAt),
 	}

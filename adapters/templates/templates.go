@@ -19,8 +19,15 @@ import (
 
 var _ ports.Templates = (*Templates)(nil)
 
-// data holds the project's own templates. A file's name is the template's
-// name, case-sensitive as Gitea's are ("C++", "macOS", "VisualStudioCode").
+// data holds the embedded templates. A file's name is the template's name,
+// case-sensitive as Gitea's are ("C++", "macOS", "VisualStudioCode"). Where
+// they come from matters, since a new repository's first commit is compared
+// with Gitea's byte for byte: gitignore/C and gitignore/C++ are the
+// github/gitignore collection's C.gitignore and C++.gitignore (CC0), the
+// collection Gitea ships; the other .gitignore files are still the
+// project's own short lists. The label sets are Gitea's Default and
+// Advanced sets (names, colours, descriptions, exclusivity) and readme/Default
+// is Gitea's README template, without a final newline as Gitea's has none.
 //
 //go:embed gitignore/* labels/*.json readme/*
 var data embed.FS

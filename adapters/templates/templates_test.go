@@ -85,15 +85,17 @@ func TestLabelSets(t *testing.T) {
 		names = append(names, l.Name)
 		is.True(!l.Exclusive)
 	}
-	for _, want := range []string{"bug", "duplicate", "enhancement", "help wanted", "invalid", "question", "wontfix", "good first issue"} {
-		is.True(slices.Contains(names, want))
-	}
+	// Gitea's Default set: seven labels, in its file's order.
+	is.Equal(names, []string{"bug", "duplicate", "enhancement", "help wanted", "invalid", "question", "wontfix"})
 
 	adv, err := tpl.LabelSet("Advanced")
 	is.NoErr(err)
 	i := slices.IndexFunc(adv, func(l ports.LabelTemplate) bool { return l.Name == "Kind/Bug" })
 	is.True(i >= 0)
-	is.True(adv[i].Exclusive)
+	is.True(!adv[i].Exclusive) // kinds combine; reviews, states and priorities exclude
+	j := slices.IndexFunc(adv, func(l ports.LabelTemplate) bool { return l.Name == "Priority/High" })
+	is.True(j >= 0)
+	is.True(adv[j].Exclusive)
 
 	adv[i].Name = "changed"
 	again, err := tpl.LabelSet("Advanced")
@@ -114,7 +116,7 @@ func TestReadme(t *testing.T) {
 	tpl := newTemplates(t)
 	body, err := tpl.Readme("Default")
 	is.NoErr(err)
-	is.Equal(body, "# {Name}\n\n{Description}\n")
+	is.Equal(body, "# {Name}\n\n{Description}") // as Gitea's Default: no final newline
 
 	_, err = tpl.Readme("Fancy")
 	is.True(errors.Is(err, errs.ErrNotFound))

@@ -13,9 +13,9 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// MigrateInput is Gitea's MigrateRepoOptions. Only the Git data is
-// migrated: the other services' extras (wiki, issues, labels, …) are
-// accepted and left alone, as a plain Git migration in Gitea does.
+// MigrateInput is Gitea's MigrateRepoOptions. Besides the Git data, labels,
+// milestones and issues (with comments) are copied from a server speaking
+// Gitea's API; what cannot be copied is refused (see MigrateExtras).
 type MigrateInput struct {
 	CloneAddr                             string
 	AuthUsername, AuthPassword, AuthToken string
@@ -29,6 +29,8 @@ type MigrateInput struct {
 	Mirror      bool
 	// MirrorInterval is a duration ("8h"); empty for the default.
 	MirrorInterval string
+	// Extras are the labels, issues, wiki, … asked for besides the Git data.
+	Extras MigrateExtras
 }
 
 // migrateSchemes are the remotes a migration may clone from: those the
@@ -40,9 +42,10 @@ var migrateSchemes = []string{"http", "https"}
 
 // Migrate clones another server's repository into a new one of the caller
 // (or of the owner named), optionally as a pull mirror. The repository row
-// reserves the name first; the fetch runs outside any transaction or lock;
-// when it fails the new repository is removed again and the failure named
-// without credentials.
+// reserves the name first; the fetch, and the copy of the issue tracker
+// asked for, run outside any lock, the copy in one transaction per page;
+// when either fails the new repository is removed again and the failure
+// named without credentials.
 func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (*repository.Repository, error) {
 	if err := repository.ValidateName("RepoName", in.RepoName); err != nil {
 		return nil, err
@@ -69,6 +72,23 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 			remote.Username = "oauth2"
 		}
 	}
+	if err := checkExtras(in); err != nil {
+		return nil, err
+	}
+	var src ports.SourceRepo
+	copyTracker := in.Extras.Labels || in.Extras.Milestones || in.Extras.Issues
+	if copyTracker {
+		if src, err = sourceRepo(clean); err != nil {
+			return nil, err
+		}
+		// The API takes the token, else the user name and password given
+		// (in the fields or in the address).
+		if in.AuthToken != "" {
+			src.Token = in.AuthToken
+		} else {
+			src.Username, src.Password = remote.Username, remote.Password
+		}
+	}
 	owner, err := s.migrationOwner(ctx, c, in)
 	if err != nil {
 		return nil, err
@@ -83,7 +103,11 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.fill(ctx, r, remote, in.Mirror, interval); err != nil {
+	err = s.fill(ctx, r, remote, in.Mirror, interval)
+	if err == nil && copyTracker {
+		err = s.migrateTracker(ctx, r, src, c.UserID(), in.Extras)
+	}
+	if err != nil {
 		if derr := s.repos.DiscardMigration(ctx, r); derr != nil {
 			s.log.Error("removing the repository of a failed migration", "repo", r.FullName(), "err", derr)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -47,10 +48,13 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 	default:
 		return nil, errs.Invalid("only sha1 is supported", "ObjectFormatName")
 	}
+	var copies []copier
 	if in.IssueLabels != "" {
-		if _, err := s.templates.LabelSet(in.IssueLabels); err != nil {
+		set, err := s.templates.LabelSet(in.IssueLabels)
+		if err != nil {
 			return nil, errs.AsInvalid(err, errs.ErrNotFound, "IssueLabels")
 		}
+		copies = append(copies, createLabelSet(set))
 	}
 	var files []ports.GitFile
 	if in.AutoInit {
@@ -77,7 +81,27 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, owner *user.User, i
 			Branch: branch, Message: "Initial commit", Author: sig, Committer: sig, Files: files,
 		})
 		return err
-	})
+	}, copies...)
+}
+
+// createLabelSet gives the new repository the labels of a label set, in the
+// set's order, inside its creation transaction (Gitea's InitializeLabels),
+// so a repository never exists without the labels it was asked to start with.
+func createLabelSet(set []ports.LabelTemplate) copier {
+	return func(ctx context.Context, tx ports.Stores, e *ports.RepoEvent) error {
+		for _, t := range set {
+			l, err := issue.NewLabel(issue.LabelInput{Name: &t.Name, Color: &t.Color, Description: &t.Description,
+				Exclusive: &t.Exclusive}, e.Repo.Created)
+			if err != nil {
+				return err
+			}
+			l.RepoID = e.Repo.ID
+			if err := tx.Labels.Create(ctx, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // validateNew checks a new repository's name (reported as nameField) and
@@ -220,76 +244,6 @@ func (s *Service) checkRepoLimit(ctx context.Context, owner *user.User) error {
 		return errs.Forbidden("you have reached your limit of " + strconv.Itoa(owner.MaxRepoCreation) + " repositories")
 	}
 	return nil
-}
-
-// initialFiles are the README, licence and .gitignore of auto_init.
-func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFile, error) {
-	name := in.Readme
-	if name == "" {
-		name = "Default"
-	}
-	readme, err := s.templates.Readme(name)
-	if err != nil {
-		return nil, errs.AsInvalid(err, errs.ErrNotFound, "Readme")
-	}
-	readme = strings.NewReplacer("{Name}", in.Name, "{Description}", in.Description,
-		"{CloneURL.HTTPS}", s.cloneURL(owner.Name, in.Name)).Replace(readme)
-	files := []ports.GitFile{{Path: "README.md", Content: []byte(readme)}}
-	if in.License != "" {
-		lic, err := s.templates.License(in.License)
-		if err != nil {
-			return nil, errs.AsInvalid(err, errs.ErrNotFound, "License")
-		}
-		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Key, lic.Body, owner, s.clock.Now().Year()))})
-	}
-	if in.Gitignores != "" {
-		var b strings.Builder
-		for _, n := range strings.Split(in.Gitignores, ",") {
-			n = strings.TrimSpace(n)
-			if n == "" {
-				continue
-			}
-			text, err := s.templates.Gitignore(n)
-			if err != nil {
-				return nil, errs.AsInvalid(err, errs.ErrNotFound, "Gitignores")
-			}
-			b.WriteString("# ---> " + n + "\n" + text)
-			if !strings.HasSuffix(text, "\n") {
-				b.WriteByte('\n')
-			}
-			b.WriteByte('\n')
-		}
-		if b.Len() > 0 {
-			files = append(files, ports.GitFile{Path: ".gitignore", Content: []byte(b.String())})
-		}
-	}
-	return files, nil
-}
-
-// noticeTitles are the permissive licences whose SPDX text leaves the
-// copyright notice out; a LICENSE file of theirs starts with a title and a
-// notice, as GitHub's and Gitea's templates do.
-var noticeTitles = map[string]string{
-	"MIT": "MIT License", "BSD-3-Clause": "BSD 3-Clause License", "MIT-0": "MIT No Attribution",
-}
-
-// fillLicense puts the year and the owner into the usual placeholders of
-// licence texts, adding the copyright notice that some texts leave out.
-func fillLicense(key, body string, owner *user.User, year int) string {
-	holder := owner.FullName
-	if strings.TrimSpace(holder) == "" {
-		holder = owner.Name
-	}
-	y := strconv.Itoa(year)
-	if title, ok := noticeTitles[key]; ok && !strings.Contains(body, "Copyright") {
-		body = title + "\n\nCopyright (c) <year> <copyright holders>\n\n" + body
-	}
-	return strings.NewReplacer(
-		"<year>", y, "[year]", y, "[yyyy]", y, "<yyyy>", y,
-		"<copyright holders>", holder, "[fullname]", holder, "<name of author>", holder,
-		"[name of copyright owner]", holder, "<owner>", holder,
-		"<copyright notice>", "Copyright (c) "+y+" "+holder,
-	).Replace(body)
 }
 
 // cloneURL is the HTTPS clone address of owner/name.

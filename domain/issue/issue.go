@@ -23,8 +23,14 @@ type Issue struct {
 	RepoID   int64
 	Index    int64
 	PosterID int64
-	Title    string
-	Body     string
+	// OriginalAuthor and OriginalAuthorID name the author on the server a
+	// migration copied the issue from, when no account here stands for
+	// them (the copy is then posted by the migrating user); empty and 0
+	// otherwise.
+	OriginalAuthor   string
+	OriginalAuthorID int64
+	Title            string
+	Body             string
 	// Ref is the branch or tag the issue is about ("refs/heads/x"), optional.
 	Ref      string
 	IsPull   bool
@@ -169,6 +175,10 @@ type Comment struct {
 	RepoID   int64
 	PosterID int64
 	Body     string
+	// OriginalAuthor and OriginalAuthorID name a migrated comment's author
+	// on the source server (see Issue).
+	OriginalAuthor   string
+	OriginalAuthorID int64
 
 	// LabelID is the label added or (with Content "") removed (CommentLabel;
 	// Content "1" means added, as Gitea stores it).
