@@ -33,6 +33,8 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 	if err := a.Repos.ReconcileMoves(ctx); err != nil {
 		a.Log.Error("settling interrupted repository moves", "err", err)
 	}
+	// Pushes that were cut off left their objects in a quarantine.
+	a.sweepIncoming(ctx)
 	return a.Users.EnsureAdmin(ctx)
 }
 
@@ -60,7 +62,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	a.GitRunner.Listening(ln.Addr())
 	srv := &http.Server{
-		Handler:           a.handler(),
+		Handler:           a.limitBodies(a.handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
@@ -76,8 +78,13 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(jobsDone)
 		a.Jobs.Run(bg)
 	}()
+	sweepsDone := make(chan struct{})
+	go func() {
+		defer close(sweepsDone)
+		a.runIncomingSweeps(bg)
+	}()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(a.limitConnections(ln)) }()
 	var sshc chan error // nil, never ready, without SSH
 	sshCtx, stopSSH := context.WithCancel(ctx)
 	defer stopSSH()
@@ -101,9 +108,13 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		serveErr = errors.Join(serveErr, err)
 	}
+	// What git still runs past the grace (a push whose client stalled)
+	// must not outlive the server.
+	a.GitRunner.Stop()
 	stopBG()
 	<-flushed
 	<-jobsDone
+	<-sweepsDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

@@ -64,6 +64,11 @@ type App struct {
 	Jobs    *jobs.Runner
 	Mirrors *mirrors.Service
 	Log     *slog.Logger
+	// Site is the site's settings; the connection limits are read here.
+	Site site.Settings
+	// RepoFiles is the repositories' storage itself, for the sweep of what
+	// interrupted pushes left.
+	RepoFiles *libgit2.Storage
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -181,7 +186,8 @@ func provideSecretBox(o Options) (ports.SecretBox, error) {
 
 // provideSSHOptions keeps the SSH host key under <data>/ssh.
 func provideSSHOptions(o Options) sshd.Options {
-	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir}
+	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir,
+		MaxConnsPerAddr: o.Site.Connections.MaxConnsPerAddr}
 }
 
 // appSet is everything above the database.

@@ -149,6 +149,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Jobs:      runner,
 		Mirrors:   mirrorsService,
 		Log:       logger,
+		Site:      settings,
+		RepoFiles: storage,
 	}
 	return app, func() {
 		cleanup4()
@@ -281,6 +283,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Jobs:      runner,
 		Mirrors:   mirrorsService,
 		Log:       logger,
+		Site:      settings,
+		RepoFiles: storage,
 	}
 	return app, func() {
 		cleanup4()
