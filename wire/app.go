@@ -61,6 +61,14 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // server stops first: the hooks of its pushes call back over HTTP.
 func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	a.GitRunner.Listening(ln.Addr())
+	limited, err := a.limitConnections(ln)
+	if err != nil {
+		_ = ln.Close()
+		if sshLn != nil {
+			_ = sshLn.Close()
+		}
+		return err
+	}
 	srv := &http.Server{
 		Handler:           a.limitBodies(a.handler()),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -84,7 +92,7 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		a.runIncomingSweeps(bg)
 	}()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(a.limitConnections(ln)) }()
+	go func() { errc <- srv.Serve(limited) }()
 	var sshc chan error // nil, never ready, without SSH
 	sshCtx, stopSSH := context.WithCancel(ctx)
 	defer stopSSH()

@@ -12,12 +12,16 @@ import (
 
 // limitConnections bounds the connections one client address may hold on
 // the HTTP listener; the ones past the bound are answered 429.
-func (a *App) limitConnections(ln net.Listener) net.Listener {
+func (a *App) limitConnections(ln net.Listener) (net.Listener, error) {
 	limit := a.Site.Connections.MaxConnsPerAddr
 	if limit <= 0 {
-		return ln
+		return ln, nil
 	}
-	return connlimit.Listen(ln, connlimit.New(limit), httpkit.RefuseTooManyConnections)
+	exempt, err := connlimit.ParseExempt(a.Site.Connections.MaxConnsExempt)
+	if err != nil {
+		return nil, err
+	}
+	return connlimit.Listen(ln, connlimit.New(limit, exempt), httpkit.RefuseTooManyConnections), nil
 }
 
 // limitBodies bounds how slowly request bodies may arrive, Git's pack

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
+	"github.com/depothq/depot/adapters/connlimit"
 	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
@@ -185,9 +186,13 @@ func provideSecretBox(o Options) (ports.SecretBox, error) {
 }
 
 // provideSSHOptions keeps the SSH host key under <data>/ssh.
-func provideSSHOptions(o Options) sshd.Options {
+func provideSSHOptions(o Options) (sshd.Options, error) {
+	exempt, err := connlimit.ParseExempt(o.Site.Connections.MaxConnsExempt)
+	if err != nil {
+		return sshd.Options{}, err
+	}
 	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir,
-		MaxConnsPerAddr: o.Site.Connections.MaxConnsPerAddr}
+		MaxConnsPerAddr: o.Site.Connections.MaxConnsPerAddr, MaxConnsExempt: exempt}, nil
 }
 
 // appSet is everything above the database.

@@ -5,26 +5,67 @@
 package connlimit
 
 import (
+	"fmt"
 	"io"
 	"net"
+	"net/netip"
+	"strings"
 	"sync"
 )
 
 // PerAddress counts the open connections of each client address.
 type PerAddress struct {
-	max  int
-	mu   sync.Mutex
-	open map[string]int
+	max    int
+	exempt []netip.Prefix
+	mu     sync.Mutex
+	open   map[string]int
 }
 
-// New counts connections per address, allowing limit at once (0: no bound).
-func New(limit int) *PerAddress {
-	return &PerAddress{max: limit, open: map[string]int{}}
+// New counts connections per address, allowing limit at once (0: no
+// bound), except from the exempt addresses, which are not counted.
+func New(limit int, exempt []netip.Prefix) *PerAddress {
+	return &PerAddress{max: limit, exempt: exempt, open: map[string]int{}}
+}
+
+// ParseExempt reads a list of IP addresses and CIDR prefixes.
+func ParseExempt(list []string) ([]netip.Prefix, error) {
+	out := make([]netip.Prefix, 0, len(list))
+	for _, item := range list {
+		item = strings.TrimSpace(item)
+		if p, err := netip.ParsePrefix(item); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(item)
+		if err != nil {
+			return nil, fmt.Errorf("connlimit: %q is not an IP address or CIDR prefix", item)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
+// isExempt reports whether host is one of the exempt addresses.
+func (p *PerAddress) isExempt(host string) bool {
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, e := range p.exempt {
+		if e.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // Acquire counts one more connection from host, unless host holds the
 // maximum already.
 func (p *PerAddress) Acquire(host string) bool {
+	if p.isExempt(host) {
+		return true
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.max > 0 && p.open[host] >= p.max {
@@ -36,6 +77,9 @@ func (p *PerAddress) Acquire(host string) bool {
 
 // Release uncounts a connection from host that Acquire admitted.
 func (p *PerAddress) Release(host string) {
+	if p.isExempt(host) {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.open[host]--; p.open[host] <= 0 {
@@ -43,7 +87,7 @@ func (p *PerAddress) Release(host string) {
 	}
 }
 
-// Open is how many admitted connections are open in all.
+// Open is how many counted connections are open in all.
 func (p *PerAddress) Open() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

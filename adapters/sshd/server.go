@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -35,6 +36,8 @@ type Options struct {
 	// MaxConnsPerAddr is how many connections one client address may hold
 	// at once; the next is closed at once. 0: no bound but maxConnections.
 	MaxConnsPerAddr int
+	// MaxConnsExempt are the addresses the bound does not count.
+	MaxConnsExempt []netip.Prefix
 }
 
 // Limits. Git sessions are short and chatty; a connection that goes quiet
@@ -170,7 +173,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // accept takes connections until ln is closed.
 func (s *Server) accept(ctx context.Context, ln net.Listener, cfg *ssh.ServerConfig, wg *sync.WaitGroup) error {
 	slots := make(chan struct{}, maxConnections)
-	perAddr := connlimit.New(s.opts.MaxConnsPerAddr)
+	perAddr := connlimit.New(s.opts.MaxConnsPerAddr, s.opts.MaxConnsExempt)
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/depothq/depot/domain/site"
@@ -21,6 +23,8 @@ type ConnectionConfig struct {
 	// MaxConnsPerAddr is how many connections one client address may hold
 	// at once; 0: no bound.
 	MaxConnsPerAddr int `toml:"max_conns_per_addr"`
+	// MaxConnsExempt are the addresses (IPs, CIDR prefixes) not counted.
+	MaxConnsExempt []string `toml:"max_conns_exempt"`
 	// IncomingMaxAge is how many seconds an interrupted push's objects are
 	// kept after their last change.
 	IncomingMaxAge int `toml:"incoming_max_age"`
@@ -36,6 +40,7 @@ func connectionConfig(l site.ConnectionLimits) ConnectionConfig {
 		BodyMinRate:           l.BodyMinRate,
 		BodyRateWindow:        int(l.BodyRateWindow / time.Second),
 		MaxConnsPerAddr:       l.MaxConnsPerAddr,
+		MaxConnsExempt:        slices.Clone(l.MaxConnsExempt),
 		IncomingMaxAge:        int(l.IncomingMaxAge / time.Second),
 		IncomingSweepInterval: int(l.IncomingSweepInterval / time.Second),
 	}
@@ -48,6 +53,7 @@ func (c ConnectionConfig) limits() site.ConnectionLimits {
 		BodyMinRate:           c.BodyMinRate,
 		BodyRateWindow:        time.Duration(c.BodyRateWindow) * time.Second,
 		MaxConnsPerAddr:       c.MaxConnsPerAddr,
+		MaxConnsExempt:        slices.Clone(c.MaxConnsExempt),
 		IncomingMaxAge:        time.Duration(c.IncomingMaxAge) * time.Second,
 		IncomingSweepInterval: time.Duration(c.IncomingSweepInterval) * time.Second,
 	}
@@ -70,6 +76,14 @@ func (c ConnectionConfig) validate(bad func(key, format string, args ...any)) {
 			bad(n.key, "must not be negative, got %d", n.v)
 		}
 	}
+	for _, e := range c.MaxConnsExempt {
+		if _, err := netip.ParsePrefix(e); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(e); err != nil {
+			bad("site.max_conns_exempt", "%q is not an IP address or CIDR prefix", e)
+		}
+	}
 	if c.BodyMinRate > 0 && c.BodyRateWindow <= 0 {
 		bad("site.body_rate_window", "must be positive when site.body_min_rate is set, got %d", c.BodyRateWindow)
 	}
@@ -86,6 +100,8 @@ func connectionSettings() []setting {
 			field: func(c *Config) any { return &c.Site.BodyRateWindow }},
 		{key: "site.max_conns_per_addr", flag: "max-conns-per-addr", usage: "connections one client address may hold open at once on the HTTP and on the SSH listener; past it HTTP answers 429 and SSH closes; 0: no bound (behind a reverse proxy)",
 			field: func(c *Config) any { return &c.Site.MaxConnsPerAddr }},
+		{key: "site.max_conns_exempt", flag: "max-conns-exempt", usage: "client addresses (IPs, CIDR prefixes) max_conns_per_addr does not count, comma-separated: the push hooks call back from loopback",
+			field: func(c *Config) any { return &c.Site.MaxConnsExempt }},
 		{key: "site.incoming_max_age", flag: "incoming-max-age", usage: "seconds the objects of an interrupted push (objects/tmp_objdir-*) are kept after their last change before a sweep removes them",
 			field: func(c *Config) any { return &c.Site.IncomingMaxAge }},
 		{key: "site.incoming_sweep_interval", flag: "incoming-sweep-interval", usage: "seconds between sweeps for interrupted pushes' objects while the server runs (one runs at start-up too); 0: at start-up only",

@@ -26,6 +26,11 @@ type ConnectionLimits struct {
 	// behind a reverse proxy (where every client has the proxy's address)
 	// needs.
 	MaxConnsPerAddr int
+	// MaxConnsExempt lists the client addresses (IPs or CIDR prefixes) the
+	// per-address bound does not count: by default the loopback addresses
+	// the push hooks call back from, which a reverse proxy on the same
+	// machine also connects from.
+	MaxConnsExempt []string
 	// IncomingMaxAge is how long the object directory of a push that was
 	// interrupted (git's objects/tmp_objdir-incoming-*) is kept after its
 	// last change before it is removed, at start-up and every
@@ -45,6 +50,7 @@ func DefaultConnectionLimits() ConnectionLimits {
 		BodyMinRate:           1024,
 		BodyRateWindow:        30 * time.Second,
 		MaxConnsPerAddr:       64,
+		MaxConnsExempt:        []string{"127.0.0.1", "::1"},
 		IncomingMaxAge:        time.Hour,
 		IncomingSweepInterval: 15 * time.Minute,
 	}
