@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -52,9 +53,26 @@ func BodyDeadlines(next http.Handler, l BodyLimits) http.Handler {
 		// A handler that never reads the body leaves it to net/http, which
 		// reads what is left to keep the connection: that wait is bounded too.
 		_ = b.rc.SetReadDeadline(time.Now().Add(l.Idle))
+		// The handler gets a copy: net/http goes on seeing its own body,
+		// whose state tells it whether the connection can serve another
+		// request.
+		r = r.WithContext(r.Context())
 		r.Body = b
 		next.ServeHTTP(w, r)
+		if b.cut || b.isAbandoned() {
+			closeAfterReply(w)
+		}
 	})
+}
+
+// closeAfterReply makes net/http close the connection after this answer.
+// What is left of a body that was cut off is still on the wire, and must
+// never be read as the next request (behind a proxy that would let one
+// client's bytes pass for another request). net/http sees to that itself
+// unless the handler runs full duplex (Git's); MaxBytesReader going past
+// its limit is the documented way to ask for it, at any point of the answer.
+func closeAfterReply(w http.ResponseWriter) {
+	_, _ = http.MaxBytesReader(w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
 }
 
 // AbandonBody stops every further read of r's body at once, also one that is
@@ -145,6 +163,12 @@ func (b *deadlineBody) cutOff() error {
 	b.cut = true
 	_ = b.rc.SetReadDeadline(time.Now())
 	return ErrBodyTooSlow
+}
+
+func (b *deadlineBody) isAbandoned() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.abandoned
 }
 
 func (b *deadlineBody) abandon() {
