@@ -242,3 +242,32 @@ func openDescriptors(t *testing.T) int {
 	}
 	return len(entries)
 }
+
+// TestSSHConnectionsPerAddressCap: the SSH server holds to the same bound:
+// the connection past it is closed before the server says a word, while
+// the admitted ones get the server's greeting.
+func TestSSHConnectionsPerAddressCap(t *testing.T) {
+	is := is.New(t)
+	srv := testserver.Start(t, testserver.WithSSH(), testserver.WithSettings(func(s *site.Settings) {
+		s.Connections.MaxConnsPerAddr = 2
+	}))
+	dial := func() (net.Conn, *bufio.Reader) {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(countedSource)}, Timeout: 5 * time.Second}
+		c, err := d.Dial("tcp", srv.SSHAddr)
+		is.NoErr(err)
+		t.Cleanup(func() { _ = c.Close() })
+		_ = c.SetReadDeadline(time.Now().Add(cutOffWithin))
+		return c, bufio.NewReader(c)
+	}
+	for range 2 {
+		_, r := dial()
+		greeting, err := r.ReadString('\n')
+		is.NoErr(err)
+		is.True(strings.HasPrefix(greeting, "SSH-2.0-")) // admitted
+	}
+	_, r := dial()
+	_, err := r.ReadString('\n')
+	is.True(err != nil) // closed without a greeting
+	var ne net.Error
+	is.True(!errors.As(err, &ne) || !ne.Timeout()) // closed, not left waiting
+}
