@@ -33,6 +33,8 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 	if err := a.Repos.ReconcileMoves(ctx); err != nil {
 		a.Log.Error("settling interrupted repository moves", "err", err)
 	}
+	// Pushes that were cut off left their objects in a quarantine.
+	a.sweepIncoming(ctx)
 	return a.Users.EnsureAdmin(ctx)
 }
 
@@ -59,8 +61,16 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // server stops first: the hooks of its pushes call back over HTTP.
 func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	a.GitRunner.Listening(ln.Addr())
+	limited, err := a.limitConnections(ln)
+	if err != nil {
+		_ = ln.Close()
+		if sshLn != nil {
+			_ = sshLn.Close()
+		}
+		return err
+	}
 	srv := &http.Server{
-		Handler:           a.handler(),
+		Handler:           a.limitBodies(a.handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
@@ -76,8 +86,13 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(jobsDone)
 		a.Jobs.Run(bg)
 	}()
+	sweepsDone := make(chan struct{})
+	go func() {
+		defer close(sweepsDone)
+		a.runIncomingSweeps(bg)
+	}()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(limited) }()
 	var sshc chan error // nil, never ready, without SSH
 	sshCtx, stopSSH := context.WithCancel(ctx)
 	defer stopSSH()
@@ -101,9 +116,13 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		serveErr = errors.Join(serveErr, err)
 	}
+	// What git still runs past the grace (a push whose client stalled)
+	// must not outlive the server.
+	a.GitRunner.Stop()
 	stopBG()
 	<-flushed
 	<-jobsDone
+	<-sweepsDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

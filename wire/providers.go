@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
+	"github.com/depothq/depot/adapters/connlimit"
 	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
@@ -64,6 +65,11 @@ type App struct {
 	Jobs    *jobs.Runner
 	Mirrors *mirrors.Service
 	Log     *slog.Logger
+	// Site is the site's settings; the connection limits are read here.
+	Site site.Settings
+	// RepoFiles is the repositories' storage itself, for the sweep of what
+	// interrupted pushes left.
+	RepoFiles *libgit2.Storage
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -180,8 +186,13 @@ func provideSecretBox(o Options) (ports.SecretBox, error) {
 }
 
 // provideSSHOptions keeps the SSH host key under <data>/ssh.
-func provideSSHOptions(o Options) sshd.Options {
-	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir}
+func provideSSHOptions(o Options) (sshd.Options, error) {
+	exempt, err := connlimit.ParseExempt(o.Site.Connections.MaxConnsExempt)
+	if err != nil {
+		return sshd.Options{}, err
+	}
+	return sshd.Options{Listen: o.Site.SSHListen, DataDir: o.DataDir,
+		MaxConnsPerAddr: o.Site.Connections.MaxConnsPerAddr, MaxConnsExempt: exempt}, nil
 }
 
 // appSet is everything above the database.

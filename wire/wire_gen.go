@@ -126,7 +126,14 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
-	sshdOptions := provideSSHOptions(o)
+	sshdOptions, err := provideSSHOptions(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
 		cleanup4()
@@ -149,6 +156,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Jobs:      runner,
 		Mirrors:   mirrorsService,
 		Log:       logger,
+		Site:      settings,
+		RepoFiles: storage,
 	}
 	return app, func() {
 		cleanup4()
@@ -258,7 +267,14 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
-	sshdOptions := provideSSHOptions(o)
+	sshdOptions, err := provideSSHOptions(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
 	if err != nil {
 		cleanup4()
@@ -281,6 +297,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Jobs:      runner,
 		Mirrors:   mirrorsService,
 		Log:       logger,
+		Site:      settings,
+		RepoFiles: storage,
 	}
 	return app, func() {
 		cleanup4()

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/transport"
@@ -140,6 +139,8 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 		// and its hooks run to the end.
 		ctx = context.WithoutCancel(ctx)
 	}
+	ctx, release := h.runner.Bound(ctx)
+	defer release()
 	cmd, err := h.runner.Command(ctx, spec.inv)
 	if err != nil {
 		h.log.Error("git command", "err", err)
@@ -184,7 +185,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	default:
 		// git ended without reading the whole body: unblock the read
 		// so that nothing touches the request after the handler returns.
-		_ = rc.SetReadDeadline(time.Now())
+		httpkit.AbandonBody(r, rc)
 		copyErr = <-copied
 	}
 	h.finish(w, r, spec, out, stderr, waitErr, copyErr)

@@ -101,6 +101,9 @@ type Runner struct {
 	// baseEnv is the process environment without Git's and Depot's own
 	// variables, so the server's environment cannot redirect git.
 	baseEnv []string
+	// stopped ends when Stop is called.
+	stopped context.Context
+	stopAll context.CancelFunc
 }
 
 // RunnerConfig configures a Runner.
@@ -148,6 +151,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	}
 	r := &Runner{git: path, hooksDir: hooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
 		baseEnv: cleanEnv(os.Environ())}
+	r.stopped, r.stopAll = context.WithCancel(context.Background())
 	if err := r.installHooks(); err != nil {
 		return nil, err
 	}
@@ -312,6 +316,7 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 	cmd := exec.CommandContext(ctx, r.git, args...)
 	cmd.Dir = inv.Dir
 	cmd.WaitDelay = waitDelay
+	dieWithServer(cmd)
 	env := append(make([]string, 0, len(r.baseEnv)+8), r.baseEnv...)
 	if inv.Protocol != "" {
 		if !repository.ValidGitProtocol(inv.Protocol) {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -18,6 +19,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/depothq/depot/adapters/connlimit"
 	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/errs"
@@ -31,6 +33,11 @@ type Options struct {
 	// DataDir is the service's data directory; the host key is kept in
 	// its ssh folder.
 	DataDir string
+	// MaxConnsPerAddr is how many connections one client address may hold
+	// at once; the next is closed at once. 0: no bound but maxConnections.
+	MaxConnsPerAddr int
+	// MaxConnsExempt are the addresses the bound does not count.
+	MaxConnsExempt []netip.Prefix
 }
 
 // Limits. Git sessions are short and chatty; a connection that goes quiet
@@ -166,6 +173,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // accept takes connections until ln is closed.
 func (s *Server) accept(ctx context.Context, ln net.Listener, cfg *ssh.ServerConfig, wg *sync.WaitGroup) error {
 	slots := make(chan struct{}, maxConnections)
+	perAddr := connlimit.New(s.opts.MaxConnsPerAddr, s.opts.MaxConnsExempt)
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -180,9 +188,16 @@ func (s *Server) accept(ctx context.Context, ln net.Listener, cfg *ssh.ServerCon
 			continue
 		}
 		backoff = 0
+		host := connlimit.Host(nc.RemoteAddr())
+		if !perAddr.Acquire(host) {
+			s.log.Warn("ssh connection refused: too many connections from one address", "remote", host)
+			_ = nc.Close()
+			continue
+		}
 		select {
 		case slots <- struct{}{}:
 		default:
+			perAddr.Release(host)
 			s.log.Warn("ssh connection refused: too many connections", "remote", nc.RemoteAddr().String())
 			_ = nc.Close()
 			continue
@@ -191,6 +206,7 @@ func (s *Server) accept(ctx context.Context, ln net.Listener, cfg *ssh.ServerCon
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
+			defer perAddr.Release(host)
 			s.serveConn(ctx, nc, cfg)
 		}()
 	}

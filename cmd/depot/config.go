@@ -104,6 +104,8 @@ type SiteConfig struct {
 	// CommitCountBudget is how many milliseconds a path-filtered commit
 	// listing waits for its total once it has its page.
 	CommitCountBudget int `toml:"commit_count_budget"`
+	// ConnectionConfig holds the connection limits' keys (config_connections.go).
+	ConnectionConfig
 }
 
 // DefaultConfig returns the configuration used when no source sets a key.
@@ -140,6 +142,7 @@ func DefaultConfig() Config {
 			AttachmentAllowedTypes:   s.AttachmentAllowedTypes,
 			AttachmentMaxFiles:       s.AttachmentMaxFiles,
 			CommitCountBudget:        int(s.CommitCountBudget / time.Millisecond),
+			ConnectionConfig:         connectionConfig(s.Connections),
 		},
 	}
 }
@@ -174,6 +177,7 @@ func (c Config) SiteSettings() site.Settings {
 		AttachmentAllowedTypes:   c.Site.AttachmentAllowedTypes,
 		AttachmentMaxFiles:       c.Site.AttachmentMaxFiles,
 		CommitCountBudget:        time.Duration(c.Site.CommitCountBudget) * time.Millisecond,
+		Connections:              c.Site.limits(),
 	}
 }
 
@@ -290,6 +294,7 @@ func (c Config) Validate() error {
 	if s.WebhookRetryDelay <= 0 {
 		bad("site.webhook_retry_delay", "must be positive, got %d", s.WebhookRetryDelay)
 	}
+	s.ConnectionConfig.validate(bad)
 	return errors.Join(errs...)
 }
 
@@ -332,7 +337,7 @@ const (
 )
 
 func settings() []setting {
-	return []setting{
+	return append([]setting{
 		{key: "listen", flag: "listen", usage: "TCP address (host:port) the HTTP server listens on",
 			field: func(c *Config) any { return &c.Listen }},
 		{key: "base_url", flag: "base-url", usage: "public root URL, used in links and clone URLs (trailing slash dropped)",
@@ -398,7 +403,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.AttachmentMaxFiles }},
 		{key: "site.commit_count_budget", flag: "commit-count-budget", usage: "milliseconds a path-filtered commit listing waits for its total once it has its page; past it the total is counted in the background",
 			field: func(c *Config) any { return &c.Site.CommitCountBudget }},
-	}
+	}, connectionSettings()...)
 }
 
 // setField parses raw into the field ptr points at.

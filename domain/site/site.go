@@ -89,6 +89,9 @@ type Settings struct {
 	// this the page is answered without a total and the count finishes in
 	// the background.
 	CommitCountBudget time.Duration
+
+	// Connections bound the time and connections one client can hold.
+	Connections ConnectionLimits
 }
 
 // Defaults returns Gitea's defaults where Gitea has one.
@@ -108,5 +111,6 @@ func Defaults() Settings {
 		WebhookTimeout:     5 * time.Second,
 		WebhookRetryDelay:  10 * time.Second,
 		CommitCountBudget:  100 * time.Millisecond,
+		Connections:        DefaultConnectionLimits(),
 	}
 }

@@ -40,6 +40,7 @@ type Server struct {
 	// SSHAddr is the built-in SSH server's address (host:port), set with WithSSH.
 	SSHAddr string
 	t       testing.TB
+	stop    func()
 }
 
 // Option changes the site settings before start.
@@ -49,6 +50,7 @@ type config struct {
 	site     site.Settings
 	postgres bool
 	ssh      bool
+	dataDir  string
 }
 
 // WithSettings edits the site settings.
@@ -60,6 +62,12 @@ func OnPostgres() Option { return func(c *config) { c.postgres = true } }
 // WithSSH also starts the built-in SSH server on a random loopback port
 // (Server.SSHAddr); repositories' ssh_url name that port.
 func WithSSH() Option { return func(c *config) { c.ssh = true } }
+
+// WithDataDir runs the server on dir rather than a new temporary directory,
+// so that a second server sees what a first one left there (a restart).
+// Stop the first before starting the second. Only the first one (on an
+// empty directory) creates the administrator and has AdminPassword.
+func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
 
 // Start runs a server until the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
@@ -81,7 +89,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 		}
 		cfg.site.SSHListen = sshLn.Addr().String()
 	}
-	dir := t.TempDir()
+	dir := cfg.dataDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	// Warnings and errors are kept and shown when the test fails, so that a
 	// failure seen only under load (CI) explains itself.
 	logs := &logTail{max: 64 << 10}
@@ -112,7 +123,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- app.ServeWithSSH(ctx, ln, sshLn) }()
-	t.Cleanup(func() {
+	stop := sync.OnceFunc(func() {
 		cancel()
 		select {
 		case err := <-done:
@@ -124,9 +135,14 @@ func Start(t testing.TB, opts ...Option) *Server {
 		}
 		cleanup()
 	})
+	t.Cleanup(stop)
 	return &Server{URL: base, API: base + "/api/v1", AdminPassword: pw, App: app, DataDir: dir,
-		SSHAddr: cfg.site.SSHListen, t: t}
+		SSHAddr: cfg.site.SSHListen, t: t, stop: stop}
 }
+
+// Stop shuts the server down as SIGTERM does and waits for it; the test's
+// end does it otherwise. Stopping twice is stopping once.
+func (s *Server) Stop() { s.stop() }
 
 // PostgresDSN is the server tests use: DEPOT_TEST_POSTGRES_DSN or the local default.
 func PostgresDSN() string {
