@@ -104,6 +104,10 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 				return
 			}
 		}
+		if uncleanWrite(r) {
+			s.writeMessage(w, http.StatusNotFound, uncleanWriteMessage)
+			return
+		}
 		router.ServeHTTP(w, r)
 	}))
 	return s, nil
