@@ -39,7 +39,7 @@ func TestChangesFileCountCapWritesNothing(t *testing.T) {
 	before := changesRefs(t, srv, "alice", "notes")
 
 	r := srv.Do("POST", "/repos/alice/notes/contents", changesBatchBody(t, "over", 6), basicAs("alice")...)
-	assertAPIError(t, r, http.StatusRequestEntityTooLarge, "Files: a write may change at most 5 files, got 6")
+	assertAPIError(t, r, http.StatusUnprocessableEntity, "Files: a write may change at most 5 files, got 6")
 	is.Equal(changesRefs(t, srv, "alice", "notes"), before) // the branch tip did not move
 	changesFsck(t, srv, "alice", "notes")
 

@@ -382,7 +382,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.MaxBodyBytes }},
 		{key: "site.max_file_bytes", flag: "max-file-bytes", usage: "largest file written through the contents API, in bytes (413 past it)",
 			field: func(c *Config) any { return &c.Site.MaxFileBytes }},
-		{key: "site.max_change_files", flag: "max-change-files", usage: "most files one contents write (POST /repos/{owner}/{repo}/contents) may change (413 past it)",
+		{key: "site.max_change_files", flag: "max-change-files", usage: "most files one contents write (POST /repos/{owner}/{repo}/contents) may change (422 past it)",
 			field: func(c *Config) any { return &c.Site.MaxChangeFiles }},
 		{key: "site.default_paging_num", flag: "default-paging-num", usage: "page size when a list call gives no limit",
 			field: func(c *Config) any { return &c.Site.DefaultPagingNum }},

@@ -371,12 +371,13 @@ func CommitMessage(msg, fallback string, signoff bool, committer Identity) strin
 	return msg + "\n"
 }
 
-// CheckFileCount refuses a write of more than max files (413): a request is
-// answered with one entry per file, so its cost grows with their number.
-// max <= 0 means no limit.
+// CheckFileCount refuses a write of more than max files, a 422 naming Files
+// as the API's other list bounds (assignees, addresses, topics) answer: a
+// request is answered with one entry per file, so its cost grows with their
+// number. max <= 0 means no limit.
 func CheckFileCount(n, max int) error {
 	if max > 0 && n > max {
-		return errs.TooLarge(fmt.Sprintf("Files: a write may change at most %d files, got %d", max, n))
+		return errs.Invalid(fmt.Sprintf("a write may change at most %d files, got %d", max, n), "Files")
 	}
 	return nil
 }

@@ -245,7 +245,7 @@ func TestCheckFileCount(t *testing.T) {
 	is.NoErr(CheckFileCount(10, 10))
 	is.NoErr(CheckFileCount(1<<20, 0)) // no limit
 	err := CheckFileCount(11, 10)
-	is.True(errors.Is(err, errs.ErrTooLarge))
+	is.True(errors.Is(err, errs.ErrInvalid))
 	is.Equal(errs.Message(err), "Files: a write may change at most 10 files, got 11")
 }
 

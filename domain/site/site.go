@@ -44,8 +44,8 @@ type Settings struct {
 	// past it); Gitea's [repository.upload] FILE_MAX_SIZE is 50 MB.
 	MaxFileBytes int64
 	// MaxChangeFiles bounds how many files one contents write may change
-	// (POST R/contents); past it the request is answered 413 and nothing
-	// is written. Gitea sets no bound; every file costs the write and its
+	// (POST R/contents); past it the request is answered 422 naming Files
+	// and nothing is written. Gitea sets no bound; every file costs the write and its
 	// answer an entry, so one request's work stays proportional to it.
 	MaxChangeFiles int
 	// DefaultPagingNum is the page size when a list call gives no limit.
