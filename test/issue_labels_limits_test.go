@@ -1,7 +1,9 @@
 package test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
@@ -13,7 +15,8 @@ import (
 // TestIssueLabelsCountCap checks the bound on the labels one request may
 // name: past 100 (ids or names, repeated or not) the add, replace and
 // create routes answer 422 naming labels and change nothing; at 100 they
-// work, repeats counting once on the issue.
+// work, repeats counting once on the issue. Listings take at most 100
+// distinct label or milestone names (400 past it).
 func TestIssueLabelsCountCap(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
@@ -56,6 +59,25 @@ func TestIssueLabelsCountCap(t *testing.T) {
 		is.Equal(r.Status, http.StatusOK)
 		r.Decode(t, &got)
 		is.Equal(lblNames(got), []string{"bug"})
+
+		// Listings filter by at most 100 distinct label or milestone names
+		// (each is a condition every issue is tested against); repeats count once.
+		distinct := make([]string, 101)
+		for i := range distinct {
+			distinct[i] = fmt.Sprintf("l%d", i)
+		}
+		for _, p := range []string{"/repos/alice/tools/issues", "/repos/issues/search"} {
+			for _, param := range []string{"labels", "milestones"} {
+				r = srv.Do("GET", p+"?"+param+"="+strings.Join(distinct, ","), nil, basicAs("alice")...)
+				assertAPIError(t, r, http.StatusBadRequest, param+": at most 100 names may be given, got 101")
+			}
+			r = srv.Do("GET", p+"?labels="+strings.Repeat("bug,", 10000)+"bug", nil, basicAs("alice")...)
+			is.Equal(r.Status, http.StatusOK)
+			var listed []*gitea.Issue
+			r.Decode(t, &listed)
+			is.Equal(len(listed), 1)
+			is.Equal(listed[0].Index, issue.Index)
+		}
 
 		// Creating an issue with too many labels creates nothing.
 		r = srv.Do("POST", "/repos/alice/tools/issues", map[string]any{"title": "many", "labels": ids(101)}, basicAs("alice")...)

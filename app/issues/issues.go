@@ -3,6 +3,7 @@ package issues
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -650,8 +651,12 @@ func (s *Service) List(ctx context.Context, a *repos.Access, in ListInput) ([]*I
 	if err := CheckTracker(a); err != nil {
 		return nil, 0, err
 	}
+	labels, err := filterNames("labels", in.Labels)
+	if err != nil {
+		return nil, 0, err
+	}
 	q := ports.IssueQuery{RepoIDs: []int64{a.Repo.ID}, State: stateFilter(in.State), Keyword: in.Keyword,
-		LabelNames: nonEmpty(in.Labels), Since: in.Since, Before: in.Before, ListOptions: in.ListOptions}
+		LabelNames: labels, Since: in.Since, Before: in.Before, ListOptions: in.ListOptions}
 	issues, pulls := canRead(a, &issue.Issue{}), canRead(a, &issue.Issue{IsPull: true})
 	switch {
 	case in.Type == "issues" || in.Type == "pulls":
@@ -714,11 +719,40 @@ func nonEmpty(list []string) []string {
 	return out
 }
 
+// maxFilterNames bounds the distinct label or milestone names a listing
+// filters by: each label name is a condition every issue listed is tested
+// against, and each milestone name a lookup, so an unbounded list (a URL
+// holds hundreds of thousands) made one request cost that many times over.
+const maxFilterNames = 100
+
+// filterNames reads the names of the listing filter param: blank and
+// repeated names dropped, at most maxFilterNames distinct ones (400 past
+// it, naming the parameter).
+func filterNames(param string, names []string) ([]string, error) {
+	out := nonEmpty(names)
+	seen := make(map[string]bool, len(out))
+	kept := out[:0]
+	for _, n := range out {
+		if !seen[n] {
+			seen[n] = true
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) > maxFilterNames {
+		return nil, errs.BadRequest(fmt.Sprintf("%s: at most %d names may be given, got %d", param, maxFilterNames, len(kept)))
+	}
+	return kept, nil
+}
+
 // milestoneIDs resolves milestone titles (or, failing that, ids) of repo,
 // discarding the unknown ones as Gitea does.
 func (s *Service) milestoneIDs(ctx context.Context, repo *repository.Repository, refs []string) ([]int64, error) {
+	refs, err := filterNames("milestones", refs)
+	if err != nil {
+		return nil, err
+	}
 	var out []int64
-	for _, ref := range nonEmpty(refs) {
+	for _, ref := range refs {
 		m, err := s.stores.Milestones.GetByTitle(ctx, repo.ID, ref)
 		if err == nil {
 			out = append(out, m.ID)
