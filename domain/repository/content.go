@@ -219,6 +219,9 @@ func CheckFileChanges(changes []FileChange) ([]FileChange, error) {
 		}
 		out = append(out, c)
 	}
+	if err := checkChangeDirectories(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
