@@ -210,3 +210,58 @@ func TestUncleanPathWritesRefused(t *testing.T) {
 	r := srv.Do("POST", "/repos/alice/notes/contents/a%2F..%2F..%2Fb", map[string]any{"content": ""}, basicAs("alice")...)
 	assertAPIError(t, r, http.StatusUnprocessableEntity, "TreePath: path has a '..' segment [path: a/../../b]")
 }
+
+// changesDeepPath is a file under its own chain of depth directories.
+func changesDeepPath(root string, depth int) string {
+	return root + strings.Repeat("/d", depth-1) + "/f.txt"
+}
+
+// TestChangesDirectoryCapWritesNothing checks the bound on the directories
+// one write passes through (each is a tree rewritten): a few files each in
+// its own deep chain of directories made millions of trees from a small
+// request. Past 10,000 distinct directories a batch or a diff is refused
+// with 422 and writes nothing; a diff also counts its files against the
+// site's max_change_files.
+func TestChangesDirectoryCapWritesNothing(t *testing.T) {
+	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.MaxChangeFiles = 20 }))
+	changesRepo(t, srv)
+	deepFiles := make([]map[string]any, 11) // 11 chains of 1,000 directories
+	var patch strings.Builder
+	for i := range deepFiles {
+		p := changesDeepPath(fmt.Sprintf("chain%02d", i), 1000)
+		deepFiles[i] = map[string]any{"operation": "create", "path": p, "content": changesB64("x\n")}
+		fmt.Fprintf(&patch, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n", p, p, p)
+	}
+	var manyPatch strings.Builder
+	for i := range 21 {
+		fmt.Fprintf(&manyPatch, "diff --git a/m%02d.txt b/m%02d.txt\nnew file mode 100644\n--- /dev/null\n+++ b/m%02d.txt\n@@ -0,0 +1 @@\n+x\n", i, i, i)
+	}
+	cases := []struct {
+		name, path string
+		body       any
+		msg        string
+	}{
+		{"batch through too many directories", "/repos/alice/notes/contents", map[string]any{"files": deepFiles},
+			"Files: a write may pass through at most 10000 directories"},
+		{"diff through too many directories", "/repos/alice/notes/diffpatch", map[string]any{"content": patch.String()},
+			"Content: a write may pass through at most 10000 directories"},
+		{"diff of too many files", "/repos/alice/notes/diffpatch", map[string]any{"content": manyPatch.String()},
+			"Content: a write may change at most 20 files, got 21"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			before := changesRefs(t, srv, "alice", "notes")
+			r := srv.Do("POST", tc.path, tc.body, basicAs("alice")...)
+			assertAPIError(t, r, http.StatusUnprocessableEntity, tc.msg)
+			is.Equal(changesRefs(t, srv, "alice", "notes"), before)
+		})
+	}
+
+	// Ten chains, 10,000 directories, are within the bound.
+	is := is.New(t)
+	r := srv.Do("POST", "/repos/alice/notes/contents", map[string]any{"files": deepFiles[:10]}, basicAs("alice")...)
+	is.Equal(r.Status, http.StatusCreated)
+	is.Equal(changesGit(t, srv, "alice", "notes", "show", "main:"+changesDeepPath("chain09", 1000)), "x")
+	changesFsck(t, srv, "alice", "notes")
+}

@@ -26,29 +26,38 @@ type changeDirKey struct {
 // checkChangeDirectories refuses changes whose paths pass through more
 // than MaxChangeDirectories distinct directories (422 naming Files).
 func checkChangeDirectories(changes []FileChange) error {
+	paths := make([]string, 0, len(changes))
+	for _, c := range changes {
+		paths = append(paths, c.Path)
+		if c.FromPath != "" {
+			paths = append(paths, c.FromPath)
+		}
+	}
+	return CheckChangeDirectories("Files", paths)
+}
+
+// CheckChangeDirectories refuses paths (cleaned, as CleanTreePath returns
+// them) that pass through more than MaxChangeDirectories distinct
+// directories, a 422 naming field.
+func CheckChangeDirectories(field string, paths []string) error {
 	dirs := map[changeDirKey]int{}
-	add := func(p string) bool {
+	for _, p := range paths {
 		parent := 0
 		for {
 			i := strings.IndexByte(p, '/')
 			if i < 0 {
-				return true
+				break
 			}
 			k := changeDirKey{parent, p[:i]}
 			id, ok := dirs[k]
 			if !ok {
 				if len(dirs) == MaxChangeDirectories {
-					return false
+					return errs.Invalid(fmt.Sprintf("a write may pass through at most %d directories", MaxChangeDirectories), field)
 				}
 				id = len(dirs) + 1
 				dirs[k] = id
 			}
 			parent, p = id, p[i+1:]
-		}
-	}
-	for _, c := range changes {
-		if !add(c.Path) || (c.FromPath != "" && !add(c.FromPath)) {
-			return errs.Invalid(fmt.Sprintf("a write may pass through at most %d directories", MaxChangeDirectories), "Files")
 		}
 	}
 	return nil

@@ -374,13 +374,14 @@ func CommitMessage(msg, fallback string, signoff bool, committer Identity) strin
 	return msg + "\n"
 }
 
-// CheckFileCount refuses a write of more than max files, a 422 naming Files
-// as the API's other list bounds (assignees, addresses, topics) answer: a
-// request is answered with one entry per file, so its cost grows with their
-// number. max <= 0 means no limit.
-func CheckFileCount(n, max int) error {
+// CheckFileCount refuses a write of more than max files, a 422 naming
+// field (Files, or Content for a diff) as the API's other list bounds
+// (assignees, addresses, topics) answer: every file costs the write
+// something, and a batch answers one entry per file. max <= 0 means no
+// limit.
+func CheckFileCount(field string, n, max int) error {
 	if max > 0 && n > max {
-		return errs.Invalid(fmt.Sprintf("a write may change at most %d files, got %d", max, n), "Files")
+		return errs.Invalid(fmt.Sprintf("a write may change at most %d files, got %d", max, n), field)
 	}
 	return nil
 }

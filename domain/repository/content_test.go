@@ -242,9 +242,10 @@ func TestCommitIdentities(t *testing.T) {
 
 func TestCheckFileCount(t *testing.T) {
 	is := is.New(t)
-	is.NoErr(CheckFileCount(10, 10))
-	is.NoErr(CheckFileCount(1<<20, 0)) // no limit
-	err := CheckFileCount(11, 10)
+	is.NoErr(CheckFileCount("Files", 10, 10))
+	is.NoErr(CheckFileCount("Files", 1<<20, 0)) // no limit
+	is.Equal(errs.Message(CheckFileCount("Content", 3, 2)), "Content: a write may change at most 2 files, got 3")
+	err := CheckFileCount("Files", 11, 10)
 	is.True(errors.Is(err, errs.ErrInvalid))
 	is.Equal(errs.Message(err), "Files: a write may change at most 10 files, got 11")
 }
