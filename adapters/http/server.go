@@ -104,8 +104,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 				return
 			}
 		}
-		if uncleanWrite(r) {
-			s.writeMessage(w, http.StatusNotFound, uncleanWriteMessage)
+		if s.answerUncleanPath(w, r) {
 			return
 		}
 		router.ServeHTTP(w, r)
