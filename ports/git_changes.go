@@ -41,6 +41,9 @@ type GitChangeSet struct {
 type GitPatchSet struct {
 	GitChangeTarget
 	Patch []byte
+	// MaxFiles is the most files the patch may change (the site's bound on
+	// a contents write); 0 means no bound.
+	MaxFiles int
 }
 
 // GitChangeResult is what a write committed.

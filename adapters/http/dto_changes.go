@@ -139,7 +139,9 @@ type fileResponseDTO struct {
 }
 
 // filesResponseDTO is Gitea's FilesResponse: one entry per change, null for
-// a deletion.
+// a deletion. The commit is told once, in commit: no entry repeats its
+// message (see toFilesResponse), so the answer grows with the files and
+// their content, never with files times message.
 type filesResponseDTO struct {
 	Files        []*contentsDTO   `json:"files"`
 	Commit       *fileCommitDTO   `json:"commit"`
@@ -195,6 +197,10 @@ func (s *Server) toFilesResponse(a *repos.Access, res *content.ChangeResult) fil
 	for i, e := range res.Entries {
 		if e != nil {
 			c := s.toContents(a, res.Revision, *e, true)
+			// The entry's last commit is this write's, whose message is
+			// commit.message; Gitea's field is optional (omitempty). Its sha
+			// and dates stay: they are of fixed size.
+			c.LastCommitMessage = nil
 			d.Files[i] = &c
 		}
 	}

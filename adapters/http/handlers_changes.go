@@ -115,6 +115,9 @@ func (s *Server) changeFiles(q *request) error {
 			if changes[i].Content, err = decodeChangeContent(f.Content); err != nil {
 				return err
 			}
+			// The base64 text is not needed again: let it go before the
+			// write, so a request holds its content about once.
+			body.Files[i].Content = ""
 		}
 	}
 	res, err := s.content.ChangeFiles(q.r.Context(), q.repo, opts, changes)

@@ -105,6 +105,9 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 				return
 			}
 		}
+		if s.answerUncleanPath(w, r) {
+			return
+		}
 		router.ServeHTTP(w, r)
 	}))
 	return s, nil

@@ -35,7 +35,7 @@ func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.Git
 		return ports.GitChangeResult{}, errs.Invalid("the patch cannot be parsed: "+chgGitMessage(err), "Content")
 	}
 	defer func() { _ = diff.Free() }()
-	if err := chgCheckPatchPaths(diff); err != nil {
+	if err := chgCheckPatchPaths(diff, ps.MaxFiles); err != nil {
 		return ports.GitChangeResult{}, err
 	}
 	build := func(base *git.Tree) (*git.Oid, error) {
@@ -59,8 +59,10 @@ func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.Git
 }
 
 // chgCheckPatchPaths refuses a diff that changes nothing or that writes a path
-// the contents API may not write (a .git component, "..", an absolute path).
-func chgCheckPatchPaths(diff *git.Diff) error {
+// the contents API may not write (a .git component, "..", an absolute path),
+// and one past the bounds of a contents write: more than maxFiles files (0:
+// no bound) or more than repository.MaxChangeDirectories directories.
+func chgCheckPatchPaths(diff *git.Diff, maxFiles int) error {
 	n, err := diff.NumDeltas()
 	if err != nil {
 		return fmt.Errorf("libgit2: read patch: %w", err)
@@ -68,6 +70,10 @@ func chgCheckPatchPaths(diff *git.Diff) error {
 	if n == 0 {
 		return errs.Invalid("the patch changes no file", "Content")
 	}
+	if err := repository.CheckFileCount("Content", n, maxFiles); err != nil {
+		return err
+	}
+	cleaned := make([]string, 0, n)
 	for i := 0; i < n; i++ {
 		d, err := diff.Delta(i)
 		if err != nil {
@@ -78,12 +84,14 @@ func chgCheckPatchPaths(diff *git.Diff) error {
 			paths = paths[:1]
 		}
 		for _, p := range paths {
-			if _, err := repository.CleanTreePath("Content", p); err != nil {
+			c, err := repository.CleanTreePath("Content", p)
+			if err != nil {
 				return errs.Invalid("the patch touches a path that may not be written [path: "+p+"]", "Content")
 			}
+			cleaned = append(cleaned, c)
 		}
 	}
-	return nil
+	return repository.CheckChangeDirectories("Content", cleaned)
 }
 
 // chgGitMessage is libgit2's own text for err, without Go's wrapping.

@@ -40,6 +40,11 @@ func (s *Service) ChangeFiles(ctx context.Context, a *repos.Access, opts ChangeO
 	if a.Repo.Archived {
 		return nil, errs.Locked("repository is archived")
 	}
+	// Counted first: every later step (validation, blobs, the answer) costs
+	// something per file.
+	if err := repository.CheckFileCount("Files", len(files), s.settings.MaxChangeFiles); err != nil {
+		return nil, err
+	}
 	files, err := repository.CheckFileChanges(files)
 	if err != nil {
 		return nil, err
@@ -69,7 +74,8 @@ func (s *Service) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOp
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.git.ApplyPatch(ctx, pathOf(a.Repo), ports.GitPatchSet{GitChangeTarget: target, Patch: patch})
+	res, err := s.git.ApplyPatch(ctx, pathOf(a.Repo), ports.GitPatchSet{GitChangeTarget: target, Patch: patch,
+		MaxFiles: s.settings.MaxChangeFiles})
 	if err != nil {
 		return nil, err
 	}

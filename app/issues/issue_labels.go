@@ -3,6 +3,7 @@ package issues
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,19 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// maxLabelRefs bounds the labels one request may name (an issue's labels,
+// added or replaced, or given at creation): the lookup, the plan and the
+// timeline cost something per label named. Gitea sets no bound.
+const maxLabelRefs = 100
+
+// checkLabelCount refuses a request naming more than maxLabelRefs labels.
+func checkLabelCount(n int) error {
+	if n > maxLabelRefs {
+		return errs.Invalid(fmt.Sprintf("at most %d labels may be given, got %d", maxLabelRefs, n), "labels")
+	}
+	return nil
+}
+
 // errLabelsWrite is Gitea's answer to a caller who may not change an
 // issue's labels.
 var errLabelsWrite = errs.Forbidden("write permission is required")
@@ -22,6 +36,9 @@ var errLabelsWrite = errs.Forbidden("write permission is required")
 // repo (its own labels and its owner organisation's), in one query: an
 // unknown or foreign id is a 422 naming "labels". Repeated ids count once.
 func (s *Service) resolveLabels(ctx context.Context, tx ports.Stores, repo *repository.Repository, ids []int64) ([]*issue.Label, error) {
+	if err := checkLabelCount(len(ids)); err != nil {
+		return nil, err
+	}
 	ids = uniqueIDs(ids)
 	if len(ids) == 0 {
 		return nil, nil
@@ -256,6 +273,9 @@ func (s *Service) writeIssueLabels(ctx context.Context, a *repos.Access, i *issu
 // lookupLabels finds the labels refs name that may go on the
 // repository's issues; unknown and foreign ones are skipped, as in Gitea.
 func (s *Service) lookupLabels(ctx context.Context, repo *repository.Repository, refs LabelRefs) ([]*issue.Label, error) {
+	if err := checkLabelCount(len(refs.Names) + len(refs.IDs)); err != nil {
+		return nil, err
+	}
 	var (
 		found []*issue.Label
 		err   error

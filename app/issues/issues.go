@@ -650,8 +650,12 @@ func (s *Service) List(ctx context.Context, a *repos.Access, in ListInput) ([]*I
 	if err := CheckTracker(a); err != nil {
 		return nil, 0, err
 	}
+	labels, err := filterNames("labels", in.Labels)
+	if err != nil {
+		return nil, 0, err
+	}
 	q := ports.IssueQuery{RepoIDs: []int64{a.Repo.ID}, State: stateFilter(in.State), Keyword: in.Keyword,
-		LabelNames: nonEmpty(in.Labels), Since: in.Since, Before: in.Before, ListOptions: in.ListOptions}
+		LabelNames: labels, Since: in.Since, Before: in.Before, ListOptions: in.ListOptions}
 	issues, pulls := canRead(a, &issue.Issue{}), canRead(a, &issue.Issue{IsPull: true})
 	switch {
 	case in.Type == "issues" || in.Type == "pulls":
@@ -717,8 +721,12 @@ func nonEmpty(list []string) []string {
 // milestoneIDs resolves milestone titles (or, failing that, ids) of repo,
 // discarding the unknown ones as Gitea does.
 func (s *Service) milestoneIDs(ctx context.Context, repo *repository.Repository, refs []string) ([]int64, error) {
+	refs, err := filterNames("milestones", refs)
+	if err != nil {
+		return nil, err
+	}
 	var out []int64
-	for _, ref := range nonEmpty(refs) {
+	for _, ref := range refs {
 		m, err := s.stores.Milestones.GetByTitle(ctx, repo.ID, ref)
 		if err == nil {
 			out = append(out, m.ID)

@@ -113,8 +113,16 @@ type SearchInput struct {
 // read, matching in, in one query (the repository visibility rule runs in
 // SQL), and their total.
 func (s *Service) Search(ctx context.Context, c auth.Caller, in SearchInput) ([]*IssueView, int64, error) {
-	q := ports.IssueQuery{State: stateFilter(in.State), Keyword: in.Keyword, LabelNames: nonEmpty(in.Labels),
-		MilestoneNames: nonEmpty(in.Milestones), PriorityRepoID: in.PriorityRepoID, Since: in.Since, Before: in.Before,
+	labels, err := filterNames("labels", in.Labels)
+	if err != nil {
+		return nil, 0, err
+	}
+	milestones, err := filterNames("milestones", in.Milestones)
+	if err != nil {
+		return nil, 0, err
+	}
+	q := ports.IssueQuery{State: stateFilter(in.State), Keyword: in.Keyword, LabelNames: labels,
+		MilestoneNames: milestones, PriorityRepoID: in.PriorityRepoID, Since: in.Since, Before: in.Before,
 		ListOptions: in.ListOptions, Viewer: &ports.IssueViewer{PublicOnly: c.Scopes().PublicOnly()}}
 	if c.User != nil {
 		q.Viewer.UserID, q.Viewer.IsAdmin, q.Viewer.Restricted = c.User.ID, c.User.IsAdmin, c.User.IsRestricted

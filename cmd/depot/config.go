@@ -78,6 +78,8 @@ type SiteConfig struct {
 	MaxBodyBytes int64 `toml:"max_body_bytes"`
 	// MaxFileBytes bounds one file written through the contents API.
 	MaxFileBytes int64 `toml:"max_file_bytes"`
+	// MaxChangeFiles bounds how many files one contents write may change.
+	MaxChangeFiles int `toml:"max_change_files"`
 	// DefaultPagingNum is the page size when a list call gives no limit.
 	DefaultPagingNum int `toml:"default_paging_num"`
 	// MaxResponseItems is the largest page a list call may ask for.
@@ -131,6 +133,7 @@ func DefaultConfig() Config {
 			CORSAllowedHeaders:       slices.Clone(s.CORSAllowedHeaders),
 			MaxBodyBytes:             s.MaxBodyBytes,
 			MaxFileBytes:             s.MaxFileBytes,
+			MaxChangeFiles:           s.MaxChangeFiles,
 			DefaultPagingNum:         s.DefaultPagingNum,
 			MaxResponseItems:         s.MaxResponseItems,
 			PasswordMinLength:        s.PasswordMinLength,
@@ -164,6 +167,7 @@ func (c Config) SiteSettings() site.Settings {
 		CORSAllowedHeaders:       slices.Clone(c.Site.CORSAllowedHeaders),
 		MaxBodyBytes:             c.Site.MaxBodyBytes,
 		MaxFileBytes:             c.Site.MaxFileBytes,
+		MaxChangeFiles:           c.Site.MaxChangeFiles,
 		DefaultPagingNum:         c.Site.DefaultPagingNum,
 		MaxResponseItems:         c.Site.MaxResponseItems,
 		PasswordMinLength:        c.Site.PasswordMinLength,
@@ -274,6 +278,9 @@ func (c Config) Validate() error {
 	if s.MaxFileBytes <= 0 {
 		bad("site.max_file_bytes", "must be positive, got %d", s.MaxFileBytes)
 	}
+	if s.MaxChangeFiles <= 0 {
+		bad("site.max_change_files", "must be positive, got %d", s.MaxChangeFiles)
+	}
 	if s.DefaultPagingNum <= 0 {
 		bad("site.default_paging_num", "must be positive, got %d", s.DefaultPagingNum)
 	}
@@ -381,6 +388,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.MaxBodyBytes }},
 		{key: "site.max_file_bytes", flag: "max-file-bytes", usage: "largest file written through the contents API, in bytes (413 past it)",
 			field: func(c *Config) any { return &c.Site.MaxFileBytes }},
+		{key: "site.max_change_files", flag: "max-change-files", usage: "most files one contents write (POST /repos/{owner}/{repo}/contents) may change (422 past it)",
+			field: func(c *Config) any { return &c.Site.MaxChangeFiles }},
 		{key: "site.default_paging_num", flag: "default-paging-num", usage: "page size when a list call gives no limit",
 			field: func(c *Config) any { return &c.Site.DefaultPagingNum }},
 		{key: "site.max_response_items", flag: "max-response-items", usage: "largest page size a list call may ask for",

@@ -366,6 +366,7 @@ func TestValidate(t *testing.T) {
 		"max items negative":    {func(c *Config) { c.Site.MaxResponseItems = -1 }, "site.max_response_items"},
 		"max below default":     {func(c *Config) { c.Site.DefaultPagingNum = 60 }, "site.max_response_items"},
 		"body size":             {func(c *Config) { c.Site.MaxBodyBytes = 0 }, "site.max_body_bytes"},
+		"change files zero":     {func(c *Config) { c.Site.MaxChangeFiles = 0 }, "site.max_change_files"},
 		"password length":       {func(c *Config) { c.Site.PasswordMinLength = 0 }, "site.password_min_length"},
 		"origin trailing /":     {func(c *Config) { c.Site.CORSAllowedOrigins = []string{"https://a.example/"} }, "site.cors_allowed_origins"},
 		"origin without scheme": {func(c *Config) { c.Site.CORSAllowedOrigins = []string{"a.example"} }, "site.cors_allowed_origins"},
@@ -509,4 +510,29 @@ func TestRelativePathsMadeAbsolute(t *testing.T) {
 			is.True(cfg.File == "" || filepath.IsAbs(cfg.File))
 		})
 	}
+}
+
+// TestMaxChangeFilesSources reads site.max_change_files from each source
+// into the site settings the contents writes obey.
+func TestMaxChangeFilesSources(t *testing.T) {
+	is := is.New(t)
+	cfg, err := load(t, nil, nil)
+	is.NoErr(err)
+	is.Equal(cfg.SiteSettings().MaxChangeFiles, 2000)
+
+	cfg, err = load(t, nil, map[string]string{"DEPOT_CONFIG": writeTOML(t, "[site]\nmax_change_files = 300\n")})
+	is.NoErr(err)
+	is.Equal(cfg.SiteSettings().MaxChangeFiles, 300)
+
+	cfg, err = load(t, nil, map[string]string{"DEPOT_MAX_CHANGE_FILES": "40"})
+	is.NoErr(err)
+	is.Equal(cfg.SiteSettings().MaxChangeFiles, 40)
+
+	cfg, err = load(t, []string{"--max-change-files", "7"}, map[string]string{"DEPOT_MAX_CHANGE_FILES": "40"})
+	is.NoErr(err)
+	is.Equal(cfg.SiteSettings().MaxChangeFiles, 7)
+
+	_, err = load(t, []string{"--max-change-files", "0"}, nil)
+	is.True(err != nil)
+	is.True(strings.Contains(err.Error(), "site.max_change_files:"))
 }

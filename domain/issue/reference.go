@@ -21,8 +21,15 @@ type References struct {
 	Mentions []string
 }
 
+// MaxReferences bounds the distinct issue references, and apart the
+// distinct mentions, one text records: every issue referenced is looked up
+// and given a timeline event in the write's transaction, so a body of
+// "#1 #2 #3 ..." cost a query per four bytes. References past the bound
+// are left as plain text.
+const MaxReferences = 100
+
 // FindReferences finds the issue references and mentions of a comment or
-// issue text, as Gitea's patterns do: a reference stands alone, after a
+// issue text (at most MaxReferences of each), as Gitea's patterns do: a reference stands alone, after a
 // space, "(" or "[" (or the start) and before a space, ")", "]",
 // punctuation followed by a space, or the end; text in code spans and
 // fenced code blocks does not count.
@@ -31,9 +38,12 @@ func FindReferences(text string) References {
 	var out References
 	seenIssue := map[IssueReference]bool{}
 	seenUser := map[string]bool{}
-	for i := 0; i < len(text); i++ {
+	for i := 0; i < len(text) && (len(out.Issues) < MaxReferences || len(out.Mentions) < MaxReferences); i++ {
 		switch text[i] {
 		case '#', '!':
+			if len(out.Issues) == MaxReferences {
+				continue
+			}
 			ref, ok := issueRefAt(text, i)
 			if !ok {
 				continue
@@ -44,6 +54,9 @@ func FindReferences(text string) References {
 				out.Issues = append(out.Issues, ref)
 			}
 		case '@':
+			if len(out.Mentions) == MaxReferences {
+				continue
+			}
 			name, ok := mentionAt(text, i)
 			if !ok {
 				continue

@@ -1,6 +1,8 @@
 package issue_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -40,4 +42,21 @@ func TestFindReferences(t *testing.T) {
 			is.Equal(got.Mentions, c.mentions)
 		})
 	}
+}
+
+// TestFindReferencesBounded checks that a text records at most
+// MaxReferences distinct issue references and as many mentions, the first
+// ones, however many it holds; repeats do not count twice.
+func TestFindReferencesBounded(t *testing.T) {
+	is := is.New(t)
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "#%d @user%d #1 ", i, i)
+	}
+	got := issue.FindReferences(b.String())
+	is.Equal(len(got.Issues), issue.MaxReferences)
+	is.Equal(len(got.Mentions), issue.MaxReferences)
+	is.Equal(got.Issues[0].Index, int64(1))
+	is.Equal(got.Issues[issue.MaxReferences-1].Index, int64(issue.MaxReferences))
+	is.Equal(got.Mentions[issue.MaxReferences-1], fmt.Sprintf("user%d", issue.MaxReferences))
 }

@@ -219,12 +219,30 @@ func CheckFileChanges(changes []FileChange) ([]FileChange, error) {
 		}
 		out = append(out, c)
 	}
+	if err := checkChangeDirectories(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
+// Bounds of a default change message line: Gitea names every path, which
+// makes the message of a write of n files grow with n (and an answer that
+// repeated it per file grow with n squared). Depot names the first paths
+// and counts the rest.
+const (
+	// defaultMessagePaths is the most paths one line names.
+	defaultMessagePaths = 10
+	// defaultMessageLineBytes is the length past which a line names no
+	// further path (the first path is always named, whatever its length).
+	defaultMessageLineBytes = 200
+)
+
 // DefaultChangeMessage is Gitea's commit message for a write that gave none:
 // "Add a, b", "Update c" and "Delete d" lines, in that order (upload and
-// rename count as updates).
+// rename count as updates). A line names at most defaultMessagePaths paths
+// and stops early past defaultMessageLineBytes; the paths left out are
+// counted ("Add a, b and 1998 more files"), so the message's length does
+// not grow with the number of files.
 func DefaultChangeMessage(changes []FileChange) string {
 	var add, update, del []string
 	for _, c := range changes {
@@ -239,15 +257,42 @@ func DefaultChangeMessage(changes []FileChange) string {
 	}
 	var lines []string
 	if len(add) > 0 {
-		lines = append(lines, "Add "+strings.Join(add, ", "))
+		lines = append(lines, changeMessageLine("Add", add))
 	}
 	if len(update) > 0 {
-		lines = append(lines, "Update "+strings.Join(update, ", "))
+		lines = append(lines, changeMessageLine("Update", update))
 	}
 	if len(del) > 0 {
-		lines = append(lines, "Delete "+strings.Join(del, ", "))
+		lines = append(lines, changeMessageLine("Delete", del))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// changeMessageLine is verb followed by the first paths and a count of the
+// others.
+func changeMessageLine(verb string, paths []string) string {
+	var b strings.Builder
+	b.WriteString(verb)
+	named := 0
+	for i, p := range paths {
+		if i > 0 && (named == defaultMessagePaths || b.Len()+2+len(p) > defaultMessageLineBytes) {
+			break
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(" ")
+		b.WriteString(p)
+		named++
+	}
+	switch rest := len(paths) - named; rest {
+	case 0:
+	case 1:
+		b.WriteString(" and 1 more file")
+	default:
+		fmt.Fprintf(&b, " and %d more files", rest)
+	}
+	return b.String()
 }
 
 // DefaultPatchMessage is Gitea's commit message for a diff patch that gave none.
@@ -327,6 +372,18 @@ func CommitMessage(msg, fallback string, signoff bool, committer Identity) strin
 		msg += "\n\nSigned-off-by: " + committer.String()
 	}
 	return msg + "\n"
+}
+
+// CheckFileCount refuses a write of more than max files, a 422 naming
+// field (Files, or Content for a diff) as the API's other list bounds
+// (assignees, addresses, topics) answer: every file costs the write
+// something, and a batch answers one entry per file. max <= 0 means no
+// limit.
+func CheckFileCount(field string, n, max int) error {
+	if max > 0 && n > max {
+		return errs.Invalid(fmt.Sprintf("a write may change at most %d files, got %d", max, n), field)
+	}
+	return nil
 }
 
 // CheckFileSize refuses content over max bytes (413); max <= 0 means no limit.

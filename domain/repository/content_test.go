@@ -2,6 +2,7 @@ package repository
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -146,12 +147,40 @@ func TestDefaultChangeMessage(t *testing.T) {
 			{Operation: FileDelete, Path: "d"}, {Operation: FileCreate, Path: "a"},
 			{Operation: FileCreate, Path: "b"}, {Operation: FileUpdate, Path: "c"},
 		}, "Add a, b\nUpdate c\nDelete d"},
+		{changeMessageFiles(FileCreate, "f%d", 10), "Add f0, f1, f2, f3, f4, f5, f6, f7, f8, f9"},
+		{changeMessageFiles(FileCreate, "f%d", 11), "Add f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 1 more file"},
+		{append(changeMessageFiles(FileDelete, "d%d", 2000), changeMessageFiles(FileUpdate, "u%d", 12)...),
+			"Update u0, u1, u2, u3, u4, u5, u6, u7, u8, u9 and 2 more files\nDelete d0, d1, d2, d3, d4, d5, d6, d7, d8, d9 and 1990 more files"},
+		// Long paths: the first is always named, the line stops past 200 bytes.
+		{changeMessageFiles(FileCreate, strings.Repeat("p", 300)+"%d", 3), "Add " + strings.Repeat("p", 300) + "0 and 2 more files"},
+		{changeMessageFiles(FileCreate, strings.Repeat("q", 60)+"%d", 5), "Add " + strings.Repeat("q", 60) + "0, " +
+			strings.Repeat("q", 60) + "1, " + strings.Repeat("q", 60) + "2 and 2 more files"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
 			is.New(t).Equal(DefaultChangeMessage(c.changes), c.want)
 		})
 	}
+}
+
+// changeMessageFiles is n changes of one operation at the paths format
+// makes of 0..n-1.
+func changeMessageFiles(op FileOperation, format string, n int) []FileChange {
+	out := make([]FileChange, n)
+	for i := range out {
+		out[i] = FileChange{Operation: op, Path: fmt.Sprintf(format, i)}
+	}
+	return out
+}
+
+// TestDefaultChangeMessageBounded checks that the message of a write does
+// not grow with its number of files.
+func TestDefaultChangeMessageBounded(t *testing.T) {
+	is := is.New(t)
+	small := DefaultChangeMessage(changeMessageFiles(FileCreate, "doc/%05d.md", 20))
+	large := DefaultChangeMessage(changeMessageFiles(FileCreate, "doc/%05d.md", 16000))
+	is.True(len(large) <= len(small)+5) // only the count's digits differ
+	is.True(strings.HasSuffix(large, " and 15990 more files"))
 }
 
 func TestCommitMessage(t *testing.T) {
@@ -209,6 +238,16 @@ func TestCommitIdentities(t *testing.T) {
 			is.Equal(cm, c.wantC)
 		})
 	}
+}
+
+func TestCheckFileCount(t *testing.T) {
+	is := is.New(t)
+	is.NoErr(CheckFileCount("Files", 10, 10))
+	is.NoErr(CheckFileCount("Files", 1<<20, 0)) // no limit
+	is.Equal(errs.Message(CheckFileCount("Content", 3, 2)), "Content: a write may change at most 2 files, got 3")
+	err := CheckFileCount("Files", 11, 10)
+	is.True(errors.Is(err, errs.ErrInvalid))
+	is.Equal(errs.Message(err), "Files: a write may change at most 10 files, got 11")
 }
 
 func TestCheckFileSize(t *testing.T) {

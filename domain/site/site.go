@@ -43,6 +43,11 @@ type Settings struct {
 	// MaxFileBytes bounds one file written through the contents API (413
 	// past it); Gitea's [repository.upload] FILE_MAX_SIZE is 50 MB.
 	MaxFileBytes int64
+	// MaxChangeFiles bounds how many files one contents write may change
+	// (POST R/contents); past it the request is answered 422 naming Files
+	// and nothing is written. Gitea sets no bound; every file costs the write and its
+	// answer an entry, so one request's work stays proportional to it.
+	MaxChangeFiles int
 	// DefaultPagingNum is the page size when a list call gives no limit.
 	DefaultPagingNum int
 	// MaxResponseItems is the largest page a list call may ask for.
@@ -104,6 +109,7 @@ func Defaults() Settings {
 		CORSAllowedHeaders: nil,
 		MaxBodyBytes:       32 << 20,
 		MaxFileBytes:       50 << 20,
+		MaxChangeFiles:     2000,
 		DefaultPagingNum:   30,
 		MaxResponseItems:   50,
 		PasswordMinLength:  8,
