@@ -577,18 +577,27 @@ func TestUserEmails(t *testing.T) {
 
 	t.Run("add", func(t *testing.T) {
 		is := is.New(t)
-		added, resp, err := c.AddEmail(gitea.CreateEmailOption{Emails: []string{"m2@example.com", "M3@Example.com"}})
+		// Gitea's AddEmail (routers/api/v1/user/email.go) answers 201 with
+		// the doer's whole list after the change ("emails, err :=
+		// user_model.GetEmailAddresses(ctx, ctx.Doer.ID) …
+		// ctx.JSON(http.StatusCreated, apiEmails)"), not only the new ones.
+		all, resp, err := c.AddEmail(gitea.CreateEmailOption{Emails: []string{"m2@example.com", "M3@Example.com"}})
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusCreated)
-		is.Equal(len(added), 2)
-		is.Equal(added[0].Email, "m2@example.com")
-		is.Equal(added[1].Email, "M3@Example.com")
-		is.Equal(added[0].Primary, false)
-		is.Equal(added[0].UserID, me.ID)
-		is.Equal(added[0].Username, "mailer")
+		is.Equal(len(all), 3)
+		byAddr := map[string]*gitea.Email{}
+		for _, e := range all {
+			byAddr[e.Email] = e
+			is.Equal(e.UserID, me.ID)
+			is.Equal(e.Username, "mailer")
+		}
+		is.True(byAddr["mailer@example.com"].Primary)
+		is.True(byAddr["m2@example.com"] != nil && !byAddr["m2@example.com"].Primary)
+		is.True(byAddr["M3@Example.com"] != nil)
 		list, _, err := c.ListEmails(gitea.ListEmailsOptions{})
 		is.NoErr(err)
 		is.Equal(len(list), 3)
+		is.Equal(list, all) // the same list, in the same order, as GET /user/emails
 	})
 
 	t.Run("add rejects and writes nothing", func(t *testing.T) {
