@@ -148,9 +148,10 @@ func TestStatusesCreateListAndCombine(t *testing.T) {
 		is.Equal(paged.TotalCount, 4)
 		is.Equal(r.Header.Get("X-Total-Count"), "4")
 
-		// Fix the test: failure → success.
+		// Fix the test: still failure while lint warns (Gitea 1.27 counts a
+		// warning as a failure, TestStatusesWarningFailsCombined).
 		statusesCreate(t, f, f.second, gitea.CreateStatusOption{State: gitea.StatusSuccess, Context: "ci/test"})
-		is.Equal(statusesCombined(t, f, f.second).State, gitea.StatusSuccess)
+		is.Equal(statusesCombined(t, f, f.second).State, gitea.StatusFailure)
 		// An error anywhere fails the commit.
 		statusesCreate(t, f, f.second, gitea.CreateStatusOption{State: gitea.StatusError, Context: "deploy"})
 		is.Equal(statusesCombined(t, f, f.second[:7]).State, gitea.StatusFailure)

@@ -260,15 +260,16 @@ func TestIssueComments(t *testing.T) {
 
 		t.Run("issues disabled", func(t *testing.T) {
 			is := is.New(t)
-			createRepo(t, alice, gitea.CreateRepoOption{Name: "quiet"})
+			createRepo(t, alice, gitea.CreateRepoOption{Name: "quiet", AutoInit: true})
 			i := cmIssue(t, alice, "alice", "quiet", "before", "")
 			c := cmComment(t, alice, "alice", "quiet", i.Index, "before")
 			off := false
 			_, _, err := alice.EditRepo("alice", "quiet", gitea.EditRepoOption{HasIssues: &off})
 			is.NoErr(err)
 			const Q = "/repos/alice/quiet"
-			// Pull requests are still on: the repository's listing keeps
-			// their comments only, as Gitea's does.
+			// Pull requests are still on (and possible: the repository
+			// has a commit): the repository's listing keeps their
+			// comments only, as Gitea's does.
 			r := srv.Do("GET", Q+"/issues/comments", nil)
 			is.Equal(r.Status, http.StatusOK)
 			is.Equal(string(r.Body), "[]\n")

@@ -44,7 +44,7 @@ func (s *Server) toUser(c auth.Caller, u *user.User) userDTO {
 		Email:   s.users.ShownEmail(c, u),
 		HTMLURL: s.baseURL + "/" + url.PathEscape(u.Name),
 		Created: u.Created.UTC(), Location: u.Location, Website: u.Website, Description: u.Description,
-		Visibility: string(u.Visibility), StarredReposCnt: u.NumStars, AvatarURL: s.accountAvatarURL(u.Avatar),
+		Visibility: string(u.Visibility), StarredReposCnt: u.NumStars, AvatarURL: s.userAvatarURL(u),
 	}
 	if c.IsAdmin() || c.UserID() == u.ID {
 		d.IsAdmin, d.Active, d.ProhibitLogin, d.Restricted = u.IsAdmin, u.IsActive, u.ProhibitLogin, u.IsRestricted

@@ -19,49 +19,38 @@ import (
 )
 
 // commentRoutes are the comment, timeline, reaction and attachment rows of
-// the catalogue (4.6; the comment rows of core 4.5). Each handler first
-// applies the rule of every issue route (issues.CheckTracker: 404 when the
+// the catalogue (4.6; the comment rows of core 4.5). The access middleware
+// applies the rule of every issue route (issueGroupRoute: 404 when the
 // tracker is off or unreadable); attachment routes answer 404 while
 // attachments are disabled. The rows come before the issue routes in the
 // table so that R/issues/comments is not read as an issue index.
 func (s *Server) commentRoutes() []route {
-	t := s.tracked
 	return []route{
-		{"GET", R + "/issues/comments", scopes(catIssue), "-", t(s.listRepoComments)},
-		{"GET", R + "/issues/comments/{id}", scopes(catIssue), "-", t(s.getComment)},
-		{"PATCH", R + "/issues/comments/{id}", scopes(catIssue), "NA,T", t(s.editComment)},
-		{"DELETE", R + "/issues/comments/{id}", scopes(catIssue), "T", t(s.deleteComment)},
-		{"GET", R + "/issues/comments/{id}/reactions", scopes(catIssue), "-", t(s.listCommentReactions)},
-		{"POST", R + "/issues/comments/{id}/reactions", scopes(catIssue), "T", t(s.postCommentReaction)},
-		{"DELETE", R + "/issues/comments/{id}/reactions", scopes(catIssue), "T", t(s.deleteCommentReaction)},
-		{"GET", R + "/issues/comments/{id}/assets", scopes(catIssue), "-", t(s.listCommentAssets)},
-		{"POST", R + "/issues/comments/{id}/assets", scopes(catIssue), "T,NA", t(s.createCommentAsset)},
-		{"GET", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "-", t(s.getCommentAsset)},
-		{"PATCH", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "T,NA", t(s.editCommentAsset)},
-		{"DELETE", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "T,NA", t(s.deleteCommentAsset)},
-		{"GET", R + "/issues/{index}/comments", scopes(catIssue), "-", t(s.listIssueComments)},
-		{"POST", R + "/issues/{index}/comments", scopes(catIssue), "T,NA", t(s.createComment)},
-		{"PATCH", R + "/issues/{index}/comments/{id}", scopes(catIssue), "T", t(s.editComment)},
-		{"DELETE", R + "/issues/{index}/comments/{id}", scopes(catIssue), "T", t(s.deleteComment)},
-		{"GET", R + "/issues/{index}/timeline", scopes(catIssue), "-", t(s.listTimeline)},
-		{"GET", R + "/issues/{index}/reactions", scopes(catIssue), "-", t(s.listIssueReactions)},
-		{"POST", R + "/issues/{index}/reactions", scopes(catIssue), "T", t(s.postIssueReaction)},
-		{"DELETE", R + "/issues/{index}/reactions", scopes(catIssue), "T", t(s.deleteIssueReaction)},
-		{"GET", R + "/issues/{index}/assets", scopes(catIssue), "-", t(s.listIssueAssets)},
-		{"POST", R + "/issues/{index}/assets", scopes(catIssue), "T,NA", t(s.createIssueAsset)},
-		{"GET", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "-", t(s.getIssueAsset)},
-		{"PATCH", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "T,NA", t(s.editIssueAsset)},
-		{"DELETE", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "T,NA", t(s.deleteIssueAsset)},
-	}
-}
-
-// tracked runs h behind the rule of every issue route under R.
-func (s *Server) tracked(h handler) handler {
-	return func(q *request) error {
-		if err := issues.CheckTracker(q.repo); err != nil {
-			return err
-		}
-		return h(q)
+		{"GET", R + "/issues/comments", scopes(catIssue), "-", s.listRepoComments},
+		{"GET", R + "/issues/comments/{id}", scopes(catIssue), "-", s.getComment},
+		{"PATCH", R + "/issues/comments/{id}", scopes(catIssue), "NA,T", s.editComment},
+		{"DELETE", R + "/issues/comments/{id}", scopes(catIssue), "T", s.deleteComment},
+		{"GET", R + "/issues/comments/{id}/reactions", scopes(catIssue), "-", s.listCommentReactions},
+		{"POST", R + "/issues/comments/{id}/reactions", scopes(catIssue), "T", s.postCommentReaction},
+		{"DELETE", R + "/issues/comments/{id}/reactions", scopes(catIssue), "T", s.deleteCommentReaction},
+		{"GET", R + "/issues/comments/{id}/assets", scopes(catIssue), "-", s.listCommentAssets},
+		{"POST", R + "/issues/comments/{id}/assets", scopes(catIssue), "T,NA", s.createCommentAsset},
+		{"GET", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "-", s.getCommentAsset},
+		{"PATCH", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "T,NA", s.editCommentAsset},
+		{"DELETE", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "T,NA", s.deleteCommentAsset},
+		{"GET", R + "/issues/{index}/comments", scopes(catIssue), "-", s.listIssueComments},
+		{"POST", R + "/issues/{index}/comments", scopes(catIssue), "T,NA", s.createComment},
+		{"PATCH", R + "/issues/{index}/comments/{id}", scopes(catIssue), "T", s.editComment},
+		{"DELETE", R + "/issues/{index}/comments/{id}", scopes(catIssue), "T", s.deleteComment},
+		{"GET", R + "/issues/{index}/timeline", scopes(catIssue), "-", s.listTimeline},
+		{"GET", R + "/issues/{index}/reactions", scopes(catIssue), "-", s.listIssueReactions},
+		{"POST", R + "/issues/{index}/reactions", scopes(catIssue), "T", s.postIssueReaction},
+		{"DELETE", R + "/issues/{index}/reactions", scopes(catIssue), "T", s.deleteIssueReaction},
+		{"GET", R + "/issues/{index}/assets", scopes(catIssue), "-", s.listIssueAssets},
+		{"POST", R + "/issues/{index}/assets", scopes(catIssue), "T,NA", s.createIssueAsset},
+		{"GET", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "-", s.getIssueAsset},
+		{"PATCH", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "T,NA", s.editIssueAsset},
+		{"DELETE", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "T,NA", s.deleteIssueAsset},
 	}
 }
 

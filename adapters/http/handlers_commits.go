@@ -2,7 +2,6 @@ package http
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -84,22 +83,14 @@ func (s *Server) listCommits(q *request) error {
 	for i, c := range list.Commits {
 		out[i] = s.toHistCommit(q.caller, q.repo, c)
 	}
-	h := q.w.Header()
 	if list.Total >= 0 {
 		s.setPaging(q.w, q.r, page, list.Total)
-		h.Set("X-Total", strconv.FormatInt(list.Total, 10))
-		h.Set("X-PageCount", strconv.Itoa(int((list.Total+int64(page.Limit)-1)/int64(page.Limit))))
 	} else {
 		// A path's history still being counted: no total yet, but whether
 		// more follows is exact.
 		s.setUncountedPaging(q.w, q.r, page, list.More)
 	}
-	h.Set("X-Page", strconv.Itoa(page.Page))
-	h.Set("X-PerPage", strconv.Itoa(page.Limit))
-	h.Set("X-HasMore", strconv.FormatBool(list.More))
-	if exposed := h.Get("Access-Control-Expose-Headers"); exposed != "" {
-		h.Set("Access-Control-Expose-Headers", exposed+", X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore")
-	}
+	setPageHeaders(q.w, page, list.Total, list.More)
 	q.json(http.StatusOK, out)
 	return nil
 }

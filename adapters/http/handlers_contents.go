@@ -39,7 +39,7 @@ func refParam(q *request) string {
 func (s *Server) getContents(q *request) error {
 	res, err := s.content.Contents(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
 	if err != nil {
-		return err
+		return contentsMissing(err)
 	}
 	if res.Entries != nil {
 		list := make([]contentsDTO, len(res.Entries))
@@ -59,7 +59,7 @@ func (s *Server) getContents(q *request) error {
 func (s *Server) getRaw(q *request) error {
 	res, rd, err := s.content.OpenRaw(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
 	if err != nil {
-		return err
+		return rawMissing(err)
 	}
 	defer rd.Close()
 	return serveBlob(q, res, rd)

@@ -16,7 +16,6 @@ import (
 // stopwatches, deadlines, dependencies, subscriptions, pins, locks and
 // issue templates.
 func (s *Server) issueExtraRoutes() []route {
-	t := s.exTracked
 	return []route{
 		// 4.4 Users
 		{"GET", "/user/times", scopes(catUser), "T", s.listMyTimes},
@@ -31,41 +30,30 @@ func (s *Server) issueExtraRoutes() []route {
 		{"GET", R + "/times/{timetrackingusername}", scopes(catRepo), "T", s.listUserRepoTimes},
 
 		// 4.6 Issues
-		{"GET", R + "/issues/pinned", scopes(catIssue), "RR(issues)", t(s.listPinnedIssues)},
-		{"GET", R + "/issues/{index}/times", scopes(catIssue), "T", t(s.listIssueTimes)},
-		{"POST", R + "/issues/{index}/times", scopes(catIssue), "T", t(s.addIssueTime)},
-		{"DELETE", R + "/issues/{index}/times", scopes(catIssue), "T", t(s.resetIssueTimes)},
-		{"DELETE", R + "/issues/{index}/times/{id}", scopes(catIssue), "T", t(s.deleteIssueTime)},
-		{"POST", R + "/issues/{index}/deadline", scopes(catIssue), "T", t(s.setIssueDeadline)},
-		{"POST", R + "/issues/{index}/stopwatch/start", scopes(catIssue), "T", t(s.startStopwatch)},
-		{"POST", R + "/issues/{index}/stopwatch/stop", scopes(catIssue), "T", t(s.stopStopwatch)},
-		{"DELETE", R + "/issues/{index}/stopwatch/delete", scopes(catIssue), "T", t(s.cancelStopwatch)},
-		{"GET", R + "/issues/{index}/subscriptions", scopes(catIssue), "-", t(s.listIssueSubscribers)},
-		{"GET", R + "/issues/{index}/subscriptions/check", scopes(catIssue), "T", t(s.checkIssueSubscription)},
-		{"PUT", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", t(s.subscribeIssue)},
-		{"DELETE", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", t(s.unsubscribeIssue)},
-		{"GET", R + "/issues/{index}/dependencies", scopes(catIssue), "-", t(s.listIssueDependencies)},
-		{"POST", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", t(s.exDependency(false, true))},
-		{"DELETE", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", t(s.exDependency(false, false))},
-		{"GET", R + "/issues/{index}/blocks", scopes(catIssue), "-", t(s.listIssueBlocks)},
-		{"POST", R + "/issues/{index}/blocks", scopes(catIssue), "T", t(s.exDependency(true, true))},
-		{"DELETE", R + "/issues/{index}/blocks", scopes(catIssue), "T", t(s.exDependency(true, false))},
-		{"POST", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", t(s.pinIssue)},
-		{"DELETE", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", t(s.unpinIssue)},
-		{"PATCH", R + "/issues/{index}/pin/{position}", scopes(catIssue), "T,RA", t(s.moveIssuePin)},
-		{"PUT", R + "/issues/{index}/lock", scopes(catIssue), "T,RA", t(s.lockIssue)},
-		{"DELETE", R + "/issues/{index}/lock", scopes(catIssue), "T,RA", t(s.unlockIssue)},
-	}
-}
-
-// exTracked applies the rule of every issue route under R: issues or pull
-// requests readable and on (else 404).
-func (s *Server) exTracked(h handler) handler {
-	return func(q *request) error {
-		if err := issues.CheckTracker(q.repo); err != nil {
-			return err
-		}
-		return h(q)
+		{"GET", R + "/issues/pinned", scopes(catIssue), "RR(issues)", s.listPinnedIssues},
+		{"GET", R + "/issues/{index}/times", scopes(catIssue), "T", s.listIssueTimes},
+		{"POST", R + "/issues/{index}/times", scopes(catIssue), "T", s.addIssueTime},
+		{"DELETE", R + "/issues/{index}/times", scopes(catIssue), "T", s.resetIssueTimes},
+		{"DELETE", R + "/issues/{index}/times/{id}", scopes(catIssue), "T", s.deleteIssueTime},
+		{"POST", R + "/issues/{index}/deadline", scopes(catIssue), "T", s.setIssueDeadline},
+		{"POST", R + "/issues/{index}/stopwatch/start", scopes(catIssue), "T", s.startStopwatch},
+		{"POST", R + "/issues/{index}/stopwatch/stop", scopes(catIssue), "T", s.stopStopwatch},
+		{"DELETE", R + "/issues/{index}/stopwatch/delete", scopes(catIssue), "T", s.cancelStopwatch},
+		{"GET", R + "/issues/{index}/subscriptions", scopes(catIssue), "-", s.listIssueSubscribers},
+		{"GET", R + "/issues/{index}/subscriptions/check", scopes(catIssue), "T", s.checkIssueSubscription},
+		{"PUT", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", s.subscribeIssue},
+		{"DELETE", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", s.unsubscribeIssue},
+		{"GET", R + "/issues/{index}/dependencies", scopes(catIssue), "-", s.listIssueDependencies},
+		{"POST", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.exDependency(false, true)},
+		{"DELETE", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.exDependency(false, false)},
+		{"GET", R + "/issues/{index}/blocks", scopes(catIssue), "-", s.listIssueBlocks},
+		{"POST", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.exDependency(true, true)},
+		{"DELETE", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.exDependency(true, false)},
+		{"POST", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", s.pinIssue},
+		{"DELETE", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", s.unpinIssue},
+		{"PATCH", R + "/issues/{index}/pin/{position}", scopes(catIssue), "T,RA", s.moveIssuePin},
+		{"PUT", R + "/issues/{index}/lock", scopes(catIssue), "T,RA", s.lockIssue},
+		{"DELETE", R + "/issues/{index}/lock", scopes(catIssue), "T,RA", s.unlockIssue},
 	}
 }
 

@@ -31,9 +31,14 @@ func (s *Server) deleteOrgAvatar(q *request) error {
 }
 
 // serveAccountAvatar answers GET /avatars/{hash} with the PNG of an
-// account's uploaded avatar (Gitea's avatar link).
+// account's uploaded avatar (Gitea's avatar link), or the generated one of
+// an account without (avatar_identicon.go).
 func (s *Server) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
-	img, err := s.orgs.Avatar(r.Context(), strings.TrimPrefix(r.URL.Path, "/avatars/"))
+	hash := strings.TrimPrefix(r.URL.Path, "/avatars/")
+	img, err := s.orgs.Avatar(r.Context(), hash)
+	if err != nil && isIdenticonHash(hash) {
+		img, err = renderIdenticon(hash)
+	}
 	if err != nil {
 		http.NotFound(w, r)
 		return

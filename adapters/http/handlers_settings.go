@@ -4,7 +4,14 @@ import (
 	"net/http"
 
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/user"
 )
+
+// giteaMaxResponseSize is Gitea 1.27's [api] DEFAULT_MAX_RESPONSE_SIZE
+// (modules/setting/api.go, 104857600). It is not the request-body bound
+// (max_body_bytes): Depot puts no lower bound on a response, so the answer
+// is Gitea's default.
+const giteaMaxResponseSize = 100 << 20
 
 // getAPISettings answers GET /settings/api (Gitea's GeneralAPISettings).
 func (s *Server) getAPISettings(q *request) error {
@@ -13,7 +20,7 @@ func (s *Server) getAPISettings(q *request) error {
 		"default_paging_num":         s.settings.DefaultPagingNum,
 		"default_git_trees_per_page": 1000,
 		"default_max_blob_size":      10 << 20,
-		"default_max_response_size":  s.settings.MaxBodyBytes,
+		"default_max_response_size":  giteaMaxResponseSize,
 	})
 	return nil
 }
@@ -21,7 +28,7 @@ func (s *Server) getAPISettings(q *request) error {
 // getUISettings answers GET /settings/ui (Gitea's GeneralUISettings).
 func (s *Server) getUISettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
-		"default_theme":     "gitea-auto",
+		"default_theme":     user.DefaultTheme,
 		"allowed_reactions": []string{"+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"},
 		"custom_emojis":     []string{"git", "gitea", "codeberg", "gitlab", "github", "gogs"},
 	})

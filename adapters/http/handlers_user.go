@@ -118,11 +118,11 @@ func (s *Server) addEmails(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	added, err := s.users.AddEmails(q.r.Context(), q.caller.User.ID, b.Emails)
+	all, err := s.users.AddEmails(q.r.Context(), q.caller.User.ID, b.Emails)
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, toEmails(added, q.caller.User.Name))
+	q.json(http.StatusCreated, toEmails(all, q.caller.User.Name))
 	return nil
 }
 

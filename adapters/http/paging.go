@@ -98,3 +98,27 @@ func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, opts ports.Lis
 		h.Set("Link", strings.Join(links, ","))
 	}
 }
+
+// setPageHeaders writes the page headers Gitea 1.27 keeps "for backwards
+// compatibility" on its commit listings (routers/api/v1/repo/commits.go
+// GetAllCommits: X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore, each
+// added to Access-Control-Expose-Headers). A negative total is one not
+// known yet: X-Total and X-PageCount are left out and X-HasMore is more.
+func setPageHeaders(w http.ResponseWriter, opts ports.ListOptions, total int64, more bool) {
+	h := w.Header()
+	names := []string{"X-Page", "X-PerPage", "X-Total", "X-PageCount", "X-HasMore"}
+	h.Set("X-Page", strconv.Itoa(opts.Page))
+	h.Set("X-PerPage", strconv.Itoa(opts.Limit))
+	if total >= 0 {
+		pages := int((total + int64(opts.Limit) - 1) / int64(opts.Limit))
+		h.Set("X-Total", strconv.FormatInt(total, 10))
+		h.Set("X-PageCount", strconv.Itoa(pages))
+		more = opts.Page < pages
+	}
+	h.Set("X-HasMore", strconv.FormatBool(more))
+	if exposed := h.Get("Access-Control-Expose-Headers"); exposed != "" {
+		h.Set("Access-Control-Expose-Headers", exposed+", "+strings.Join(names, ", "))
+	} else {
+		h.Set("Access-Control-Expose-Headers", strings.Join(names, ", "))
+	}
+}

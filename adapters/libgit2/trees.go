@@ -163,7 +163,7 @@ func errNoPath(p string, rev ports.GitRevision) error {
 	if ref == "" {
 		ref = rev.CommitID
 	}
-	return errs.NotFound("file " + p + " does not exist at " + ref)
+	return &ports.MissingPathError{Path: p, Rev: ref}
 }
 
 // pathReader reads entries of one commit; it loads the commit's .gitmodules

@@ -146,9 +146,6 @@ type LabelRefs struct {
 
 // IssueLabels answers GET R/issues/{index}/labels: the issue's labels by name.
 func (s *Service) IssueLabels(ctx context.Context, a *repos.Access, index int64) ([]*issue.Label, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -180,9 +177,6 @@ func (s *Service) ClearIssueLabels(ctx context.Context, a *repos.Access, index i
 // R/issues/{index}/labels/{id}): 422 when no such label exists, as Gitea
 // answers; a label the issue does not carry changes nothing.
 func (s *Service) RemoveIssueLabel(ctx context.Context, a *repos.Access, index, labelID int64) error {
-	if err := CheckTracker(a); err != nil {
-		return err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -211,9 +205,6 @@ func (s *Service) RemoveIssueLabel(ctx context.Context, a *repos.Access, index, 
 // changeIssueLabels resolves refs and applies plan(current, labels).
 func (s *Service) changeIssueLabels(ctx context.Context, a *repos.Access, index int64, refs LabelRefs,
 	plan func(current, labels []*issue.Label) issue.LabelChange) ([]*issue.Label, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err

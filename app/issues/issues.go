@@ -44,9 +44,6 @@ type CreateInput struct {
 // closed creates it closed. Everything is one transaction with the
 // timeline events, the counters and the "opened" event.
 func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (*IssueView, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	title, err := issue.NormaliseTitle(in.Title)
 	if err != nil {
 		return nil, err
@@ -167,9 +164,6 @@ func (s *Service) createdView(ctx context.Context, tx ports.Stores, a *repos.Acc
 
 // Get returns the issue (or pull request) with this index.
 func (s *Service) Get(ctx context.Context, a *repos.Access, index int64) (*IssueView, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -200,9 +194,6 @@ type EditInput struct {
 // Each change writes its timeline event and its webhook event in the same
 // transaction, and the counters of the labels and milestones it touches.
 func (s *Service) Edit(ctx context.Context, a *repos.Access, index int64, in EditInput) (*IssueView, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -512,9 +503,6 @@ func (s *Service) emit(ctx context.Context, tx ports.Stores, a *repos.Access, i 
 // RA), recounts its labels and milestone, emits "deleted" and then removes
 // its attachment files.
 func (s *Service) Delete(ctx context.Context, a *repos.Access, index int64) error {
-	if err := CheckTracker(a); err != nil {
-		return err
-	}
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -647,9 +635,6 @@ type ListInput struct {
 // matching in, and the total. Unknown label and milestone names are
 // discarded, as Gitea does; an unknown user name matches nothing.
 func (s *Service) List(ctx context.Context, a *repos.Access, in ListInput) ([]*IssueView, int64, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, 0, err
-	}
 	labels, err := filterNames("labels", in.Labels)
 	if err != nil {
 		return nil, 0, err

@@ -44,17 +44,11 @@ func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, eve
 // errIssueNotFound answers an absent issue and one the caller may not see.
 var errIssueNotFound = errs.NotFound("issue does not exist")
 
-// CheckTracker is the rule of every issue route under a repository: the
-// caller must read the issues or the pull requests of a repository whose
-// internal tracker is on (else 404, as Gitea hides disabled units).
-func CheckTracker(a *repos.Access) error {
-	issues := a.Repo.HasUnit(permission.UnitIssues) && a.Perm.CanRead(permission.UnitIssues)
-	pulls := a.Repo.HasUnit(permission.UnitPulls) && a.Perm.CanRead(permission.UnitPulls)
-	if !issues && !pulls && !a.Caller.Actor().IsAdmin() {
-		return errs.NotFound("issues are disabled or not readable")
-	}
-	return nil
-}
+// CheckTracker applies the issue tracker's rule (permission.CheckIssueTracker:
+// issues, or pull requests, readable, else 404) where no route's access rule
+// has: the repository's labels and milestones and the attachment download.
+// Routes under R/issues get it from the route table's middleware.
+func CheckTracker(a *repos.Access) error { return permission.CheckIssueTracker(a.Facts()) }
 
 // unitOf is the unit an issue belongs to: pulls for a pull request.
 func unitOf(i *issue.Issue) permission.Unit {

@@ -47,11 +47,13 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*user.User, error
 		return nil, err
 	}
 	now := s.clock.Now()
+	// Gitea's CreateUser sets the site's default theme and leaves language
+	// and diff view style empty (user.DefaultTheme).
 	u := &user.User{
 		Name: in.Name, LowerName: strings.ToLower(in.Name), Kind: user.KindIndividual,
 		FullName: in.FullName, Email: in.Email, PasswordHash: hash, PasswordVersion: 1,
 		IsAdmin: in.IsAdmin, IsActive: true, MustChangePassword: true, Visibility: vis,
-		AllowCreateOrganization: true, MaxRepoCreation: -1, Language: "en-US", DiffView: "unified",
+		AllowCreateOrganization: true, MaxRepoCreation: -1, Theme: user.DefaultTheme,
 		Created: now, Updated: now,
 	}
 	if in.MustChangePassword != nil {

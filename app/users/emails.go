@@ -18,7 +18,10 @@ func (s *Service) Emails(ctx context.Context, userID int64) ([]*user.Email, erro
 	return s.stores.Emails.ListByUser(ctx, userID)
 }
 
-// AddEmails adds addresses to the user with id, all or none, and returns the added ones.
+// AddEmails adds addresses to the user with id, all or none, and returns
+// all of the user's addresses after the change, read in the same
+// transaction: Gitea's AddEmail answers GetEmailAddresses of the doer, not
+// just the new ones.
 func (s *Service) AddEmails(ctx context.Context, userID int64, addrs []string) ([]*user.Email, error) {
 	if len(addrs) == 0 {
 		return nil, errs.Invalid("Required", "Emails")
@@ -37,22 +40,22 @@ func (s *Service) AddEmails(ctx context.Context, userID int64, addrs []string) (
 		seen[strings.ToLower(a)] = true
 	}
 	activated := !s.settings.RequireEmailConfirmation
-	var added []*user.Email
+	var all []*user.Email
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		added = added[:0]
 		for _, a := range addrs {
 			e := &user.Email{UserID: userID, Email: a, LowerEmail: strings.ToLower(a), Activated: activated}
 			if err := tx.Emails.Add(ctx, e); err != nil {
 				return errs.AsInvalid(err, errs.ErrConflict, "Emails")
 			}
-			added = append(added, e)
 		}
-		return nil
+		var err error
+		all, err = tx.Emails.ListByUser(ctx, userID)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return added, nil
+	return all, nil
 }
 
 // DeleteEmails removes addresses of the user with id, all or none. The

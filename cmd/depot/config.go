@@ -95,7 +95,7 @@ type SiteConfig struct {
 	WebhookRetryDelay int `toml:"webhook_retry_delay"`
 	// DisableAttachments turns issue and comment attachments off (404).
 	DisableAttachments bool `toml:"disable_attachments"`
-	// AttachmentMaxBytes bounds one attachment; 0 means Gitea's 2048 MiB
+	// AttachmentMaxBytes bounds one attachment; 0 means Gitea's 100 MiB
 	// (max_body_bytes still bounds the upload request).
 	AttachmentMaxBytes int64 `toml:"attachment_max_bytes"`
 	// AttachmentAllowedTypes lists the extensions and MIME types an

@@ -151,10 +151,13 @@ func hasControl(s string) bool {
 }
 
 // Combine is the combined state of a commit from the latest status of each
-// of its contexts, as Gitea (after GitHub) computes it: failure when any is
-// an error or a failure; success when every one is a success, a warning or
-// skipped; pending otherwise. With no statuses at all it is "", which is
-// what Gitea's combined-status route answers then.
+// of its contexts, by Gitea 1.27's rule (modules/commitstatus,
+// CommitStatusStates.Combine, since go-gitea/gitea#37048 and its 1.25
+// backport #37075, "treat warning as error"): failure when any is an error, a
+// failure or a warning; success when every one is a success or skipped;
+// pending otherwise (a pending context, or a state Gitea does not know).
+// With no statuses at all it is "", which is what Gitea's combined-status
+// route answers then (CalcCommitStatus returns nil).
 func Combine(states []State) State {
 	counts := make(map[State]int64, len(States))
 	for _, s := range states {
@@ -170,11 +173,11 @@ func CombineCounts(counts map[State]int64) State {
 	for s, n := range counts {
 		total += n
 		switch s {
-		case Error, Failure:
+		case Error, Failure, Warning:
 			if n > 0 {
 				return Failure
 			}
-		case Success, Warning, Skipped:
+		case Success, Skipped:
 			succeeded += n
 		}
 	}

@@ -80,6 +80,11 @@ func TestReportValidate(t *testing.T) {
 	}
 }
 
+// TestCombine walks Gitea 1.27's CommitStatusStates.Combine: error, failure
+// and warning fail the commit (go-gitea/gitea#37048); success and skipped
+// count as passed; anything else (pending, an unknown state) keeps it
+// pending unless something failed. Every pair of states is checked, then
+// longer mixes.
 func TestCombine(t *testing.T) {
 	const (
 		P, S, E, F, W, K = cs.Pending, cs.Success, cs.Error, cs.Failure, cs.Warning, cs.Skipped
@@ -94,13 +99,28 @@ func TestCombine(t *testing.T) {
 		{"one success", []cs.State{S}, S},
 		{"one error is a failure", []cs.State{E}, F},
 		{"one failure", []cs.State{F}, F},
-		{"warning counts as success", []cs.State{W}, S},
+		{"one warning is a failure", []cs.State{W}, F},
 		{"skipped counts as success", []cs.State{K}, S},
-		{"all successful kinds", []cs.State{S, W, K, S}, S},
-		{"a pending among successes", []cs.State{S, S, P, W}, P},
+		{"success and warning: the SDK's ultraCI and warn/bot", []cs.State{S, W}, F},
+		{"success and skipped", []cs.State{S, K, S}, S},
+		{"a pending among successes", []cs.State{S, S, P, K}, P},
+		{"warning wins over pending", []cs.State{P, W}, F},
 		{"failure wins over pending", []cs.State{P, S, F}, F},
 		{"error wins over everything", []cs.State{S, P, W, K, E}, F},
 		{"unknown state keeps it pending", []cs.State{S, "bogus"}, P},
+	}
+	// Every pair, order-independent: the worse side decides.
+	rank := map[cs.State]int{E: 0, F: 0, W: 0, P: 1, S: 2, K: 2}
+	combined := map[int]cs.State{0: F, 1: P, 2: S}
+	for _, a := range cs.States {
+		for _, b := range cs.States {
+			want := combined[min(rank[a], rank[b])]
+			cases = append(cases, struct {
+				name   string
+				states []cs.State
+				want   cs.State
+			}{"pair " + string(a) + "+" + string(b), []cs.State{a, b}, want})
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,6 +140,8 @@ func TestCombine(t *testing.T) {
 		is.Equal(cs.CombineCounts(map[cs.State]int64{cs.Success: 3, cs.Error: 0}), cs.Success)
 		is.Equal(cs.CombineCounts(map[cs.State]int64{cs.Success: 3, cs.Pending: 1}), cs.Pending)
 		is.Equal(cs.CombineCounts(map[cs.State]int64{cs.Success: 3, cs.Pending: 1, cs.Error: 1}), cs.Failure)
+		is.Equal(cs.CombineCounts(map[cs.State]int64{cs.Success: 3, cs.Warning: 1}), cs.Failure)
+		is.Equal(cs.CombineCounts(map[cs.State]int64{cs.Success: 3, cs.Warning: 0}), cs.Success)
 	})
 }
 

@@ -14,8 +14,11 @@ import (
 const (
 	// DefaultAttachmentTypes is Gitea's ALLOWED_TYPES.
 	DefaultAttachmentTypes = ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip"
-	// DefaultAttachmentMaxBytes is Gitea's MAX_SIZE, 2048 MiB.
-	DefaultAttachmentMaxBytes = 2048 << 20
+	// DefaultAttachmentMaxBytes is Gitea 1.27's [attachment] MAX_SIZE,
+	// 100 MiB for issue and comment attachments (release assets got their
+	// own, larger limit in go-gitea/gitea#36697); the SDK's settings test
+	// expects max_size 100 from a Gitea left at its defaults.
+	DefaultAttachmentMaxBytes = 100 << 20
 	// DefaultAttachmentMaxFiles is Gitea's MAX_FILES.
 	DefaultAttachmentMaxFiles = 5
 	// MaxAttachmentNameBytes bounds an attachment's file name.

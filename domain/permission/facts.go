@@ -60,6 +60,9 @@ type Repo struct {
 	Archived        bool
 	// IsMirror is carried for rules outside Compute (mirror-sync answers 404 on non-mirrors).
 	IsMirror bool
+	// Empty is set while the Git repository has no commit (no pull
+	// request can be opened on it, see PullsPossible).
+	Empty bool
 	// EnabledUnits are the units switched on; every other unit answers None.
 	EnabledUnits []Unit
 	// FullName is "owner/name", used in the archived (423) message.

@@ -170,6 +170,7 @@ func (r *Repository) Facts() permission.Repo {
 		Private:         r.Private,
 		Archived:        r.Archived,
 		IsMirror:        r.IsMirror,
+		Empty:           r.Empty,
 		EnabledUnits:    r.Units,
 		FullName:        r.FullName(),
 	}
