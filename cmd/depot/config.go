@@ -404,7 +404,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.WebhookRetryDelay }},
 		{key: "site.disable_attachments", flag: "disable-attachments", usage: "turn issue and comment attachments off (their routes answer 404)",
 			field: func(c *Config) any { return &c.Site.DisableAttachments }},
-		{key: "site.attachment_max_bytes", flag: "attachment-max-bytes", usage: "largest attachment in bytes (413 past it); 0 means 2048 MiB, within max_body_bytes",
+		{key: "site.attachment_max_bytes", flag: "attachment-max-bytes", usage: "largest attachment in bytes (413 past it); 0 means 100 MiB (Gitea's default), within max_body_bytes",
 			field: func(c *Config) any { return &c.Site.AttachmentMaxBytes }},
 		{key: "site.attachment_allowed_types", flag: "attachment-allowed-types", usage: "extensions and MIME types attachments may have, comma-separated; empty means Gitea's list",
 			field: func(c *Config) any { return &c.Site.AttachmentAllowedTypes }},

@@ -59,7 +59,7 @@ type Settings struct {
 	// routes answer 404 (Gitea's [attachment] ENABLED = false).
 	DisableAttachments bool
 	// AttachmentMaxBytes bounds one attachment (413 past it); 0 means
-	// Gitea's default, 2048 MiB.
+	// Gitea's default, 100 MiB.
 	AttachmentMaxBytes int64
 	// AttachmentAllowedTypes lists the extensions and MIME types an
 	// attachment may have, comma separated as Gitea's ALLOWED_TYPES ("*/*"
