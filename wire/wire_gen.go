@@ -135,6 +135,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	lock := provideNodeLock(o)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -147,6 +148,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		GitRunner: githttpRunner,
 		SSH:       sshdServer,
 		Jobs:      runner,
+		Node:      lock,
 		Mirrors:   mirrorsService,
 		Log:       logger,
 	}
@@ -267,6 +269,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	lock := provideNodeLock(o)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -279,6 +282,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		GitRunner: githttpRunner,
 		SSH:       sshdServer,
 		Jobs:      runner,
+		Node:      lock,
 		Mirrors:   mirrorsService,
 		Log:       logger,
 	}

@@ -104,7 +104,16 @@ func (o KindOptions) handlerTimeout() time.Duration {
 type RunnerOptions struct {
 	// Owner names this process in the leases it takes (logs, debugging);
 	// empty means a random name. Each claim gets its own lease name under it.
+	// With Node set, Owner names this instance of the node (Node/Owner).
 	Owner string
+	// Node names this node, the same across its restarts, when the caller
+	// holds the name exclusively: no other live process runs under it (the
+	// data directory's node lock, see adapters/node). Run then starts by
+	// ending the leases of the node's earlier instances, which died with
+	// them, so that their jobs run again at once rather than when the
+	// leases run out. Empty: leases left behind by a crash run out. RunAs
+	// sets it when Run starts.
+	Node string
 	// Poll is how often the queue is looked at without a Notify.
 	Poll time.Duration
 	// Grace is how long running handlers may go on after Run's ctx ends

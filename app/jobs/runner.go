@@ -42,8 +42,11 @@ type Runner struct {
 	opts  RunnerOptions
 	// wake is Notify's signal; one pending wake-up is enough.
 	wake chan struct{}
-	// seq numbers the claims, so each lease has its own owner name.
-	seq atomic.Uint64
+	// owner names this instance's leases (Node/Owner, or Owner), set when
+	// Run starts; seq numbers the claims under it, so each lease has its
+	// own owner name.
+	owner string
+	seq   atomic.Uint64
 
 	mu    sync.Mutex
 	kinds map[string]*kindRunner
@@ -103,13 +106,27 @@ func (r *Runner) Notify() {
 // running handlers: they get the runner's grace period to finish, then their
 // ctx is cancelled and the jobs they give up on are released: due again at
 // once, the interrupted attempt not counted.
-// Call Run once per Runner.
+// Call Run (or RunAs) once per Runner.
 func (r *Runner) Run(ctx context.Context) {
+	r.RunAs(ctx, r.opts.Node)
+}
+
+// RunAs is Run as the node named node (see RunnerOptions.Node), for a
+// caller that takes the node's name only when it starts working: the
+// server takes its data directory's node lock when it starts serving, not
+// when it is assembled (the admin commands assemble it too, beside a
+// running server).
+func (r *Runner) RunAs(ctx context.Context, node string) {
+	r.opts.Node, r.owner = node, r.opts.Owner
+	if node != "" {
+		r.owner = node + "/" + r.opts.Owner
+	}
 	// Handlers and outcome writes outlive ctx by the grace period, so a
 	// shutdown does not cut a delivery off halfway when it could finish.
 	base, cancelHandlers := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelHandlers()
 	var wg sync.WaitGroup
+	r.reclaim(ctx)
 	ticker := time.NewTicker(r.opts.Poll)
 	defer ticker.Stop()
 	for {
@@ -121,6 +138,27 @@ func (r *Runner) Run(ctx context.Context) {
 		case <-r.wake:
 		case <-ticker.C:
 		}
+	}
+}
+
+// reclaim ends the leases of this node's earlier instances: they stopped
+// without settling (a crash, a kill), and the caller of Run holds the
+// node's name, so none of them is still running. Their jobs are then due
+// at the first claim, with the same ids and payloads, so a receiver sees
+// the same delivery again (at least once) rather than after the lease.
+func (r *Runner) reclaim(ctx context.Context) {
+	if r.opts.Node == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	defer cancel()
+	n, err := r.store.ExpireLeases(cctx, r.opts.Node+"/", r.owner+"/", r.clock.Now())
+	switch {
+	case err != nil:
+		r.log.Error("jobs: taking back the leases of this node's earlier instances; they run when their leases end",
+			"node", r.opts.Node, "err", err)
+	case n > 0:
+		r.log.Info("jobs: took back the leases of this node's earlier instances", "node", r.opts.Node, "jobs", n)
 	}
 }
 
@@ -159,7 +197,7 @@ func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 		if free <= 0 {
 			continue
 		}
-		owner := r.opts.Owner + "/" + strconv.FormatUint(r.seq.Add(1), 10)
+		owner := r.owner + "/" + strconv.FormatUint(r.seq.Add(1), 10)
 		// The handlers' deadlines count from before the claim, so they end
 		// before the lease does whatever the claim took.
 		deadline := time.Now().Add(k.opts.handlerTimeout())
