@@ -2,7 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -25,6 +28,8 @@ type groupCommit struct {
 	mu      sync.Mutex
 	queue   []*groupWrite
 	running bool
+	// writer is told what holds the writer (pool_waits.go); nil: nothing.
+	writer *writerHolder
 }
 
 // groupWrite is one write waiting for its batch.
@@ -54,6 +59,21 @@ func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Co
 		go g.loop(db)
 	}
 	g.mu.Unlock()
+	select {
+	case err := <-w.done:
+		return err
+	case <-ctx.Done():
+	}
+	// A write still queued is taken out and never runs, so the caller's
+	// deadline bounds its wait for the writer; one already in a batch is
+	// waited for, as its outcome is being decided.
+	g.mu.Lock()
+	if i := slices.Index(g.queue, w); i >= 0 {
+		g.queue = slices.Delete(g.queue, i, i+1)
+		g.mu.Unlock()
+		return ctx.Err()
+	}
+	g.mu.Unlock()
 	return <-w.done
 }
 
@@ -79,11 +99,22 @@ func (g *groupCommit) loop(db *bun.DB) {
 func (g *groupCommit) commit(db *bun.DB, batch []*groupWrite) {
 	if len(batch) == 1 {
 		w := batch[0]
-		w.done <- w.fn(w.ctx, db)
+		var release func()
+		if g.writer != nil {
+			release = g.writer.hold("a grouped write (job outcome or delivery record)")
+		}
+		err := w.fn(w.ctx, db)
+		if release != nil {
+			release()
+		}
+		w.done <- err
 		return
 	}
 	results := make([]error, len(batch))
 	err := db.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		if g.writer != nil {
+			defer g.writer.hold(fmt.Sprintf("a group commit of %d writes", len(batch)))()
+		}
 		for i, w := range batch {
 			sp, err := tx.BeginTx(w.ctx, nil)
 			if err != nil {
@@ -121,7 +152,8 @@ func (c conn) grouped(ctx context.Context, fn func(ctx context.Context, db bun.I
 		return fn(ctx, tx)
 	}
 	if c.owner.dialect == DialectSQLite {
-		return c.owner.group.do(ctx, c.owner.write, fn)
+		started := time.Now()
+		return c.owner.waitCause(c.owner.group.do(ctx, c.owner.write, fn), true, started)
 	}
 	return fn(ctx, c.write)
 }

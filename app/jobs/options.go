@@ -119,7 +119,21 @@ type RunnerOptions struct {
 	// Grace is how long running handlers may go on after Run's ctx ends
 	// before their ctx is cancelled.
 	Grace time.Duration
+	// ClaimWait bounds how long one claim may wait for the database (on
+	// SQLite for its one writer, which a long transaction holds). A claim
+	// that runs out is tried again at the next poll; zero means
+	// DefaultClaimWait.
+	ClaimWait time.Duration
 }
+
+// DefaultClaimWait is RunnerOptions.ClaimWait's default: far beyond a
+// claim's own cost, so a claim that runs out waited behind something else.
+const DefaultClaimWait = 30 * time.Second
+
+// claimWaitsBeforeWarning is how many claims in a row may run out before
+// the runner warns: one is a long transaction that was in the way, several
+// are a database that is stuck.
+const claimWaitsBeforeWarning = 3
 
 func (o RunnerOptions) withDefaults() RunnerOptions {
 	if o.Owner == "" {
@@ -130,6 +144,9 @@ func (o RunnerOptions) withDefaults() RunnerOptions {
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
+	}
+	if o.ClaimWait <= 0 {
+		o.ClaimWait = DefaultClaimWait
 	}
 	return o
 }

@@ -59,6 +59,9 @@ type kindRunner struct {
 	opts    KindOptions
 	handle  Handler
 	running atomic.Int32
+	// claimWaits counts the claims in a row that ran out of time (the run
+	// loop's goroutine only).
+	claimWaits int
 }
 
 // NewRunner builds a runner over the (non-transactional) stores' job queue
@@ -186,6 +189,26 @@ func (r *Runner) registered() []*kindRunner {
 	return append([]*kindRunner(nil), r.order...)
 }
 
+// claimFailed logs a claim that failed; it is tried again at the next poll
+// or wake-up. A claim that ran out of time waited behind something else
+// (on SQLite a transaction holding the writer, which the error names): the
+// jobs wait a little longer and nothing is lost, so it is logged at debug,
+// and as a warning only when it keeps happening.
+func (r *Runner) claimFailed(k *kindRunner, waited bool, err error) {
+	if !waited {
+		r.log.Error("jobs: claiming", "kind", k.name, "err", err)
+		return
+	}
+	k.claimWaits++
+	if k.claimWaits < claimWaitsBeforeWarning {
+		r.log.Debug("jobs: a claim waited too long for the database; trying again", "kind", k.name,
+			"wait", r.opts.ClaimWait, "err", err)
+		return
+	}
+	r.log.Warn("jobs: claims keep waiting too long for the database; trying again", "kind", k.name,
+		"claims", k.claimWaits, "wait", r.opts.ClaimWait, "err", err)
+}
+
 // claimRound claims, per kind, as many batches of due jobs as the kind has
 // free slots, and starts each on a worker of its own.
 func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
@@ -203,13 +226,15 @@ func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 		deadline := time.Now().Add(k.opts.handlerTimeout())
 		// The claim is not cancelled with ctx: a claim that committed but
 		// whose answer was dropped would strand its jobs until the lease ends.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.ClaimWait)
 		batches, err := r.store.ClaimBatches(cctx, owner, []string{k.name}, r.clock.Now(), k.opts.Lease, free, k.opts.Batch)
+		waited := cctx.Err() != nil
 		cancel()
 		if err != nil {
-			r.log.Error("jobs: claiming", "kind", k.name, "err", err)
+			r.claimFailed(k, waited, err)
 			continue
 		}
+		k.claimWaits = 0
 		for _, b := range batches {
 			k.running.Add(1)
 			wg.Go(func() {

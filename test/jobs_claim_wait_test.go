@@ -1,0 +1,120 @@
+package test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/depothq/depot/adapters/security"
+	"github.com/depothq/depot/adapters/sqlstore"
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/testkit"
+)
+
+// jobsLog is a log a runner writes while a test reads it.
+type jobsLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *jobsLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// lines returns the lines at level (DEBUG, WARN, ERROR …) that mention msg.
+func (l *jobsLog) lines(level, msg string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for line := range strings.SplitSeq(l.buf.String(), "\n") {
+		if strings.Contains(line, "level="+level) && strings.Contains(line, msg) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestJobsClaimBehindALongTransaction holds a transaction open while the
+// runner claims, as a long write (or a stuck one) does. On SQLite the claim
+// needs the one writer: it waits a bounded time, says what it waited behind,
+// tries again quietly (a warning only once it keeps happening), never logs
+// an error, and the job runs once the transaction ends. On Postgres the
+// claim runs beside the transaction.
+func TestJobsClaimBehindALongTransaction(t *testing.T) {
+	jobsBackends(t, func(t *testing.T, cfg sqlstore.Config) {
+		is := is.New(t)
+		d := jobsOpen(t, cfg)
+		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.after", Payload: []byte("x")})
+
+		held, release := make(chan struct{}), make(chan struct{})
+		txDone := make(chan error, 1)
+		go func() {
+			txDone <- d.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
+				// A write, so that on Postgres too the transaction holds something.
+				if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
+					return err
+				}
+				close(held)
+				<-release
+				return nil
+			})
+		}()
+		<-held
+		released := false
+		releaseTx := func() {
+			if !released {
+				released = true
+				close(release)
+				is.NoErr(<-txDone)
+			}
+		}
+		t.Cleanup(releaseTx)
+
+		logs := &jobsLog{}
+		log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		const wait = 200 * time.Millisecond
+		r := jobs.NewRunnerWith(d.Stores().Jobs, security.SystemClock{}, log,
+			jobs.RunnerOptions{Owner: "p", Poll: 20 * time.Millisecond, Grace: 100 * time.Millisecond, ClaimWait: wait})
+		r.Handle("test.after", jobsQuick, func(context.Context, *ports.Job) error { return nil })
+		testkit.Go(t, r.Run)
+
+		if d.Dialect() == sqlstore.DialectPostgres {
+			testkit.Eventually(t, "the job to run beside the transaction", func() bool {
+				return jobsState(t, d, id) == "done"
+			})
+			releaseTx()
+			is.Equal(len(logs.lines("ERROR", "")), 0)
+			return
+		}
+
+		// The first claims that run out are debug lines naming what held the
+		// writer: this test's transaction.
+		testkit.Eventually(t, "a claim to run out of time", func() bool {
+			return len(logs.lines("DEBUG", "a claim waited too long for the database")) > 0
+		})
+		first := logs.lines("DEBUG", "a claim waited too long for the database")[0]
+		is.True(strings.Contains(first, "context deadline exceeded"))
+		is.True(strings.Contains(first, "TestJobsClaimBehindALongTransaction")) // the holder, named
+		is.True(strings.Contains(first, "SQLite writer"))
+		// Claims that keep running out warn.
+		testkit.Eventually(t, "the runner to warn", func() bool {
+			return len(logs.lines("WARN", "claims keep waiting too long")) > 0
+		})
+		is.Equal(jobsState(t, d, id), ports.JobPending) // untouched meanwhile
+
+		releaseTx()
+		testkit.Eventually(t, "the job to run once the writer is free", func() bool {
+			return jobsState(t, d, id) == "done"
+		})
+		is.Equal(len(logs.lines("ERROR", "")), 0) // waiting is not an error
+	})
+}
