@@ -4,9 +4,10 @@
 //
 // Several processes may run a Runner over one database: a claim leases a job
 // to one of them, and a process that dies loses its jobs to the others when
-// their leases run out. A job may therefore run more than once (its worker
-// died after the work but before recording it), never twice at the same
-// time: handlers should be idempotent where the effect allows.
+// their leases run out, or at once to its own next instance when it runs as
+// a named node (RunnerOptions.Node). A job may therefore run more than once
+// (its worker died after the work but before recording it), never twice at
+// the same time: handlers should be idempotent where the effect allows.
 package jobs
 
 import (
