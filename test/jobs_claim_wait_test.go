@@ -102,6 +102,7 @@ func TestJobsClaimBehindALongTransaction(t *testing.T) {
 			return len(logs.lines("DEBUG", "a claim waited too long for the database")) > 0
 		})
 		first := logs.lines("DEBUG", "a claim waited too long for the database")[0]
+		t.Logf("the claim's log line: %s", first)
 		is.True(strings.Contains(first, "context deadline exceeded"))
 		is.True(strings.Contains(first, "TestJobsClaimBehindALongTransaction")) // the holder, named
 		is.True(strings.Contains(first, "SQLite writer"))
@@ -117,4 +118,61 @@ func TestJobsClaimBehindALongTransaction(t *testing.T) {
 		})
 		is.Equal(len(logs.lines("ERROR", "")), 0) // waiting is not an error
 	})
+}
+
+// TestJobsClaimBehindAnotherProcessesWriteLock: on SQLite another process
+// (a second server, the admin commands) can hold the file's write lock, and
+// a claim then waits for SQLite's busy_timeout (5 s) rather than for the
+// claim's own deadline. That wait running out is the same kind of event: a
+// quiet retry naming its cause, not an error, and the job runs once the
+// lock is free. (Postgres claims beside other transactions, see above.)
+func TestJobsClaimBehindAnotherProcessesWriteLock(t *testing.T) {
+	is := is.New(t)
+	cfg := sqlstore.Config{DataDir: t.TempDir()}
+	other, d := jobsOpen(t, cfg), jobsOpen(t, cfg)
+	id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.after", Payload: []byte("x")})
+
+	held, release := make(chan struct{}), make(chan struct{})
+	txDone := make(chan error, 1)
+	go func() {
+		txDone <- other.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
+			if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
+				return err
+			}
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	released := false
+	releaseTx := func() {
+		if !released {
+			released = true
+			close(release)
+			is.NoErr(<-txDone)
+		}
+	}
+	t.Cleanup(releaseTx)
+
+	logs := &jobsLog{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	r := jobs.NewRunnerWith(d.Stores().Jobs, security.SystemClock{}, log,
+		jobs.RunnerOptions{Owner: "p", Poll: 20 * time.Millisecond, Grace: 100 * time.Millisecond, ClaimWait: 20 * time.Second})
+	r.Handle("test.after", jobsQuick, func(context.Context, *ports.Job) error { return nil })
+	testkit.Go(t, r.Run)
+
+	testkit.Eventually(t, "a claim to give up on the lock", func() bool {
+		return len(logs.lines("DEBUG", "a claim waited too long for the database")) > 0
+	})
+	line := logs.lines("DEBUG", "a claim waited too long for the database")[0]
+	t.Logf("the claim's log line: %s", line)
+	is.True(strings.Contains(line, "locked by another process past busy_timeout"))
+	is.Equal(jobsState(t, d, id), ports.JobPending)
+
+	releaseTx()
+	testkit.Eventually(t, "the job to run once the lock is free", func() bool {
+		return jobsState(t, d, id) == "done"
+	})
+	is.Equal(len(logs.lines("ERROR", "")), 0)
 }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // writerHolder records what holds SQLite's one writer connection — a
@@ -71,14 +74,31 @@ func poolState(name string, db *sql.DB) string {
 	return fmt.Sprintf("%s: %d of %d connections in use, %d waits so far", name, s.InUse, s.MaxOpenConnections, s.WaitCount)
 }
 
+// isBusy reports SQLite's SQLITE_BUSY: another connection to the file —
+// another process (a second server, the admin commands), as this process
+// has one writer — kept its write lock past busy_timeout.
+func isBusy(err error) bool {
+	var le *sqlite.Error
+	return errors.As(err, &le) && le.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // waitCause adds to err, when it is a wait that ran out, what it waited
 // for: on SQLite the read pool or the writer (and what holds it), on
-// Postgres the pool. Other errors are returned as they are.
+// Postgres the pool. A wait for the file lock that outlasted busy_timeout
+// is a wait that ran out too, and says so as context.DeadlineExceeded, so
+// that callers treat both alike. Other errors are returned as they are.
 func (d *DB) waitCause(err error, write bool, started time.Time) error {
-	if d == nil || !isWaitEnd(err) {
+	if d == nil {
 		return err
 	}
 	waited := time.Since(started).Round(time.Millisecond)
+	if d.dialect == DialectSQLite && isBusy(err) {
+		return fmt.Errorf("%w (after %s; the database file stayed locked by another process past busy_timeout): %w",
+			context.DeadlineExceeded, waited, err)
+	}
+	if !isWaitEnd(err) {
+		return err
+	}
 	switch {
 	case d.dialect != DialectSQLite:
 		return fmt.Errorf("%w (after %s; %s)", err, waited, poolState("pool", d.write.DB))

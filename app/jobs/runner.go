@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -229,7 +230,9 @@ func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 		// whose answer was dropped would strand its jobs until the lease ends.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.ClaimWait)
 		batches, err := r.store.ClaimBatches(cctx, owner, []string{k.name}, r.clock.Now(), k.opts.Lease, free, k.opts.Batch)
-		waited := cctx.Err() != nil
+		// A claim that ran out of time, or whose store says a wait ran out
+		// (on SQLite, another process's lock past busy_timeout).
+		waited := cctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 		cancel()
 		if err != nil {
 			r.claimFailed(k, waited, err)
