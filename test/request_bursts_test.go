@@ -88,13 +88,18 @@ func TestRequestBurstsBackToBackAllComplete(t *testing.T) {
 				w.WriteHeader(http.StatusOK)
 			})
 			deliveryHook(t, alice, rec.URL+"/hook", []string{"issues"})
-			token := srv.CreateToken("alice", userPassword, "write:repository", "read:user", "write:issue")
+			// Each burst comes with a token the server has not seen, so that
+			// all its requests miss the token cache at once and look it up.
+			newToken := func() string {
+				return srv.CreateToken("alice", userPassword, "write:repository", "read:user", "write:issue")
+			}
 			// Keep-alive connections shared by the whole test, as a load tool's.
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: burstSize}}
 			t.Cleanup(client.CloseIdleConnections)
 
 			burst := func(round int) {
 				t.Helper()
+				token := newToken()
 				var wg sync.WaitGroup
 				errs := make([]error, burstSize)
 				for i := range burstSize {
@@ -121,6 +126,7 @@ func TestRequestBurstsBackToBackAllComplete(t *testing.T) {
 			// abandon sends a burst whose clients give up after a few
 			// milliseconds, mostly while the server is still working on them.
 			abandon := func() {
+				token := newToken()
 				var wg sync.WaitGroup
 				for i := range burstSize {
 					wg.Go(func() {
