@@ -46,7 +46,8 @@ const maxGroup = 256
 // do runs fn in the next batch on db and returns its outcome once the
 // batch has committed. fn runs with ctx's values but without its
 // cancellation: on SQLite an interrupted statement may roll back the whole
-// shared transaction.
+// shared transaction. ctx does bound the wait for a batch to take the
+// write: one that ends first leaves the queue unrun, with ctx's error.
 func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db bun.IDB) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
