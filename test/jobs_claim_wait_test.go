@@ -3,6 +3,7 @@ package test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -175,4 +176,54 @@ func TestJobsClaimBehindAnotherProcessesWriteLock(t *testing.T) {
 		return jobsState(t, d, id) == "done"
 	})
 	is.Equal(len(logs.lines("ERROR", "")), 0)
+}
+
+// TestJobsOutcomeBehindALongTransaction: recording a job's outcome waits
+// for SQLite's writer in the queue of grouped writes; a caller whose
+// deadline ends there gets a wait error naming the holder, and its write
+// never runs (the job stays leased, to be settled again or taken over).
+// On Postgres the write runs beside the transaction.
+func TestJobsOutcomeBehindALongTransaction(t *testing.T) {
+	jobsBackends(t, func(t *testing.T, cfg sqlstore.Config) {
+		is := is.New(t)
+		d := jobsOpen(t, cfg)
+		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.outcome"})
+		js, err := d.Stores().Jobs.Claim(t.Context(), "p/1", []string{"test.outcome"}, time.Now(), time.Minute, 1)
+		is.NoErr(err)
+		is.Equal(len(js), 1)
+
+		held, release := make(chan struct{}), make(chan struct{})
+		txDone := make(chan error, 1)
+		go func() {
+			txDone <- d.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
+				if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
+					return err
+				}
+				close(held)
+				<-release
+				return nil
+			})
+		}()
+		<-held
+
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		err = d.Stores().Jobs.Complete(ctx, id, "p/1")
+		if d.Dialect() == sqlstore.DialectPostgres {
+			is.NoErr(err) // beside the transaction
+			close(release)
+			is.NoErr(<-txDone)
+			is.Equal(jobsState(t, d, id), ports.JobState("done"))
+			return
+		}
+		is.True(errors.Is(err, context.DeadlineExceeded))
+		is.True(time.Since(start) < 10*time.Second)                                     // bounded by the caller, not by the transaction
+		is.True(strings.Contains(err.Error(), "TestJobsOutcomeBehindALongTransaction")) // what held the writer
+		close(release)
+		is.NoErr(<-txDone)
+		is.Equal(jobsState(t, d, id), ports.JobRunning) // the given-up write never ran
+		is.NoErr(d.Stores().Jobs.Complete(t.Context(), id, "p/1"))
+		is.Equal(jobsState(t, d, id), ports.JobState("done"))
+	})
 }

@@ -78,26 +78,40 @@ func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Co
 	return <-w.done
 }
 
-// loop commits batches until no write waits.
+// loop commits batches until no write waits. It takes the writer before
+// it takes a batch: while the writer is busy elsewhere (a long
+// transaction), the writes stay queued, where their callers may give up on
+// them when their deadlines end.
 func (g *groupCommit) loop(db *bun.DB) {
 	for {
+		c, err := db.Conn(context.Background())
 		g.mu.Lock()
 		n := min(len(g.queue), maxGroup)
 		if n == 0 {
 			g.running = false
 			g.mu.Unlock()
+			if err == nil {
+				_ = c.Close()
+			}
 			return
 		}
 		batch := g.queue[:n:n]
 		g.queue = g.queue[n:]
 		g.mu.Unlock()
-		g.commit(db, batch)
+		if err != nil {
+			for _, w := range batch {
+				w.done <- err
+			}
+			continue
+		}
+		g.commit(&c, batch)
+		_ = c.Close()
 	}
 }
 
-// commit runs one batch: a lone write on its own, several in one
-// transaction with a savepoint each.
-func (g *groupCommit) commit(db *bun.DB, batch []*groupWrite) {
+// commit runs one batch on the writer's connection c: a lone write on its
+// own, several in one transaction with a savepoint each.
+func (g *groupCommit) commit(db *bun.Conn, batch []*groupWrite) {
 	if len(batch) == 1 {
 		w := batch[0]
 		var release func()
