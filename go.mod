@@ -8,6 +8,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/editorconfig/editorconfig-core-go/v2 v2.6.5
 	github.com/go-enry/go-enry/v2 v2.9.6
+	github.com/gofrs/flock v0.13.2
 	github.com/google/licenseclassifier/v2 v2.0.0
 	github.com/google/wire v0.7.0
 	github.com/gorilla/mux v1.8.1
@@ -22,6 +23,7 @@ require (
 	github.com/uptrace/bun/driver/pgdriver v1.2.18
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.47.0
+	golang.org/x/sync v0.24.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -49,7 +51,6 @@ require (
 	go.opentelemetry.io/otel v1.40.0 // indirect
 	go.opentelemetry.io/otel/trace v1.40.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect

@@ -127,4 +127,11 @@ type JobStore interface {
 	Release(ctx context.Context, id int64, owner string) error
 	// Get returns a job in any state (errs.ErrNotFound once completed).
 	Get(ctx context.Context, id int64) (*Job, JobState, error)
+	// ExpireLeases ends at now the leases of the running jobs whose owner
+	// starts with prefix but not with keep, and returns how many it ended.
+	// A restarted node passes its own name as prefix and its new instance's
+	// as keep: the leases of its earlier instances died with them, so their
+	// jobs become claimable at once instead of when the leases run out.
+	// Their Attempts stay counted, as for any lease that ran out.
+	ExpireLeases(ctx context.Context, prefix, keep string, now time.Time) (int64, error)
 }

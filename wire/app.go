@@ -81,10 +81,20 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(flushed)
 		a.LastUsed.Run(bg, time.Minute)
 	}()
+	// The node's name lets the runner take back at once the jobs its
+	// earlier instance held when it died; without it (another server on
+	// this data directory holds it) those wait for their leases to end.
+	nodeName, err := a.Node.Acquire()
+	if err != nil {
+		a.Log.Warn("jobs: running without a node name; jobs of a crashed earlier instance wait for their leases", "err", err)
+	} else if nodeName == "" {
+		a.Log.Warn("jobs: another process on this data directory holds its node name; jobs of a crashed earlier instance wait for their leases")
+	}
+	defer a.Node.Release()
 	jobsDone := make(chan struct{})
 	go func() {
 		defer close(jobsDone)
-		a.Jobs.Run(bg)
+		a.Jobs.RunAs(bg, nodeName)
 	}()
 	sweepsDone := make(chan struct{})
 	go func() {

@@ -16,6 +16,7 @@ import (
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
+	"github.com/depothq/depot/adapters/node"
 	"github.com/depothq/depot/adapters/outbound"
 	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/adapters/sqlstore"
@@ -61,8 +62,10 @@ type App struct {
 	GitRunner *githttp.Runner
 	// SSH serves Git over SSH when the site's SSHListen is set.
 	SSH *sshd.Server
-	// Jobs works the durable job queue (deliveries, mirror syncs).
+	// Jobs works the durable job queue (deliveries, mirror syncs), as the
+	// node that Node names once the server holds it.
 	Jobs    *jobs.Runner
+	Node    *node.Lock
 	Mirrors *mirrors.Service
 	Log     *slog.Logger
 	// Site is the site's settings; the connection limits are read here.
@@ -185,6 +188,9 @@ func provideSecretBox(o Options) (ports.SecretBox, error) {
 	return security.NewSecretBox(key)
 }
 
+// provideNodeLock names the node after its data directory (node.Lock).
+func provideNodeLock(o Options) *node.Lock { return node.NewLock(o.DataDir) }
+
 // provideSSHOptions keeps the SSH host key under <data>/ssh.
 func provideSSHOptions(o Options) (sshd.Options, error) {
 	exempt, err := connlimit.ParseExempt(o.Site.Connections.MaxConnsExempt)
@@ -204,6 +210,7 @@ var appSet = gwire.NewSet(
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
+	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),

@@ -142,6 +142,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	lock := provideNodeLock(o)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -154,6 +155,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		GitRunner: githttpRunner,
 		SSH:       sshdServer,
 		Jobs:      runner,
+		Node:      lock,
 		Mirrors:   mirrorsService,
 		Log:       logger,
 		Site:      settings,
@@ -283,6 +285,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	lock := provideNodeLock(o)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -295,6 +298,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		GitRunner: githttpRunner,
 		SSH:       sshdServer,
 		Jobs:      runner,
+		Node:      lock,
 		Mirrors:   mirrorsService,
 		Log:       logger,
 		Site:      settings,

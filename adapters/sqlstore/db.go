@@ -61,6 +61,9 @@ type DB struct {
 	// writes holds the hot write paths' statements prepared on SQLite's
 	// writer (issueg_prepared.go).
 	writes preparedWrites
+	// writer says what holds SQLite's writer, for waits that run out
+	// (pool_waits.go).
+	writer writerHolder
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
@@ -129,12 +132,14 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("sqlstore: open SQLite reader: %w", err)
 	}
 
-	return &DB{
+	d := &DB{
 		dialect:  DialectSQLite,
 		write:    bun.NewDB(writer, sqlitedialect.New()),
 		read:     bun.NewDB(reader, sqlitedialect.New()),
 		lockPath: path + ".migrate-lock",
-	}, nil
+	}
+	d.group.writer = &d.writer
+	return d, nil
 }
 
 func openPostgres(ctx context.Context, dsn string) (*DB, error) {

@@ -2,7 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -25,6 +28,8 @@ type groupCommit struct {
 	mu      sync.Mutex
 	queue   []*groupWrite
 	running bool
+	// writer is told what holds the writer (pool_waits.go); nil: nothing.
+	writer *writerHolder
 }
 
 // groupWrite is one write waiting for its batch.
@@ -41,7 +46,8 @@ const maxGroup = 256
 // do runs fn in the next batch on db and returns its outcome once the
 // batch has committed. fn runs with ctx's values but without its
 // cancellation: on SQLite an interrupted statement may roll back the whole
-// shared transaction.
+// shared transaction. ctx does bound the wait for a batch to take the
+// write: one that ends first leaves the queue unrun, with ctx's error.
 func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db bun.IDB) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -54,36 +60,76 @@ func (g *groupCommit) do(ctx context.Context, db *bun.DB, fn func(ctx context.Co
 		go g.loop(db)
 	}
 	g.mu.Unlock()
+	select {
+	case err := <-w.done:
+		return err
+	case <-ctx.Done():
+	}
+	// A write still queued is taken out and never runs, so the caller's
+	// deadline bounds its wait for the writer; one already in a batch is
+	// waited for, as its outcome is being decided.
+	g.mu.Lock()
+	if i := slices.Index(g.queue, w); i >= 0 {
+		g.queue = slices.Delete(g.queue, i, i+1)
+		g.mu.Unlock()
+		return ctx.Err()
+	}
+	g.mu.Unlock()
 	return <-w.done
 }
 
-// loop commits batches until no write waits.
+// loop commits batches until no write waits. It takes the writer before
+// it takes a batch: while the writer is busy elsewhere (a long
+// transaction), the writes stay queued, where their callers may give up on
+// them when their deadlines end.
 func (g *groupCommit) loop(db *bun.DB) {
 	for {
+		c, err := db.Conn(context.Background())
 		g.mu.Lock()
 		n := min(len(g.queue), maxGroup)
 		if n == 0 {
 			g.running = false
 			g.mu.Unlock()
+			if err == nil {
+				_ = c.Close()
+			}
 			return
 		}
 		batch := g.queue[:n:n]
 		g.queue = g.queue[n:]
 		g.mu.Unlock()
-		g.commit(db, batch)
+		if err != nil {
+			for _, w := range batch {
+				w.done <- err
+			}
+			continue
+		}
+		g.commit(&c, batch)
+		_ = c.Close()
 	}
 }
 
-// commit runs one batch: a lone write on its own, several in one
-// transaction with a savepoint each.
-func (g *groupCommit) commit(db *bun.DB, batch []*groupWrite) {
+// commit runs one batch on the writer's connection c: a lone write on its
+// own, several in one transaction with a savepoint each.
+func (g *groupCommit) commit(db *bun.Conn, batch []*groupWrite) {
 	if len(batch) == 1 {
 		w := batch[0]
-		w.done <- w.fn(w.ctx, db)
+		var release func()
+		if g.writer != nil {
+			release = g.writer.hold("a grouped write (job outcome or delivery record)")
+		}
+		err := w.fn(w.ctx, db)
+		if release != nil {
+			release()
+		}
+		w.done <- err
 		return
 	}
 	results := make([]error, len(batch))
 	err := db.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		if g.writer != nil {
+			defer g.writer.hold(fmt.Sprintf("a group commit of %d writes", len(batch)))()
+		}
 		for i, w := range batch {
 			sp, err := tx.BeginTx(w.ctx, nil)
 			if err != nil {
@@ -121,7 +167,8 @@ func (c conn) grouped(ctx context.Context, fn func(ctx context.Context, db bun.I
 		return fn(ctx, tx)
 	}
 	if c.owner.dialect == DialectSQLite {
-		return c.owner.group.do(ctx, c.owner.write, fn)
+		started := time.Now()
+		return c.owner.waitCause(c.owner.group.do(ctx, c.owner.write, fn), true, started)
 	}
 	return fn(ctx, c.write)
 }

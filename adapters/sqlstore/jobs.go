@@ -214,11 +214,12 @@ func (s *JobStore) ClaimBatches(ctx context.Context, owner string, kinds []strin
 	}
 	follow := max(batch, 1) - 1
 	now = dbTime(now)
+	started := time.Now()
 	var rows []jobRow
 	if st := s.c.claimStmt(ctx, len(kinds)); st != nil {
 		var err error
 		if rows, err = s.claimPrepared(ctx, st, owner, kinds, now, lease, limit, follow); err != nil {
-			return nil, jobMapping.mapErr(err)
+			return nil, jobMapping.mapErr(s.c.owner.waitCause(err, true, started))
 		}
 	} else {
 		db := s.c.w(ctx)
@@ -230,7 +231,7 @@ func (s *JobStore) ClaimBatches(ctx context.Context, owner string, kinds []strin
 		q := db.NewRaw(hints.Replace(claimSQL), in, now, limit, in, now, in, now, now, limit, in, now, now, follow,
 			owner, now.Add(lease), in, now, now)
 		if err := q.Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, jobMapping.mapErr(err)
+			return nil, jobMapping.mapErr(s.c.owner.waitCause(err, true, started))
 		}
 	}
 	return batchesOf(rows), nil

@@ -48,13 +48,14 @@ func (s *AccessTokenStore) ListByUser(ctx context.Context, userID int64, opts po
 func (s *AccessTokenStore) FindByLastEight(ctx context.Context, lastEight string) ([]*token.AccessToken, error) {
 	var rows []tokenRow
 	var err error
+	started := time.Now()
 	if hot := s.c.prepared(ctx); hot != nil {
 		err = s.c.scanAll(ctx, hot.tokensByLastEight, lastEight, &rows)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(&rows).Where("t.last_eight = ?", lastEight).Scan(ctx)
 	}
 	if err != nil {
-		return nil, tokenMapping.mapErr(err)
+		return nil, tokenMapping.mapErr(s.c.owner.waitCause(err, false, started))
 	}
 	return tokensToDomain(rows), nil
 }
@@ -120,9 +121,14 @@ func (s *AccessTokenStore) TouchLastUsed(ctx context.Context, used map[int64]tim
 	if tx, ok := db.(bun.Tx); ok {
 		return touch(ctx, tx)
 	}
-	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	started := time.Now()
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if d := s.c.owner; d != nil && d.dialect == DialectSQLite {
+			defer d.writer.hold("the token last-use flush")()
+		}
 		return touch(ctx, tx)
 	})
+	return s.c.owner.waitCause(err, true, started)
 }
 
 func tokensToDomain(rows []tokenRow) []*token.AccessToken {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -48,11 +49,20 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Sto
 	}
 	st := &txState{}
 	defer st.done.Store(true)
-	return d.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var holder string
+	if d.dialect == DialectSQLite {
+		holder = txCaller()
+	}
+	started := time.Now()
+	err := d.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if holder != "" {
+			defer d.writer.hold(holder)()
+		}
 		st.tx = tx
 		ctx = context.WithValue(ctx, txKey{d}, st)
 		return fn(ctx, d.storesOn(conn{read: tx, write: tx, home: d}))
 	})
+	return d.waitCause(err, true, started)
 }
 
 func (d *DB) inSavepoint(ctx context.Context, outer bun.Tx, fn func(ctx context.Context, tx ports.Stores) error) error {

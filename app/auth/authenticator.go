@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -33,11 +34,15 @@ type Authenticator struct {
 	log       *slog.Logger
 	// acceptQueryToken keeps the deprecated query tokens working as credentials.
 	acceptQueryToken bool
+	lookups          tokenLookups
 }
 
 // Options are the site choices the Authenticator reads.
 type Options struct {
 	AcceptQueryToken bool
+	// LookupWait bounds a token lookup that missed the cache; zero means
+	// DefaultLookupWait.
+	LookupWait time.Duration
 }
 
 // NewAuthenticator builds an Authenticator over the stores and security ports.
@@ -47,6 +52,7 @@ func NewAuthenticator(stores ports.Stores, hasher ports.PasswordHasher, otp port
 		users: stores.Users, tokens: stores.Tokens, hasher: hasher, otp: otp,
 		verified: verified, tokenMemo: tokens, lastUsed: lastUsed, log: log,
 		acceptQueryToken: opts.AcceptQueryToken,
+		lookups:          tokenLookups{wait: cmp.Or(opts.LookupWait, DefaultLookupWait)},
 	}
 }
 
@@ -98,18 +104,10 @@ func (a *Authenticator) byToken(ctx context.Context, secret string, m Method) (C
 		a.lastUsed.Record(t.ID)
 		return Caller{User: u, Token: t, Method: m}, nil
 	}
-	t, err := a.findToken(ctx, secret)
+	t, u, err := a.lookupToken(ctx, secret)
 	if err != nil {
 		return Caller{}, err
 	}
-	u, err := a.users.GetByID(ctx, t.UserID)
-	if err != nil {
-		if errors.Is(err, errs.ErrNotFound) {
-			return Caller{}, errs.Unauthenticated(msgBadCredentials)
-		}
-		return Caller{}, err
-	}
-	a.tokenMemo.Put(secret, t, u)
 	a.lastUsed.Record(t.ID)
 	return Caller{User: u, Token: t, Method: m}, nil
 }

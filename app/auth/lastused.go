@@ -54,8 +54,25 @@ func (r *LastUsedRecorder) Flush(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	return r.store.TouchLastUsed(ctx, batch)
+	if err := r.store.TouchLastUsed(ctx, batch); err != nil {
+		// Kept for the next flush (a newer use wins): a flush that waited
+		// too long for the database loses nothing.
+		r.mu.Lock()
+		for id, at := range batch {
+			if cur, ok := r.pending[id]; !ok || cur.Before(at) {
+				r.pending[id] = at
+			}
+		}
+		r.mu.Unlock()
+		return err
+	}
+	return nil
 }
+
+// flushWait bounds one periodic flush, so that a database that is stuck
+// (on SQLite, a transaction holding the writer) shows in the log every
+// interval instead of holding the flush forever.
+const flushWait = 30 * time.Second
 
 // Run flushes every interval until ctx ends, then flushes once more with a
 // fresh context so that a clean shutdown loses nothing.
@@ -72,9 +89,11 @@ func (r *LastUsedRecorder) Run(ctx context.Context, interval time.Duration) {
 			cancel()
 			return
 		case <-t.C:
-			if err := r.Flush(ctx); err != nil {
-				r.log.Error("flushing token last-use times", "err", err)
+			fctx, cancel := context.WithTimeout(ctx, flushWait)
+			if err := r.Flush(fctx); err != nil && ctx.Err() == nil {
+				r.log.Warn("flushing token last-use times; kept for the next flush", "err", err)
 			}
+			cancel()
 		}
 	}
 }

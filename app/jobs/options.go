@@ -104,13 +104,36 @@ func (o KindOptions) handlerTimeout() time.Duration {
 type RunnerOptions struct {
 	// Owner names this process in the leases it takes (logs, debugging);
 	// empty means a random name. Each claim gets its own lease name under it.
+	// With Node set, Owner names this instance of the node (Node/Owner).
 	Owner string
+	// Node names this node, the same across its restarts, when the caller
+	// holds the name exclusively: no other live process runs under it (the
+	// data directory's node lock, see adapters/node). Run then starts by
+	// ending the leases of the node's earlier instances, which died with
+	// them, so that their jobs run again at once rather than when the
+	// leases run out. Empty: leases left behind by a crash run out. RunAs
+	// sets it when Run starts.
+	Node string
 	// Poll is how often the queue is looked at without a Notify.
 	Poll time.Duration
 	// Grace is how long running handlers may go on after Run's ctx ends
 	// before their ctx is cancelled.
 	Grace time.Duration
+	// ClaimWait bounds how long one claim may wait for the database (on
+	// SQLite for its one writer, which a long transaction holds). A claim
+	// that runs out is tried again at the next poll; zero means
+	// DefaultClaimWait.
+	ClaimWait time.Duration
 }
+
+// DefaultClaimWait is RunnerOptions.ClaimWait's default: far beyond a
+// claim's own cost, so a claim that runs out waited behind something else.
+const DefaultClaimWait = 30 * time.Second
+
+// claimWaitsBeforeWarning is how many claims in a row may run out before
+// the runner warns: one is a long transaction that was in the way, several
+// are a database that is stuck.
+const claimWaitsBeforeWarning = 3
 
 func (o RunnerOptions) withDefaults() RunnerOptions {
 	if o.Owner == "" {
@@ -121,6 +144,9 @@ func (o RunnerOptions) withDefaults() RunnerOptions {
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
+	}
+	if o.ClaimWait <= 0 {
+		o.ClaimWait = DefaultClaimWait
 	}
 	return o
 }

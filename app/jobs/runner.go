@@ -4,15 +4,17 @@
 //
 // Several processes may run a Runner over one database: a claim leases a job
 // to one of them, and a process that dies loses its jobs to the others when
-// their leases run out. A job may therefore run more than once (its worker
-// died after the work but before recording it), never twice at the same
-// time: handlers should be idempotent where the effect allows.
+// their leases run out, or at once to its own next instance when it runs as
+// a named node (RunnerOptions.Node). A job may therefore run more than once
+// (its worker died after the work but before recording it), never twice at
+// the same time: handlers should be idempotent where the effect allows.
 package jobs
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -42,8 +44,11 @@ type Runner struct {
 	opts  RunnerOptions
 	// wake is Notify's signal; one pending wake-up is enough.
 	wake chan struct{}
-	// seq numbers the claims, so each lease has its own owner name.
-	seq atomic.Uint64
+	// owner names this instance's leases (Node/Owner, or Owner), set when
+	// Run starts; seq numbers the claims under it, so each lease has its
+	// own owner name.
+	owner string
+	seq   atomic.Uint64
 
 	mu    sync.Mutex
 	kinds map[string]*kindRunner
@@ -56,6 +61,9 @@ type kindRunner struct {
 	opts    KindOptions
 	handle  Handler
 	running atomic.Int32
+	// claimWaits counts the claims in a row that ran out of time (the run
+	// loop's goroutine only).
+	claimWaits int
 }
 
 // NewRunner builds a runner over the (non-transactional) stores' job queue
@@ -103,13 +111,27 @@ func (r *Runner) Notify() {
 // running handlers: they get the runner's grace period to finish, then their
 // ctx is cancelled and the jobs they give up on are released: due again at
 // once, the interrupted attempt not counted.
-// Call Run once per Runner.
+// Call Run (or RunAs) once per Runner.
 func (r *Runner) Run(ctx context.Context) {
+	r.RunAs(ctx, r.opts.Node)
+}
+
+// RunAs is Run as the node named node (see RunnerOptions.Node), for a
+// caller that takes the node's name only when it starts working: the
+// server takes its data directory's node lock when it starts serving, not
+// when it is assembled (the admin commands assemble it too, beside a
+// running server).
+func (r *Runner) RunAs(ctx context.Context, node string) {
+	r.opts.Node, r.owner = node, r.opts.Owner
+	if node != "" {
+		r.owner = node + "/" + r.opts.Owner
+	}
 	// Handlers and outcome writes outlive ctx by the grace period, so a
 	// shutdown does not cut a delivery off halfway when it could finish.
 	base, cancelHandlers := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelHandlers()
 	var wg sync.WaitGroup
+	r.reclaim(ctx)
 	ticker := time.NewTicker(r.opts.Poll)
 	defer ticker.Stop()
 	for {
@@ -121,6 +143,27 @@ func (r *Runner) Run(ctx context.Context) {
 		case <-r.wake:
 		case <-ticker.C:
 		}
+	}
+}
+
+// reclaim ends the leases of this node's earlier instances: they stopped
+// without settling (a crash, a kill), and the caller of Run holds the
+// node's name, so none of them is still running. Their jobs are then due
+// at the first claim, with the same ids and payloads, so a receiver sees
+// the same delivery again (at least once) rather than after the lease.
+func (r *Runner) reclaim(ctx context.Context) {
+	if r.opts.Node == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	defer cancel()
+	n, err := r.store.ExpireLeases(cctx, r.opts.Node+"/", r.owner+"/", r.clock.Now())
+	switch {
+	case err != nil:
+		r.log.Error("jobs: taking back the leases of this node's earlier instances; they run when their leases end",
+			"node", r.opts.Node, "err", err)
+	case n > 0:
+		r.log.Info("jobs: took back the leases of this node's earlier instances", "node", r.opts.Node, "jobs", n)
 	}
 }
 
@@ -148,6 +191,26 @@ func (r *Runner) registered() []*kindRunner {
 	return append([]*kindRunner(nil), r.order...)
 }
 
+// claimFailed logs a claim that failed; it is tried again at the next poll
+// or wake-up. A claim that ran out of time waited behind something else
+// (on SQLite a transaction holding the writer, which the error names): the
+// jobs wait a little longer and nothing is lost, so it is logged at debug,
+// and as a warning only when it keeps happening.
+func (r *Runner) claimFailed(k *kindRunner, waited bool, err error) {
+	if !waited {
+		r.log.Error("jobs: claiming", "kind", k.name, "err", err)
+		return
+	}
+	k.claimWaits++
+	if k.claimWaits < claimWaitsBeforeWarning {
+		r.log.Debug("jobs: a claim waited too long for the database; trying again", "kind", k.name,
+			"wait", r.opts.ClaimWait, "err", err)
+		return
+	}
+	r.log.Warn("jobs: claims keep waiting too long for the database; trying again", "kind", k.name,
+		"claims", k.claimWaits, "wait", r.opts.ClaimWait, "err", err)
+}
+
 // claimRound claims, per kind, as many batches of due jobs as the kind has
 // free slots, and starts each on a worker of its own.
 func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
@@ -159,19 +222,23 @@ func (r *Runner) claimRound(ctx, base context.Context, wg *sync.WaitGroup) {
 		if free <= 0 {
 			continue
 		}
-		owner := r.opts.Owner + "/" + strconv.FormatUint(r.seq.Add(1), 10)
+		owner := r.owner + "/" + strconv.FormatUint(r.seq.Add(1), 10)
 		// The handlers' deadlines count from before the claim, so they end
 		// before the lease does whatever the claim took.
 		deadline := time.Now().Add(k.opts.handlerTimeout())
 		// The claim is not cancelled with ctx: a claim that committed but
 		// whose answer was dropped would strand its jobs until the lease ends.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.ClaimWait)
 		batches, err := r.store.ClaimBatches(cctx, owner, []string{k.name}, r.clock.Now(), k.opts.Lease, free, k.opts.Batch)
+		// A claim that ran out of time, or whose store says a wait ran out
+		// (on SQLite, another process's lock past busy_timeout).
+		waited := cctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 		cancel()
 		if err != nil {
-			r.log.Error("jobs: claiming", "kind", k.name, "err", err)
+			r.claimFailed(k, waited, err)
 			continue
 		}
+		k.claimWaits = 0
 		for _, b := range batches {
 			k.running.Add(1)
 			wg.Go(func() {
