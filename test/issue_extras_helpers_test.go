@@ -9,19 +9,19 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// exWorld is the shared fixture of the IssueExtras tests: a public
+// trackerWorld is the shared fixture of the IssueExtras tests: a public
 // repository exowner/r with a write collaborator, and a stranger.
-type exWorld struct {
+type trackerWorld struct {
 	srv                            *testserver.Server
 	admin, owner, writer, stranger *gitea.Client
 }
 
 const exRepo = "/repos/exowner/r"
 
-func exSetup(t *testing.T, opts ...testserver.Option) *exWorld {
+func trackerSetup(t *testing.T, opts ...testserver.Option) *trackerWorld {
 	t.Helper()
 	srv := testserver.Start(t, opts...)
-	w := &exWorld{srv: srv, admin: srv.AdminClient()}
+	w := &trackerWorld{srv: srv, admin: srv.AdminClient()}
 	_, w.owner = newAccount(t, srv, "exowner", gitea.VisibleTypePublic)
 	_, w.writer = newAccount(t, srv, "exwriter", gitea.VisibleTypePublic)
 	_, w.stranger = newAccount(t, srv, "exstranger", gitea.VisibleTypePublic)
@@ -34,7 +34,7 @@ func exSetup(t *testing.T, opts ...testserver.Option) *exWorld {
 }
 
 // issue opens an issue in exowner/r as c.
-func (w *exWorld) issue(t *testing.T, c *gitea.Client, title string) *gitea.Issue {
+func (w *trackerWorld) issue(t *testing.T, c *gitea.Client, title string) *gitea.Issue {
 	t.Helper()
 	i, _, err := c.CreateIssue("exowner", "r", gitea.CreateIssueOption{Title: title})
 	if err != nil {
@@ -44,7 +44,7 @@ func (w *exWorld) issue(t *testing.T, c *gitea.Client, title string) *gitea.Issu
 }
 
 // tracker sets exowner/r's internal tracker options.
-func (w *exWorld) tracker(t *testing.T, timeTracker, onlyContributors, dependencies bool) {
+func (w *trackerWorld) tracker(t *testing.T, timeTracker, onlyContributors, dependencies bool) {
 	t.Helper()
 	on := true // Gitea reads the tracker options only along with has_issues
 	_, _, err := w.owner.EditRepo("exowner", "r", gitea.EditRepoOption{HasIssues: &on, InternalTracker: &gitea.InternalTracker{
@@ -55,13 +55,13 @@ func (w *exWorld) tracker(t *testing.T, timeTracker, onlyContributors, dependenc
 	}
 }
 
-// exStatus fails the test unless r has the status.
-func exStatus(t *testing.T, r testserver.Response, status int) {
+// wantStatus fails the test unless r has the status.
+func wantStatus(t *testing.T, r testserver.Response, status int) {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status %d, want %d (body %s)", r.Status, status, r.Body)
 	}
 }
 
-// exItoa writes an id for a path.
-func exItoa(n int64) string { return strconv.FormatInt(n, 10) }
+// itoa64 writes an id for a path.
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -10,8 +10,8 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// exIndexes lists the numbers of issues, in order.
-func exIndexes(list []*gitea.Issue) []int64 {
+// issueIndexes lists the numbers of issues, in order.
+func issueIndexes(list []*gitea.Issue) []int64 {
 	out := make([]int64, len(list))
 	for i, x := range list {
 		out[i] = x.Index
@@ -21,7 +21,7 @@ func exIndexes(list []*gitea.Issue) []int64 {
 
 func TestIssueExtrasDependencies(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		for _, title := range []string{"one", "two", "three"} {
 			w.issue(t, w.owner, title)
 		}
@@ -36,16 +36,16 @@ func TestIssueExtrasDependencies(t *testing.T) {
 			is.Equal(got.Index, int64(1))
 			var blocked gitea.Issue
 			r := dep("exwriter", "POST", "/issues/3/blocks", 2)
-			exStatus(t, r, http.StatusCreated)
+			wantStatus(t, r, http.StatusCreated)
 			r.Decode(t, &blocked)
 			is.Equal(blocked.Index, int64(3)) // #2 now depends on #3
 
 			deps, _, err := w.stranger.ListIssueDependencies("exowner", "r", 1, gitea.ListIssueDependenciesOptions{})
 			is.NoErr(err)
-			is.Equal(exIndexes(deps), []int64{2})
+			is.Equal(issueIndexes(deps), []int64{2})
 			blocks, _, err := w.stranger.ListIssueBlocks("exowner", "r", 3, gitea.ListIssueBlocksOptions{})
 			is.NoErr(err)
-			is.Equal(exIndexes(blocks), []int64{2})
+			is.Equal(issueIndexes(blocks), []int64{2})
 		})
 
 		t.Run("closing waits for dependencies", func(t *testing.T) {
@@ -76,30 +76,30 @@ func TestIssueExtrasDependencies(t *testing.T) {
 			// #3 <- #2 <- #1: #3 depending on #1 would close a cycle.
 			assertInvalid(t, dep("exwriter", "POST", "/issues/3/dependencies", 1), "Index")
 			assertInvalid(t, dep("exwriter", "POST", "/issues/2/dependencies", 1), "Index")
-			exStatus(t, dep("exwriter", "POST", "/issues/1/dependencies", 2), http.StatusConflict)
-			exStatus(t, dep("exwriter", "POST", "/issues/1/dependencies", 99), http.StatusNotFound)
-			exStatus(t, dep("exwriter", "POST", "/issues/99/dependencies", 1), http.StatusNotFound)
-			exStatus(t, dep("exstranger", "POST", "/issues/1/dependencies", 3), http.StatusForbidden)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/dependencies", map[string]any{"index": 3}), http.StatusUnauthorized)
+			wantStatus(t, dep("exwriter", "POST", "/issues/1/dependencies", 2), http.StatusConflict)
+			wantStatus(t, dep("exwriter", "POST", "/issues/1/dependencies", 99), http.StatusNotFound)
+			wantStatus(t, dep("exwriter", "POST", "/issues/99/dependencies", 1), http.StatusNotFound)
+			wantStatus(t, dep("exstranger", "POST", "/issues/1/dependencies", 3), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/dependencies", map[string]any{"index": 3}), http.StatusUnauthorized)
 			// The other issue must be readable.
 			createRepo(t, w.owner, gitea.CreateRepoOption{Name: "private", Private: true})
 			w.issue2(t, "private")
 			r := w.srv.Do("POST", exRepo+"/issues/1/dependencies", map[string]any{"owner": "exowner", "repo": "private", "index": 1}, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusNotFound)
+			wantStatus(t, r, http.StatusNotFound)
 		})
 
 		t.Run("across repositories", func(t *testing.T) {
 			is := is.New(t)
 			r := w.srv.Do("POST", exRepo+"/issues/1/dependencies", map[string]any{"owner": "exowner", "repo": "private", "index": 1}, basicAs("exowner")...)
-			exStatus(t, r, http.StatusCreated)
+			wantStatus(t, r, http.StatusCreated)
 			// The writer cannot read the private repository: its issue is left out.
 			deps, _, err := w.writer.ListIssueDependencies("exowner", "r", 1, gitea.ListIssueDependenciesOptions{})
 			is.NoErr(err)
-			is.Equal(exIndexes(deps), []int64{2})
+			is.Equal(issueIndexes(deps), []int64{2})
 			deps, _, err = w.owner.ListIssueDependencies("exowner", "r", 1, gitea.ListIssueDependenciesOptions{})
 			is.NoErr(err)
 			is.Equal(len(deps), 2)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/dependencies", map[string]any{"owner": "exowner", "repo": "private", "index": 1}, basicAs("exowner")...), http.StatusOK)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/dependencies", map[string]any{"owner": "exowner", "repo": "private", "index": 1}, basicAs("exowner")...), http.StatusOK)
 		})
 
 		t.Run("remove", func(t *testing.T) {
@@ -107,8 +107,8 @@ func TestIssueExtrasDependencies(t *testing.T) {
 			got, _, err := w.writer.RemoveIssueDependency("exowner", "r", 1, gitea.IssueMeta{Index: 2})
 			is.NoErr(err)
 			is.Equal(got.Index, int64(1))
-			exStatus(t, dep("exwriter", "DELETE", "/issues/1/dependencies", 2), http.StatusNotFound)
-			exStatus(t, dep("exwriter", "DELETE", "/issues/3/blocks", 2), http.StatusOK)
+			wantStatus(t, dep("exwriter", "DELETE", "/issues/1/dependencies", 2), http.StatusNotFound)
+			wantStatus(t, dep("exwriter", "DELETE", "/issues/3/blocks", 2), http.StatusOK)
 			deps, _, err := w.writer.ListIssueDependencies("exowner", "r", 2, gitea.ListIssueDependenciesOptions{})
 			is.NoErr(err)
 			is.Equal(len(deps), 0)
@@ -116,15 +116,15 @@ func TestIssueExtrasDependencies(t *testing.T) {
 
 		t.Run("dependencies off", func(t *testing.T) {
 			w.tracker(t, true, true, false)
-			exStatus(t, w.srv.Do("GET", exRepo+"/issues/1/dependencies", nil), http.StatusNotFound)
-			exStatus(t, dep("exowner", "POST", "/issues/1/dependencies", 2), http.StatusNotFound)
-			exStatus(t, w.srv.Do("GET", exRepo+"/issues/1/blocks", nil), http.StatusOK)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/issues/1/dependencies", nil), http.StatusNotFound)
+			wantStatus(t, dep("exowner", "POST", "/issues/1/dependencies", 2), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/issues/1/blocks", nil), http.StatusOK)
 		})
 	})
 }
 
 // issue2 opens an issue in exowner/name as the owner.
-func (w *exWorld) issue2(t *testing.T, name string) {
+func (w *trackerWorld) issue2(t *testing.T, name string) {
 	t.Helper()
 	if _, _, err := w.owner.CreateIssue("exowner", name, gitea.CreateIssueOption{Title: "x"}); err != nil {
 		t.Fatalf("create issue: %v", err)
@@ -133,7 +133,7 @@ func (w *exWorld) issue2(t *testing.T, name string) {
 
 func TestIssueExtrasSubscriptions(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		w.issue(t, w.owner, "one")
 		check := func(c *gitea.Client) bool {
 			t.Helper()
@@ -173,29 +173,29 @@ func TestIssueExtrasSubscriptions(t *testing.T) {
 
 		t.Run("subscribe and unsubscribe", func(t *testing.T) {
 			is := is.New(t)
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exstranger", nil, basicAs("exstranger")...), http.StatusCreated)
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exstranger", nil, basicAs("exstranger")...), http.StatusOK)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exstranger", nil, basicAs("exstranger")...), http.StatusCreated)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exstranger", nil, basicAs("exstranger")...), http.StatusOK)
 			is.True(check(w.stranger))
 			is.Equal(subscribers(), []string{"exowner", "exstranger"})
 			// Only oneself, or a site admin, changes a subscription.
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exwriter", nil, basicAs("exstranger")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exwriter", nil, adminHeader(w.srv)...), http.StatusCreated)
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/nobody", nil, adminHeader(w.srv)...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exwriter", nil, basicAs("exstranger")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exwriter", nil, adminHeader(w.srv)...), http.StatusCreated)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/nobody", nil, adminHeader(w.srv)...), http.StatusNotFound)
 			// The poster opts out.
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/subscriptions/exowner", nil, basicAs("exowner")...), http.StatusCreated)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/subscriptions/exowner", nil, basicAs("exowner")...), http.StatusOK)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/subscriptions/exowner", nil, basicAs("exowner")...), http.StatusCreated)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/subscriptions/exowner", nil, basicAs("exowner")...), http.StatusOK)
 			is.True(!check(w.owner))
 			is.Equal(subscribers(), []string{"exwriter", "exstranger"})
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exowner", nil), http.StatusUnauthorized)
-			exStatus(t, w.srv.Do("GET", exRepo+"/issues/1/subscriptions/check", nil), http.StatusUnauthorized)
-			exStatus(t, w.srv.Do("GET", exRepo+"/issues/9/subscriptions", nil), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/subscriptions/exowner", nil), http.StatusUnauthorized)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/issues/1/subscriptions/check", nil), http.StatusUnauthorized)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/issues/9/subscriptions", nil), http.StatusNotFound)
 		})
 	})
 }
 
 func TestIssueExtrasPinsAndLocks(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		for _, title := range []string{"one", "two", "three", "four"} {
 			w.issue(t, w.owner, title)
 		}
@@ -213,7 +213,7 @@ func TestIssueExtrasPinsAndLocks(t *testing.T) {
 			for i, x := range raw {
 				orders[i] = x.PinOrder
 			}
-			return exIndexes(list), orders
+			return issueIndexes(list), orders
 		}
 
 		t.Run("pin, move, unpin", func(t *testing.T) {
@@ -247,17 +247,17 @@ func TestIssueExtrasPinsAndLocks(t *testing.T) {
 			is.Equal(orders, []int64{1, 2})
 			_, err = w.owner.UnpinIssue("exowner", "r", 1)
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("PATCH", exRepo+"/issues/1/pin/1", nil, basicAs("exowner")...), http.StatusNotFound)
-			exStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/0", nil, basicAs("exowner")...), http.StatusUnprocessableEntity)
-			exStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/x", nil, basicAs("exowner")...), http.StatusBadRequest)
+			wantStatus(t, w.srv.Do("PATCH", exRepo+"/issues/1/pin/1", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/0", nil, basicAs("exowner")...), http.StatusUnprocessableEntity)
+			wantStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/x", nil, basicAs("exowner")...), http.StatusBadRequest)
 		})
 
 		t.Run("pins need a repository admin", func(t *testing.T) {
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/4/pin", nil, basicAs("exwriter")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/2/pin", nil, basicAs("exwriter")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/1", nil, basicAs("exwriter")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/4/pin", nil), http.StatusUnauthorized)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/99/pin", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/4/pin", nil, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/2/pin", nil, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("PATCH", exRepo+"/issues/2/pin/1", nil, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/4/pin", nil), http.StatusUnauthorized)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/99/pin", nil, basicAs("exowner")...), http.StatusNotFound)
 		})
 
 		t.Run("lock and unlock", func(t *testing.T) {
@@ -267,14 +267,14 @@ func TestIssueExtrasPinsAndLocks(t *testing.T) {
 			got, _, err := w.owner.GetIssue("exowner", "r", 1)
 			is.NoErr(err)
 			is.True(got.IsLocked)
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/lock", map[string]any{"lock_reason": "Spam"}, basicAs("exowner")...), http.StatusAlreadyReported)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/1/lock", map[string]any{"lock_reason": "Spam"}, basicAs("exowner")...), http.StatusAlreadyReported)
 			assertAPIError(t, w.srv.Do("PUT", exRepo+"/issues/2/lock", map[string]any{"lock_reason": "boring"}, basicAs("exowner")...),
 				http.StatusBadRequest, "reason not valid")
-			exStatus(t, w.srv.Do("PUT", exRepo+"/issues/2/lock", map[string]any{}, basicAs("exwriter")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/lock", nil, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("PUT", exRepo+"/issues/2/lock", map[string]any{}, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/lock", nil, basicAs("exwriter")...), http.StatusForbidden)
 			_, err = w.owner.UnlockIssue("exowner", "r", 1)
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/lock", nil, basicAs("exowner")...), http.StatusAlreadyReported)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/lock", nil, basicAs("exowner")...), http.StatusAlreadyReported)
 			got, _, err = w.owner.GetIssue("exowner", "r", 1)
 			is.NoErr(err)
 			is.True(!got.IsLocked)
@@ -283,8 +283,8 @@ func TestIssueExtrasPinsAndLocks(t *testing.T) {
 		t.Run("private repository", func(t *testing.T) {
 			createRepo(t, w.owner, gitea.CreateRepoOption{Name: "private", Private: true})
 			w.issue2(t, "private")
-			exStatus(t, w.srv.Do("GET", "/repos/exowner/private/issues/pinned", nil, basicAs("exstranger")...), http.StatusNotFound)
-			exStatus(t, w.srv.Do("PUT", "/repos/exowner/private/issues/1/lock", map[string]any{}, basicAs("exstranger")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", "/repos/exowner/private/issues/pinned", nil, basicAs("exstranger")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("PUT", "/repos/exowner/private/issues/1/lock", map[string]any{}, basicAs("exstranger")...), http.StatusNotFound)
 		})
 	})
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// exPutFile commits a file to the default branch through the contents API.
-func exPutFile(t *testing.T, c *gitea.Client, owner, repo, path, content string) {
+// putFile commits a file to the default branch through the contents API.
+func putFile(t *testing.T, c *gitea.Client, owner, repo, path, content string) {
 	t.Helper()
 	_, _, err := c.CreateFile(owner, repo, path, gitea.CreateFileOptions{
 		FileOptions: gitea.FileOptions{Message: "add " + path},
@@ -44,15 +44,15 @@ func TestIssueExtrasTemplates(t *testing.T) {
 		})
 
 		createRepo(t, owner, gitea.CreateRepoOption{Name: "tpl", AutoInit: true})
-		exPutFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/bug.md",
+		putFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/bug.md",
 			"---\nname: Bug report\nabout: Something is broken\ntitle: \"[bug] \"\nlabels: [bug]\nassignees: tplowner\nref: main\n---\n## Steps\n")
-		exPutFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/feature.yaml",
+		putFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/feature.yaml",
 			"name: Feature\ndescription: Ask for a feature\nbody:\n- type: markdown\n  attributes:\n    value: Thanks!\n"+
 				"- type: textarea\n  id: what\n  attributes:\n    label: What\n  validations:\n    required: true\n")
-		exPutFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/broken.yaml", "name: [unclosed\n")
-		exPutFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/config.yml",
+		putFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/broken.yaml", "name: [unclosed\n")
+		putFile(t, owner, "tplowner", "tpl", ".gitea/ISSUE_TEMPLATE/config.yml",
 			"blank_issues_enabled: false\ncontact_links:\n- name: Forum\n  url: https://forum.example.com\n  about: Ask there\n")
-		exPutFile(t, owner, "tplowner", "tpl", ".github/ISSUE_TEMPLATE/other.md", "---\nname: Other\nabout: From GitHub's folder\n---\nbody\n")
+		putFile(t, owner, "tplowner", "tpl", ".github/ISSUE_TEMPLATE/other.md", "---\nname: Other\nabout: From GitHub's folder\n---\nbody\n")
 
 		t.Run("templates from the default branch", func(t *testing.T) {
 			is := is.New(t)
@@ -95,7 +95,7 @@ func TestIssueExtrasTemplates(t *testing.T) {
 		t.Run("a broken config answers the default and says why", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, owner, gitea.CreateRepoOption{Name: "badcfg", AutoInit: true})
-			exPutFile(t, owner, "tplowner", "badcfg", ".github/ISSUE_TEMPLATE/config.yaml",
+			putFile(t, owner, "tplowner", "badcfg", ".github/ISSUE_TEMPLATE/config.yaml",
 				"contact_links:\n- name: Forum\n  url: https://forum.example.com\n")
 			cfg, _, err := owner.GetIssueConfig("tplowner", "badcfg")
 			is.NoErr(err)

@@ -15,12 +15,12 @@ import (
 func TestIssueExtrasTimeline(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		w.issue(t, w.owner, "one")
 		w.issue(t, w.owner, "two")
 		do := func(method, path string, body any, status int) {
 			t.Helper()
-			exStatus(t, w.srv.Do(method, exRepo+path, body, basicAs("exowner")...), status)
+			wantStatus(t, w.srv.Do(method, exRepo+path, body, basicAs("exowner")...), status)
 		}
 		do("POST", "/issues/1/times", map[string]any{"time": 90}, http.StatusOK)
 		do("DELETE", "/issues/1/times", nil, http.StatusNoContent)

@@ -13,7 +13,7 @@ import (
 
 func TestIssueExtrasTimes(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		one := w.issue(t, w.owner, "one")
 		mine := w.issue(t, w.stranger, "stranger's own")
 
@@ -44,7 +44,7 @@ func TestIssueExtrasTimes(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(len(list), 0)
 			r := w.srv.Do("GET", exRepo+"/issues/1/times?user=exowner", nil, basicAs("exstranger")...)
-			exStatus(t, r, http.StatusForbidden)
+			wantStatus(t, r, http.StatusForbidden)
 
 			list, _, err = w.owner.ListRepoTrackedTimes("exowner", "r", gitea.ListTrackedTimesOptions{User: "exwriter"})
 			is.NoErr(err)
@@ -57,11 +57,11 @@ func TestIssueExtrasTimes(t *testing.T) {
 
 			var byUser []gitea.TrackedTime
 			r = w.srv.Do("GET", exRepo+"/times/exwriter", nil, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusOK)
+			wantStatus(t, r, http.StatusOK)
 			r.Decode(t, &byUser)
 			is.Equal(len(byUser), 1)
-			exStatus(t, w.srv.Do("GET", exRepo+"/times/exwriter", nil, basicAs("exstranger")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("GET", exRepo+"/times/nobody", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/times/exwriter", nil, basicAs("exstranger")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/times/nobody", nil, basicAs("exowner")...), http.StatusNotFound)
 
 			my, _, err := w.writer.ListMyTrackedTimes(gitea.ListTrackedTimesOptions{})
 			is.NoErr(err)
@@ -73,20 +73,20 @@ func TestIssueExtrasTimes(t *testing.T) {
 			// Only contributors (the default): a stranger may not track on
 			// someone else's issue, but may on the issue they opened.
 			r := w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 5}, basicAs("exstranger")...)
-			exStatus(t, r, http.StatusForbidden)
+			wantStatus(t, r, http.StatusForbidden)
 			r = w.srv.Do("POST", exRepo+"/issues/2/times", map[string]any{"time": 5}, basicAs("exstranger")...)
-			exStatus(t, r, http.StatusOK)
+			wantStatus(t, r, http.StatusOK)
 			// A non-admin's user_name is ignored: the time is the caller's.
 			var tt gitea.TrackedTime
 			r = w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 7, "user_name": "exowner"}, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusOK)
+			wantStatus(t, r, http.StatusOK)
 			r.Decode(t, &tt)
 			if tt.UserName != "exwriter" {
 				t.Fatalf("booked for %q", tt.UserName)
 			}
 			assertInvalid(t, w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 0}, basicAs("exowner")...), "Time")
 			assertAPIError(t, w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 1}), http.StatusUnauthorized, "")
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/99/times", map[string]any{"time": 1}, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/99/times", map[string]any{"time": 1}, basicAs("exowner")...), http.StatusNotFound)
 		})
 
 		t.Run("delete and reset", func(t *testing.T) {
@@ -95,18 +95,18 @@ func TestIssueExtrasTimes(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(len(list), 1)
 			// Only the time's user (or a site admin) deletes it.
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+exItoa(list[0].ID), nil, basicAs("exwriter")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+itoa64(list[0].ID), nil, basicAs("exwriter")...), http.StatusForbidden)
 			_, err = w.owner.DeleteTime("exowner", "r", one.Index, list[0].ID)
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+exItoa(list[0].ID), nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+itoa64(list[0].ID), nil, basicAs("exowner")...), http.StatusNotFound)
 			// Another issue's time is not found through this issue.
 			theirs, _, err := w.stranger.ListIssueTrackedTimes("exowner", "r", mine.Index, gitea.ListTrackedTimesOptions{})
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+exItoa(theirs[0].ID), nil, adminHeader(w.srv)...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times/"+itoa64(theirs[0].ID), nil, adminHeader(w.srv)...), http.StatusNotFound)
 
 			_, err = w.writer.ResetIssueTime("exowner", "r", one.Index)
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times", nil, basicAs("exwriter")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/times", nil, basicAs("exwriter")...), http.StatusNotFound)
 			list, _, err = w.owner.ListIssueTrackedTimes("exowner", "r", one.Index, gitea.ListTrackedTimesOptions{})
 			is.NoErr(err)
 			is.Equal(len(list), 0)
@@ -118,7 +118,7 @@ func TestIssueExtrasTimes(t *testing.T) {
 			_, err := w.writer.StartIssueStopWatch("exowner", "r", one.Index)
 			is.NoErr(err)
 			r := w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusConflict)
+			wantStatus(t, r, http.StatusConflict)
 			sws, _, err := w.writer.ListMyStopwatches(gitea.ListStopwatchesOptions{})
 			is.NoErr(err)
 			is.Equal(len(sws), 1)
@@ -138,26 +138,26 @@ func TestIssueExtrasTimes(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(len(times), 1)
 
-			r = w.srv.Do("POST", exRepo+"/issues/"+exItoa(two.Index)+"/stopwatch/stop", nil, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusCreated)
-			r = w.srv.Do("POST", exRepo+"/issues/"+exItoa(two.Index)+"/stopwatch/stop", nil, basicAs("exwriter")...)
+			r = w.srv.Do("POST", exRepo+"/issues/"+itoa64(two.Index)+"/stopwatch/stop", nil, basicAs("exwriter")...)
+			wantStatus(t, r, http.StatusCreated)
+			r = w.srv.Do("POST", exRepo+"/issues/"+itoa64(two.Index)+"/stopwatch/stop", nil, basicAs("exwriter")...)
 			assertAPIError(t, r, http.StatusConflict, "cannot stop/cancel a non existent stopwatch")
 			times, _, err = w.writer.ListIssueTrackedTimes("exowner", "r", two.Index, gitea.ListTrackedTimesOptions{})
 			is.NoErr(err)
 			is.Equal(len(times), 1)
 
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/stopwatch/delete", nil, basicAs("exwriter")...), http.StatusConflict)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/stopwatch/delete", nil, basicAs("exwriter")...), http.StatusConflict)
 			_, err = w.writer.StartIssueStopWatch("exowner", "r", one.Index)
 			is.NoErr(err)
-			exStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/stopwatch/delete", nil, basicAs("exwriter")...), http.StatusNoContent)
+			wantStatus(t, w.srv.Do("DELETE", exRepo+"/issues/1/stopwatch/delete", nil, basicAs("exwriter")...), http.StatusNoContent)
 			sws, _, err = w.writer.ListMyStopwatches(gitea.ListStopwatchesOptions{})
 			is.NoErr(err)
 			is.Equal(len(sws), 0)
 
 			// Stopwatches are for issue writers.
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil, basicAs("exstranger")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil), http.StatusUnauthorized)
-			exStatus(t, w.srv.Do("GET", "/user/stopwatches", nil), http.StatusUnauthorized)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil, basicAs("exstranger")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil), http.StatusUnauthorized)
+			wantStatus(t, w.srv.Do("GET", "/user/stopwatches", nil), http.StatusUnauthorized)
 		})
 
 		t.Run("deadline", func(t *testing.T) {
@@ -166,7 +166,7 @@ func TestIssueExtrasTimes(t *testing.T) {
 				Due *time.Time `json:"due_date"`
 			}
 			r := w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": "2024-05-01T10:00:00+02:00"}, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusCreated)
+			wantStatus(t, r, http.StatusCreated)
 			r.Decode(t, &d)
 			is.True(d.Due != nil)
 			is.True(d.Due.Equal(time.Date(2024, 5, 1, 23, 59, 59, 0, time.UTC)))
@@ -175,13 +175,13 @@ func TestIssueExtrasTimes(t *testing.T) {
 			is.True(got.Deadline != nil && got.Deadline.Equal(*d.Due))
 
 			r = w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": "2024-06-02"}, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusCreated)
+			wantStatus(t, r, http.StatusCreated)
 			assertInvalid(t, w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": "soon"}, basicAs("exwriter")...), "DueDate")
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": "2024-06-02"}, basicAs("exstranger")...), http.StatusForbidden)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/99/deadline", map[string]any{}, basicAs("exwriter")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": "2024-06-02"}, basicAs("exstranger")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/99/deadline", map[string]any{}, basicAs("exwriter")...), http.StatusNotFound)
 
 			r = w.srv.Do("POST", exRepo+"/issues/1/deadline", map[string]any{"due_date": nil}, basicAs("exwriter")...)
-			exStatus(t, r, http.StatusCreated)
+			wantStatus(t, r, http.StatusCreated)
 			r.Decode(t, &d)
 			is.True(d.Due == nil)
 			got, _, err = w.owner.GetIssue("exowner", "r", one.Index)
@@ -194,28 +194,28 @@ func TestIssueExtrasTimes(t *testing.T) {
 			defer w.tracker(t, true, true, true)
 			assertAPIError(t, w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 5}, basicAs("exowner")...),
 				http.StatusBadRequest, "time tracking disabled")
-			exStatus(t, w.srv.Do("GET", exRepo+"/issues/1/times", nil, basicAs("exowner")...), http.StatusNotFound)
-			exStatus(t, w.srv.Do("GET", exRepo+"/times", nil, basicAs("exowner")...), http.StatusBadRequest)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil, basicAs("exowner")...), http.StatusForbidden)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/issues/1/times", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", exRepo+"/times", nil, basicAs("exowner")...), http.StatusBadRequest)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/stopwatch/start", nil, basicAs("exowner")...), http.StatusForbidden)
 		})
 
 		t.Run("anyone may track when not restricted", func(t *testing.T) {
 			w.tracker(t, true, false, true)
 			defer w.tracker(t, true, true, true)
-			exStatus(t, w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 5}, basicAs("exstranger")...), http.StatusOK)
+			wantStatus(t, w.srv.Do("POST", exRepo+"/issues/1/times", map[string]any{"time": 5}, basicAs("exstranger")...), http.StatusOK)
 		})
 
 		t.Run("hidden repositories and units", func(t *testing.T) {
 			createRepo(t, w.owner, gitea.CreateRepoOption{Name: "private", Private: true})
-			exStatus(t, w.srv.Do("GET", "/repos/exowner/private/times", nil, basicAs("exstranger")...), http.StatusNotFound)
-			exStatus(t, w.srv.Do("POST", "/repos/exowner/private/issues/1/times", map[string]any{"time": 1}, basicAs("exstranger")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", "/repos/exowner/private/times", nil, basicAs("exstranger")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("POST", "/repos/exowner/private/issues/1/times", map[string]any{"time": 1}, basicAs("exstranger")...), http.StatusNotFound)
 			no := false
 			createRepo(t, w.owner, gitea.CreateRepoOption{Name: "noissues"})
 			if _, _, err := w.owner.EditRepo("exowner", "noissues", gitea.EditRepoOption{HasIssues: &no, HasPullRequests: &no}); err != nil {
 				t.Fatal(err)
 			}
-			exStatus(t, w.srv.Do("GET", "/repos/exowner/noissues/times", nil, basicAs("exowner")...), http.StatusNotFound)
-			exStatus(t, w.srv.Do("GET", "/repos/exowner/noissues/issues/1/times", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", "/repos/exowner/noissues/times", nil, basicAs("exowner")...), http.StatusNotFound)
+			wantStatus(t, w.srv.Do("GET", "/repos/exowner/noissues/issues/1/times", nil, basicAs("exowner")...), http.StatusNotFound)
 		})
 	})
 }

@@ -117,8 +117,8 @@ func toIssueConfig(c issue.TemplateConfig) issueConfigDTO {
 	return d
 }
 
-// exIssueAPIURL is the API address of issue index of r.
-func (s *Server) exIssueAPIURL(r *repository.Repository, index int64) string {
+// issueAPIURL is the API address of issue index of r.
+func (s *Server) issueAPIURL(r *repository.Repository, index int64) string {
 	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name) +
 		"/issues/" + strconv.FormatInt(index, 10)
 }

@@ -44,11 +44,11 @@ func (s *Server) issueExtraRoutes() []route {
 		{"PUT", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", s.subscribeIssue},
 		{"DELETE", R + "/issues/{index}/subscriptions/{user}", scopes(catIssue), "T", s.unsubscribeIssue},
 		{"GET", R + "/issues/{index}/dependencies", scopes(catIssue), "-", s.listIssueDependencies},
-		{"POST", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.exDependency(false, true)},
-		{"DELETE", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.exDependency(false, false)},
+		{"POST", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.issueDependency(false, true)},
+		{"DELETE", R + "/issues/{index}/dependencies", scopes(catIssue), "T,NA", s.issueDependency(false, false)},
 		{"GET", R + "/issues/{index}/blocks", scopes(catIssue), "-", s.listIssueBlocks},
-		{"POST", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.exDependency(true, true)},
-		{"DELETE", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.exDependency(true, false)},
+		{"POST", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.issueDependency(true, true)},
+		{"DELETE", R + "/issues/{index}/blocks", scopes(catIssue), "T", s.issueDependency(true, false)},
 		{"POST", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", s.pinIssue},
 		{"DELETE", R + "/issues/{index}/pin", scopes(catIssue), "T,RA", s.unpinIssue},
 		{"PATCH", R + "/issues/{index}/pin/{position}", scopes(catIssue), "T,RA", s.moveIssuePin},
@@ -57,8 +57,8 @@ func (s *Server) issueExtraRoutes() []route {
 	}
 }
 
-// exTimeFilter reads user, since, before, page and limit.
-func (s *Server) exTimeFilter(q *request) (issues.TimeFilter, error) {
+// timeFilter reads user, since, before, page and limit.
+func (s *Server) timeFilter(q *request) (issues.TimeFilter, error) {
 	var f issues.TimeFilter
 	var err error
 	if f.ListOptions, err = s.listOptions(q.r); err != nil {
@@ -98,7 +98,7 @@ func (s *Server) toTrackedTimes(q *request, list []*issue.TrackedTime) ([]tracke
 			linked = append(linked, *v.Issue)
 		}
 	}
-	rendered, err := s.exIssueDTOs(q, linked)
+	rendered, err := s.linkedIssueDTOs(q, linked)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (s *Server) listIssueTimes(q *request) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.exTimeFilter(q)
+	f, err := s.timeFilter(q)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func (s *Server) deleteIssueTime(q *request) error {
 
 // listRepoTimes answers GET R/times.
 func (s *Server) listRepoTimes(q *request) error {
-	f, err := s.exTimeFilter(q)
+	f, err := s.timeFilter(q)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (s *Server) listUserRepoTimes(q *request) error {
 
 // listMyTimes answers GET /user/times.
 func (s *Server) listMyTimes(q *request) error {
-	f, err := s.exTimeFilter(q)
+	f, err := s.timeFilter(q)
 	if err != nil {
 		return err
 	}
@@ -225,20 +225,20 @@ func (s *Server) listMyTimes(q *request) error {
 
 // startStopwatch answers POST R/issues/{index}/stopwatch/start with 201.
 func (s *Server) startStopwatch(q *request) error {
-	return s.exStopwatch(q, s.issues.StartStopwatch, http.StatusCreated)
+	return s.stopwatchAction(q, s.issues.StartStopwatch, http.StatusCreated)
 }
 
 // stopStopwatch answers POST R/issues/{index}/stopwatch/stop with 201.
 func (s *Server) stopStopwatch(q *request) error {
-	return s.exStopwatch(q, s.issues.StopStopwatch, http.StatusCreated)
+	return s.stopwatchAction(q, s.issues.StopStopwatch, http.StatusCreated)
 }
 
 // cancelStopwatch answers DELETE R/issues/{index}/stopwatch/delete with 204.
 func (s *Server) cancelStopwatch(q *request) error {
-	return s.exStopwatch(q, s.issues.CancelStopwatch, http.StatusNoContent)
+	return s.stopwatchAction(q, s.issues.CancelStopwatch, http.StatusNoContent)
 }
 
-func (s *Server) exStopwatch(q *request, do func(ctx context.Context, a *repos.Access, index int64) error, status int) error {
+func (s *Server) stopwatchAction(q *request, do func(ctx context.Context, a *repos.Access, index int64) error, status int) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err

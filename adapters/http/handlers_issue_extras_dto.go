@@ -2,9 +2,9 @@ package http
 
 import "github.com/depothq/depot/app/issues"
 
-// exIssueDTOs renders issues that may live in other repositories than the
+// linkedIssueDTOs renders issues that may live in other repositories than the
 // path's (dependencies, tracked times) with the one issue renderer.
-func (s *Server) exIssueDTOs(q *request, list []issues.LinkedIssue) ([]issueDTO, error) {
+func (s *Server) linkedIssueDTOs(q *request, list []issues.LinkedIssue) ([]issueDTO, error) {
 	views, err := s.issues.LinkedViews(q.r.Context(), list)
 	if err != nil {
 		return nil, err

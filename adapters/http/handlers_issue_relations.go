@@ -40,7 +40,7 @@ func (s *Server) checkIssueSubscription(q *request) error {
 	if err != nil {
 		return err
 	}
-	issueURL := s.exIssueAPIURL(q.repo.Repo, i.Index)
+	issueURL := s.issueAPIURL(q.repo.Repo, i.Index)
 	q.json(http.StatusOK, issueWatchDTO{Subscribed: on, Ignored: !on, CreatedAt: i.CreatedAt.UTC(),
 		URL: issueURL + "/subscriptions", RepositoryURL: s.repoAPIURL(q.repo)})
 	return nil
@@ -48,13 +48,13 @@ func (s *Server) checkIssueSubscription(q *request) error {
 
 // subscribeIssue answers PUT R/issues/{index}/subscriptions/{user}: 201
 // when subscribed now, 200 when already.
-func (s *Server) subscribeIssue(q *request) error { return s.exSubscription(q, true) }
+func (s *Server) subscribeIssue(q *request) error { return s.issueSubscription(q, true) }
 
 // unsubscribeIssue answers DELETE R/issues/{index}/subscriptions/{user}:
 // 201 when unsubscribed now, 200 when already.
-func (s *Server) unsubscribeIssue(q *request) error { return s.exSubscription(q, false) }
+func (s *Server) unsubscribeIssue(q *request) error { return s.issueSubscription(q, false) }
 
-func (s *Server) exSubscription(q *request, watch bool) error {
+func (s *Server) issueSubscription(q *request, watch bool) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -73,15 +73,15 @@ func (s *Server) exSubscription(q *request, watch bool) error {
 
 // listIssueDependencies answers GET R/issues/{index}/dependencies.
 func (s *Server) listIssueDependencies(q *request) error {
-	return s.exLinks(q, s.issues.Dependencies)
+	return s.linkedIssues(q, s.issues.Dependencies)
 }
 
 // listIssueBlocks answers GET R/issues/{index}/blocks.
 func (s *Server) listIssueBlocks(q *request) error {
-	return s.exLinks(q, s.issues.Blocks)
+	return s.linkedIssues(q, s.issues.Blocks)
 }
 
-func (s *Server) exLinks(q *request, list func(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]issues.LinkedIssue, error)) error {
+func (s *Server) linkedIssues(q *request, list func(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]issues.LinkedIssue, error)) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func (s *Server) exLinks(q *request, list func(ctx context.Context, a *repos.Acc
 	if err != nil {
 		return err
 	}
-	out, err := s.exIssueDTOs(q, linked)
+	out, err := s.linkedIssueDTOs(q, linked)
 	if err != nil {
 		return err
 	}
@@ -102,10 +102,10 @@ func (s *Server) exLinks(q *request, list func(ctx context.Context, a *repos.Acc
 	return nil
 }
 
-// exDependency answers POST and DELETE of R/issues/{index}/dependencies
+// issueDependency answers POST and DELETE of R/issues/{index}/dependencies
 // (blocks false) and R/issues/{index}/blocks (blocks true) with the path's
 // issue: 201 when added, 200 when removed.
-func (s *Server) exDependency(blocks, add bool) handler {
+func (s *Server) issueDependency(blocks, add bool) handler {
 	return func(q *request) error {
 		index, err := issueIndex(q)
 		if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) exDependency(blocks, add bool) handler {
 		if err != nil {
 			return err
 		}
-		out, err := s.exIssueDTOs(q, []issues.LinkedIssue{{Issue: i, Repo: q.repo.Repo}})
+		out, err := s.linkedIssueDTOs(q, []issues.LinkedIssue{{Issue: i, Repo: q.repo.Repo}})
 		if err != nil {
 			return err
 		}
@@ -179,7 +179,7 @@ func (s *Server) listPinnedIssues(q *request) error {
 	for i, is := range list {
 		linked[i] = issues.LinkedIssue{Issue: is, Repo: q.repo.Repo}
 	}
-	out, err := s.exIssueDTOs(q, linked)
+	out, err := s.linkedIssueDTOs(q, linked)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (s *Server) lockIssue(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	return s.exLockAnswer(q)(s.issues.SetLocked(q.r.Context(), q.repo, index, true, b.Reason))
+	return s.lockAnswer(q)(s.issues.SetLocked(q.r.Context(), q.repo, index, true, b.Reason))
 }
 
 // unlockIssue answers DELETE R/issues/{index}/lock: 204, or 208 when it
@@ -220,10 +220,10 @@ func (s *Server) unlockIssue(q *request) error {
 	if err != nil {
 		return err
 	}
-	return s.exLockAnswer(q)(s.issues.SetLocked(q.r.Context(), q.repo, index, false, ""))
+	return s.lockAnswer(q)(s.issues.SetLocked(q.r.Context(), q.repo, index, false, ""))
 }
 
-func (s *Server) exLockAnswer(q *request) func(changed bool, err error) error {
+func (s *Server) lockAnswer(q *request) func(changed bool, err error) error {
 	return func(changed bool, err error) error {
 		if err != nil {
 			return err

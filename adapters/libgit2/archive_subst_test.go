@@ -65,7 +65,7 @@ func newSubstRepo(t *testing.T) *archiveRepo {
 	return r
 }
 
-func TestContentEArchiveExportSubstMatchesGitArchive(t *testing.T) {
+func TestArchiveExportSubstMatchesGitArchive(t *testing.T) {
 	t.Parallel()
 	r := newSubstRepo(t)
 	for _, ref := range []string{"main", "side", "v1.0"} {

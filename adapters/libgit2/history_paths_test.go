@@ -72,7 +72,7 @@ func doubled(ids []string) []string { return append(slices.Clone(ids), ids...) }
 // count; a new tip's index is the older tip's behind what the push added,
 // unless a merge reaches below the older tip or commit dates would
 // interleave the two, where it is walked again.
-func TestContentEPathIndexPersistsAndExtends(t *testing.T) {
+func TestPathIndexPersistsAndExtends(t *testing.T) {
 	f, _ := histStory(t)
 	const path = "dir/a.txt"
 	old := strings.TrimSpace(f.git(0, "rev-parse", "main"))
@@ -169,7 +169,7 @@ func TestContentEPathIndexPersistsAndExtends(t *testing.T) {
 }
 
 // A damaged index is ignored and rewritten.
-func TestContentEPathIndexDamaged(t *testing.T) {
+func TestPathIndexDamaged(t *testing.T) {
 	f, _ := histStory(t)
 	const path = "dir"
 	tip := strings.TrimSpace(f.git(0, "rev-parse", "main"))
@@ -193,7 +193,7 @@ func TestContentEPathIndexDamaged(t *testing.T) {
 // With a count budget, a listing whose path is not indexed answers its
 // page once the budget is spent, without a total and with one commit more
 // when more follow; the index is built in the background.
-func TestContentEPathListingBudget(t *testing.T) {
+func TestPathListingBudget(t *testing.T) {
 	root := t.TempDir()
 	p := ports.RepoPath{Owner: "bench", Name: "budget"}
 	histBenchRepo(t, root, p, 1000)

@@ -56,10 +56,10 @@ type DB struct {
 	// (jobs_claim.go).
 	group  groupCommit
 	claims claimStmts
-	// issueReads holds the issue tracker's prepared reads (issuesb_prepared.go).
+	// issueReads holds the issue tracker's prepared reads (prepared_reads.go).
 	issueReads preparedReads
 	// writes holds the hot write paths' statements prepared on SQLite's
-	// writer (issueg_prepared.go).
+	// writer (prepared_writes.go).
 	writes preparedWrites
 	// writer says what holds SQLite's writer, for waits that run out
 	// (pool_waits.go).
@@ -225,7 +225,7 @@ type conn struct {
 	owner       *DB
 	read, write bun.IDB
 	// home is the DB a transaction's stores run in (owner is nil there), for
-	// its writer's prepared statements (issueg_prepared.go).
+	// its writer's prepared statements (prepared_writes.go).
 	home *DB
 }
 

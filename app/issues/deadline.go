@@ -39,7 +39,7 @@ func (s *Service) SetDeadline(ctx context.Context, a *repos.Access, index int64,
 		if err := tx.Issues.Update(ctx, cur); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, cur, typ, a.Caller.UserID(), s.clock.Now(), func(c *issue.Comment) { c.Content = content })
+		return timelineEvent(ctx, tx, cur, typ, a.Caller.UserID(), s.clock.Now(), func(c *issue.Comment) { c.Content = content })
 	})
 	return deadline, err
 }

@@ -175,10 +175,10 @@ func (s *Service) ChangeDependency(ctx context.Context, a *repos.Access, index i
 		} else if err := tx.IssueRelations.RemoveDependency(ctx, target.ID, dep.ID); err != nil {
 			return err
 		}
-		if err := exEvent(ctx, tx, target, typ, uid, now, func(c *issue.Comment) { c.DependentIssueID = dep.ID }); err != nil {
+		if err := timelineEvent(ctx, tx, target, typ, uid, now, func(c *issue.Comment) { c.DependentIssueID = dep.ID }); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, dep, typ, uid, now, func(c *issue.Comment) { c.DependentIssueID = target.ID })
+		return timelineEvent(ctx, tx, dep, typ, uid, now, func(c *issue.Comment) { c.DependentIssueID = target.ID })
 	})
 	if err != nil {
 		return nil, err

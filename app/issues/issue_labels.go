@@ -116,6 +116,7 @@ func usableLabels(labels []*issue.Label, repo *repository.Repository) []*issue.L
 	return out
 }
 
+// uniqueIDs drops repeated ids, keeping the first of each.
 func uniqueIDs(ids []int64) []int64 {
 	seen := make(map[int64]bool, len(ids))
 	out := make([]int64, 0, len(ids))

@@ -92,7 +92,7 @@ func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (
 			}
 		}
 		if i.MilestoneID != 0 {
-			if err := exEvent(ctx, tx, i, issue.CommentMilestone, doer, now, func(c *issue.Comment) { c.MilestoneID = i.MilestoneID }); err != nil {
+			if err := timelineEvent(ctx, tx, i, issue.CommentMilestone, doer, now, func(c *issue.Comment) { c.MilestoneID = i.MilestoneID }); err != nil {
 				return err
 			}
 			if err := tx.Milestones.Recount(ctx, []int64{i.MilestoneID}); err != nil {
@@ -105,13 +105,13 @@ func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (
 				return err
 			}
 			for _, id := range ids {
-				if err := exEvent(ctx, tx, i, issue.CommentAssignees, doer, now, func(c *issue.Comment) { c.AssigneeID = id }); err != nil {
+				if err := timelineEvent(ctx, tx, i, issue.CommentAssignees, doer, now, func(c *issue.Comment) { c.AssigneeID = id }); err != nil {
 					return err
 				}
 			}
 		}
 		if i.IsClosed {
-			if err := exEvent(ctx, tx, i, issue.CommentClose, doer, now, nil); err != nil {
+			if err := timelineEvent(ctx, tx, i, issue.CommentClose, doer, now, nil); err != nil {
 				return err
 			}
 		}
@@ -297,7 +297,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 	if p.title != nil && *p.title != cur.Title {
 		old := cur.Title
 		fromTitle, cur.Title, changed = &old, *p.title, true
-		if err := exEvent(ctx, tx, cur, issue.CommentChangeTitle, doer, now, func(c *issue.Comment) {
+		if err := timelineEvent(ctx, tx, cur, issue.CommentChangeTitle, doer, now, func(c *issue.Comment) {
 			c.OldTitle, c.NewTitle = old, cur.Title
 		}); err != nil {
 			return err
@@ -310,7 +310,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 	if p.ref != nil && *p.ref != cur.Ref {
 		old := cur.Ref
 		cur.Ref, changed = *p.ref, true
-		if err := exEvent(ctx, tx, cur, issue.CommentChangeIssueRef, doer, now, func(c *issue.Comment) {
+		if err := timelineEvent(ctx, tx, cur, issue.CommentChangeIssueRef, doer, now, func(c *issue.Comment) {
 			c.OldRef, c.NewRef = issue.FriendlyRef(old), issue.FriendlyRef(cur.Ref)
 		}); err != nil {
 			return err
@@ -319,7 +319,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 	if p.deadline != nil {
 		if typ, content, ok := issue.DeadlineEvent(cur.Deadline, *p.deadline); ok {
 			cur.Deadline, changed = *p.deadline, true
-			if err := exEvent(ctx, tx, cur, typ, doer, now, func(c *issue.Comment) { c.Content = content }); err != nil {
+			if err := timelineEvent(ctx, tx, cur, typ, doer, now, func(c *issue.Comment) { c.Content = content }); err != nil {
 				return err
 			}
 		}
@@ -328,7 +328,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 	milestoned := false
 	if p.milestone != nil && *p.milestone != cur.MilestoneID {
 		oldMilestone, cur.MilestoneID, changed, milestoned = cur.MilestoneID, *p.milestone, true, true
-		if err := exEvent(ctx, tx, cur, issue.CommentMilestone, doer, now, func(c *issue.Comment) {
+		if err := timelineEvent(ctx, tx, cur, issue.CommentMilestone, doer, now, func(c *issue.Comment) {
 			c.OldMilestoneID, c.MilestoneID = oldMilestone, cur.MilestoneID
 		}); err != nil {
 			return err
@@ -351,7 +351,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 		if cur.IsClosed {
 			typ = issue.CommentClose
 		}
-		if err := exEvent(ctx, tx, cur, typ, doer, now, nil); err != nil {
+		if err := timelineEvent(ctx, tx, cur, typ, doer, now, nil); err != nil {
 			return err
 		}
 	}
@@ -398,14 +398,14 @@ func (s *Service) editAssignees(ctx context.Context, tx ports.Stores, cur *issue
 		return nil, nil, err
 	}
 	for _, id := range removed {
-		if err := exEvent(ctx, tx, cur, issue.CommentAssignees, doer, now, func(c *issue.Comment) {
+		if err := timelineEvent(ctx, tx, cur, issue.CommentAssignees, doer, now, func(c *issue.Comment) {
 			c.AssigneeID, c.RemovedAssignee = id, true
 		}); err != nil {
 			return nil, nil, err
 		}
 	}
 	for _, id := range added {
-		if err := exEvent(ctx, tx, cur, issue.CommentAssignees, doer, now, func(c *issue.Comment) { c.AssigneeID = id }); err != nil {
+		if err := timelineEvent(ctx, tx, cur, issue.CommentAssignees, doer, now, func(c *issue.Comment) { c.AssigneeID = id }); err != nil {
 			return nil, nil, err
 		}
 	}

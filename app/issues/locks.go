@@ -35,7 +35,7 @@ func (s *Service) SetLocked(ctx context.Context, a *repos.Access, index int64, l
 		if lock {
 			typ = issue.CommentLock
 		}
-		return exEvent(ctx, tx, cur, typ, a.Caller.UserID(), s.clock.Now(), func(c *issue.Comment) { c.Content = reason })
+		return timelineEvent(ctx, tx, cur, typ, a.Caller.UserID(), s.clock.Now(), func(c *issue.Comment) { c.Content = reason })
 	})
 	return changed, err
 }

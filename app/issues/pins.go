@@ -31,7 +31,7 @@ func (s *Service) PinIssue(ctx context.Context, a *repos.Access, index int64) er
 		if _, err := tx.IssueRelations.Pin(ctx, cur.ID); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, cur, issue.CommentPin, a.Caller.UserID(), s.clock.Now(), nil)
+		return timelineEvent(ctx, tx, cur, issue.CommentPin, a.Caller.UserID(), s.clock.Now(), nil)
 	})
 }
 
@@ -50,7 +50,7 @@ func (s *Service) UnpinIssue(ctx context.Context, a *repos.Access, index int64) 
 		if err := tx.IssueRelations.Unpin(ctx, cur.ID); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, cur, issue.CommentUnpin, a.Caller.UserID(), s.clock.Now(), nil)
+		return timelineEvent(ctx, tx, cur, issue.CommentUnpin, a.Caller.UserID(), s.clock.Now(), nil)
 	})
 }
 

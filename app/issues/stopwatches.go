@@ -53,7 +53,7 @@ func finishStopwatch(ctx context.Context, tx ports.Stores, i *issue.Issue, sw *i
 	if err := tx.TrackedTimes.Add(ctx, t); err != nil {
 		return err
 	}
-	err := exEvent(ctx, tx, i, issue.CommentStopTracking, sw.UserID, now, func(c *issue.Comment) {
+	err := timelineEvent(ctx, tx, i, issue.CommentStopTracking, sw.UserID, now, func(c *issue.Comment) {
 		c.Content, c.TimeID = issue.FormatDuration(secs), t.ID
 	})
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Service) StartStopwatch(ctx context.Context, a *repos.Access, index int
 		if err := tx.TrackedTimes.StartStopwatch(ctx, &issue.Stopwatch{IssueID: i.ID, UserID: uid, CreatedAt: now}); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, i, issue.CommentStartTracking, uid, now, nil)
+		return timelineEvent(ctx, tx, i, issue.CommentStartTracking, uid, now, nil)
 	})
 }
 
@@ -132,7 +132,7 @@ func (s *Service) CancelStopwatch(ctx context.Context, a *repos.Access, index in
 		if err := tx.TrackedTimes.DeleteStopwatch(ctx, sw.ID); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, i, issue.CommentCancelTracking, sw.UserID, s.clock.Now(), nil)
+		return timelineEvent(ctx, tx, i, issue.CommentCancelTracking, sw.UserID, s.clock.Now(), nil)
 	})
 }
 
@@ -179,5 +179,5 @@ func (s *Service) reposOf(ctx context.Context, list []*issue.Issue) (map[int64]*
 	for _, i := range list {
 		ids = append(ids, i.RepoID)
 	}
-	return s.stores.Repos.GetByIDs(ctx, exUnique(ids))
+	return s.stores.Repos.GetByIDs(ctx, uniqueIDs(ids))
 }

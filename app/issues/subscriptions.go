@@ -81,7 +81,7 @@ func (s *Service) SetIssueSubscription(ctx context.Context, a *repos.Access, ind
 	if err != nil {
 		return false, err
 	}
-	u, err := s.exUserByName(ctx, name)
+	u, err := s.lookupUserByName(ctx, name)
 	if err != nil {
 		return false, err
 	}

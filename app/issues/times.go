@@ -34,8 +34,8 @@ type AddTimeInput struct {
 	UserName string
 }
 
-// exEvent records a timeline event of this area on issue i, inside tx.
-func exEvent(ctx context.Context, tx ports.Stores, i *issue.Issue, typ issue.CommentType, posterID int64,
+// timelineEvent records a timeline event of this area on issue i, inside tx.
+func timelineEvent(ctx context.Context, tx ports.Stores, i *issue.Issue, typ issue.CommentType, posterID int64,
 	now time.Time, edit func(c *issue.Comment)) error {
 	c := &issue.Comment{Type: typ, IssueID: i.ID, RepoID: i.RepoID, PosterID: posterID, CreatedAt: now, UpdatedAt: now}
 	if edit != nil {
@@ -44,8 +44,8 @@ func exEvent(ctx context.Context, tx ports.Stores, i *issue.Issue, typ issue.Com
 	return tx.Comments.Create(ctx, c)
 }
 
-// exUserByName finds an account by name; absent is a 404 naming users.
-func (s *Service) exUserByName(ctx context.Context, name string) (*user.User, error) {
+// lookupUserByName finds an account by name; absent is a 404 naming users.
+func (s *Service) lookupUserByName(ctx context.Context, name string) (*user.User, error) {
 	u, err := s.stores.Users.GetByName(ctx, name)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, errs.NotFound("user does not exist [name: " + name + "]")
@@ -92,7 +92,7 @@ func (s *Service) openTracking(ctx context.Context, a *repos.Access, index int64
 // someone else is a 403).
 func (s *Service) timeScope(ctx context.Context, a *repos.Access, f TimeFilter, q *ports.TrackedTimeQuery) error {
 	if f.User != "" {
-		u, err := s.exUserByName(ctx, f.User)
+		u, err := s.lookupUserByName(ctx, f.User)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (s *Service) UserRepoTimes(ctx context.Context, a *repos.Access, name strin
 	if err := checkRepoTimes(a); err != nil {
 		return nil, 0, err
 	}
-	u, err := s.exUserByName(ctx, name)
+	u, err := s.lookupUserByName(ctx, name)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -182,7 +182,7 @@ func (s *Service) AddTime(ctx context.Context, a *repos.Access, index int64, in 
 	}
 	uid := a.Caller.UserID()
 	if in.UserName != "" && ((a.Perm.IsAdmin() && in.UserName != a.Caller.User.Name) || a.Caller.IsAdmin()) {
-		u, err := s.exUserByName(ctx, in.UserName)
+		u, err := s.lookupUserByName(ctx, in.UserName)
 		if errors.Is(err, errs.ErrNotFound) {
 			return nil, errs.Invalid("user does not exist", "UserName")
 		}
@@ -201,7 +201,7 @@ func (s *Service) AddTime(ctx context.Context, a *repos.Access, index int64, in 
 		if err := tx.TrackedTimes.Add(ctx, t); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, i, issue.CommentAddTimeManual, uid, now, func(c *issue.Comment) {
+		return timelineEvent(ctx, tx, i, issue.CommentAddTimeManual, uid, now, func(c *issue.Comment) {
 			c.Content, c.TimeID = issue.TimeContent(t.Seconds), t.ID
 		})
 	})
@@ -224,7 +224,7 @@ func (s *Service) ResetTimes(ctx context.Context, a *repos.Access, index int64) 
 		if sum == 0 {
 			return errs.NotFound("no tracked time to reset")
 		}
-		return exEvent(ctx, tx, i, issue.CommentDeleteTimeManual, uid, s.clock.Now(), func(c *issue.Comment) {
+		return timelineEvent(ctx, tx, i, issue.CommentDeleteTimeManual, uid, s.clock.Now(), func(c *issue.Comment) {
 			c.Content = issue.TimeContent(sum)
 		})
 	})
@@ -251,7 +251,7 @@ func (s *Service) DeleteTime(ctx context.Context, a *repos.Access, index, id int
 		if err := tx.TrackedTimes.Delete(ctx, t.ID); err != nil {
 			return err
 		}
-		return exEvent(ctx, tx, i, issue.CommentDeleteTimeManual, t.UserID, s.clock.Now(), func(c *issue.Comment) {
+		return timelineEvent(ctx, tx, i, issue.CommentDeleteTimeManual, t.UserID, s.clock.Now(), func(c *issue.Comment) {
 			c.Content = issue.TimeContent(t.Seconds)
 		})
 	})
@@ -278,7 +278,7 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 	}
 	names := map[int64]string{}
 	if len(userIDs) > 0 {
-		us, err := s.stores.Users.GetByIDs(ctx, exUnique(userIDs))
+		us, err := s.stores.Users.GetByIDs(ctx, uniqueIDs(userIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +286,7 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 			names[u.ID] = u.Name
 		}
 	}
-	linked, err := s.readableTimeIssues(ctx, c, exUnique(issueIDs))
+	linked, err := s.readableTimeIssues(ctx, c, uniqueIDs(issueIDs))
 	if err != nil {
 		return nil, err
 	}
@@ -332,17 +332,4 @@ func (s *Service) readableTimeIssues(ctx context.Context, c auth.Caller, ids []i
 		}
 	}
 	return out, nil
-}
-
-// exUnique drops repeated ids, keeping the first of each.
-func exUnique(ids []int64) []int64 {
-	seen := make(map[int64]bool, len(ids))
-	out := make([]int64, 0, len(ids))
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
 }

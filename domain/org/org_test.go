@@ -167,7 +167,7 @@ func TestOrgsParseMode(t *testing.T) {
 	is.True(!ok)
 }
 
-func TestOrgCRestrictedViewer(t *testing.T) {
+func TestOrgRestrictedViewer(t *testing.T) {
 	restricted := org.Viewer{UserID: 7, Restricted: true}
 	restrictedMember := org.Viewer{UserID: 7, Restricted: true, IsMember: true}
 	restrictedAdmin := org.Viewer{UserID: 7, Restricted: true, IsAdmin: true}
@@ -181,7 +181,7 @@ func TestOrgCRestrictedViewer(t *testing.T) {
 	}
 }
 
-func TestOrgCListFilterFor(t *testing.T) {
+func TestOrgListFilterFor(t *testing.T) {
 	public := []user.Visibility{user.VisibilityPublic}
 	signedKinds := []user.Visibility{user.VisibilityPublic, user.VisibilityLimited}
 	cases := []struct {

@@ -57,11 +57,11 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"OrgTeams": orgTeamTests,
 		"Blocks":   blockTests,
 
-		"Issues":      issueTests,
-		"Labels":      labelTests,
-		"Comments":    commentTests,
-		"IssueExtras": issueExtraTests,
-		"IssueF":      issueFTests,
+		"Issues":            issueTests,
+		"Labels":            labelTests,
+		"Comments":          commentTests,
+		"IssueExtras":       issueExtraTests,
+		"IssueBatchLookups": issueBatchLookupTests,
 	}
 	order := []string{
 		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
@@ -70,7 +70,7 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"CommitStatuses",
 		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 		"Orgs", "OrgTeams", "Blocks",
-		"Issues", "Labels", "Comments", "IssueExtras", "IssueF",
+		"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	}
 	for _, group := range order {
 		t.Run(group, func(t *testing.T) {

@@ -25,11 +25,11 @@ const (
 	orgcBenchTeams = 50
 )
 
-// seedOrgC creates, in one transaction through the app's stores, a private
+// seedOrgWithRepos creates, in one transaction through the app's stores, a private
 // organisation "acme" owned by the administrator with repoCount repositories
 // (half private) and teamCount teams sharing them equally, and a user
 // "member" in every team. It returns a read:organization token of the member.
-func seedOrgC(b *testing.B, a benchApp, repoCount, teamCount int) http.Header {
+func seedOrgWithRepos(b *testing.B, a benchApp, repoCount, teamCount int) http.Header {
 	b.Helper()
 	member := &user.User{Name: "member", LowerName: "member", Email: "member@example.com",
 		Visibility: user.VisibilityPublic, IsActive: true, MaxRepoCreation: -1}
@@ -91,15 +91,15 @@ func seedOrgC(b *testing.B, a benchApp, repoCount, teamCount int) http.Header {
 	return http.Header{"Authorization": {"token " + secret}}
 }
 
-// BenchmarkOrgCListRepos is GET /api/v1/orgs/acme/repos?limit=50 by a
+// BenchmarkOrgReposList is GET /api/v1/orgs/acme/repos?limit=50 by a
 // member of 50 teams over 1,000 repositories, one request at a time through
 // the handler; it reports the median latency (target below 5 ms) and the
 // process's CPU time per request (user and system, all threads: the
 // request's own work and the garbage collection it causes), which a loaded
 // machine inflates far less than the latency.
-func BenchmarkOrgCListRepos(b *testing.B) {
+func BenchmarkOrgReposList(b *testing.B) {
 	a := newBenchApp(b)
-	h := seedOrgC(b, a, orgcBenchRepos, orgcBenchTeams)
+	h := seedOrgWithRepos(b, a, orgcBenchRepos, orgcBenchTeams)
 	const path = "/api/v1/orgs/acme/repos?limit=50"
 	get := func() {
 		req := httptest.NewRequest(http.MethodGet, path, nil)

@@ -9,12 +9,12 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// TestOrgIForkPayloadsShowTheSendersPermissions: a fork payload shows each
+// TestOrgForkPayloadsShowTheSendersPermissions: a fork payload shows each
 // repository with the sender's access to it, as Gitea's notifier renders
 // it: the repository forked (forkee) with the sender's access there, the
 // new fork (and its parent) with the sender's access to the fork, never the
 // source owner's.
-func TestOrgIForkPayloadsShowTheSendersPermissions(t *testing.T) {
+func TestOrgForkPayloadsShowTheSendersPermissions(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -42,9 +42,9 @@ func TestOrgIForkPayloadsShowTheSendersPermissions(t *testing.T) {
 		is.Equal(p.Sender.UserName, "bob")
 		is.Equal(p.Forkee.FullName, "alice/open")
 		is.True(p.Forkee.Permissions != nil)
-		is.Equal(hookaPerm(p.Forkee), gitea.Permission{Pull: true})
+		is.Equal(hookSenderPermission(p.Forkee), gitea.Permission{Pull: true})
 		is.Equal(p.Repo.ID, fork.ID)
-		is.Equal(hookaPerm(p.Repo), all) // bob owns the fork
+		is.Equal(hookSenderPermission(p.Repo), all) // bob owns the fork
 		is.True(p.Repo.Parent != nil)
 		is.Equal(p.Repo.Parent.FullName, "alice/open")
 
@@ -54,9 +54,9 @@ func TestOrgIForkPayloadsShowTheSendersPermissions(t *testing.T) {
 		is.NoErr(err)
 		p = deliveryDecode[hookevFork](t, rec.wait(t, "/secret", 1)[0].Body)
 		is.Equal(p.Sender.UserName, "carol")
-		is.Equal(hookaPerm(p.Forkee), gitea.Permission{Push: true, Pull: true})
+		is.Equal(hookSenderPermission(p.Forkee), gitea.Permission{Push: true, Pull: true})
 		is.Equal(p.Repo.FullName, "carol/secret")
-		is.Equal(hookaPerm(p.Repo), all)
+		is.Equal(hookSenderPermission(p.Repo), all)
 
 		// dan forks alice/open into acme, which he owns: his ownership of the
 		// organisation gives him everything on the fork, read on the forkee.
@@ -65,8 +65,8 @@ func TestOrgIForkPayloadsShowTheSendersPermissions(t *testing.T) {
 		is.NoErr(err)
 		p = deliveryDecode[hookevFork](t, rec.wait(t, "/open", 2)[1].Body)
 		is.Equal(p.Sender.UserName, "dan")
-		is.Equal(hookaPerm(p.Forkee), gitea.Permission{Pull: true})
+		is.Equal(hookSenderPermission(p.Forkee), gitea.Permission{Pull: true})
 		is.Equal(p.Repo.FullName, "acme/open")
-		is.Equal(hookaPerm(p.Repo), all)
+		is.Equal(hookSenderPermission(p.Repo), all)
 	})
 }

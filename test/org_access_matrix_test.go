@@ -11,12 +11,12 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// TestOrgCAccessMatrix fills the audit's gaps on catalogue 4.8: a site admin
+// TestOrgAccessMatrix fills the audit's gaps on catalogue 4.8: a site admin
 // who belongs to no team on the team routes (TM, OM, OO), a member of an
 // admin team who is no owner (OM yes, OO no), a member of a team allowed to
 // create repositories, and public-only tokens on a limited organisation's
 // routes.
-func TestOrgCAccessMatrix(t *testing.T) {
+func TestOrgAccessMatrix(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

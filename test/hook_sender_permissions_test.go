@@ -9,18 +9,18 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// hookaPerm is a payload repository's permissions object, nil-safe.
-func hookaPerm(r *gitea.Repository) gitea.Permission {
+// hookSenderPermission is a payload repository's permissions object, nil-safe.
+func hookSenderPermission(r *gitea.Repository) gitea.Permission {
 	if r == nil || r.Permissions == nil {
 		return gitea.Permission{}
 	}
 	return *r.Permissions
 }
 
-// TestHookAIssuePayloadsShowTheSendersPermissions: an issue or comment
+// TestHookIssuePayloadsShowTheSendersPermissions: an issue or comment
 // payload shows the repository with the sender's access to it, as Gitea's
 // notifier renders it (the doer's permission), whoever owns the hook.
-func TestHookAIssuePayloadsShowTheSendersPermissions(t *testing.T) {
+func TestHookIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -42,14 +42,14 @@ func TestHookAIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 		p := deliveryDecode[hookIssuePayload](t, rec.wait(t, "/h", 1)[0].Body)
 		is.Equal(p.Sender.UserName, "carol")
 		is.True(p.Repository.Permissions != nil)
-		is.Equal(hookaPerm(p.Repository), gitea.Permission{Admin: false, Push: true, Pull: true})
+		is.Equal(hookSenderPermission(p.Repository), gitea.Permission{Admin: false, Push: true, Pull: true})
 
 		// bob, who may only read, comments.
 		_, _, err = bob.CreateIssueComment("alice", "repo", i.Index, gitea.CreateIssueCommentOption{Body: "+1"})
 		is.NoErr(err)
 		cp := deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/h", 2)[1].Body)
 		is.Equal(cp.Sender.UserName, "bob")
-		is.Equal(hookaPerm(cp.Repository), gitea.Permission{Admin: false, Push: false, Pull: true})
+		is.Equal(hookSenderPermission(cp.Repository), gitea.Permission{Admin: false, Push: false, Pull: true})
 
 		// alice, the owner, closes it: everything.
 		closed := gitea.StateClosed
@@ -57,20 +57,20 @@ func TestHookAIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 		is.NoErr(err)
 		p = deliveryDecode[hookIssuePayload](t, rec.wait(t, "/h", 3)[2].Body)
 		is.Equal(p.Sender.UserName, "alice")
-		is.Equal(hookaPerm(p.Repository), gitea.Permission{Admin: true, Push: true, Pull: true})
+		is.Equal(hookSenderPermission(p.Repository), gitea.Permission{Admin: true, Push: true, Pull: true})
 
 		// A site administrator who is no collaborator: everything too.
 		_, _, err = srv.AdminClient().CreateIssueComment("alice", "repo", i.Index, gitea.CreateIssueCommentOption{Body: "admin"})
 		is.NoErr(err)
 		cp = deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/h", 4)[3].Body)
 		is.Equal(cp.Sender.UserName, "admin")
-		is.Equal(hookaPerm(cp.Repository), gitea.Permission{Admin: true, Push: true, Pull: true})
+		is.Equal(hookSenderPermission(cp.Repository), gitea.Permission{Admin: true, Push: true, Pull: true})
 	})
 }
 
-// TestHookAOrgTeamPermissionsInIssuePayloads: in an organisation's
+// TestHookOrgTeamPermissionsInIssuePayloads: in an organisation's
 // repository the sender's team access counts, not only collaborations.
-func TestHookAOrgTeamPermissionsInIssuePayloads(t *testing.T) {
+func TestHookOrgTeamPermissionsInIssuePayloads(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -96,6 +96,6 @@ func TestHookAOrgTeamPermissionsInIssuePayloads(t *testing.T) {
 		is.NoErr(err)
 		p := deliveryDecode[hookIssuePayload](t, rec.wait(t, "/org", 1)[0].Body)
 		is.Equal(p.Sender.UserName, "dan")
-		is.Equal(hookaPerm(p.Repository), gitea.Permission{Admin: false, Push: true, Pull: true})
+		is.Equal(hookSenderPermission(p.Repository), gitea.Permission{Admin: false, Push: true, Pull: true})
 	})
 }

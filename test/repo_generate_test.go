@@ -13,8 +13,8 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// repodLabels lists a repository's labels by name (archived ones too).
-func repodLabels(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Label {
+// generatedLabels lists a repository's labels by name (archived ones too).
+func generatedLabels(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Label {
 	t.Helper()
 	list, _, err := c.ListRepoLabels(owner, repo, gitea.ListLabelsOptions{ListOptions: gitea.ListOptions{Page: 1, PageSize: 50}})
 	if err != nil {
@@ -24,8 +24,8 @@ func repodLabels(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Lab
 	return list
 }
 
-// repodHooks lists a repository's hooks by id.
-func repodHooks(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Hook {
+// generatedHooks lists a repository's hooks by id.
+func generatedHooks(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Hook {
 	t.Helper()
 	list, _, err := c.ListRepoHooks(owner, repo, gitea.ListHooksOptions{ListOptions: gitea.ListOptions{Page: 1, PageSize: 50}})
 	if err != nil {
@@ -35,8 +35,8 @@ func repodHooks(t *testing.T, c *gitea.Client, owner, repo string) []*gitea.Hook
 	return list
 }
 
-// repodRepoID is owner/repo's id.
-func repodRepoID(t *testing.T, c *gitea.Client, owner, repo string) int64 {
+// generatedRepoID is owner/repo's id.
+func generatedRepoID(t *testing.T, c *gitea.Client, owner, repo string) int64 {
 	t.Helper()
 	r, _, err := c.GetRepo(owner, repo)
 	if err != nil {
@@ -45,12 +45,12 @@ func repodRepoID(t *testing.T, c *gitea.Client, owner, repo string) int64 {
 	return r.ID
 }
 
-// TestRepoDGenerateLabelsAndHooks covers POST R/generate with labels and
+// TestRepoGenerateLabelsAndHooks covers POST R/generate with labels and
 // webhooks: the template's labels and hooks are copied into the new
 // repository (the hooks' secrets sealed for the copies, which deliver and
 // sign as the template's do), nothing is copied unless asked, and only a
 // caller who may administer the template gets its hooks.
-func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
+func TestRepoGenerateLabelsAndHooks(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := deliveryServer(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -83,8 +83,8 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("create hook: %v", err)
 		}
-		tplLabels := repodLabels(t, alice, "alice", "tpl")
-		tplHooks := repodHooks(t, alice, "alice", "tpl")
+		tplLabels := generatedLabels(t, alice, "alice", "tpl")
+		tplHooks := generatedHooks(t, alice, "alice", "tpl")
 
 		t.Run("labels and webhooks copied", func(t *testing.T) {
 			is := is.New(t)
@@ -94,7 +94,7 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 			is.Equal(resp.StatusCode, http.StatusCreated)
 			is.Equal(r.FullName, "alice/gen")
 
-			labels := repodLabels(t, alice, "alice", "gen")
+			labels := generatedLabels(t, alice, "alice", "gen")
 			is.Equal(len(labels), 3)
 			for i, l := range labels {
 				want := tplLabels[i]
@@ -110,7 +110,7 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 			is.True(labels[1].Exclusive)
 			is.True(labels[2].IsArchived)
 
-			hooks := repodHooks(t, alice, "alice", "gen")
+			hooks := generatedHooks(t, alice, "alice", "gen")
 			is.Equal(len(hooks), 2)
 			for i, h := range hooks {
 				want := tplHooks[i]
@@ -130,7 +130,7 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 
 			// The copy's secret is sealed for its own row, not the
 			// template hook's sealed value reused.
-			genID, tplID := repodRepoID(t, alice, "alice", "gen"), repodRepoID(t, alice, "alice", "tpl")
+			genID, tplID := generatedRepoID(t, alice, "alice", "gen"), generatedRepoID(t, alice, "alice", "tpl")
 			stored := hookevStored(t, srv, hook.RepoScope(genID), hooks[0].ID)
 			orig := hookevStored(t, srv, hook.RepoScope(tplID), signed.ID)
 			is.True(strings.HasPrefix(stored.Secret, "v1:"))
@@ -160,8 +160,8 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 			is.Equal(len(rec.requests("/plain")), 0) // inactive, as its template
 
 			// The template keeps its own labels and hooks.
-			is.Equal(len(repodLabels(t, alice, "alice", "tpl")), 3)
-			is.Equal(len(repodHooks(t, alice, "alice", "tpl")), 2)
+			is.Equal(len(generatedLabels(t, alice, "alice", "tpl")), 3)
+			is.Equal(len(generatedHooks(t, alice, "alice", "tpl")), 2)
 		})
 
 		t.Run("nothing copied unless asked", func(t *testing.T) {
@@ -169,22 +169,22 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 			r := srv.Do("POST", "/repos/alice/tpl/generate", map[string]any{"owner": "alice", "name": "bare",
 				"git_content": true, "labels": false, "webhooks": false}, basicAs("alice")...)
 			is.Equal(r.Status, http.StatusCreated)
-			is.Equal(len(repodLabels(t, alice, "alice", "bare")), 0)
-			is.Equal(len(repodHooks(t, alice, "alice", "bare")), 0)
+			is.Equal(len(generatedLabels(t, alice, "alice", "bare")), 0)
+			is.Equal(len(generatedHooks(t, alice, "alice", "bare")), 0)
 
 			// Labels alone.
 			r = srv.Do("POST", "/repos/alice/tpl/generate", map[string]any{"owner": "alice", "name": "labels-only",
 				"labels": true}, basicAs("alice")...)
 			is.Equal(r.Status, http.StatusCreated)
-			is.Equal(len(repodLabels(t, alice, "alice", "labels-only")), 3)
-			is.Equal(len(repodHooks(t, alice, "alice", "labels-only")), 0)
+			is.Equal(len(generatedLabels(t, alice, "alice", "labels-only")), 3)
+			is.Equal(len(generatedHooks(t, alice, "alice", "labels-only")), 0)
 
 			// Webhooks alone.
 			r = srv.Do("POST", "/repos/alice/tpl/generate", map[string]any{"owner": "alice", "name": "hooks-only",
 				"webhooks": true}, basicAs("alice")...)
 			is.Equal(r.Status, http.StatusCreated)
-			is.Equal(len(repodLabels(t, alice, "alice", "hooks-only")), 0)
-			is.Equal(len(repodHooks(t, alice, "alice", "hooks-only")), 2)
+			is.Equal(len(generatedLabels(t, alice, "alice", "hooks-only")), 0)
+			is.Equal(len(generatedHooks(t, alice, "alice", "hooks-only")), 2)
 		})
 
 		t.Run("a reader of the template gets its labels, not its hooks", func(t *testing.T) {
@@ -194,15 +194,15 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(resp.StatusCode, http.StatusCreated)
 			is.Equal(r.FullName, "bob/mine")
-			is.Equal(len(repodLabels(t, bob, "bob", "mine")), 3)
-			is.Equal(len(repodHooks(t, bob, "bob", "mine")), 0)
+			is.Equal(len(generatedLabels(t, bob, "bob", "mine")), 3)
+			is.Equal(len(generatedHooks(t, bob, "bob", "mine")), 0)
 			// A site admin may administer any template: its hooks come along.
 			_, resp, err = srv.AdminClient().CreateRepoFromTemplate("alice", "tpl", gitea.CreateRepoFromTemplateOption{
 				Owner: "carol", Name: "forcarol", Labels: true, Webhooks: true})
 			is.NoErr(err)
 			is.Equal(resp.StatusCode, http.StatusCreated)
-			is.Equal(len(repodHooks(t, srv.AdminClient(), "carol", "forcarol")), 2)
-			is.Equal(len(repodLabels(t, srv.AdminClient(), "carol", "forcarol")), 3)
+			is.Equal(len(generatedHooks(t, srv.AdminClient(), "carol", "forcarol")), 2)
+			is.Equal(len(generatedLabels(t, srv.AdminClient(), "carol", "forcarol")), 3)
 		})
 
 		t.Run("access", func(t *testing.T) {
@@ -226,12 +226,12 @@ func TestRepoDGenerateLabelsAndHooks(t *testing.T) {
 		t.Run("a taken name copies nothing", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, bob, gitea.CreateRepoOption{Name: "taken"})
-			before := repodRepoID(t, bob, "bob", "taken")
+			before := generatedRepoID(t, bob, "bob", "taken")
 			r := srv.Do("POST", "/repos/alice/tpl/generate", map[string]any{"owner": "bob", "name": "taken",
 				"labels": true}, basicAs("bob")...)
 			is.Equal(r.Status, http.StatusConflict)
-			is.Equal(repodRepoID(t, bob, "bob", "taken"), before)
-			is.Equal(len(repodLabels(t, bob, "bob", "taken")), 0)
+			is.Equal(generatedRepoID(t, bob, "bob", "taken"), before)
+			is.Equal(len(generatedLabels(t, bob, "bob", "taken")), 0)
 		})
 	})
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// BenchmarkIssueFMyTimes is GET /user/times?limit=50 for a user with one
+// BenchmarkMyTrackedTimes is GET /user/times?limit=50 for a user with one
 // tracked time in each of 40 repositories: the page's issues, their
 // repositories and the caller's access to them are read in batches, so the
 // cost must not grow with the number of repositories on the page.
-func BenchmarkIssueFMyTimes(b *testing.B) {
+func BenchmarkMyTrackedTimes(b *testing.B) {
 	a := newBenchApp(b)
 	ctx := context.Background()
 	caller := auth.Caller{User: a.admin, Method: auth.MethodToken}

@@ -9,16 +9,16 @@ import (
 	"github.com/depothq/depot/domain/repository"
 )
 
-// issueFTests is the IssueF group of the store suite: the batch reads the
+// issueBatchLookupTests is the IssueBatchLookups group of the store suite: the batch reads the
 // time listings and the timeline use (RepoStore.GetByIDs,
 // TrackedTimeStore.GetByIDs) and the refs of change_issue_ref events.
-var issueFTests = map[string]func(t *testing.T, f *fixture){
-	"ReposByIDs":        testIssueFReposByIDs,
-	"TrackedTimesByIDs": testIssueFTrackedTimesByIDs,
-	"CommentRefs":       testIssueFCommentRefs,
+var issueBatchLookupTests = map[string]func(t *testing.T, f *fixture){
+	"ReposByIDs":        testReposByIDs,
+	"TrackedTimesByIDs": testTrackedTimesByIDs,
+	"CommentRefs":       testCommentRefs,
 }
 
-func testIssueFReposByIDs(t *testing.T, f *fixture) {
+func testReposByIDs(t *testing.T, f *fixture) {
 	is := is.New(t)
 	alice, bob := f.user("alice"), f.user("bob")
 	a := f.repo(alice, "a")
@@ -42,7 +42,7 @@ func testIssueFReposByIDs(t *testing.T, f *fixture) {
 	is.True(none != nil) // an empty map, safe to read
 }
 
-func testIssueFTrackedTimesByIDs(t *testing.T, f *fixture) {
+func testTrackedTimesByIDs(t *testing.T, f *fixture) {
 	is := is.New(t)
 	u := f.user("alice")
 	r := f.repo(u, "r")
@@ -68,7 +68,7 @@ func testIssueFTrackedTimesByIDs(t *testing.T, f *fixture) {
 	is.Equal(len(got), 0)
 }
 
-func testIssueFCommentRefs(t *testing.T, f *fixture) {
+func testCommentRefs(t *testing.T, f *fixture) {
 	is := is.New(t)
 	u := f.user("alice")
 	r := f.repo(u, "r")

@@ -10,14 +10,14 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// TestIssueFMyTimesAcrossRepos checks /user/times and /user/stopwatches
+// TestMyTrackedTimesAcrossRepos checks /user/times and /user/stopwatches
 // over times in several repositories (a user's, a private one, an
 // organisation's), read in batches: every time with its issue and that
 // issue's repository, and the issue hidden once the caller may not read it.
-func TestIssueFMyTimesAcrossRepos(t *testing.T) {
+func TestMyTrackedTimesAcrossRepos(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		write := gitea.AccessModeWrite
 		createRepo(t, w.owner, gitea.CreateRepoOption{Name: "r2"})
 		createRepo(t, w.owner, gitea.CreateRepoOption{Name: "p", Private: true})
@@ -78,7 +78,7 @@ func TestIssueFMyTimesAcrossRepos(t *testing.T) {
 		is.Equal(len(list), 0)
 
 		// Anonymous callers have no times.
-		exStatus(t, w.srv.Do("GET", "/user/times", nil), http.StatusUnauthorized)
+		wantStatus(t, w.srv.Do("GET", "/user/times", nil), http.StatusUnauthorized)
 
 		// Stopwatches name the repository they run in.
 		_, err = w.writer.StartIssueStopWatch("exorg", "o", 1)
@@ -105,6 +105,6 @@ func TestIssueFMyTimesAcrossRepos(t *testing.T) {
 		others, _, err := w.owner.ListMyStopwatches(gitea.ListStopwatchesOptions{})
 		is.NoErr(err)
 		is.Equal(len(others), 0)
-		exStatus(t, w.srv.Do("GET", "/user/stopwatches", nil), http.StatusUnauthorized)
+		wantStatus(t, w.srv.Do("GET", "/user/stopwatches", nil), http.StatusUnauthorized)
 	})
 }

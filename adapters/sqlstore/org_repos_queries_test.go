@@ -16,12 +16,12 @@ import (
 	"github.com/depothq/depot/wire"
 )
 
-// TestOrgCReposListingQueryCount pins issue 8's performance rule at the HTTP
+// TestOrgReposListingQueryCount pins issue 8's performance rule at the HTTP
 // level: GET /orgs/{org}/repos?limit=50 by a member of every team sends the
 // same number of SQL statements with 5 teams and 100 repositories as with 50
 // teams and 400, on both backends (the whole request: caller, organisation,
 // membership, page, permissions and rendering).
-func TestOrgCReposListingQueryCount(t *testing.T) {
+func TestOrgReposListingQueryCount(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()

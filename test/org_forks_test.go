@@ -10,11 +10,11 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// TestOrgCForkBlocked checks that whom a repository's owner blocks may not
+// TestOrgForkBlocked checks that whom a repository's owner blocks may not
 // fork its repositories (Gitea's ForkRepository: 403 "user is blocked"),
 // whether the owner is a user or an organisation; others still may, and a
 // site admin is not held back.
-func TestOrgCForkBlocked(t *testing.T) {
+func TestOrgForkBlocked(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -54,12 +54,12 @@ func TestOrgCForkBlocked(t *testing.T) {
 	})
 }
 
-// TestOrgCForkIntoOrganization checks forking into an organisation (Gitea's
+// TestOrgForkIntoOrganization checks forking into an organisation (Gitea's
 // prepareDoerCreateRepoInOrg): its owners and members of a team allowed to
 // create repositories may, other members get 403, non-members 403, a
 // hidden organisation is an unknown owner (422 on the field); and a fork of
 // a private organisation's public repository is private.
-func TestOrgCForkIntoOrganization(t *testing.T) {
+func TestOrgForkIntoOrganization(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -19,14 +19,14 @@ import (
 	"github.com/depothq/depot/wire"
 )
 
-// TestIssueGCreateStatements pins the statements POST R/issues sends for a
+// TestIssueCreateStatements pins the statements POST R/issues sends for a
 // plain issue once the caller's token is cached: on SQLite only BEGIN and
 // COMMIT are parsed, the index, the row (with its search index), the
 // counters and the hook lookup run as statements prepared on the writer;
 // on Postgres the same four run through bun. What the prepared statements
 // write is read back through the API: the index sequence, the times, the
 // counters of open and closed issues, and the search index.
-func TestIssueGCreateStatements(t *testing.T) {
+func TestIssueCreateStatements(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()

@@ -13,12 +13,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// TestOrgIRelationsManyTeamUnits: a page's relations take, per repository
+// TestOrgRelationsManyTeamUnits: a page's relations take, per repository
 // and unit, the best mode of the user's teams given the repository and of
 // those that include all of the organisation's repositories; teams the user
 // is not in, or given other repositories, count for nothing. RelationsMany
 // and the single Relations agree.
-func TestOrgIRelationsManyTeamUnits(t *testing.T) {
+func TestOrgRelationsManyTeamUnits(t *testing.T) {
 	const (
 		code, issues, wiki, packages = permission.UnitCode, permission.UnitIssues, permission.UnitWiki, permission.UnitPackages
 		read, write                  = permission.ModeRead, permission.ModeWrite

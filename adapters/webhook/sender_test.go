@@ -23,7 +23,7 @@ func (plainOutbound) Client() *http.Client {
 	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 }
 
-func TestHookASenderClosesItsIdleConnections(t *testing.T) {
+func TestSenderClosesItsIdleConnections(t *testing.T) {
 	is := is.New(t)
 	var mu sync.Mutex
 	open := map[net.Conn]bool{}

@@ -15,10 +15,10 @@ import (
 // isI names the assertion type where a local "is" shadows the package.
 type isI = is.I
 
-// TestIssuePerfBAssets checks that an issue's own attachments (not its
+// TestIssueListAssets checks that an issue's own attachments (not its
 // comments') show as its assets in the listing, the cross-repository
 // search and the single issue, and that an issue without any shows [].
-func TestIssuePerfBAssets(t *testing.T) {
+func TestIssueListAssets(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -85,11 +85,11 @@ type issueAssetsB struct {
 	Assets []gitea.Attachment `json:"assets"`
 }
 
-// TestIssuePerfBTotals pins the listing's pages and totals on the paths
+// TestIssueListTotals pins the listing's pages and totals on the paths
 // the store takes: the prepared default listing (totals from the
 // counters), a keyword search (the page counts its matches), a filtered
 // listing (a count) and a page past the end of each.
-func TestIssuePerfBTotals(t *testing.T) {
+func TestIssueListTotals(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

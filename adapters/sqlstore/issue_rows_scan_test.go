@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// TestIssueHListColumnsCoverRow keeps the prepared listing's column list in
+// TestIssueListColumnsCoverRow keeps the prepared listing's column list in
 // step with issueRow: a column added to the model must be read there too
 // (scanIssueRows scans each field by hand).
-func TestIssueHListColumnsCoverRow(t *testing.T) {
+func TestIssueListColumnsCoverRow(t *testing.T) {
 	typ := reflect.TypeOf(issueRow{})
 	var cols []string
 	for i := range typ.NumField() {
@@ -31,7 +31,7 @@ func TestIssueHListColumnsCoverRow(t *testing.T) {
 	}
 }
 
-func TestIssueHParseDBTime(t *testing.T) {
+func TestParseDBTime(t *testing.T) {
 	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
 		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
 	}

@@ -10,19 +10,19 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// orgcSetRestricted marks an account restricted (or not) as the site admin.
-func orgcSetRestricted(t *testing.T, srv *testserver.Server, name string, restricted bool) {
+// setRestricted marks an account restricted (or not) as the site admin.
+func setRestricted(t *testing.T, srv *testserver.Server, name string, restricted bool) {
 	t.Helper()
 	if _, err := srv.AdminClient().AdminEditUser(name, gitea.EditUserOption{LoginName: name, Restricted: &restricted}); err != nil {
 		t.Fatalf("restrict %s: %v", name, err)
 	}
 }
 
-// orgcWorld is three organisations of alice's, one per visibility, each with
+// orgVisibilityWorld is three organisations of alice's, one per visibility, each with
 // a public and a private repository and alice's membership shown publicly;
 // rita is a member of the limited one only (team "readers", given its
 // private repository).
-func orgcWorld(t *testing.T, srv *testserver.Server) *gitea.Client {
+func orgVisibilityWorld(t *testing.T, srv *testserver.Server) *gitea.Client {
 	t.Helper()
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	newAccount(t, srv, "rita", gitea.VisibleTypePublic)
@@ -49,16 +49,16 @@ func orgcWorld(t *testing.T, srv *testserver.Server) *gitea.Client {
 	return aliceC
 }
 
-// TestOrgCRestrictedUser checks that a restricted account sees only the
+// TestOrgRestrictedUser checks that a restricted account sees only the
 // organisations it belongs to, public ones included (Gitea's
 // HasOrgOrUserVisible and the restricted branch of the organisation search),
 // on every route that names or lists organisations, and that lifting the
 // restriction gives the ordinary view back.
-func TestOrgCRestrictedUser(t *testing.T) {
+func TestOrgRestrictedUser(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
-		orgcWorld(t, srv)
-		orgcSetRestricted(t, srv, "rita", true)
+		orgVisibilityWorld(t, srv)
+		setRestricted(t, srv, "rita", true)
 		rita := basicAs("rita")
 
 		t.Run("listings", func(t *testing.T) {
@@ -111,22 +111,22 @@ func TestOrgCRestrictedUser(t *testing.T) {
 
 		t.Run("restriction lifted", func(t *testing.T) {
 			is := is.New(t)
-			orgcSetRestricted(t, srv, "rita", false)
-			defer orgcSetRestricted(t, srv, "rita", true)
+			setRestricted(t, srv, "rita", false)
+			defer setRestricted(t, srv, "rita", true)
 			is.Equal(orgGetNames(t, srv.Do("GET", "/orgs", nil, rita...)), []string{"org-limited", "org-public"})
 			is.Equal(srv.Do("GET", "/orgs/org-public", nil, rita...).Status, http.StatusOK)
 		})
 	})
 }
 
-// TestOrgCPublicOnlyTokenListings checks that a public-only token lists
+// TestOrgPublicOnlyTokenListings checks that a public-only token lists
 // public organisations only, even the ones its owner belongs to, on
 // /user/orgs, /users/{username}/orgs and /orgs, as Gitea's ApplyPublicOnly;
 // the same account's full token lists them all.
-func TestOrgCPublicOnlyTokenListings(t *testing.T) {
+func TestOrgPublicOnlyTokenListings(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
-		aliceC := orgcWorld(t, srv)
+		aliceC := orgVisibilityWorld(t, srv)
 		is := is.New(t)
 		full := []string{"Authorization", "token " + srv.CreateToken("alice", userPassword, "read:organization", "read:user")}
 		public := []string{"Authorization", "token " + srv.CreateToken("alice", userPassword, "public-only", "read:organization", "read:user")}

@@ -7,30 +7,30 @@ import (
 	"time"
 )
 
-// issueHTricky holds every kind of character encoding/json escapes or
+// issueEncoderTricky holds every kind of character encoding/json escapes or
 // rewrites: quotes, backslashes, control characters with and without a
 // short form, HTML's <, > and &, DEL, multi-byte runes, U+2028/U+2029 and
 // invalid UTF-8 (a lone continuation byte, a truncated sequence).
-const issueHTricky = "a\"b\\c\n\r\t\b\f\x00\x01\x1f<tag>&amp;\x7f é 😀 \u2028\u2029 \xff \xe2\x82 end"
+const issueEncoderTricky = "a\"b\\c\n\r\t\b\f\x00\x01\x1f<tag>&amp;\x7f é 😀 \u2028\u2029 \xff \xe2\x82 end"
 
-func TestIssueHEncoderMatchesEncodingJSON(t *testing.T) {
+func TestIssueListEncoderMatchesEncodingJSON(t *testing.T) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 891000000, time.UTC)
 	zoned := time.Date(2025, 12, 31, 23, 59, 59, 1, time.FixedZone("x", -(5*3600+30*60)))
-	poster := &userDTO{ID: 7, Login: "al<i>ce", Username: "al<i>ce", FullName: issueHTricky, Email: "a@b.c",
+	poster := &userDTO{ID: 7, Login: "al<i>ce", Username: "al<i>ce", FullName: issueEncoderTricky, Email: "a@b.c",
 		HTMLURL: "http://h/al%3Cice", Created: at, LastLogin: zoned, IsAdmin: true, Active: true,
 		Visibility: "public", StarredReposCnt: 3, FollowersCount: -1}
 	repo := &repoMetaDTO{ID: 3, Name: "r&d", Owner: "o", FullName: "o/r&d"}
 	other := &repoMetaDTO{ID: 4, Name: "x", Owner: "o", FullName: "o/x"}
 	list := []issueDTO{
-		{ID: 1, URL: "u", HTMLURL: "h", Index: 1, Poster: poster, Title: issueHTricky, Body: "",
+		{ID: 1, URL: "u", HTMLURL: "h", Index: 1, Poster: poster, Title: issueEncoderTricky, Body: "",
 			Attachments: []attachmentDTO{}, Labels: []labelDTO{}, State: "open", Created: at, Updated: zoned,
 			Repo: repo},
 		{ID: 2, URL: "u2", HTMLURL: "h2", Index: 2, Poster: poster, OriginalAuthor: "o", OriginalAuthorID: 9,
-			Title: "t", Body: issueHTricky, Ref: "refs/heads/main",
+			Title: "t", Body: issueEncoderTricky, Ref: "refs/heads/main",
 			Attachments: []attachmentDTO{{ID: 5, Name: "f<1>.txt", Size: 10, DownloadCount: 2, Created: at,
 				UUID: "uuid", DownloadURL: "http://h/attachments/uuid"}, {ID: 6}},
 			Labels: []labelDTO{{ID: 1, Name: "bug", Exclusive: true, IsArchived: true, Color: "ff0000",
-				Description: issueHTricky, URL: "http://h/l/1"}, {ID: 2}},
+				Description: issueEncoderTricky, URL: "http://h/l/1"}, {ID: 2}},
 			Milestone: &milestoneDTO{ID: 1, Title: "v1", Description: "d", State: "open", OpenIssues: 2,
 				ClosedIssues: 1, Created: at, Updated: &at, Closed: nil, Deadline: &zoned},
 			Assignee: &userDTO{ID: 8, Login: "b"}, Assignees: []userDTO{{ID: 8, Login: "b"}, {ID: 9, Login: "c"}},
@@ -62,7 +62,7 @@ func TestIssueHEncoderMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func TestIssueHEncoderStringsMatchEncodingJSON(t *testing.T) {
+func TestIssueListEncoderStringsMatchEncodingJSON(t *testing.T) {
 	// Every single byte, then every byte after a multi-byte prefix, covers
 	// the escape table and the invalid-UTF-8 handling.
 	var inputs []string
@@ -70,7 +70,7 @@ func TestIssueHEncoderStringsMatchEncodingJSON(t *testing.T) {
 		inputs = append(inputs, string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y",
 			string([]byte{0xe2, 0x80, byte(c)}), string([]byte{0xf0, 0x9f, byte(c), 0x80}))
 	}
-	inputs = append(inputs, "", issueHTricky, "\u2027\u2028\u2029\u202a", "\U0010ffff", "\xed\xa0\x80")
+	inputs = append(inputs, "", issueEncoderTricky, "\u2027\u2028\u2029\u202a", "\U0010ffff", "\xed\xa0\x80")
 	for _, s := range inputs {
 		want, err := json.Marshal(s)
 		if err != nil {
@@ -82,7 +82,7 @@ func TestIssueHEncoderStringsMatchEncodingJSON(t *testing.T) {
 	}
 }
 
-func TestIssueHEncoderRejectsTimesJSONCannotCarry(t *testing.T) {
+func TestIssueListEncoderRejectsTimesJSONCannotCarry(t *testing.T) {
 	d := []issueDTO{{Created: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}}
 	if _, err := json.Marshal(d); err == nil {
 		t.Fatal("encoding/json accepted year 10000")

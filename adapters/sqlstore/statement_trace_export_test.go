@@ -7,7 +7,7 @@ import (
 )
 
 // PreparedWriteRuns counts the statements run through the writer's
-// prepared statements (issueg_prepared.go), which bun's query hooks do not
+// prepared statements (prepared_writes.go), which bun's query hooks do not
 // see.
 func (d *DB) PreparedWriteRuns() int64 { return d.writes.runs.Load() }
 

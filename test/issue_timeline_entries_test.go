@@ -24,18 +24,18 @@ type ifEntry struct {
 	TrackedTime *gitea.TrackedTime `json:"tracked_time"`
 }
 
-// ifTimeline reads issue index of exowner/r's timeline as user.
-func ifTimeline(t *testing.T, w *exWorld, index int64, user string) []ifEntry {
+// timelineOf reads issue index of exowner/r's timeline as user.
+func timelineOf(t *testing.T, w *trackerWorld, index int64, user string) []ifEntry {
 	t.Helper()
-	r := w.srv.Do("GET", exRepo+"/issues/"+exItoa(index)+"/timeline", nil, basicAs(user)...)
-	exStatus(t, r, http.StatusOK)
+	r := w.srv.Do("GET", exRepo+"/issues/"+itoa64(index)+"/timeline", nil, basicAs(user)...)
+	wantStatus(t, r, http.StatusOK)
 	var out []ifEntry
 	r.Decode(t, &out)
 	return out
 }
 
-// ifOfType returns the entries of one type.
-func ifOfType(list []ifEntry, typ string) []ifEntry {
+// timelineOfType returns the entries of one type.
+func timelineOfType(list []ifEntry, typ string) []ifEntry {
 	var out []ifEntry
 	for _, e := range list {
 		if e.Type == typ {
@@ -45,13 +45,13 @@ func ifOfType(list []ifEntry, typ string) []ifEntry {
 	return out
 }
 
-// TestIssueFRefChange checks that changing an issue's ref leaves Gitea's
+// TestIssueRefChangeTimeline checks that changing an issue's ref leaves Gitea's
 // change_issue_ref event (branch names without refs/heads/), only when the
 // ref changes and only for those who may edit the issue.
-func TestIssueFRefChange(t *testing.T) {
+func TestIssueRefChangeTimeline(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		one := w.issue(t, w.owner, "one")
 		edit := func(c *gitea.Client, ref string) error {
 			_, _, err := c.EditIssue("exowner", "r", one.Index, gitea.EditIssueOption{Ref: &ref})
@@ -64,7 +64,7 @@ func TestIssueFRefChange(t *testing.T) {
 		// A stranger may not edit someone else's issue: 403 and no event.
 		ref := "refs/heads/evil"
 		r := w.srv.Do("PATCH", exRepo+"/issues/1", gitea.EditIssueOption{Ref: &ref}, basicAs("exstranger")...)
-		exStatus(t, r, http.StatusForbidden)
+		wantStatus(t, r, http.StatusForbidden)
 
 		got, _, err := w.owner.GetIssue("exowner", "r", one.Index)
 		is.NoErr(err)
@@ -78,7 +78,7 @@ func TestIssueFRefChange(t *testing.T) {
 		is.Equal(sdk[0].Poster.UserName, "exowner")
 		is.Equal(sdk[1].Poster.UserName, "exwriter")
 
-		refs := ifOfType(ifTimeline(t, w, one.Index, "exstranger"), "change_issue_ref")
+		refs := timelineOfType(timelineOf(t, w, one.Index, "exstranger"), "change_issue_ref")
 		is.Equal(len(refs), 2)
 		is.Equal(refs[0].OldRef, "")
 		is.Equal(refs[0].NewRef, "feature") // refs/heads/ trimmed, as Gitea records it
@@ -88,7 +88,7 @@ func TestIssueFRefChange(t *testing.T) {
 
 		// Clearing the ref is a change too.
 		is.NoErr(edit(w.owner, ""))
-		refs = ifOfType(ifTimeline(t, w, one.Index, "exowner"), "change_issue_ref")
+		refs = timelineOfType(timelineOf(t, w, one.Index, "exowner"), "change_issue_ref")
 		is.Equal(len(refs), 3)
 		is.Equal(refs[2].OldRef, "v1.0")
 		is.Equal(refs[2].NewRef, "")
@@ -100,13 +100,13 @@ func TestIssueFRefChange(t *testing.T) {
 	})
 }
 
-// TestIssueFTimelineTrackedTime checks that time events embed the tracked
+// TestIssueTimelineTrackedTime checks that time events embed the tracked
 // time they record (Gitea's TrackedTime, with its user's name and issue),
 // show their duration as Gitea does, and lose it once the time is deleted.
-func TestIssueFTimelineTrackedTime(t *testing.T) {
+func TestIssueTimelineTrackedTime(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		one := w.issue(t, w.owner, "one")
 
 		mine, _, err := w.owner.AddTime("exowner", "r", one.Index, gitea.AddTimeOption{Time: 5400})
@@ -118,8 +118,8 @@ func TestIssueFTimelineTrackedTime(t *testing.T) {
 		_, err = w.writer.StopIssueStopWatch("exowner", "r", one.Index)
 		is.NoErr(err)
 
-		list := ifTimeline(t, w, one.Index, "exstranger")
-		added := ifOfType(list, "add_time_manual")
+		list := timelineOf(t, w, one.Index, "exstranger")
+		added := timelineOfType(list, "add_time_manual")
 		is.Equal(len(added), 2)
 		tt := added[0].TrackedTime
 		is.True(tt != nil)
@@ -139,11 +139,11 @@ func TestIssueFTimelineTrackedTime(t *testing.T) {
 		is.Equal(added[1].TrackedTime.UserName, "exwriter") // booked for the writer
 		is.Equal(added[1].Body, "45 seconds")
 
-		stops := ifOfType(list, "stop_tracking")
+		stops := timelineOfType(list, "stop_tracking")
 		is.Equal(len(stops), 1)
 		is.True(stops[0].TrackedTime != nil)
 		is.Equal(stops[0].TrackedTime.UserName, "exwriter")
-		is.Equal(ifOfType(list, "start_tracking")[0].TrackedTime, nil) // no time yet
+		is.Equal(timelineOfType(list, "start_tracking")[0].TrackedTime, nil) // no time yet
 
 		// Every other event still has none.
 		for _, e := range list {
@@ -156,18 +156,18 @@ func TestIssueFTimelineTrackedTime(t *testing.T) {
 		// the row where Gitea only marks it), and adds a delete_time_manual.
 		_, err = w.owner.DeleteTime("exowner", "r", one.Index, mine.ID)
 		is.NoErr(err)
-		list = ifTimeline(t, w, one.Index, "exowner")
-		added = ifOfType(list, "add_time_manual")
+		list = timelineOf(t, w, one.Index, "exowner")
+		added = timelineOfType(list, "add_time_manual")
 		is.Equal(added[0].TrackedTime, nil)
 		is.Equal(added[1].TrackedTime.ID, theirs.ID)
-		deleted := ifOfType(list, "delete_time_manual")
+		deleted := timelineOfType(list, "delete_time_manual")
 		is.Equal(len(deleted), 1)
 		is.Equal(deleted[0].Body, "1 hour 30 minutes")
 		is.Equal(deleted[0].TrackedTime, nil)
 
 		// Paging: the page holding only the second time event embeds it.
 		r := w.srv.Do("GET", exRepo+"/issues/1/timeline?page=2&limit=1", nil, basicAs("exowner")...)
-		exStatus(t, r, http.StatusOK)
+		wantStatus(t, r, http.StatusOK)
 		var page []ifEntry
 		r.Decode(t, &page)
 		is.Equal(len(page), 1)
@@ -179,16 +179,16 @@ func TestIssueFTimelineTrackedTime(t *testing.T) {
 		_, _, err = w.owner.EditRepo("exowner", "r", gitea.EditRepoOption{Private: &private})
 		is.NoErr(err)
 		r = w.srv.Do("GET", exRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
-		exStatus(t, r, http.StatusNotFound)
+		wantStatus(t, r, http.StatusNotFound)
 	})
 }
 
-// TestIssueFTimelineLabel checks the label of label events: one Label
+// TestIssueTimelineLabel checks the label of label events: one Label
 // object per event, as Gitea 1.27 sends it (its TimelineComment.label).
-func TestIssueFTimelineLabel(t *testing.T) {
+func TestIssueTimelineLabel(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
-		w := exSetup(t, opts...)
+		w := trackerSetup(t, opts...)
 		one := w.issue(t, w.owner, "one")
 		bug, _, err := w.owner.CreateLabel("exowner", "r", gitea.CreateLabelOption{Name: "bug", Color: "#ee0701"})
 		is.NoErr(err)
@@ -201,7 +201,7 @@ func TestIssueFTimelineLabel(t *testing.T) {
 
 		// On the wire: an object, never a list.
 		r := w.srv.Do("GET", exRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
-		exStatus(t, r, http.StatusOK)
+		wantStatus(t, r, http.StatusOK)
 		var raw []map[string]json.RawMessage
 		r.Decode(t, &raw)
 		is.Equal(len(raw), 3)
@@ -210,12 +210,12 @@ func TestIssueFTimelineLabel(t *testing.T) {
 			is.Equal(e["label"][0], byte('{'))
 		}
 
-		labels := ifOfType(ifTimeline(t, w, one.Index, "exstranger"), "label")
+		labels := timelineOfType(timelineOf(t, w, one.Index, "exstranger"), "label")
 		is.Equal(len(labels), 3)
 		is.Equal(labels[0].Label.ID, bug.ID)
 		is.Equal(labels[0].Label.Name, "bug")
 		is.Equal(labels[0].Label.Color, "ee0701")
-		is.Equal(labels[0].Label.URL, w.srv.URL+"/api/v1/repos/exowner/r/labels/"+exItoa(bug.ID))
+		is.Equal(labels[0].Label.URL, w.srv.URL+"/api/v1/repos/exowner/r/labels/"+itoa64(bug.ID))
 		is.Equal(labels[0].Body, "1") // added
 		is.Equal(labels[1].Label.Name, "ux")
 		is.Equal(labels[2].Label.ID, bug.ID)

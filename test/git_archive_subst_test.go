@@ -12,11 +12,11 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestContentEArchiveExportSubst: files marked export-subst have their
+// TestArchiveExportSubstEndToEnd: files marked export-subst have their
 // $Format:…$ placeholders expanded for the archived commit in zip and
 // tar.gz downloads, byte for byte as git archive expands them; other files
 // are left alone.
-func TestContentEArchiveExportSubst(t *testing.T) {
+func TestArchiveExportSubstEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -13,7 +13,7 @@ import (
 // writeIssues answers a list of issues. The issue lists are the tracker's
 // hottest answers and their DTOs are large and nested, so they are encoded
 // by hand into a pooled buffer instead of through encoding/json's
-// reflection: the bytes are the same as writeJSON's (issueh_json_test.go
+// reflection: the bytes are the same as writeJSON's (issue_list_encoder_test.go
 // compares them), and the objects the issues of a page share (the
 // repository, a poster) are encoded once and copied.
 func (s *Server) writeIssues(q *request, status int, views []*issues.IssueView) {
