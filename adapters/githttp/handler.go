@@ -174,6 +174,11 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, t target, e
 		plain(w, status, msg)
 		return
 	}
+	if httpkit.ClientGone(r, err) {
+		h.log.Debug("git client went away", "method", r.Method, "path", r.URL.Path, "err", err)
+		w.WriteHeader(httpkit.StatusClientClosedRequest)
+		return
+	}
 	h.log.Error("git request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	plain(w, http.StatusInternalServerError, "internal server error")
 }

@@ -48,6 +48,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeMessage(w, status, msg)
 		return
 	}
+	if httpkit.ClientGone(r, err) {
+		s.log.Debug("client went away", "method", r.Method, "path", r.URL.Path, "request_id", requestID(w), "err", err)
+		w.WriteHeader(httpkit.StatusClientClosedRequest)
+		return
+	}
 	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "request_id", requestID(w), "err", err)
 	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(w)+")")
 }
