@@ -176,12 +176,20 @@ func (d *Dispatcher) record(ctx context.Context, del *hook.Delivery, a hook.Atte
 	done := d.records.start()
 	go func() {
 		defer done()
-		if err := d.stores.HookDeliveries.RecordAttempt(context.WithoutCancel(ctx), del.ID, a); err != nil &&
+		// The record outlives the worker's context (shutdown must not lose
+		// it) but not forever: a writer held elsewhere makes it fail with
+		// its cause instead of holding the batch's settling indefinitely.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordAttemptWait)
+		defer cancel()
+		if err := d.stores.HookDeliveries.RecordAttempt(rctx, del.ID, a); err != nil &&
 			!errors.Is(err, errs.ErrNotFound) {
 			d.log.Error("recording a webhook delivery attempt", "delivery", del.UUID, "err", err)
 		}
 	}()
 }
+
+// recordAttemptWait bounds the write of one attempt record.
+const recordAttemptWait = 30 * time.Second
 
 // inflightRecords tracks the attempt records being written. Its zero value
 // is ready.
