@@ -2,6 +2,7 @@ package http
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -79,6 +80,12 @@ func FuzzIssueBody(f *testing.F) {
 		}
 		if title == "" || strings.TrimSpace(title) != title {
 			t.Fatalf("title %q kept", title)
+		}
+		// The due date is shown in UTC: it must still encode then.
+		if in.Deadline != nil {
+			if _, err := json.Marshal(in.Deadline.UTC()); err != nil {
+				t.Fatalf("due date %v from %s does not encode in UTC: %v", in.Deadline, body, err)
+			}
 		}
 		names := issue.AssigneeNames(in.Assignee, in.Assignees)
 		seen := map[string]bool{}
@@ -174,6 +181,10 @@ func FuzzMilestoneBody(f *testing.F) {
 		}
 		if m.Title == "" || (due == nil) != (m.DueAt == nil) || m.IsClosed != (b.State == string(issue.StateClosed)) {
 			t.Fatalf("milestone %+v from %s", m, body)
+		}
+		// What the API answers for it encodes.
+		if _, err := json.Marshal(toMilestoneDTO(m)); err != nil {
+			t.Fatalf("milestone from %s does not encode: %v", body, err)
 		}
 	})
 }
