@@ -32,8 +32,8 @@ func FuzzParseRefChange(f *testing.F) {
 			shown(t, errs.Message(err))
 			return
 		}
-		// The line reads back exactly.
-		if c.OldID+" "+c.NewID+" "+c.Ref != line {
+		// The line reads back exactly, and survives JSON as it is.
+		if c.OldID+" "+c.NewID+" "+c.Ref != line || !utf8.ValidString(c.Ref) {
 			t.Fatalf("ParseRefChange(%q) = %+v", line, c)
 		}
 		if c.IsCreate() && c.IsDelete() {
