@@ -73,13 +73,15 @@ func categorised(t *testing.T, err error) {
 // is categorised, and an accepted body holds no NUL and encodes to JSON
 // that decodes again to the same value.
 func FuzzDecodeJSON(f *testing.F) {
-	for _, s := range []string{`{}`, ``, `  `, `[]`, `null`, `{"name":"x","private":true}`, `{"name":1}`,
+	for _, s := range []string{``, `  `, `[]`, `null`, `{"name":"x","private":true}`, `{"name":1}`,
 		`{"labels":[1,"a"]}`, `{"labels":[1.5e3, -2]}`, `{"title":"a\u0000b"}`, `{"config":{"url":"\u0000"}}`,
 		`{"due_on":"2024-01-01T00:00:00Z","state":"closed"}`, `{"files":[{"operation":"create","path":"a"}]}`,
 		`{"assignees":["a",null]}`, `{"x":` + "\xff" + `}`, `{"units_map":{"repo.code":"read"}}`, `"str"`, `{"a":{"b":[[[[]]]]}}`} {
-		for i := range requestBodies {
-			f.Add(uint8(i), []byte(s))
-		}
+		f.Add(uint8(len(s)), []byte(s))
+	}
+	// Every type once; the fuzzer crosses types and bodies itself.
+	for i := range requestBodies {
+		f.Add(uint8(i), []byte(`{}`))
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, body []byte) {
 		newBody := requestBodies[int(kind)%len(requestBodies)]

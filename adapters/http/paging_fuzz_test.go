@@ -18,7 +18,7 @@ import (
 // header written for it names the neighbouring pages.
 func FuzzListOptions(f *testing.F) {
 	for _, q := range []string{"page=2&limit=10", "page=0&limit=-1", "page=x", "limit=1e3", "page_size=7",
-		"page=1000000&limit=50", "limit=999999", "page=+3&limit=%2010", "page=&limit=", "page=2&page=3"} {
+		"page=1000000&limit=50", "page=9223372036854775807&limit=50", "limit=999999", "page=+3&limit=%2010", "page=&limit=", "page=2&page=3"} {
 		f.Add(q, int64(137))
 	}
 	f.Fuzz(func(t *testing.T, rawQuery string, total int64) {
