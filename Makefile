@@ -7,7 +7,7 @@ APT_PKGS   := libgit2-dev pkg-config git openssh-client
 PG_DSN     ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-short generate check-generate bench vet fmt clean
+.PHONY: all deps build run test test-short generate check-generate bench fuzz vet fmt clean
 
 all: build
 
@@ -55,6 +55,21 @@ bench: build
 	} || echo "bench: could not install wrk; measuring with loadgen only"
 	$(GO) build -o bin/loadgen ./cmd/loadgen
 	./bin/loadgen -suite -depot $(BIN) -go $(GO) -c 32 -d 10s -out docs/benchmarks.md $(BENCH_ARGS)
+
+## fuzz: run every fuzz target (func Fuzz… in a _test.go file) for FUZZTIME
+## each, one at a time; FUZZFLAGS passes more flags (e.g. -parallel 1).
+## An input that fails is kept in the package's testdata/fuzz/<Name>/ and
+## then runs in `make test` as a regression case. `make test` runs every
+## target on its seeds and kept inputs only.
+FUZZTIME  ?= 30s
+FUZZFLAGS ?=
+fuzz: deps
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for name in $$($(GO) test -list '^Fuzz' $$dir | grep '^Fuzz'); do \
+			echo "== $$dir $$name ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$dir; \
+		done; \
+	done
 
 vet:
 	$(GO) vet ./...

@@ -62,7 +62,9 @@ func slackMessage(p *eventPayload) slackPayload {
 	case *createPayload:
 		return slackPayload{Text: fmt.Sprintf("[%s:%s] %s created by %s", repo, ref, n.RefType, p.senderName)}
 	case *deletePayload:
-		return slackPayload{Text: fmt.Sprintf("[%s:%s] %s deleted by %s", repo, p.refName, n.RefType, p.senderName)}
+		// The ref is gone, so there is no link to it; its name is still
+		// user text, which must not open a link of its own.
+		return slackPayload{Text: fmt.Sprintf("[%s:%s] %s deleted by %s", repo, slackEscape(p.refName), n.RefType, p.senderName)}
 	case *repositoryPayload:
 		return slackPayload{Text: fmt.Sprintf("[%s] Repository %s by %s", repo, n.Action, p.senderName)}
 	case *forkPayload:

@@ -24,6 +24,9 @@ func (s *Service) SetDeadline(ctx context.Context, a *repos.Access, index int64,
 	var deadline *time.Time
 	if due != nil && !due.IsZero() {
 		d := issue.DeadlineOf(*due)
+		if err := issue.CheckShownDate("DueDate", d); err != nil {
+			return nil, err
+		}
 		deadline = &d
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {

@@ -66,6 +66,9 @@ func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (
 		}
 		labelIDs = in.Labels
 		if in.Deadline != nil && !in.Deadline.IsZero() {
+			if err := issue.CheckShownDate("Deadline", *in.Deadline); err != nil {
+				return nil, err
+			}
 			d := *in.Deadline
 			i.Deadline = &d
 		}
@@ -257,6 +260,9 @@ func (s *Service) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue,
 			}
 			if !in.Deadline.IsZero() {
 				v := issue.DeadlineOf(*in.Deadline)
+				if err := issue.CheckShownDate("Deadline", v); err != nil {
+					return nil, err
+				}
 				d = &v
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
@@ -37,7 +38,12 @@ func ParseMirrorInterval(field, s string) (time.Duration, error) {
 // quoteShort quotes user input for a message, cut to a sane length.
 func quoteShort(s string) string {
 	if len(s) > 40 {
-		s = s[:40] + "…"
+		// Cut before a character, not inside one: the message is JSON text.
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return `"` + s + `"`
 }

@@ -123,7 +123,7 @@ func validateTargetURL(s string) error {
 		return errs.Invalid("MaxSize", "TargetURL")
 	}
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || hasControl(s) {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || hasControl(s) || !utf8.ValidString(s) {
 		return errs.Invalid("Url", "TargetURL")
 	}
 	return nil

@@ -56,6 +56,9 @@ func (m *Milestone) Apply(in MilestoneInput, now time.Time) error {
 	case in.ClearDue:
 		next.DueAt = nil
 	case in.DueAt != nil:
+		if err := CheckShownDate("DueOn", *in.DueAt); err != nil {
+			return err
+		}
 		d := in.DueAt.UTC()
 		next.DueAt = &d
 	}

@@ -3,6 +3,7 @@ package issue
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"path"
 	"regexp"
@@ -302,6 +303,17 @@ func jsonValue(v any) any {
 			out[i] = jsonValue(e)
 		}
 		return out
+	case float64:
+		// JSON has no infinities or NaN: YAML's .inf and .nan are handed
+		// on as YAML spells them, or the whole listing would fail to encode.
+		switch {
+		case math.IsNaN(x):
+			return ".nan"
+		case math.IsInf(x, 1):
+			return ".inf"
+		case math.IsInf(x, -1):
+			return "-.inf"
+		}
 	}
 	return v
 }

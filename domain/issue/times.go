@@ -122,3 +122,14 @@ func DeadlineEvent(old, updated *time.Time) (typ CommentType, content string, ch
 		return CommentModifiedDeadline, deadlineDay(*updated) + "|" + deadlineDay(*old), true
 	}
 }
+
+// CheckShownDate refuses, as a 422 naming field, a date that falls outside
+// the years 1 to 9999 in UTC: the API shows dates in UTC as RFC 3339,
+// which has no later years, and Postgres has no year 0, so such a date
+// could not be stored or answered.
+func CheckShownDate(field string, t time.Time) error {
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		return errs.Invalid("must be a date between the years 1 and 9999 in UTC", field)
+	}
+	return nil
+}

@@ -101,10 +101,13 @@ type RefChange struct {
 }
 
 // ParseRefChange reads one line of a hook's standard input, "<old> <new> <ref>".
+// A ref name that is not valid UTF-8 is refused too: the hook hands the
+// update on as JSON, which would turn its bytes into other characters, so
+// the checks would judge a name other than the one git writes.
 func ParseRefChange(line string) (RefChange, error) {
 	parts := strings.SplitN(line, " ", 3)
 	if len(parts) != 3 || !isObjectID(parts[0]) || !isObjectID(parts[1]) || len(parts[0]) != len(parts[1]) ||
-		parts[2] == "" {
+		parts[2] == "" || !utf8.ValidString(parts[2]) {
 		return RefChange{}, errs.BadRequest("malformed ref update: " + shownRef(line))
 	}
 	return RefChange{OldID: parts[0], NewID: parts[1], Ref: parts[2]}, nil
