@@ -15,7 +15,7 @@ func TestIssueTemplatesNonFiniteNumbers(t *testing.T) {
 	is := is.New(t)
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "tpl", AutoInit: true})
-	exPutFile(t, alice, "alice", "tpl", ".gitea/ISSUE_TEMPLATE/form.yaml",
+	putFile(t, alice, "alice", "tpl", ".gitea/ISSUE_TEMPLATE/form.yaml",
 		"name: Form\nabout: a\nbody:\n- type: dropdown\n  id: pick\n  attributes:\n    label: Pick\n    options: [.inf, -.inf, .nan, 2]\n")
 	r := srv.Do("GET", "/repos/alice/tpl/issue_templates", nil, basicAs("alice")...)
 	is.Equal(r.Status, http.StatusOK)
