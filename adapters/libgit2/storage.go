@@ -21,8 +21,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	git "github.com/libgit2/git2go/v34"
-
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
@@ -163,36 +161,4 @@ func dirExists(dir string) (bool, error) {
 		return false, fmt.Errorf("libgit2: stat repository: %w", err)
 	}
 	return fi.IsDir(), nil
-}
-
-// openRepo opens the bare repository in dir exactly, never searching parent
-// directories (the data directory could sit inside some other repository).
-func openRepo(dir string) (*git.Repository, error) {
-	ok, err := dirExists(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errNoRepo()
-	}
-	repo, err := git.OpenRepositoryExtended(dir, git.RepositoryOpenNoSearch|git.RepositoryOpenBare, "")
-	if err != nil {
-		if git.IsErrorCode(err, git.ErrorCodeNotFound) {
-			return nil, errNoRepo()
-		}
-		return nil, fmt.Errorf("libgit2: open repository: %w", err)
-	}
-	return repo, nil
-}
-
-// open resolves p and opens its repository.
-func (s *Storage) open(ctx context.Context, p ports.RepoPath) (*git.Repository, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	dir, err := s.repoDir(p)
-	if err != nil {
-		return nil, err
-	}
-	return openRepo(dir)
 }
