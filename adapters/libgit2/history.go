@@ -22,12 +22,25 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 	if err != nil {
 		return nil, 0, err
 	}
-	repo, err := s.open(ctx, p)
+	var (
+		out   []ports.CommitDetail
+		total int64
+	)
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		out, total, err = s.listCommits(ctx, p, repo, dir, q, page)
+		return err
+	})
 	if err != nil {
 		return nil, 0, err
 	}
-	defer repo.Free()
+	return out, total, nil
+}
 
+// listCommits implements ListCommits on p's open repository in dir.
+func (s *Storage) listCommits(ctx context.Context, p ports.RepoPath, repo *git.Repository, dir string, q ports.CommitListQuery,
+	page ports.ListOptions) ([]ports.CommitDetail, int64, error) {
+	var err error
 	f := walkFilter{path: q.Path, since: q.Since, until: q.Until}
 	if f.start, err = resolveOid(repo, q.Ref); err != nil {
 		return nil, 0, err
@@ -71,31 +84,30 @@ func (s *Storage) ListCommits(ctx context.Context, p ports.RepoPath, q ports.Com
 
 // CommitDetail returns one commit with its extras (ports.GitHistory).
 func (s *Storage) CommitDetail(ctx context.Context, p ports.RepoPath, ref string, extras ports.CommitExtras) (ports.CommitDetail, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.CommitDetail{}, err
-	}
-	defer repo.Free()
-	c, err := resolveCommit(repo, ref)
-	if err != nil {
-		return ports.CommitDetail{}, err
-	}
-	defer c.Free()
-	return commitDetail(repo, c, extras)
+	var d ports.CommitDetail
+	err := s.withCommit(ctx, p, ref, func(repo *git.Repository, c *git.Commit) error {
+		var err error
+		d, err = commitDetail(repo, c, extras)
+		return err
+	})
+	return d, err
 }
 
 // CompareCommits lists what head has that base has not (ports.GitHistory).
 func (s *Storage) CompareCommits(ctx context.Context, p ports.RepoPath, base, head string, direct bool, extras ports.CommitExtras) (ports.CommitComparison, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.CommitComparison{}, err
-	}
-	defer repo.Free()
-	baseCommit, err := resolveCommit(repo, base)
-	if err != nil {
-		return ports.CommitComparison{}, err
-	}
-	defer baseCommit.Free()
+	var cmp ports.CommitComparison
+	err := s.withCommit(ctx, p, base, func(repo *git.Repository, baseCommit *git.Commit) error {
+		var err error
+		cmp, err = compareCommits(ctx, repo, baseCommit, head, direct, extras)
+		return err
+	})
+	return cmp, err
+}
+
+// compareCommits implements CompareCommits on an open repository, from
+// base's commit.
+func compareCommits(ctx context.Context, repo *git.Repository, baseCommit *git.Commit, head string, direct bool,
+	extras ports.CommitExtras) (ports.CommitComparison, error) {
 	headCommit, err := resolveCommit(repo, head)
 	if err != nil {
 		return ports.CommitComparison{}, err
@@ -191,15 +203,6 @@ func appendDetail(repo *git.Repository, out []ports.CommitDetail, c *git.Commit,
 		return nil, err
 	}
 	return append(out, d), nil
-}
-
-// resolveCommit resolves ref and looks its commit up.
-func resolveCommit(repo *git.Repository, ref string) (*git.Commit, error) {
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		return nil, err
-	}
-	return lookupCommit(repo, rev.CommitID)
 }
 
 // commitDetail copies c out of libgit2 with the extras asked for.
@@ -318,34 +321,31 @@ func (s *Storage) WarmCommitCounts(ctx context.Context, p ports.RepoPath, ids []
 	if err != nil {
 		return err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer repo.Free()
-	for _, id := range ids {
-		oid, err := git.NewOid(id)
-		if err != nil {
-			return fmt.Errorf("libgit2: warm counts: %q is not a commit id", id)
-		}
-		if c, err := repo.LookupCommit(oid); err != nil {
-			continue // not a commit (a tag of a tree, say): nothing to list
-		} else {
-			c.Free()
-		}
-		if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid}, nil); err != nil {
-			return err
-		}
-		// The paths listed lately are indexed for the new tip too: from
-		// their index at an older tip, this walks only what was pushed.
-		s.history.loadPaths(dir)
-		for _, path := range s.history.recentPaths(dir, warmPaths) {
-			if _, err := s.indexPath(ctx, repo, dir, walkFilter{start: oid, path: path}); err != nil {
+	return s.withRepo(ctx, p, func(repo *git.Repository) error {
+		for _, id := range ids {
+			oid, err := git.NewOid(id)
+			if err != nil {
+				return fmt.Errorf("libgit2: warm counts: %q is not a commit id", id)
+			}
+			if c, err := repo.LookupCommit(oid); err != nil {
+				continue // not a commit (a tag of a tree, say): nothing to list
+			} else {
+				c.Free()
+			}
+			if _, err := s.countFor(ctx, repo, dir, walkFilter{start: oid}, nil); err != nil {
 				return err
 			}
+			// The paths listed lately are indexed for the new tip too: from
+			// their index at an older tip, this walks only what was pushed.
+			s.history.loadPaths(dir)
+			for _, path := range s.history.recentPaths(dir, warmPaths) {
+				if _, err := s.indexPath(ctx, repo, dir, walkFilter{start: oid, path: path}); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // warmPaths is how many of the paths listed lately a warm-up counts for a

@@ -81,7 +81,10 @@ func TestRepoAccessOpensOncePerCall(t *testing.T) {
 			return err
 		}},
 		{"CommitDetail", 1, func() error { _, err := s.CommitDetail(ctx, p, "main", ports.CommitExtras{Files: true}); return err }},
-		{"CompareCommits", 1, func() error { _, err := s.CompareCommits(ctx, p, first, "main", false, ports.CommitExtras{}); return err }},
+		{"CompareCommits", 1, func() error {
+			_, err := s.CompareCommits(ctx, p, first, "main", false, ports.CommitExtras{})
+			return err
+		}},
 		{"WriteCommitDiff", 1, func() error { return s.WriteCommitDiff(ctx, p, "main", ports.CommitDiffUnified, io.Discard) }},
 		{"WarmCommitCounts", 1, func() error { return s.WarmCommitCounts(ctx, p, []string{second}) }},
 		{"EditorConfig", 1, func() error { _, err := s.EditorConfig(ctx, p, "main", "a.go"); return err }},
@@ -104,8 +107,14 @@ func TestRepoAccessOpensOncePerCall(t *testing.T) {
 		{"CommitDetail of an overlong ref", 1, func() error {
 			return notFound(s.CommitDetail(ctx, p, strings.Repeat("a/", 300)+"b", ports.CommitExtras{}))
 		}},
-		{"ReadPath cold", 1, func() error { _, err := s.ReadPath(ctx, p, ports.GitPathQuery{Ref: "main", Path: "README.md"}); return err }},
-		{"ReadPath warm", 0, func() error { _, err := s.ReadPath(ctx, p, ports.GitPathQuery{Ref: "main", Path: "README.md"}); return err }},
+		{"ReadPath cold", 1, func() error {
+			_, err := s.ReadPath(ctx, p, ports.GitPathQuery{Ref: "main", Path: "README.md"})
+			return err
+		}},
+		{"ReadPath warm", 0, func() error {
+			_, err := s.ReadPath(ctx, p, ports.GitPathQuery{Ref: "main", Path: "README.md"})
+			return err
+		}},
 		{"Tree warm", 0, func() error { _, err := s.Tree(ctx, p, ports.GitTreeQuery{Rev: "main", Limit: 10}); return err }},
 		{"Blob warm", 0, func() error { _, err := s.Blob(ctx, p, readme, 1<<20); return err }},
 		{"OpenBlob warm", 0, func() error {
