@@ -4,12 +4,12 @@
 // Repositories live at <root>/<lower owner>/<lower name>.git. git2go objects
 // are not safe for concurrent use, so a repository handle serves one call at
 // a time and each call frees the objects it created (a streamed blob, when
-// its reader is closed). Every call gets its repository through
-// repo_access.go: most open the repository they work on and free it before
-// returning; the hot read paths (contents, raw and media,
-// git/trees, git/blobs) instead borrow a warm handle from a pool and give it
-// back (trees_pool.go), which drops handles whose directory changed, that
-// sat idle too long, or that failed unexpectedly.
+// its reader is closed). Calls get their repository through repo_access.go:
+// most open the repository they work on and free it before returning; the
+// hot read paths (contents, raw and media, git/trees, git/blobs) instead
+// borrow a warm handle from a pool and give it back (trees_pool.go), which
+// drops handles whose directory changed, that sat idle too long, or that
+// failed unexpectedly.
 package libgit2
 
 import (
