@@ -64,35 +64,35 @@ func (c *commitCache[V]) put(id string, v V) {
 // value.
 func cachedByCommit[V any](ctx context.Context, s *Storage, p ports.RepoPath, ref string, cache *commitCache[V],
 	clone func(V) V, compute func(repo *git.Repository, tree *git.Tree, odb *git.Odb) (V, error)) (V, error) {
-	var zero V
-	repo, err := s.open(ctx, p)
+	var out V
+	err := s.withRevision(ctx, p, ref, func(repo *git.Repository, rev ports.GitRevision) error {
+		if v, ok := cache.get(rev.CommitID); ok {
+			out = clone(v)
+			return nil
+		}
+		tree, err := commitTree(repo, rev.CommitID)
+		if err != nil {
+			return err
+		}
+		defer tree.Free()
+		odb, err := repo.Odb()
+		if err != nil {
+			return fmt.Errorf("libgit2: open object database: %w", err)
+		}
+		defer odb.Free()
+		v, err := compute(repo, tree, odb)
+		if err != nil {
+			return err
+		}
+		cache.put(rev.CommitID, v)
+		out = clone(v)
+		return nil
+	})
 	if err != nil {
+		var zero V
 		return zero, err
 	}
-	defer repo.Free()
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		return zero, err
-	}
-	if v, ok := cache.get(rev.CommitID); ok {
-		return clone(v), nil
-	}
-	tree, err := commitTree(repo, rev.CommitID)
-	if err != nil {
-		return zero, err
-	}
-	defer tree.Free()
-	odb, err := repo.Odb()
-	if err != nil {
-		return zero, fmt.Errorf("libgit2: open object database: %w", err)
-	}
-	defer odb.Free()
-	v, err := compute(repo, tree, odb)
-	if err != nil {
-		return zero, err
-	}
-	cache.put(rev.CommitID, v)
-	return clone(v), nil
+	return out, nil
 }
 
 // commitTree returns the root tree of commit id; the caller frees it.

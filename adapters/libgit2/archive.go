@@ -48,20 +48,8 @@ func (s *Storage) OpenArchive(ctx context.Context, p ports.RepoPath, ref string,
 	if ref == "" {
 		return nil, errNoRef(ref)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	dir, err := s.repoDir(p)
+	repo, dir, rev, err := s.openRevision(ctx, p, ref)
 	if err != nil {
-		return nil, err
-	}
-	repo, err := openRepo(dir)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		repo.Free()
 		return nil, err
 	}
 	return &archive{repo: repo, dir: dir, rev: rev, format: format, prefix: prefix}, nil

@@ -22,46 +22,53 @@ func errNoBranch(name string) error { return errs.NotFound("branch " + name + " 
 // ListBranches returns one page of branches by name (ports.GitRefs). Only the
 // names of all branches are read; commits are loaded for the page alone.
 func (s *Storage) ListBranches(ctx context.Context, p ports.RepoPath, opts ports.ListOptions) ([]ports.GitBranch, int64, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer repo.Free()
-	names, err := refNamesUnder(repo, headsPrefix)
-	if err != nil {
-		return nil, 0, err
-	}
-	total := int64(len(names))
-	out := make([]ports.GitBranch, 0, min(len(names), max(opts.Limit, 0)))
-	for _, full := range refPage(names, opts) {
-		b, ok, err := branchAt(repo, strings.TrimPrefix(full, headsPrefix))
+	var (
+		out   []ports.GitBranch
+		total int64
+	)
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		names, err := refNamesUnder(repo, headsPrefix)
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
-		if !ok {
-			// Gone since the listing, or not pointing at a commit: Gitea
-			// skips such a branch and counts it out.
-			total--
-			continue
+		total = int64(len(names))
+		out = make([]ports.GitBranch, 0, min(len(names), max(opts.Limit, 0)))
+		for _, full := range refPage(names, opts) {
+			b, ok, err := branchAt(repo, strings.TrimPrefix(full, headsPrefix))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				// Gone since the listing, or not pointing at a commit: Gitea
+				// skips such a branch and counts it out.
+				total--
+				continue
+			}
+			out = append(out, b)
 		}
-		out = append(out, b)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
 }
 
 // Branch returns one branch (ports.GitRefs).
 func (s *Storage) Branch(ctx context.Context, p ports.RepoPath, name string) (ports.GitBranch, error) {
-	repo, err := s.open(ctx, p)
+	var b ports.GitBranch
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var (
+			ok  bool
+			err error
+		)
+		if b, ok, err = branchAt(repo, name); err == nil && !ok {
+			err = errNoBranch(name)
+		}
+		return err
+	})
 	if err != nil {
 		return ports.GitBranch{}, err
-	}
-	defer repo.Free()
-	b, ok, err := branchAt(repo, name)
-	if err != nil {
-		return ports.GitBranch{}, err
-	}
-	if !ok {
-		return ports.GitBranch{}, errNoBranch(name)
 	}
 	return b, nil
 }
@@ -131,39 +138,42 @@ func (s *Storage) CreateBranch(ctx context.Context, p ports.RepoPath, name, comm
 	if err != nil {
 		return ports.GitBranch{}, err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitBranch{}, err
-	}
-	defer repo.Free()
-	c, err := lookupCommit(repo, commitID)
-	if err != nil {
-		return ports.GitBranch{}, err
-	}
-	defer c.Free()
-	if err := branchConflict(repo, full, ""); err != nil {
-		return ports.GitBranch{}, err
-	}
-	tag, err := hasRef(repo, tagsPrefix+name)
-	if err != nil {
-		return ports.GitBranch{}, err
-	}
-	if tag {
-		return ports.GitBranch{}, &ports.RefConflictError{Kind: ports.RefTagExists, Name: tagsPrefix + name,
-			Err: errs.Conflict("a tag named " + name + " exists")}
-	}
-	dir, err := s.repoDir(p)
-	if err != nil {
-		return ports.GitBranch{}, err
-	}
-	if err := refCreateAbsent(dir, full, c.Id(), "branch: Created from "+c.Id().String()); err != nil {
-		if errors.Is(err, errRefTaken) {
-			return ports.GitBranch{}, &ports.RefConflictError{Kind: ports.RefExists, Name: full,
-				Err: errs.Conflict("branch " + name + " already exists")}
+	var b ports.GitBranch
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		c, err := lookupCommit(repo, commitID)
+		if err != nil {
+			return err
 		}
+		defer c.Free()
+		if err := branchConflict(repo, full, ""); err != nil {
+			return err
+		}
+		tag, err := hasRef(repo, tagsPrefix+name)
+		if err != nil {
+			return err
+		}
+		if tag {
+			return &ports.RefConflictError{Kind: ports.RefTagExists, Name: tagsPrefix + name,
+				Err: errs.Conflict("a tag named " + name + " exists")}
+		}
+		dir, err := s.repoDir(p)
+		if err != nil {
+			return err
+		}
+		if err := refCreateAbsent(dir, full, c.Id(), "branch: Created from "+c.Id().String()); err != nil {
+			if errors.Is(err, errRefTaken) {
+				return &ports.RefConflictError{Kind: ports.RefExists, Name: full,
+					Err: errs.Conflict("branch " + name + " already exists")}
+			}
+			return err
+		}
+		b = ports.GitBranch{Name: name, Commit: commitInfo(c)}
+		return nil
+	})
+	if err != nil {
 		return ports.GitBranch{}, err
 	}
-	return ports.GitBranch{Name: name, Commit: commitInfo(c)}, nil
+	return b, nil
 }
 
 // RenameBranch renames a branch, moving HEAD along when it named it (ports.GitRefs).
@@ -175,54 +185,51 @@ func (s *Storage) RenameBranch(ctx context.Context, p ports.RepoPath, from, to s
 	if err != nil {
 		return err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer repo.Free()
-	// As Gitea: a taken target is reported before a missing source.
-	oldFull := headsPrefix + from
-	if err := branchConflict(repo, newFull, oldFull); err != nil {
-		return err
-	}
-	if _, ok, err := branchAt(repo, from); err != nil {
-		return err
-	} else if !ok {
-		return errNoBranch(from)
-	}
-	ref, err := repo.References.Lookup(oldFull)
-	if err != nil {
-		if refMissing(err) {
+	return s.withRepo(ctx, p, func(repo *git.Repository) error {
+		// As Gitea: a taken target is reported before a missing source.
+		oldFull := headsPrefix + from
+		if err := branchConflict(repo, newFull, oldFull); err != nil {
+			return err
+		}
+		if _, ok, err := branchAt(repo, from); err != nil {
+			return err
+		} else if !ok {
 			return errNoBranch(from)
 		}
-		return fmt.Errorf("libgit2: look up %s: %w", oldFull, err)
-	}
-	defer ref.Free()
-	headWasFrom := false
-	if head, err := repo.References.Lookup("HEAD"); err == nil {
-		headWasFrom = head.SymbolicTarget() == oldFull
-		head.Free()
-	}
-	renamed, err := ref.Rename(newFull, false, "branch: renamed "+oldFull+" to "+newFull)
-	if err != nil {
-		if git.IsErrorCode(err, git.ErrorCodeExists) || git.IsErrorCode(err, git.ErrorCodeLocked) {
-			return &ports.RefConflictError{Kind: ports.RefExists, Name: newFull,
-				Err: errs.Conflict("branch " + to + " already exists")}
+		ref, err := repo.References.Lookup(oldFull)
+		if err != nil {
+			if refMissing(err) {
+				return errNoBranch(from)
+			}
+			return fmt.Errorf("libgit2: look up %s: %w", oldFull, err)
 		}
-		if refMissing(err) {
-			return errNoBranch(from)
+		defer ref.Free()
+		headWasFrom := false
+		if head, err := repo.References.Lookup("HEAD"); err == nil {
+			headWasFrom = head.SymbolicTarget() == oldFull
+			head.Free()
 		}
-		return fmt.Errorf("libgit2: rename %s: %w", oldFull, err)
-	}
-	renamed.Free()
-	if headWasFrom {
-		// libgit2 moves HEAD itself; setting it again keeps this true
-		// whatever the library version does.
-		if err := repo.SetHead(newFull); err != nil {
-			return fmt.Errorf("libgit2: set HEAD: %w", err)
+		renamed, err := ref.Rename(newFull, false, "branch: renamed "+oldFull+" to "+newFull)
+		if err != nil {
+			if git.IsErrorCode(err, git.ErrorCodeExists) || git.IsErrorCode(err, git.ErrorCodeLocked) {
+				return &ports.RefConflictError{Kind: ports.RefExists, Name: newFull,
+					Err: errs.Conflict("branch " + to + " already exists")}
+			}
+			if refMissing(err) {
+				return errNoBranch(from)
+			}
+			return fmt.Errorf("libgit2: rename %s: %w", oldFull, err)
 		}
-	}
-	return nil
+		renamed.Free()
+		if headWasFrom {
+			// libgit2 moves HEAD itself; setting it again keeps this true
+			// whatever the library version does.
+			if err := repo.SetHead(newFull); err != nil {
+				return fmt.Errorf("libgit2: set HEAD: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // DeleteBranch deletes a branch if it has not moved since it was read (ports.GitRefs).
@@ -234,10 +241,11 @@ func (s *Storage) DeleteBranch(ctx context.Context, p ports.RepoPath, name strin
 	if err != nil {
 		return "", errNoBranch(name)
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return "", err
-	}
-	defer repo.Free()
-	return refDelete(repo, full, errNoBranch(name))
+	var oldID string
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		oldID, err = refDelete(repo, full, errNoBranch(name))
+		return err
+	})
+	return oldID, err
 }

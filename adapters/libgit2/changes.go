@@ -49,56 +49,56 @@ func (s *Storage) changeFiles(ctx context.Context, p ports.RepoPath, cs ports.Gi
 	if len(cs.Changes) == 0 {
 		return ports.GitChangeResult{}, errs.Invalid("Required", "Files")
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	defer repo.Free()
-
-	// Blobs are written once; an attempt on a moved tip only rebuilds trees.
-	blobs := make([]*git.Oid, len(cs.Changes))
-	for i, c := range cs.Changes {
-		if !c.Writes() || (c.Operation == repository.FileRename && len(c.Content) == 0) {
-			continue
-		}
-		if blobs[i], err = repo.CreateBlobFromBuffer(c.Content); err != nil {
-			return ports.GitChangeResult{}, fmt.Errorf("libgit2: write blob %s: %w", c.Path, err)
-		}
-	}
-	var written []chgWritten
-	build := func(base *git.Tree) (*git.Oid, error) {
-		var edits []chgEdit
+	var out ports.GitChangeResult
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
 		var err error
-		edits, written, err = chgPlanFiles(repo, base, cs.Changes, blobs)
+		// Blobs are written once; an attempt on a moved tip only rebuilds trees.
+		blobs := make([]*git.Oid, len(cs.Changes))
+		for i, c := range cs.Changes {
+			if !c.Writes() || (c.Operation == repository.FileRename && len(c.Content) == 0) {
+				continue
+			}
+			if blobs[i], err = repo.CreateBlobFromBuffer(c.Content); err != nil {
+				return fmt.Errorf("libgit2: write blob %s: %w", c.Path, err)
+			}
+		}
+		var written []chgWritten
+		build := func(base *git.Tree) (*git.Oid, error) {
+			var edits []chgEdit
+			var err error
+			edits, written, err = chgPlanFiles(repo, base, cs.Changes, blobs)
+			if err != nil {
+				return nil, err
+			}
+			return chgEditTree(repo, base, edits, "")
+		}
+		id, wasEmpty, err := chgCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return chgEditTree(repo, base, edits, "")
-	}
-	id, wasEmpty, err := chgCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
-	if err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	res, err := chgResult(repo, cs.Target(), id, wasEmpty)
-	if err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	res.Entries = make([]*ports.GitEntry, len(cs.Changes))
-	for i, c := range cs.Changes {
-		if !c.Writes() {
-			continue
+		res, err := chgResult(repo, cs.Target(), id, wasEmpty)
+		if err != nil {
+			return err
 		}
-		w := written[i]
-		e := &ports.GitEntry{
-			Path: c.Path, Name: path.Base(c.Path), Type: ports.EntryFile, Mode: int(w.mode),
-			ID: w.id.String(), Size: int64(len(w.content)), Content: w.content,
+		res.Entries = make([]*ports.GitEntry, len(cs.Changes))
+		for i, c := range cs.Changes {
+			if !c.Writes() {
+				continue
+			}
+			w := written[i]
+			e := &ports.GitEntry{
+				Path: c.Path, Name: path.Base(c.Path), Type: ports.EntryFile, Mode: int(w.mode),
+				ID: w.id.String(), Size: int64(len(w.content)), Content: w.content,
+			}
+			if w.changed {
+				e.LastCommit = &res.Commit
+			}
+			res.Entries[i] = e
 		}
-		if w.changed {
-			e.LastCommit = &res.Commit
-		}
-		res.Entries[i] = e
-	}
-	return res, nil
+		out = res
+		return nil
+	})
+	return out, err
 }
 
 // chgResult reads back the commit a write made.

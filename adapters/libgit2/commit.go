@@ -33,41 +33,40 @@ func (s *Storage) CommitFiles(ctx context.Context, p ports.RepoPath, c ports.Git
 	if err != nil {
 		return "", err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return "", err
-	}
-	defer repo.Free()
-
-	treeID, err := writeTree(repo, root)
-	if err != nil {
-		return "", err
-	}
-	var parents []*git.Oid
-	tip, err := repo.References.Lookup(ref)
-	switch {
-	case err == nil:
-		resolved, rerr := tip.Resolve()
-		tip.Free()
-		if rerr != nil {
-			return "", fmt.Errorf("libgit2: resolve %s: %w", ref, rerr)
+	var out string
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		treeID, err := writeTree(repo, root)
+		if err != nil {
+			return err
 		}
-		parents = append(parents, resolved.Target())
-		resolved.Free()
-	case git.IsErrorCode(err, git.ErrorCodeNotFound):
-	default:
-		return "", fmt.Errorf("libgit2: look up %s: %w", ref, err)
-	}
-	// libgit2 updates the ref only if it still points at the first parent
-	// (or is still absent), so a concurrent push is never overwritten.
-	id, err := repo.CreateCommitFromIds(ref, author, committer, message(c.Message), treeID, parents...)
-	if err != nil {
-		if git.IsErrorCode(err, git.ErrorCodeModified) {
-			return "", errs.Conflict("branch " + c.Branch + " changed while committing")
+		var parents []*git.Oid
+		tip, err := repo.References.Lookup(ref)
+		switch {
+		case err == nil:
+			resolved, rerr := tip.Resolve()
+			tip.Free()
+			if rerr != nil {
+				return fmt.Errorf("libgit2: resolve %s: %w", ref, rerr)
+			}
+			parents = append(parents, resolved.Target())
+			resolved.Free()
+		case git.IsErrorCode(err, git.ErrorCodeNotFound):
+		default:
+			return fmt.Errorf("libgit2: look up %s: %w", ref, err)
 		}
-		return "", fmt.Errorf("libgit2: create commit: %w", err)
-	}
-	return id.String(), nil
+		// libgit2 updates the ref only if it still points at the first parent
+		// (or is still absent), so a concurrent push is never overwritten.
+		id, err := repo.CreateCommitFromIds(ref, author, committer, message(c.Message), treeID, parents...)
+		if err != nil {
+			if git.IsErrorCode(err, git.ErrorCodeModified) {
+				return errs.Conflict("branch " + c.Branch + " changed while committing")
+			}
+			return fmt.Errorf("libgit2: create commit: %w", err)
+		}
+		out = id.String()
+		return nil
+	})
+	return out, err
 }
 
 // message ends a non-empty commit message with a newline, as git commit does.

@@ -22,36 +22,28 @@ func (s *Storage) WriteCommitDiff(ctx context.Context, p ports.RepoPath, ref str
 	if format != ports.CommitDiffUnified && format != ports.CommitDiffMbox {
 		return errs.NotFound("unknown diff format " + string(format))
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer repo.Free()
-	c, err := resolveCommit(repo, ref)
-	if err != nil {
-		return err
-	}
-	defer c.Free()
-	// Binary patches (with full blob ids) so that git apply and git am can
-	// apply binary changes too, as git format-patch writes them.
-	diff, err := diffWithParent(repo, c, git.DiffShowBinary)
-	if err != nil {
-		return err
-	}
-	defer diff.Free()
-	if err := findRenames(diff); err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 32<<10)
-	if format == ports.CommitDiffMbox {
-		if err := writeMboxHeader(bw, c, diff); err != nil {
+	return s.withCommit(ctx, p, ref, func(repo *git.Repository, c *git.Commit) error {
+		// Binary patches (with full blob ids) so that git apply and git am can
+		// apply binary changes too, as git format-patch writes them.
+		diff, err := diffWithParent(repo, c, git.DiffShowBinary)
+		if err != nil {
 			return err
 		}
-	}
-	if err := writePatches(ctx, bw, diff); err != nil {
-		return err
-	}
-	return bw.Flush()
+		defer diff.Free()
+		if err := findRenames(diff); err != nil {
+			return err
+		}
+		bw := bufio.NewWriterSize(w, 32<<10)
+		if format == ports.CommitDiffMbox {
+			if err := writeMboxHeader(bw, c, diff); err != nil {
+				return err
+			}
+		}
+		if err := writePatches(ctx, bw, diff); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // diffWithParent diffs c's first parent's tree (the empty tree for a root

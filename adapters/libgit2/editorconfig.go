@@ -26,60 +26,56 @@ func errNoEditorconfig() error { return errs.NotFound("the repository has no .ed
 // them; every other property set for the file is included as written.
 // Properties set to "unset" are left out.
 func (s *Storage) EditorConfig(ctx context.Context, p ports.RepoPath, ref, filename string) (map[string]string, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	defer repo.Free()
-	rev, err := resolve(repo, ref)
-	if err != nil {
-		return nil, err
-	}
-	tree, err := commitTree(repo, rev.CommitID)
-	if err != nil {
-		return nil, err
-	}
-	defer tree.Free()
-	e := tree.EntryByName(editorconfig.ConfigNameDefault)
-	if e == nil || (e.Filemode != git.FilemodeBlob && e.Filemode != git.FilemodeBlobExecutable) {
-		return nil, errNoEditorconfig()
-	}
-	blob, err := repo.LookupBlob(e.Id)
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: read .editorconfig: %w", err)
-	}
-	defer blob.Free()
-	if blob.Size() > editorconfigMax {
-		return nil, errNoEditorconfig()
-	}
-	// Warnings (a property with a bad value) leave the rest usable.
-	ec, _, err := editorconfig.ParseGraceful(bytes.NewReader(blob.Contents()))
-	if err != nil {
-		return nil, errs.NotFound("the repository's .editorconfig cannot be parsed")
-	}
-	def, err := ec.GetDefinitionForFilename(strings.TrimPrefix(filename, "/"))
-	if err != nil {
-		// Only a section name that is not a valid glob gets here.
-		return nil, errs.NotFound("the repository's .editorconfig cannot be parsed")
-	}
-	props := map[string]string{}
-	for k, v := range def.Raw {
-		props[k] = v
-	}
-	for k, v := range map[string]string{
-		"charset": def.Charset, "indent_style": def.IndentStyle, "indent_size": def.IndentSize,
-		"end_of_line": def.EndOfLine,
-	} {
-		if v == "" {
-			delete(props, k)
-		} else {
+	var out map[string]string
+	err := s.withRevision(ctx, p, ref, func(repo *git.Repository, rev ports.GitRevision) error {
+		tree, err := commitTree(repo, rev.CommitID)
+		if err != nil {
+			return err
+		}
+		defer tree.Free()
+		e := tree.EntryByName(editorconfig.ConfigNameDefault)
+		if e == nil || (e.Filemode != git.FilemodeBlob && e.Filemode != git.FilemodeBlobExecutable) {
+			return errNoEditorconfig()
+		}
+		blob, err := repo.LookupBlob(e.Id)
+		if err != nil {
+			return fmt.Errorf("libgit2: read .editorconfig: %w", err)
+		}
+		defer blob.Free()
+		if blob.Size() > editorconfigMax {
+			return errNoEditorconfig()
+		}
+		// Warnings (a property with a bad value) leave the rest usable.
+		ec, _, err := editorconfig.ParseGraceful(bytes.NewReader(blob.Contents()))
+		if err != nil {
+			return errs.NotFound("the repository's .editorconfig cannot be parsed")
+		}
+		def, err := ec.GetDefinitionForFilename(strings.TrimPrefix(filename, "/"))
+		if err != nil {
+			// Only a section name that is not a valid glob gets here.
+			return errs.NotFound("the repository's .editorconfig cannot be parsed")
+		}
+		props := map[string]string{}
+		for k, v := range def.Raw {
 			props[k] = v
 		}
-	}
-	for k, v := range props {
-		if strings.EqualFold(v, editorconfig.UnsetValue) {
-			delete(props, k)
+		for k, v := range map[string]string{
+			"charset": def.Charset, "indent_style": def.IndentStyle, "indent_size": def.IndentSize,
+			"end_of_line": def.EndOfLine,
+		} {
+			if v == "" {
+				delete(props, k)
+			} else {
+				props[k] = v
+			}
 		}
-	}
-	return props, nil
+		for k, v := range props {
+			if strings.EqualFold(v, editorconfig.UnsetValue) {
+				delete(props, k)
+			}
+		}
+		out = props
+		return nil
+	})
+	return out, err
 }

@@ -83,14 +83,14 @@ func (s *Storage) indexLater(p ports.RepoPath, f walkFilter) {
 		if err != nil {
 			return
 		}
-		repo, err := s.open(ctx, p)
-		if err != nil {
-			return
-		}
-		defer repo.Free()
-		if _, err := s.indexPath(ctx, repo, dir, f); err != nil && ctx.Err() == nil {
-			s.log.Warn("indexing a path's history", "repo", p.Owner+"/"+p.Name, "path", f.path, "err", err)
-		}
+		// A repository that cannot be opened (deleted since) is not worth
+		// a warning: there is nothing left to index.
+		_ = s.withRepo(ctx, p, func(repo *git.Repository) error {
+			if _, err := s.indexPath(ctx, repo, dir, f); err != nil && ctx.Err() == nil {
+				s.log.Warn("indexing a path's history", "repo", p.Owner+"/"+p.Name, "path", f.path, "err", err)
+			}
+			return nil
+		})
 	})
 }
 

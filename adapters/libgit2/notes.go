@@ -25,55 +25,55 @@ func (s *Storage) Note(ctx context.Context, p ports.RepoPath, commitID string) (
 		return ports.GitNote{}, errNoNote(commitID)
 	}
 	commitID = strings.ToLower(commitID)
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitNote{}, err
-	}
-	defer repo.Free()
-	ref, err := repo.References.Lookup(notesRef)
-	if err != nil {
-		if refMissing(err) {
-			return ports.GitNote{}, errNoNote(commitID)
+	var out ports.GitNote
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		ref, err := repo.References.Lookup(notesRef)
+		if err != nil {
+			if refMissing(err) {
+				return errNoNote(commitID)
+			}
+			return fmt.Errorf("libgit2: look up %s: %w", notesRef, err)
 		}
-		return ports.GitNote{}, fmt.Errorf("libgit2: look up %s: %w", notesRef, err)
-	}
-	defer ref.Free()
-	obj, err := ref.Peel(git.ObjectCommit)
-	if err != nil {
-		return ports.GitNote{}, errNoNote(commitID)
-	}
-	defer obj.Free()
-	tip, err := obj.AsCommit()
-	if err != nil {
-		return ports.GitNote{}, errNoNote(commitID)
-	}
-	defer tip.Free()
-	tree, err := tip.Tree()
-	if err != nil {
-		return ports.GitNote{}, fmt.Errorf("libgit2: read notes tree: %w", err)
-	}
-	defer tree.Free()
-	path, blobID, ok := noteFind(repo, tree, commitID)
-	if !ok {
-		return ports.GitNote{}, errNoNote(commitID)
-	}
-	blob, err := repo.LookupBlob(blobID)
-	if err != nil {
-		return ports.GitNote{}, fmt.Errorf("libgit2: read note of %s: %w", commitID, err)
-	}
-	note := ports.GitNote{CommitID: commitID, Message: string(blob.Contents())}
-	blob.Free()
+		defer ref.Free()
+		obj, err := ref.Peel(git.ObjectCommit)
+		if err != nil {
+			return errNoNote(commitID)
+		}
+		defer obj.Free()
+		tip, err := obj.AsCommit()
+		if err != nil {
+			return errNoNote(commitID)
+		}
+		defer tip.Free()
+		tree, err := tip.Tree()
+		if err != nil {
+			return fmt.Errorf("libgit2: read notes tree: %w", err)
+		}
+		defer tree.Free()
+		path, blobID, ok := noteFind(repo, tree, commitID)
+		if !ok {
+			return errNoNote(commitID)
+		}
+		blob, err := repo.LookupBlob(blobID)
+		if err != nil {
+			return fmt.Errorf("libgit2: read note of %s: %w", commitID, err)
+		}
+		note := ports.GitNote{CommitID: commitID, Message: string(blob.Contents())}
+		blob.Free()
 
-	last, err := noteLastChange(repo, tip, path, blobID)
-	if err != nil {
-		return ports.GitNote{}, err
-	}
-	defer last.Free()
-	note.Commit = commitInfo(last)
-	if err := noteChanges(repo, last, &note); err != nil {
-		return ports.GitNote{}, err
-	}
-	return note, nil
+		last, err := noteLastChange(repo, tip, path, blobID)
+		if err != nil {
+			return err
+		}
+		defer last.Free()
+		note.Commit = commitInfo(last)
+		if err := noteChanges(repo, last, &note); err != nil {
+			return err
+		}
+		out = note
+		return nil
+	})
+	return out, err
 }
 
 // noteFind finds the note of id in a notes tree, whose files may sit under

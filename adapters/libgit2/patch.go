@@ -25,37 +25,37 @@ func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.Git
 	if len(bytes.TrimSpace(ps.Patch)) == 0 {
 		return ports.GitChangeResult{}, errs.Invalid("Required", "Content")
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	defer repo.Free()
-	diff, err := git.DiffFromBuffer(ps.Patch, repo)
-	if err != nil {
-		return ports.GitChangeResult{}, errs.Invalid("the patch cannot be parsed: "+chgGitMessage(err), "Content")
-	}
-	defer func() { _ = diff.Free() }()
-	if err := chgCheckPatchPaths(diff, ps.MaxFiles); err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	build := func(base *git.Tree) (*git.Oid, error) {
-		idx, err := repo.ApplyToTree(diff, base, nil)
+	var out ports.GitChangeResult
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		diff, err := git.DiffFromBuffer(ps.Patch, repo)
 		if err != nil {
-			return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+			return errs.Invalid("the patch cannot be parsed: "+chgGitMessage(err), "Content")
 		}
-		defer idx.Free()
-		id, err := idx.WriteTreeTo(repo)
+		defer func() { _ = diff.Free() }()
+		if err := chgCheckPatchPaths(diff, ps.MaxFiles); err != nil {
+			return err
+		}
+		build := func(base *git.Tree) (*git.Oid, error) {
+			idx, err := repo.ApplyToTree(diff, base, nil)
+			if err != nil {
+				return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+			}
+			defer idx.Free()
+			id, err := idx.WriteTreeTo(repo)
+			if err != nil {
+				return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+			}
+			return id, nil
+		}
+		// Gitea applies a patch only to an existing branch.
+		id, wasEmpty, err := chgCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
 		if err != nil {
-			return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+			return err
 		}
-		return id, nil
-	}
-	// Gitea applies a patch only to an existing branch.
-	id, wasEmpty, err := chgCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
-	if err != nil {
-		return ports.GitChangeResult{}, err
-	}
-	return chgResult(repo, ps.Target(), id, wasEmpty)
+		out, err = chgResult(repo, ps.Target(), id, wasEmpty)
+		return err
+	})
+	return out, err
 }
 
 // chgCheckPatchPaths refuses a diff that changes nothing or that writes a path

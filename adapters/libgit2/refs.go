@@ -18,15 +18,12 @@ func (s *Storage) SetHead(ctx context.Context, p ports.RepoPath, branch string) 
 	if err != nil {
 		return err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer repo.Free()
-	if err := repo.SetHead(ref); err != nil {
-		return fmt.Errorf("libgit2: set HEAD: %w", err)
-	}
-	return nil
+	return s.withRepo(ctx, p, func(repo *git.Repository) error {
+		if err := repo.SetHead(ref); err != nil {
+			return fmt.Errorf("libgit2: set HEAD: %w", err)
+		}
+		return nil
+	})
 }
 
 // HasBranch reports whether the branch exists.
@@ -38,12 +35,13 @@ func (s *Storage) HasBranch(ctx context.Context, p ports.RepoPath, branch string
 	if err != nil {
 		return false, err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return false, err
-	}
-	defer repo.Free()
-	return hasRef(repo, ref)
+	var ok bool
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		ok, err = hasRef(repo, ref)
+		return err
+	})
+	return ok, err
 }
 
 // hasRef reports whether the reference name exists in repo.
@@ -64,22 +62,22 @@ func hasRef(repo *git.Repository, name string) (bool, error) {
 
 // IsEmpty reports whether the repository has no branch.
 func (s *Storage) IsEmpty(ctx context.Context, p ports.RepoPath) (bool, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return false, err
-	}
-	defer repo.Free()
-	it, err := repo.NewReferenceIteratorGlob("refs/heads/*")
-	if err != nil {
-		return false, fmt.Errorf("libgit2: list branches: %w", err)
-	}
-	defer it.Free()
-	names := it.Names()
-	if _, err := names.Next(); err != nil {
-		if git.IsErrorCode(err, git.ErrorCodeIterOver) {
-			return true, nil
+	empty := false
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		it, err := repo.NewReferenceIteratorGlob("refs/heads/*")
+		if err != nil {
+			return fmt.Errorf("libgit2: list branches: %w", err)
 		}
-		return false, fmt.Errorf("libgit2: list branches: %w", err)
-	}
-	return false, nil
+		defer it.Free()
+		names := it.Names()
+		if _, err := names.Next(); err != nil {
+			if git.IsErrorCode(err, git.ErrorCodeIterOver) {
+				empty = true
+				return nil
+			}
+			return fmt.Errorf("libgit2: list branches: %w", err)
+		}
+		return nil
+	})
+	return empty, err
 }

@@ -50,40 +50,43 @@ import (
 
 // ListRefs returns the references under prefix (ports.GitRefs).
 func (s *Storage) ListRefs(ctx context.Context, p ports.RepoPath, prefix string) ([]ports.GitRef, error) {
-	repo, err := s.open(ctx, p)
+	var out []ports.GitRef
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		names, err := refNamesUnder(repo, "")
+		if err != nil {
+			return err
+		}
+		odb, err := repo.Odb()
+		if err != nil {
+			return fmt.Errorf("libgit2: open object database: %w", err)
+		}
+		defer odb.Free()
+		refs := make([]ports.GitRef, 0)
+		for _, name := range names {
+			// for-each-ref, which Gitea reads, lists remote-tracking refs and the
+			// stash, and Gitea leaves them out.
+			if strings.HasPrefix(name, "refs/remotes/") || name == "refs/stash" || !strings.HasPrefix(name, prefix) {
+				continue
+			}
+			id, ok, err := refTargetID(repo, name)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			_, typ, err := odb.ReadHeader(id)
+			if err != nil {
+				// A reference to a missing object is broken; for-each-ref skips it too.
+				continue
+			}
+			refs = append(refs, ports.GitRef{Name: name, ObjectID: id.String(), ObjectType: refObjectTypeName(typ)})
+		}
+		out = refs
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer repo.Free()
-	names, err := refNamesUnder(repo, "")
-	if err != nil {
-		return nil, err
-	}
-	odb, err := repo.Odb()
-	if err != nil {
-		return nil, fmt.Errorf("libgit2: open object database: %w", err)
-	}
-	defer odb.Free()
-	out := make([]ports.GitRef, 0)
-	for _, name := range names {
-		// for-each-ref, which Gitea reads, lists remote-tracking refs and the
-		// stash, and Gitea leaves them out.
-		if strings.HasPrefix(name, "refs/remotes/") || name == "refs/stash" || !strings.HasPrefix(name, prefix) {
-			continue
-		}
-		id, ok, err := refTargetID(repo, name)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		_, typ, err := odb.ReadHeader(id)
-		if err != nil {
-			// A reference to a missing object is broken; for-each-ref skips it too.
-			continue
-		}
-		out = append(out, ports.GitRef{Name: name, ObjectID: id.String(), ObjectType: refObjectTypeName(typ)})
 	}
 	return out, nil
 }

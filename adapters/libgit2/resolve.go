@@ -14,37 +14,41 @@ import (
 
 // Resolve resolves a branch, tag or commit id to a commit (ports.GitResolver).
 func (s *Storage) Resolve(ctx context.Context, p ports.RepoPath, ref string) (ports.GitRevision, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitRevision{}, err
-	}
-	defer repo.Free()
-	return resolve(repo, ref)
+	var rev ports.GitRevision
+	err := s.withRevision(ctx, p, ref, func(_ *git.Repository, r ports.GitRevision) error {
+		rev = r
+		return nil
+	})
+	return rev, err
 }
 
 // ResolvePrefix splits "<ref>/<path>" and resolves the ref (ports.GitResolver).
 func (s *Storage) ResolvePrefix(ctx context.Context, p ports.RepoPath, refAndPath string) (ports.GitRevision, string, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitRevision{}, "", err
-	}
-	defer repo.Free()
-	return resolvePrefix(repo, refAndPath)
+	var (
+		rev  ports.GitRevision
+		rest string
+	)
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		rev, rest, err = resolvePrefix(repo, refAndPath)
+		return err
+	})
+	return rev, rest, err
 }
 
 // Commit returns a commit's metadata by full id (ports.GitResolver).
 func (s *Storage) Commit(ctx context.Context, p ports.RepoPath, id string) (ports.GitCommitInfo, error) {
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitCommitInfo{}, err
-	}
-	defer repo.Free()
-	c, err := lookupCommit(repo, id)
-	if err != nil {
-		return ports.GitCommitInfo{}, err
-	}
-	defer c.Free()
-	return commitInfo(c), nil
+	var info ports.GitCommitInfo
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		c, err := lookupCommit(repo, id)
+		if err != nil {
+			return err
+		}
+		defer c.Free()
+		info = commitInfo(c)
+		return nil
+	})
+	return info, err
 }
 
 // errNoRef is the answer to a ref that names nothing.
@@ -148,6 +152,15 @@ func lookupCommitPrefix(repo *git.Repository, id string) (string, bool, error) {
 	}
 	defer c.Free()
 	return c.Id().String(), true, nil
+}
+
+// resolveCommit resolves ref and looks its commit up; the caller frees it.
+func resolveCommit(repo *git.Repository, ref string) (*git.Commit, error) {
+	rev, err := resolve(repo, ref)
+	if err != nil {
+		return nil, err
+	}
+	return lookupCommit(repo, rev.CommitID)
 }
 
 // lookupCommit finds a commit by its full 40-hex id; anything else, or an

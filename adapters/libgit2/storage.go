@@ -4,11 +4,12 @@
 // Repositories live at <root>/<lower owner>/<lower name>.git. git2go objects
 // are not safe for concurrent use, so a repository handle serves one call at
 // a time and each call frees the objects it created (a streamed blob, when
-// its reader is closed). Most calls open the repository they work on and
-// free it before returning; the hot read paths (contents, raw and media,
-// git/trees, git/blobs) instead borrow a warm handle from a pool and give it
-// back (trees_pool.go), which drops handles whose directory changed, that
-// sat idle too long, or that failed unexpectedly.
+// its reader is closed). Calls get their repository through repo_access.go:
+// most open the repository they work on and free it before returning; the
+// hot read paths (contents, raw and media, git/trees, git/blobs) instead
+// borrow a warm handle from a pool and give it back (trees_pool.go), which
+// drops handles whose directory changed, that sat idle too long, or that
+// failed unexpectedly.
 package libgit2
 
 import (
@@ -20,8 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -163,36 +162,4 @@ func dirExists(dir string) (bool, error) {
 		return false, fmt.Errorf("libgit2: stat repository: %w", err)
 	}
 	return fi.IsDir(), nil
-}
-
-// openRepo opens the bare repository in dir exactly, never searching parent
-// directories (the data directory could sit inside some other repository).
-func openRepo(dir string) (*git.Repository, error) {
-	ok, err := dirExists(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errNoRepo()
-	}
-	repo, err := git.OpenRepositoryExtended(dir, git.RepositoryOpenNoSearch|git.RepositoryOpenBare, "")
-	if err != nil {
-		if git.IsErrorCode(err, git.ErrorCodeNotFound) {
-			return nil, errNoRepo()
-		}
-		return nil, fmt.Errorf("libgit2: open repository: %w", err)
-	}
-	return repo, nil
-}
-
-// open resolves p and opens its repository.
-func (s *Storage) open(ctx context.Context, p ports.RepoPath) (*git.Repository, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	dir, err := s.repoDir(p)
-	if err != nil {
-		return nil, err
-	}
-	return openRepo(dir)
 }

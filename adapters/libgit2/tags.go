@@ -32,11 +32,23 @@ type tagSortKey struct {
 
 // ListTags returns one page of tags in Gitea's order (ports.GitRefs).
 func (s *Storage) ListTags(ctx context.Context, p ports.RepoPath, opts ports.ListOptions) ([]ports.GitTag, int64, error) {
-	repo, err := s.open(ctx, p)
+	var (
+		out   []ports.GitTag
+		total int64
+	)
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		out, total, err = listTags(repo, opts)
+		return err
+	})
 	if err != nil {
 		return nil, 0, err
 	}
-	defer repo.Free()
+	return out, total, nil
+}
+
+// listTags implements ListTags on an open repository.
+func listTags(repo *git.Repository, opts ports.ListOptions) ([]ports.GitTag, int64, error) {
 	names, err := refNamesUnder(repo, tagsPrefix)
 	if err != nil {
 		return nil, 0, err
@@ -158,19 +170,19 @@ func (s *Storage) Tag(ctx context.Context, p ports.RepoPath, name string) (ports
 	if err != nil {
 		return ports.GitTag{}, errNoTag(name)
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	defer repo.Free()
-	id, ok, err := refTargetID(repo, full)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	if !ok {
-		return ports.GitTag{}, errNoTag(name)
-	}
-	return tagInfo(repo, name, id)
+	var out ports.GitTag
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		id, ok, err := refTargetID(repo, full)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errNoTag(name)
+		}
+		out, err = tagInfo(repo, name, id)
+		return err
+	})
+	return out, err
 }
 
 // CreateTag creates a lightweight or annotated tag (ports.GitRefs). The
@@ -184,48 +196,48 @@ func (s *Storage) CreateTag(ctx context.Context, p ports.RepoPath, nt ports.GitN
 	if err != nil {
 		return ports.GitTag{}, err
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	defer repo.Free()
-	c, err := lookupCommit(repo, nt.CommitID)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	defer c.Free()
-	exists := func() error {
-		return &ports.RefConflictError{Kind: ports.RefExists, Name: full,
-			Err: errs.Conflict("tag already exists [name: " + nt.Name + "]")}
-	}
-	if ok, err := hasRef(repo, full); err != nil {
-		return ports.GitTag{}, err
-	} else if ok {
-		return ports.GitTag{}, exists()
-	}
-	if clash, err := refClash(repo, full, ""); err != nil {
-		return ports.GitTag{}, err
-	} else if clash != "" {
-		return ports.GitTag{}, &ports.RefConflictError{Kind: ports.RefNameClash, Name: clash,
-			Err: errs.Conflict("tag " + nt.Name + " clashes with " + clash)}
-	}
-	id := c.Id()
-	if nt.Message != "" {
-		if id, err = tagWriteObject(repo, c.Id(), nt); err != nil {
-			return ports.GitTag{}, err
+	var out ports.GitTag
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		c, err := lookupCommit(repo, nt.CommitID)
+		if err != nil {
+			return err
 		}
-	}
-	dir, err := s.repoDir(p)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	if err := refCreateAbsent(dir, full, id, "tag: created "+nt.Name); err != nil {
-		if errors.Is(err, errRefTaken) {
-			return ports.GitTag{}, exists()
+		defer c.Free()
+		exists := func() error {
+			return &ports.RefConflictError{Kind: ports.RefExists, Name: full,
+				Err: errs.Conflict("tag already exists [name: " + nt.Name + "]")}
 		}
-		return ports.GitTag{}, err
-	}
-	return tagInfo(repo, nt.Name, id)
+		if ok, err := hasRef(repo, full); err != nil {
+			return err
+		} else if ok {
+			return exists()
+		}
+		if clash, err := refClash(repo, full, ""); err != nil {
+			return err
+		} else if clash != "" {
+			return &ports.RefConflictError{Kind: ports.RefNameClash, Name: clash,
+				Err: errs.Conflict("tag " + nt.Name + " clashes with " + clash)}
+		}
+		id := c.Id()
+		if nt.Message != "" {
+			if id, err = tagWriteObject(repo, c.Id(), nt); err != nil {
+				return err
+			}
+		}
+		dir, err := s.repoDir(p)
+		if err != nil {
+			return err
+		}
+		if err := refCreateAbsent(dir, full, id, "tag: created "+nt.Name); err != nil {
+			if errors.Is(err, errRefTaken) {
+				return exists()
+			}
+			return err
+		}
+		out, err = tagInfo(repo, nt.Name, id)
+		return err
+	})
+	return out, err
 }
 
 // tagWriteObject writes the tag object of an annotated tag of commit and
@@ -300,12 +312,13 @@ func (s *Storage) DeleteTag(ctx context.Context, p ports.RepoPath, name string) 
 	if err != nil {
 		return "", errNoTag(name)
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return "", err
-	}
-	defer repo.Free()
-	return refDelete(repo, full, errNoTag(name))
+	var out string
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		var err error
+		out, err = refDelete(repo, full, errNoTag(name))
+		return err
+	})
+	return out, err
 }
 
 // AnnotatedTag returns a tag object by its full id (ports.GitRefs).
@@ -317,28 +330,28 @@ func (s *Storage) AnnotatedTag(ctx context.Context, p ports.RepoPath, id string)
 	if err != nil {
 		return ports.GitTag{}, errs.BadRequest("sha " + id + " is not a full object id")
 	}
-	repo, err := s.open(ctx, p)
-	if err != nil {
-		return ports.GitTag{}, err
-	}
-	defer repo.Free()
-	obj, err := repo.Lookup(oid)
-	if err != nil {
-		if refMissing(err) {
-			return ports.GitTag{}, errs.NotFound("object " + id + " does not exist")
+	var out ports.GitTag
+	err = s.withRepo(ctx, p, func(repo *git.Repository) error {
+		obj, err := repo.Lookup(oid)
+		if err != nil {
+			if refMissing(err) {
+				return errs.NotFound("object " + id + " does not exist")
+			}
+			return fmt.Errorf("libgit2: look up %s: %w", id, err)
 		}
-		return ports.GitTag{}, fmt.Errorf("libgit2: look up %s: %w", id, err)
-	}
-	typ := obj.Type()
-	obj.Free()
-	if typ != git.ObjectTag {
-		return ports.GitTag{}, errs.BadRequest("object " + id + " is a " + refObjectTypeName(typ) + ", not an annotated tag")
-	}
-	tag, err := repo.LookupTag(oid)
-	if err != nil {
-		return ports.GitTag{}, fmt.Errorf("libgit2: read tag %s: %w", id, err)
-	}
-	name := tag.Name()
-	tag.Free()
-	return tagInfo(repo, name, oid)
+		typ := obj.Type()
+		obj.Free()
+		if typ != git.ObjectTag {
+			return errs.BadRequest("object " + id + " is a " + refObjectTypeName(typ) + ", not an annotated tag")
+		}
+		tag, err := repo.LookupTag(oid)
+		if err != nil {
+			return fmt.Errorf("libgit2: read tag %s: %w", id, err)
+		}
+		name := tag.Name()
+		tag.Free()
+		out, err = tagInfo(repo, name, oid)
+		return err
+	})
+	return out, err
 }

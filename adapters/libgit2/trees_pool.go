@@ -174,19 +174,3 @@ func (s *Storage) done(h *pooledRepo, err error) {
 	}
 	s.reads.pool.put(h)
 }
-
-// withReadRepo runs fn on a warm repository of p, once more on a fresh one
-// when a reused handle fails unexpectedly (a pack removed by a repack under
-// a long-lived handle).
-func (s *Storage) withReadRepo(ctx context.Context, p ports.RepoPath, fn func(*git.Repository) error) error {
-	h, err := s.readRepo(ctx, p)
-	if err != nil {
-		return err
-	}
-	err = fn(h.repo)
-	if s.retryFresh(&h, err) {
-		err = fn(h.repo)
-	}
-	s.done(h, err)
-	return err
-}
