@@ -14,10 +14,10 @@ import (
 // case's, since it is no access code.
 func (s *Server) hookRoutes() []route {
 	return []route{
-		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA", s.listGitHooks},
-		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.getGitHook},
-		{"PATCH", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.editGitHook},
-		{"DELETE", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.deleteGitHook},
+		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA,GitHooks", s.listGitHooks},
+		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.getGitHook},
+		{"PATCH", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.editGitHook},
+		{"DELETE", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.deleteGitHook},
 
 		{"GET", R + "/hooks", scopes(catRepo), "T,RA,WH", s.listRepoHooks},
 		{"POST", R + "/hooks", scopes(catRepo), "T,RA,WH", s.createRepoHook},
