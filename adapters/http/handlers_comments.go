@@ -19,11 +19,11 @@ import (
 )
 
 // commentRoutes are the comment, timeline, reaction and attachment rows of
-// the catalogue (4.6; the comment rows of core 4.5). The access middleware
-// applies the rule of every issue route (issueGroupRoute: 404 when the
-// tracker is off or unreadable); attachment routes answer 404 while
-// attachments are disabled. The rows come before the issue routes in the
-// table so that R/issues/comments is not read as an issue index.
+// the catalogue (4.6; the comment rows of core 4.5). Every row carries
+// IssuesOrPulls (404 when the tracker is off or unreadable), and the
+// attachment rows Attachments (404 while attachments are disabled). The rows
+// come before the issue routes in the table so that R/issues/comments is not
+// read as an issue index.
 func (s *Server) commentRoutes() []route {
 	return []route{
 		{"GET", R + "/issues/comments", scopes(catIssue), "IssuesOrPulls", s.listRepoComments},

@@ -18,10 +18,10 @@ import (
 )
 
 // labelRoutes are the label and milestone rows of the catalogue (4.6) with
-// the issue label rows, and the organisation label rows (4.8). The issue
-// label rows get the tracker rule from the access middleware
-// (issueGroupRoute); the repository's labels check it in their use cases
-// (issues.CheckTracker); writes on an issue's labels need write access to its
+// the issue label rows, and the organisation label rows (4.8). The
+// repository's rows carry IssuesOrPulls (404 when the tracker is off or
+// unreadable; on the write rows it stands after T and RW, where the use cases
+// used to check it); writes on an issue's labels need write access to its
 // unit (403 from the use case), as in Gitea.
 func (s *Server) labelRoutes() []route {
 	const rw = "T,RW(issues and pulls)"

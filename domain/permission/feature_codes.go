@@ -1,6 +1,10 @@
 package permission
 
-import "github.com/depothq/depot/domain/errs"
+import (
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/hook"
+	"github.com/depothq/depot/domain/issue"
+)
 
 // The feature codes hide or refuse a route while a feature is off. Gitea
 // applies each as a group middleware in routers/api/v1/api.go
@@ -11,13 +15,9 @@ import "github.com/depothq/depot/domain/errs"
 // Gitea's group middleware runs before reqToken); on the other rows the
 // feature code stands last, where the use case used to check it.
 
-// Messages of the feature codes; they are the words the use cases answered
-// before the rules moved into the route rows.
-const (
-	msgIssuesOff      = "issues are disabled or not readable"
-	msgAttachmentsOff = "attachments are disabled"
-	msgGitHooksDenied = "must be allowed to edit Git hooks"
-)
+// msgIssuesOff is the 404 of IssuesEnabled, as the time use cases worded it
+// before the rule moved into the route rows.
+const msgIssuesOff = "issues are disabled or not readable"
 
 // checkIssuesEnabled is IssuesEnabled, Gitea's mustEnableIssues: the
 // repository has the issues unit and the actor reads it (a site admin reads
@@ -30,20 +30,15 @@ func checkIssuesEnabled(f Facts) error {
 }
 
 // checkAttachments is Attachments, Gitea's mustEnableAttachments: 404 while
-// the site disables attachments, for everyone.
+// the site disables attachments, for everyone (issue.AttachmentRules).
 func checkAttachments(f Facts) error {
-	if !f.AttachmentsEnabled {
-		return errs.NotFound(msgAttachmentsOff)
-	}
-	return nil
+	return issue.AttachmentRules{Enabled: f.AttachmentsEnabled}.CheckEnabled()
 }
 
 // checkGitHooks is GitHooks, Gitea's reqGitHook (User.CanEditGitHook): the
 // site enables Git hooks and the actor is a site admin or an account
-// allowed to edit them, else 403.
+// allowed to edit them, else 403 (hook.CanEditGitHooks, which also decides
+// whether a repository generated from a template copies its Git hooks).
 func checkGitHooks(f Facts) error {
-	if !f.GitHooksEnabled || !(f.Actor.IsAdmin() || f.AllowGitHook) {
-		return errs.Forbidden(msgGitHooksDenied)
-	}
-	return nil
+	return hook.CanEditGitHooks(f.GitHooksEnabled, f.Actor.IsAdmin(), f.AllowGitHook)
 }
