@@ -65,6 +65,18 @@ func TestIssueTrackerUnitsHidden(t *testing.T) {
 				is.Equal(len(list), 0)
 				is.Equal(srv.Do("GET", P+"/issues?type=pulls", nil, h...).Status, http.StatusOK)
 			}
+			// The repository's time listings need the issues unit itself
+			// (IssuesEnabled), after the row's T: the owner and the site
+			// admin get 404, an anonymous caller 401.
+			for _, p := range []string{P + "/times", P + "/times/alice"} {
+				for _, h := range [][]string{basicAs("alice"), adminHeader(srv)} {
+					assertAPIError(t, srv.Do("GET", p, nil, h...), http.StatusNotFound, "issues are disabled or not readable")
+				}
+				is.Equal(srv.Do("GET", p, nil).Status, http.StatusUnauthorized)
+			}
+			// Labels and milestones need the tracker only: pull requests keep them.
+			is.Equal(srv.Do("GET", P+"/labels", nil, basicAs("alice")...).Status, http.StatusOK)
+			is.Equal(srv.Do("GET", P+"/milestones", nil).Status, http.StatusOK)
 			// The SDK's own calls as the owner and as the site admin.
 			for _, c := range []*gitea.Client{alice, admin} {
 				_, resp, err := c.GetIssue("alice", "r", i.Index)

@@ -53,9 +53,6 @@ type accessRules struct {
 	basic     bool // Basic auth with a password
 	explore   bool // sign-in when exploring is restricted
 	usersPage bool // the users page must be enabled
-	// tracker is the rule of Gitea's /issues route group: issues or pull
-	// requests readable, else 404 (see issueGroupRoute).
-	tracker bool
 }
 
 type compiledRoute struct {
@@ -231,14 +228,9 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	}
 	orgFacts(q, &facts)
 	facts.WebhooksEnabled, facts.StarsEnabled = s.settings.EnableWebhooks, s.settings.EnableStars
-	// The group's rule runs before the row's codes, as Gitea's group
-	// middleware runs before the route's reqToken: a hidden tracker is 404
-	// to an anonymous writer too.
-	if c.rules.tracker {
-		if err := permission.CheckIssueTracker(facts); err != nil {
-			return err
-		}
-	}
+	facts.AttachmentsEnabled = !s.settings.DisableAttachments
+	facts.GitHooksEnabled = s.settings.EnableGitHooks
+	facts.AllowGitHook = caller.User != nil && caller.User.AllowGitHook
 	return permission.CheckAll(c.rules.codes, facts)
 }
 

@@ -14,10 +14,10 @@ import (
 // case's, since it is no access code.
 func (s *Server) hookRoutes() []route {
 	return []route{
-		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA", s.listGitHooks},
-		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.getGitHook},
-		{"PATCH", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.editGitHook},
-		{"DELETE", R + "/hooks/git/{id}", scopes(catRepo), "T,RA", s.deleteGitHook},
+		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA,GitHooks", s.listGitHooks},
+		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.getGitHook},
+		{"PATCH", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.editGitHook},
+		{"DELETE", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.deleteGitHook},
 
 		{"GET", R + "/hooks", scopes(catRepo), "T,RA,WH", s.listRepoHooks},
 		{"POST", R + "/hooks", scopes(catRepo), "T,RA,WH", s.createRepoHook},
@@ -211,7 +211,7 @@ func (s *Server) adminDeleteHook(q *request) error { return s.deleteHook(q, hook
 // listGitHooks answers GET R/hooks/git: pre-receive, update and
 // post-receive, each with its script when the repository has one.
 func (s *Server) listGitHooks(q *request) error {
-	list, err := s.hooks.ListGitHooks(q.r.Context(), q.caller, q.repo.Repo)
+	list, err := s.hooks.ListGitHooks(q.r.Context(), q.repo.Repo)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (s *Server) listGitHooks(q *request) error {
 
 // getGitHook answers GET R/hooks/git/{id}, the id being the hook's name.
 func (s *Server) getGitHook(q *request) error {
-	h, err := s.hooks.GetGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"))
+	h, err := s.hooks.GetGitHook(q.r.Context(), q.repo.Repo, q.var_("id"))
 	return writeGitHook(q, h, err)
 }
 
@@ -236,11 +236,11 @@ func (s *Server) editGitHook(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	h, err := s.hooks.EditGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id"), b.Content)
+	h, err := s.hooks.EditGitHook(q.r.Context(), q.repo.Repo, q.var_("id"), b.Content)
 	return writeGitHook(q, h, err)
 }
 
 // deleteGitHook answers DELETE R/hooks/git/{id} with 204.
 func (s *Server) deleteGitHook(q *request) error {
-	return noContent(q, s.hooks.DeleteGitHook(q.r.Context(), q.caller, q.repo.Repo, q.var_("id")))
+	return noContent(q, s.hooks.DeleteGitHook(q.r.Context(), q.repo.Repo, q.var_("id")))
 }

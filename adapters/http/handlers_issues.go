@@ -16,11 +16,11 @@ import (
 func (s *Server) issueRoutes() []route {
 	return []route{
 		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
-		{"GET", R + "/issues", scopes(catIssue), "-", s.listIssues},
-		{"POST", R + "/issues", scopes(catIssue), "T,NA,RR(issues)", s.createIssue},
-		{"GET", R + "/issues/{index}", scopes(catIssue), "-", s.getIssue},
-		{"PATCH", R + "/issues/{index}", scopes(catIssue), "T", s.editIssue},
-		{"DELETE", R + "/issues/{index}", scopes(catIssue), "T,RA", s.deleteIssue},
+		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", s.listIssues},
+		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues)", s.createIssue},
+		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", s.getIssue},
+		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", s.editIssue},
+		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", s.deleteIssue},
 	}
 }
 

@@ -18,29 +18,29 @@ import (
 )
 
 // labelRoutes are the label and milestone rows of the catalogue (4.6) with
-// the issue label rows, and the organisation label rows (4.8). The issue
-// label rows get the tracker rule from the access middleware
-// (issueGroupRoute); the repository's labels check it in their use cases
-// (issues.CheckTracker); writes on an issue's labels need write access to its
+// the issue label rows, and the organisation label rows (4.8). The
+// repository's rows carry IssuesOrPulls (404 when the tracker is off or
+// unreadable; on the write rows it stands after T and RW, where the use cases
+// used to check it); writes on an issue's labels need write access to its
 // unit (403 from the use case), as in Gitea.
 func (s *Server) labelRoutes() []route {
 	const rw = "T,RW(issues and pulls)"
 	return []route{
-		{"GET", R + "/issues/{index}/labels", scopes(catIssue), "-", s.listIssueLabels},
-		{"POST", R + "/issues/{index}/labels", scopes(catIssue), "T", s.addIssueLabels},
-		{"PUT", R + "/issues/{index}/labels", scopes(catIssue), "T", s.replaceIssueLabels},
-		{"DELETE", R + "/issues/{index}/labels", scopes(catIssue), "T", s.clearIssueLabels},
-		{"DELETE", R + "/issues/{index}/labels/{id}", scopes(catIssue), "T", s.removeIssueLabel},
-		{"GET", R + "/labels", scopes(catIssue), "-", s.listRepoLabels},
-		{"POST", R + "/labels", scopes(catIssue), rw, s.createRepoLabel},
-		{"GET", R + "/labels/{id}", scopes(catIssue), "-", s.getRepoLabel},
-		{"PATCH", R + "/labels/{id}", scopes(catIssue), rw, s.editRepoLabel},
-		{"DELETE", R + "/labels/{id}", scopes(catIssue), rw, s.deleteRepoLabel},
-		{"GET", R + "/milestones", scopes(catIssue), "-", s.listMilestones},
-		{"POST", R + "/milestones", scopes(catIssue), rw, s.createMilestone},
-		{"GET", R + "/milestones/{id}", scopes(catIssue), "-", s.getMilestone},
-		{"PATCH", R + "/milestones/{id}", scopes(catIssue), rw, s.editMilestone},
-		{"DELETE", R + "/milestones/{id}", scopes(catIssue), rw, s.deleteMilestone},
+		{"GET", R + "/issues/{index}/labels", scopes(catIssue), "IssuesOrPulls", s.listIssueLabels},
+		{"POST", R + "/issues/{index}/labels", scopes(catIssue), "IssuesOrPulls,T", s.addIssueLabels},
+		{"PUT", R + "/issues/{index}/labels", scopes(catIssue), "IssuesOrPulls,T", s.replaceIssueLabels},
+		{"DELETE", R + "/issues/{index}/labels", scopes(catIssue), "IssuesOrPulls,T", s.clearIssueLabels},
+		{"DELETE", R + "/issues/{index}/labels/{id}", scopes(catIssue), "IssuesOrPulls,T", s.removeIssueLabel},
+		{"GET", R + "/labels", scopes(catIssue), "IssuesOrPulls", s.listRepoLabels},
+		{"POST", R + "/labels", scopes(catIssue), rw + ",IssuesOrPulls", s.createRepoLabel},
+		{"GET", R + "/labels/{id}", scopes(catIssue), "IssuesOrPulls", s.getRepoLabel},
+		{"PATCH", R + "/labels/{id}", scopes(catIssue), rw + ",IssuesOrPulls", s.editRepoLabel},
+		{"DELETE", R + "/labels/{id}", scopes(catIssue), rw + ",IssuesOrPulls", s.deleteRepoLabel},
+		{"GET", R + "/milestones", scopes(catIssue), "IssuesOrPulls", s.listMilestones},
+		{"POST", R + "/milestones", scopes(catIssue), rw + ",IssuesOrPulls", s.createMilestone},
+		{"GET", R + "/milestones/{id}", scopes(catIssue), "IssuesOrPulls", s.getMilestone},
+		{"PATCH", R + "/milestones/{id}", scopes(catIssue), rw + ",IssuesOrPulls", s.editMilestone},
+		{"DELETE", R + "/milestones/{id}", scopes(catIssue), rw + ",IssuesOrPulls", s.deleteMilestone},
 
 		{"GET", "/orgs/{org}/labels", scopes(catOrg), "-", s.listOrgLabels},
 		{"POST", "/orgs/{org}/labels", scopes(catOrg), "T,OO", s.createOrgLabel},

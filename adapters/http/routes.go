@@ -157,7 +157,6 @@ func (s *Server) mount(api *mux.Router, table []route) error {
 			// so T is checked with the other codes, after resolving.
 			rules.early = nil
 		}
-		rules.tracker = issueGroupRoute(rt.path)
 		c := &compiledRoute{route: rt, rules: rules}
 		h := s.serve(c)
 		r, pattern := routerFor(rt.path)

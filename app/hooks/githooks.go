@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
@@ -15,13 +14,8 @@ import (
 // own logic, so a custom pre-receive can refuse a push and a custom
 // post-receive can print to the pusher. Only site admins and accounts
 // allowed to edit Git hooks may use them, and only when the site enables
-// them (hook.CanEditGitHooks); the route table checks T and RA before.
-
-// checkGitHooks applies the Git hook rule to caller c.
-func (s *Service) checkGitHooks(c auth.Caller) error {
-	allowed := c.User != nil && c.User.AllowGitHook
-	return hook.CanEditGitHooks(s.settings.EnableGitHooks, c.IsAdmin(), allowed)
-}
+// them: the route rows' codes T, RA and GitHooks say so, and the HTTP API is
+// the only path to these use cases.
 
 func gitPath(r *repository.Repository) ports.RepoPath {
 	return ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
@@ -29,10 +23,7 @@ func gitPath(r *repository.Repository) ports.RepoPath {
 
 // ListGitHooks returns every Git hook of r, in GitHookNames order, with its
 // script when r has one.
-func (s *Service) ListGitHooks(ctx context.Context, c auth.Caller, r *repository.Repository) ([]hook.GitHook, error) {
-	if err := s.checkGitHooks(c); err != nil {
-		return nil, err
-	}
+func (s *Service) ListGitHooks(ctx context.Context, r *repository.Repository) ([]hook.GitHook, error) {
 	out := make([]hook.GitHook, 0, len(hook.GitHookNames))
 	for _, name := range hook.GitHookNames {
 		h, err := s.readGitHook(ctx, r, name)
@@ -45,10 +36,7 @@ func (s *Service) ListGitHooks(ctx context.Context, c auth.Caller, r *repository
 }
 
 // GetGitHook returns r's Git hook name; a name outside GitHookNames is 404.
-func (s *Service) GetGitHook(ctx context.Context, c auth.Caller, r *repository.Repository, name string) (hook.GitHook, error) {
-	if err := s.checkGitHooks(c); err != nil {
-		return hook.GitHook{}, err
-	}
+func (s *Service) GetGitHook(ctx context.Context, r *repository.Repository, name string) (hook.GitHook, error) {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return hook.GitHook{}, err
 	}
@@ -57,10 +45,7 @@ func (s *Service) GetGitHook(ctx context.Context, c auth.Caller, r *repository.R
 
 // EditGitHook sets r's script for hook name. A blank script removes it, as
 // in Gitea, and the hook answers inactive.
-func (s *Service) EditGitHook(ctx context.Context, c auth.Caller, r *repository.Repository, name, content string) (hook.GitHook, error) {
-	if err := s.checkGitHooks(c); err != nil {
-		return hook.GitHook{}, err
-	}
+func (s *Service) EditGitHook(ctx context.Context, r *repository.Repository, name, content string) (hook.GitHook, error) {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return hook.GitHook{}, err
 	}
@@ -78,10 +63,7 @@ func (s *Service) EditGitHook(ctx context.Context, c auth.Caller, r *repository.
 }
 
 // DeleteGitHook removes r's script for hook name; having none is fine.
-func (s *Service) DeleteGitHook(ctx context.Context, c auth.Caller, r *repository.Repository, name string) error {
-	if err := s.checkGitHooks(c); err != nil {
-		return err
-	}
+func (s *Service) DeleteGitHook(ctx context.Context, r *repository.Repository, name string) error {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func (s *Service) AttachmentRules() issue.AttachmentRules { return issue.Attachm
 // IssueAttachments returns the attachments of issue index itself (not of
 // its comments), oldest first.
 func (s *Service) IssueAttachments(ctx context.Context, a *repos.Access, index int64) ([]*issue.Attachment, error) {
-	i, err := s.openForAttachments(ctx, a, index)
+	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (s *Service) IssueAttachments(ctx context.Context, a *repos.Access, index i
 
 // CommentAttachments returns the attachments of comment id, oldest first.
 func (s *Service) CommentAttachments(ctx context.Context, a *repos.Access, id int64) ([]*issue.Attachment, error) {
-	c, _, err := s.openCommentForAttachments(ctx, a, id)
+	c, _, err := s.openComment(ctx, s.stores, a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (s *Service) CommentAttachments(ctx context.Context, a *repos.Access, id in
 
 // IssueAttachment returns attachment id of issue index itself.
 func (s *Service) IssueAttachment(ctx context.Context, a *repos.Access, index, id int64) (*issue.Attachment, error) {
-	i, err := s.openForAttachments(ctx, a, index)
+	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (s *Service) IssueAttachment(ctx context.Context, a *repos.Access, index, i
 
 // CommentAttachment returns attachment id of comment commentID.
 func (s *Service) CommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64) (*issue.Attachment, error) {
-	c, _, err := s.openCommentForAttachments(ctx, a, commentID)
+	c, _, err := s.openComment(ctx, s.stores, a, commentID)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func (s *Service) CommentAttachment(ctx context.Context, a *repos.Access, commen
 // AttachToIssue stores an upload as an attachment of issue index; its
 // poster, writers and administrators may.
 func (s *Service) AttachToIssue(ctx context.Context, a *repos.Access, index int64, open UploadSource) (*issue.Attachment, error) {
-	i, err := s.openForAttachments(ctx, a, index)
+	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (s *Service) AttachToIssue(ctx context.Context, a *repos.Access, index int6
 // AttachToComment stores an upload as an attachment of comment id; its
 // poster or an administrator may, if they also write the issues.
 func (s *Service) AttachToComment(ctx context.Context, a *repos.Access, id int64, open UploadSource) (*issue.Attachment, error) {
-	c, i, err := s.openCommentForAttachments(ctx, a, id)
+	c, i, err := s.openComment(ctx, s.stores, a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (s *Service) AttachToComment(ctx context.Context, a *repos.Access, id int64
 // RenameIssueAttachment renames attachment id of issue index (an empty
 // name keeps it); the new name must still be of an allowed type.
 func (s *Service) RenameIssueAttachment(ctx context.Context, a *repos.Access, index, id int64, name string) (*issue.Attachment, error) {
-	i, err := s.openForAttachments(ctx, a, index)
+	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Service) RenameIssueAttachment(ctx context.Context, a *repos.Access, in
 
 // RenameCommentAttachment renames attachment id of comment commentID.
 func (s *Service) RenameCommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64, name string) (*issue.Attachment, error) {
-	c, i, err := s.openCommentForAttachments(ctx, a, commentID)
+	c, i, err := s.openComment(ctx, s.stores, a, commentID)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Service) RenameCommentAttachment(ctx context.Context, a *repos.Access, 
 
 // DeleteIssueAttachment deletes attachment id of issue index, row and file.
 func (s *Service) DeleteIssueAttachment(ctx context.Context, a *repos.Access, index, id int64) error {
-	i, err := s.openForAttachments(ctx, a, index)
+	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Service) DeleteIssueAttachment(ctx context.Context, a *repos.Access, in
 
 // DeleteCommentAttachment deletes attachment id of comment commentID.
 func (s *Service) DeleteCommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64) error {
-	c, i, err := s.openCommentForAttachments(ctx, a, commentID)
+	c, i, err := s.openComment(ctx, s.stores, a, commentID)
 	if err != nil {
 		return err
 	}
@@ -189,22 +189,6 @@ func (s *Service) OpenAttachment(ctx context.Context, c auth.Caller, uuid string
 		s.log.Warn("counting an attachment download failed", "attachment", att.ID, "err", err)
 	}
 	return att, f, nil
-}
-
-// openForAttachments is Open behind the attachments switch (404 when off).
-func (s *Service) openForAttachments(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
-	if err := s.AttachmentRules().CheckEnabled(); err != nil {
-		return nil, err
-	}
-	return s.Open(ctx, a, index)
-}
-
-// openCommentForAttachments is openComment behind the attachments switch.
-func (s *Service) openCommentForAttachments(ctx context.Context, a *repos.Access, id int64) (*issue.Comment, *issue.Issue, error) {
-	if err := s.AttachmentRules().CheckEnabled(); err != nil {
-		return nil, nil, err
-	}
-	return s.openComment(ctx, s.stores, a, id)
 }
 
 func (s *Service) mayAttachToComment(a *repos.Access, c *issue.Comment, i *issue.Issue) error {

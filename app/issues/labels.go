@@ -28,43 +28,28 @@ func ownerOrgID(repo *repository.Repository) int64 {
 // ListRepoLabels answers GET R/labels: one page of the repository's
 // labels by name, and the total.
 func (s *Service) ListRepoLabels(ctx context.Context, a *repos.Access, opts ports.ListOptions) ([]*issue.Label, int64, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, 0, err
-	}
 	return s.stores.Labels.ListByRepo(ctx, a.Repo.ID, opts)
 }
 
 // RepoLabel answers GET R/labels/{id}: the repository's label by id or,
 // when ref is not a number, by name (as Gitea does).
 func (s *Service) RepoLabel(ctx context.Context, a *repos.Access, ref string) (*issue.Label, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	return s.findLabel(ctx, a.Repo.ID, 0, ref)
 }
 
 // CreateRepoLabel adds a label to the repository (POST R/labels).
 func (s *Service) CreateRepoLabel(ctx context.Context, a *repos.Access, in issue.LabelInput) (*issue.Label, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	return s.createLabel(ctx, a.Repo.ID, 0, in)
 }
 
 // EditRepoLabel changes the repository's label id (PATCH R/labels/{id}).
 func (s *Service) EditRepoLabel(ctx context.Context, a *repos.Access, id int64, in issue.LabelInput) (*issue.Label, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	return s.editLabel(ctx, a.Repo.ID, 0, id, in)
 }
 
 // DeleteRepoLabel deletes the repository's label id, taking it off every
 // issue (DELETE R/labels/{id}).
 func (s *Service) DeleteRepoLabel(ctx context.Context, a *repos.Access, id int64) error {
-	if err := CheckTracker(a); err != nil {
-		return err
-	}
 	return s.deleteLabel(ctx, a.Repo.ID, 0, id)
 }
 

@@ -18,9 +18,6 @@ var errMilestoneNotFound = errs.NotFound("milestone does not exist")
 // milestones (open ones unless q.State says otherwise), by due date then
 // id as Gitea sorts them, and the total.
 func (s *Service) ListMilestones(ctx context.Context, a *repos.Access, q ports.MilestoneQuery) ([]*issue.Milestone, int64, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, 0, err
-	}
 	q.RepoID = a.Repo.ID
 	return s.stores.Milestones.List(ctx, q)
 }
@@ -28,9 +25,6 @@ func (s *Service) ListMilestones(ctx context.Context, a *repos.Access, q ports.M
 // Milestone answers GET R/milestones/{id}: by id or, when that finds none
 // (or ref is not a number), by title, as Gitea does.
 func (s *Service) Milestone(ctx context.Context, a *repos.Access, ref string) (*issue.Milestone, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	return s.findMilestone(ctx, s.stores, a.Repo.ID, ref)
 }
 
@@ -51,9 +45,6 @@ func (s *Service) findMilestone(ctx context.Context, st ports.Stores, repoID int
 // CreateMilestone adds a milestone to the repository (POST R/milestones);
 // it may be created closed.
 func (s *Service) CreateMilestone(ctx context.Context, a *repos.Access, in issue.MilestoneInput) (*issue.Milestone, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	m, err := issue.NewMilestone(in, s.clock.Now())
 	if err != nil {
 		return nil, err
@@ -69,9 +60,6 @@ func (s *Service) CreateMilestone(ctx context.Context, a *repos.Access, in issue
 // title, description, due date and state (closing stamps closed_at,
 // reopening clears it). The counters are recounted with it.
 func (s *Service) EditMilestone(ctx context.Context, a *repos.Access, ref string, in issue.MilestoneInput) (*issue.Milestone, error) {
-	if err := CheckTracker(a); err != nil {
-		return nil, err
-	}
 	var out *issue.Milestone
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
@@ -96,9 +84,6 @@ func (s *Service) EditMilestone(ctx context.Context, a *repos.Access, ref string
 // DeleteMilestone deletes the milestone ref names and takes it off its
 // issues (DELETE R/milestones/{id}).
 func (s *Service) DeleteMilestone(ctx context.Context, a *repos.Access, ref string) error {
-	if err := CheckTracker(a); err != nil {
-		return err
-	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
 		if err != nil {

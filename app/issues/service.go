@@ -45,9 +45,9 @@ func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, eve
 var errIssueNotFound = errs.NotFound("issue does not exist")
 
 // CheckTracker applies the issue tracker's rule (permission.CheckIssueTracker:
-// issues, or pull requests, readable, else 404) where no route's access rule
-// has: the repository's labels and milestones and the attachment download.
-// Routes under R/issues get it from the route table's middleware.
+// issues, or pull requests, readable, else 404) where no route row's
+// IssuesOrPulls code has: the attachment download by UUID, a path outside
+// the repository's routes. The API routes get it from their rows.
 func CheckTracker(a *repos.Access) error { return permission.CheckIssueTracker(a.Facts()) }
 
 // unitOf is the unit an issue belongs to: pulls for a pull request.

@@ -126,12 +126,10 @@ func (s *Service) IssueTimes(ctx context.Context, a *repos.Access, index int64, 
 	return s.stores.TrackedTimes.List(ctx, q)
 }
 
-// checkRepoTimes is the rule of the repository's time listings: issues
-// readable (else 404) and the tracker on (else Gitea's 400).
+// checkRepoTimes is the rule of the repository's time listings: the time
+// tracker on (else Gitea's 400). That the issues are readable is the route
+// rows' IssuesEnabled code.
 func checkRepoTimes(a *repos.Access) error {
-	if !canRead(a, &issue.Issue{}) {
-		return errs.NotFound("issues are disabled or not readable")
-	}
 	if !a.Repo.Tracker.EnableTimeTracker {
 		return issue.ErrTimeTrackingDisabled
 	}

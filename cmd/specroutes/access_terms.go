@@ -10,7 +10,9 @@ import (
 
 // Beyond the spec's code table (T, RR(u), … ST), the catalogue states some
 // rules in prose. Each phrase gets a code, so that a row's rules are one
-// comparable set; the adapter already knows Basic, Explore and UsersPage.
+// comparable set; the adapter already knows Basic, Explore and UsersPage,
+// and domain/permission knows GitHooks, IssuesEnabled, IssuesOrPulls and
+// Attachments as access codes.
 const (
 	codeBasic         = "Basic"         // Basic auth with a password
 	codeExplore       = "Explore"       // sign-in when the site restricts exploring

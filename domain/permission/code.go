@@ -27,6 +27,13 @@ const (
 	CodeTM  CodeKind = "TM"
 	CodeWH  CodeKind = "WH"
 	CodeST  CodeKind = "ST"
+
+	// The feature codes: rules the catalogue states in prose, each a switch
+	// of the site or the repository (feature_codes.go).
+	CodeIssuesOrPulls CodeKind = "IssuesOrPulls"
+	CodeIssuesEnabled CodeKind = "IssuesEnabled"
+	CodeAttachments   CodeKind = "Attachments"
+	CodeGitHooks      CodeKind = "GitHooks"
 )
 
 // Messages of the access codes, as Gitea's req* checks in
@@ -74,7 +81,7 @@ func needsUnits(k CodeKind) bool { return k == CodeRR || k == CodeRW }
 // needsRepo reports whether a code of kind k is about a repository.
 func needsRepo(k CodeKind) bool {
 	switch k {
-	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA:
+	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA, CodeIssuesOrPulls, CodeIssuesEnabled:
 		return true
 	}
 	return false
@@ -84,7 +91,8 @@ func needsRepo(k CodeKind) bool {
 func known(k CodeKind) bool {
 	switch k {
 	case CodeT, CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA,
-		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST:
+		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST,
+		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks:
 		return true
 	}
 	return false
@@ -181,11 +189,19 @@ type Facts struct {
 	// WebhooksEnabled and StarsEnabled are the site's switches, for WH and ST.
 	WebhooksEnabled bool
 	StarsEnabled    bool
+	// AttachmentsEnabled is the site's attachment switch, for Attachments.
+	AttachmentsEnabled bool
+	// GitHooksEnabled is the site's Git hook switch and AllowGitHook the
+	// actor's account flag, for GitHooks.
+	GitHooksEnabled bool
+	AllowGitHook    bool
 }
 
 // Check applies the code to the facts: nil when it passes, else a
 // categorised error with Gitea's message. A site admin passes every code but
-// T (which any signed-in caller passes), NA, WH and ST.
+// T (which any signed-in caller passes), NA, WH, ST, IssuesOrPulls,
+// IssuesEnabled on a repository without the issues unit, Attachments, and
+// GitHooks while the site disables Git hooks.
 //
 //   - T: 401 "token is required" unless signed in (a workflow run is).
 //   - RR(u): 403 unless the actor reads one of u, administers the repo, or is a site admin.
@@ -204,6 +220,8 @@ type Facts struct {
 //   - TM: unless a team member, organisation owner or site admin: 403 for
 //     members of the organisation, 404 for everyone else.
 //   - WH, ST: 403 when webhooks or stars are switched off on the site.
+//   - IssuesOrPulls, IssuesEnabled, Attachments: 404 while the feature is
+//     off or unreadable; GitHooks: 403 (see feature_codes.go).
 //
 // A code that needs a repository, checked without one, or an RR/RW without
 // units, is a route-table mistake and yields a plain (uncategorised) error.
@@ -280,6 +298,14 @@ func (c Code) Check(f Facts) error {
 		if !f.StarsEnabled {
 			return errs.Forbidden(msgStarsOff)
 		}
+	case CodeIssuesOrPulls:
+		return CheckIssueTracker(f)
+	case CodeIssuesEnabled:
+		return checkIssuesEnabled(f)
+	case CodeAttachments:
+		return checkAttachments(f)
+	case CodeGitHooks:
+		return checkGitHooks(f)
 	default:
 		return fmt.Errorf("permission: unknown access code %q", string(c.Kind))
 	}

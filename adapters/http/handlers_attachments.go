@@ -1,0 +1,324 @@
+package http
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
+)
+
+// The attachment handlers of issues and comments (their rows are in
+// commentRoutes), the upload reader, and the download by UUID.
+
+func attachmentID(q *request) (int64, error) {
+	return commentPathID(q, "attachment_id", "attachment does not exist")
+}
+
+// listIssueAssets answers GET R/issues/{index}/assets.
+func (s *Server) listIssueAssets(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	list, err := s.issues.IssueAttachments(q.r.Context(), q.repo, index)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toAttachmentDTOs(list))
+	return nil
+}
+
+// listCommentAssets answers GET R/issues/comments/{id}/assets.
+func (s *Server) listCommentAssets(q *request) error {
+	id, err := commentID(q)
+	if err != nil {
+		return err
+	}
+	list, err := s.issues.CommentAttachments(q.r.Context(), q.repo, id)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toAttachmentDTOs(list))
+	return nil
+}
+
+// getIssueAsset answers GET R/issues/{index}/assets/{attachment_id}.
+func (s *Server) getIssueAsset(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	a, err := s.issues.IssueAttachment(q.r.Context(), q.repo, index, id)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toAttachmentDTO(a))
+	return nil
+}
+
+// getCommentAsset answers GET R/issues/comments/{id}/assets/{attachment_id}.
+func (s *Server) getCommentAsset(q *request) error {
+	cid, err := commentID(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	a, err := s.issues.CommentAttachment(q.r.Context(), q.repo, cid, id)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toAttachmentDTO(a))
+	return nil
+}
+
+// createIssueAsset answers POST R/issues/{index}/assets with 201: a
+// multipart form whose file field is "attachment", named by the query's
+// "name" or the file's name.
+func (s *Server) createIssueAsset(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	a, err := s.issues.AttachToIssue(q.r.Context(), q.repo, index, readUpload(q))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toAttachmentDTO(a))
+	return nil
+}
+
+// createCommentAsset answers POST R/issues/comments/{id}/assets with 201.
+func (s *Server) createCommentAsset(q *request) error {
+	id, err := commentID(q)
+	if err != nil {
+		return err
+	}
+	a, err := s.issues.AttachToComment(q.r.Context(), q.repo, id, readUpload(q))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toAttachmentDTO(a))
+	return nil
+}
+
+// attachmentEditBody is Gitea's EditAttachmentOptions.
+type attachmentEditBody struct {
+	Name string `json:"name"`
+}
+
+// editIssueAsset answers PATCH R/issues/{index}/assets/{attachment_id}
+// with 201, Gitea's status for it.
+func (s *Server) editIssueAsset(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	var b attachmentEditBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	a, err := s.issues.RenameIssueAttachment(q.r.Context(), q.repo, index, id, b.Name)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toAttachmentDTO(a))
+	return nil
+}
+
+// editCommentAsset answers PATCH R/issues/comments/{id}/assets/{attachment_id} with 201.
+func (s *Server) editCommentAsset(q *request) error {
+	cid, err := commentID(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	var b attachmentEditBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	a, err := s.issues.RenameCommentAttachment(q.r.Context(), q.repo, cid, id, b.Name)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toAttachmentDTO(a))
+	return nil
+}
+
+// deleteIssueAsset answers DELETE R/issues/{index}/assets/{attachment_id} with 204.
+func (s *Server) deleteIssueAsset(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	return noContent(q, s.issues.DeleteIssueAttachment(q.r.Context(), q.repo, index, id))
+}
+
+// deleteCommentAsset answers DELETE R/issues/comments/{id}/assets/{attachment_id} with 204.
+func (s *Server) deleteCommentAsset(q *request) error {
+	cid, err := commentID(q)
+	if err != nil {
+		return err
+	}
+	id, err := attachmentID(q)
+	if err != nil {
+		return err
+	}
+	return noContent(q, s.issues.DeleteCommentAttachment(q.r.Context(), q.repo, cid, id))
+}
+
+// uploadSniffLen is how much of an upload decides its type, as
+// http.DetectContentType reads.
+const uploadSniffLen = 512
+
+// readUpload streams the "attachment" file of a multipart body: nothing is
+// buffered beyond its first bytes, which give the sniffed type. A body past
+// the server's limit is a 413.
+func readUpload(q *request) issues.UploadSource {
+	return func() (issues.Upload, error) {
+		mr, err := q.r.MultipartReader()
+		if err != nil {
+			return issues.Upload{}, errs.BadRequest(`request must be multipart/form-data with the file in field "attachment"`)
+		}
+		for {
+			part, err := mr.NextPart()
+			if errors.Is(err, io.EOF) {
+				return issues.Upload{}, errs.Invalid("Required", "attachment")
+			}
+			if err != nil {
+				return issues.Upload{}, uploadError(err)
+			}
+			if part.FormName() != "attachment" {
+				continue
+			}
+			name := part.FileName()
+			if n := q.r.URL.Query().Get("name"); n != "" {
+				name = n
+			}
+			br := bufio.NewReaderSize(uploadReader{part}, uploadSniffLen)
+			head, err := br.Peek(uploadSniffLen)
+			if err != nil && !errors.Is(err, io.EOF) {
+				return issues.Upload{}, uploadError(err)
+			}
+			sniffed := ""
+			if len(head) > 1 { // as Gitea, one byte tells nothing
+				sniffed = http.DetectContentType(head)
+			}
+			return issues.Upload{Name: name, Sniffed: sniffed, Content: br}, nil
+		}
+	}
+}
+
+// uploadReader turns the body limit's error into a 413 while the store
+// reads the upload.
+type uploadReader struct{ r io.Reader }
+
+func (u uploadReader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = uploadError(err)
+	}
+	return n, err
+}
+
+// uploadError categorises a failure reading a multipart body.
+func uploadError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errs.TooLarge("request body too large")
+	}
+	if errors.Is(err, errs.ErrTooLarge) {
+		return err
+	}
+	return errs.BadRequest("reading the upload failed: malformed multipart body")
+}
+
+// serveAttachment answers GET <base>/attachments/<uuid>, the download
+// address of an attachment, outside the API: to whoever may read its issue
+// (others get 404), with its type sniffed from its bytes, never taken from
+// its name or the uploader. Types a browser would run (HTML, SVG, …) are
+// sent as plain downloads.
+func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
+	uuid := strings.TrimPrefix(r.URL.Path, "/attachments/")
+	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	actor := caller.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := permission.CheckScope(actor, false, catIssue); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	att, f, err := s.issues.OpenAttachment(r.Context(), caller, uuid)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer f.Close()
+	head := make([]byte, uploadSniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ctype, disposition := attachmentType(http.DetectContentType(head[:n]))
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": att.Name}))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "private, max-age=300")
+	http.ServeContent(w, r, "", att.CreatedAt, f)
+}
+
+// attachmentType is how an attachment of a sniffed type is sent: images
+// (but SVG), audio, video, PDF and plain text inline with their type,
+// anything else as an octet-stream download.
+func attachmentType(sniffed string) (ctype, disposition string) {
+	mt, _, _ := mime.ParseMediaType(sniffed)
+	switch {
+	case mt == "image/svg+xml":
+	case strings.HasPrefix(mt, "image/"), strings.HasPrefix(mt, "audio/"), strings.HasPrefix(mt, "video/"),
+		mt == "application/pdf":
+		return mt, "inline"
+	case mt == "text/plain":
+		return "text/plain; charset=utf-8", "inline"
+	}
+	return "application/octet-stream", "attachment"
+}

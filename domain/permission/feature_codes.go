@@ -1,0 +1,44 @@
+package permission
+
+import (
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/hook"
+	"github.com/depothq/depot/domain/issue"
+)
+
+// The feature codes hide or refuse a route while a feature is off. Gitea
+// applies each as a group middleware in routers/api/v1/api.go
+// (mustEnableIssuesOrPulls, mustEnableIssues, mustEnableAttachments,
+// reqGitHook). A row checks its codes in the order it lists them, so where a
+// code stands decides which refusal wins: IssuesOrPulls stands first on the
+// R/issues rows (a hidden tracker is 404 to an anonymous writer too, as
+// Gitea's group middleware runs before reqToken); on the other rows the
+// feature code stands last, where the use case used to check it.
+
+// msgIssuesOff is the 404 of IssuesEnabled, as the time use cases worded it
+// before the rule moved into the route rows.
+const msgIssuesOff = "issues are disabled or not readable"
+
+// checkIssuesEnabled is IssuesEnabled, Gitea's mustEnableIssues: the
+// repository has the issues unit and the actor reads it (a site admin reads
+// every enabled unit), else 404.
+func checkIssuesEnabled(f Facts) error {
+	if !f.Repo.HasUnit(UnitIssues) || !(f.Perm.CanRead(UnitIssues) || f.Actor.IsAdmin()) {
+		return errs.NotFound(msgIssuesOff)
+	}
+	return nil
+}
+
+// checkAttachments is Attachments, Gitea's mustEnableAttachments: 404 while
+// the site disables attachments, for everyone (issue.AttachmentRules).
+func checkAttachments(f Facts) error {
+	return issue.AttachmentRules{Enabled: f.AttachmentsEnabled}.CheckEnabled()
+}
+
+// checkGitHooks is GitHooks, Gitea's reqGitHook (User.CanEditGitHook): the
+// site enables Git hooks and the actor is a site admin or an account
+// allowed to edit them, else 403 (hook.CanEditGitHooks, which also decides
+// whether a repository generated from a template copies its Git hooks).
+func checkGitHooks(f Facts) error {
+	return hook.CanEditGitHooks(f.GitHooksEnabled, f.Actor.IsAdmin(), f.AllowGitHook)
+}
