@@ -14,7 +14,8 @@ import (
 // byte as Gitea's prepareRepoCommit writes them, so a repository made here
 // and one made there from the same options start from the same tree:
 //   - README.md is the README template with its {Name}, {Description},
-//     {OwnerName} and {CloneURL.HTTPS} variables expanded and nothing added
+//     {OwnerName}, {CloneURL.HTTPS} and {CloneURL.SSH} variables expanded
+//     (the description's CR and CRLF line ends made LF) and nothing added
 //     (Gitea's Default template has no final newline, so neither has the file);
 //   - .gitignore is, for each requested template in the order given, a line
 //     "# ---> NAME", the template's text, and one newline;
@@ -29,8 +30,10 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 	if err != nil {
 		return nil, errs.AsInvalid(err, errs.ErrNotFound, "Readme")
 	}
-	readme = strings.NewReplacer("{Name}", in.Name, "{Description}", in.Description, "{OwnerName}", owner.Name,
-		"{CloneURL.HTTPS}", s.cloneURL(owner.Name, in.Name)).Replace(readme)
+	description := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(in.Description)
+	readme = strings.NewReplacer("{Name}", in.Name, "{Description}", description, "{OwnerName}", owner.Name,
+		"{CloneURL.HTTPS}", s.settings.HTTPSCloneURL(owner.Name, in.Name),
+		"{CloneURL.SSH}", s.settings.SSHCloneURL(owner.Name, in.Name)).Replace(readme)
 	files := []ports.GitFile{{Path: "README.md", Content: []byte(readme)}}
 	if in.License != "" {
 		lic, err := s.templates.License(in.License)
