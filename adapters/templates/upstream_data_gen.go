@@ -6,10 +6,12 @@
 // collection, CC0; options/license is SPDX's license-list-data text/*.txt,
 // the files renamed without ".txt"). Only data files are copied, never code.
 // Taking them from that module, at the version pinned below, is what makes a
-// repository's first commit here byte-identical to one Gitea 1.27 writes: the
-// npm spdx-license-list package carries the SPDX JSON "licenseText", which is
-// wrapped differently from the text/*.txt files, and no other package
-// reachable here ships either collection as files.
+// repository's first commit here byte-identical to one Gitea 1.27 writes. The
+// npm spdx-license-list package (SPDX list 3.28.0) holds the same licences
+// only as the JSON "licenseText", whose lines have lost the trailing spaces
+// of text/*.txt and whose end has lost its newline (and whose Unlicense is
+// another revision), so its LICENSE files would differ from Gitea's; no
+// other package reachable here ships github/gitignore's templates as files.
 //
 // Run it with `go generate ./adapters/templates` (it needs the Go module
 // proxy once); the copied files are committed, so building needs no network.
