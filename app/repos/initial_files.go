@@ -40,7 +40,7 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 		if err != nil {
 			return nil, errs.AsInvalid(err, errs.ErrNotFound, "License")
 		}
-		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Key, lic.Body, owner.Name, s.signature(owner).Email, s.clock.Now().Year()))})
+		files = append(files, ports.GitFile{Path: "LICENSE", Content: []byte(fillLicense(lic.Key, lic.Body, owner.Name, s.signature(owner).Email, in.Name, s.clock.Now().Year()))})
 	}
 	if in.Gitignores != "" {
 		var b strings.Builder
@@ -62,17 +62,11 @@ func (s *Service) initialFiles(owner *user.User, in CreateInput) ([]ports.GitFil
 	return files, nil
 }
 
-// noticeTitles are the permissive licences whose text, as the licence source
-// ships it, leaves the title and copyright notice out; the SPDX text (and so
-// Gitea's LICENSE) starts with both.
-var noticeTitles = map[string]string{
-	"MIT": "MIT License", "BSD-3-Clause": "BSD 3-Clause License", "MIT-0": "MIT No Attribution",
-}
-
-// licenseHolders, licenseYears and licenseEmails are the placeholders of the
-// licence texts that stand for the copyright holder, the year and the
-// holder's address, as Gitea fills them; no other text is replaced, so
-// words of the licence that merely look like placeholders stay.
+// licenseHolders, licenseYears, licenseEmails and licenseRepos are the
+// placeholders of the licence texts that stand for the copyright holder,
+// the year, the holder's address and the program, as Gitea fills them; no
+// other text is replaced, so words of the licence that merely look like
+// placeholders stay.
 var (
 	licenseHolders = []string{"<name of author>", "<owner>", "[NAME]", "[name of copyright owner]",
 		"[name of copyright holder]", "<COPYRIGHT HOLDERS>", "<copyright holders>", "<AUTHOR>",
@@ -80,18 +74,36 @@ var (
 		"[one or more legally recognised persons or entities offering the Work under the terms and conditions of this Licence]"}
 	licenseYears  = []string{"<year>", "[YEAR]", "{YEAR}", "[yyyy]", "[Year]", "[year]"}
 	licenseEmails = []string{"[EMAIL]"}
+	licenseRepos  = []string{"<program>", "<one line to give the program's name and a brief idea of what it does.>"}
 )
+
+// licenseNoticeOnly are the licences whose placeholders are bare words
+// ("YEAR", "AUTHOR") that the rest of the text also uses: only the notice
+// line is filled, and only with those words, as Gitea does.
+var licenseNoticeOnly = map[string]struct {
+	notice              string
+	holder, email, year string
+}{
+	"0BSD": {notice: "Copyright (C) YEAR by AUTHOR EMAIL", holder: "AUTHOR", email: "EMAIL", year: "YEAR"},
+}
 
 // fillLicense writes the holder (the owner's account name, as Gitea uses the
 // repository's owner name), the owner's commit address (hidden addresses
-// stay hidden) and the year into the licence's placeholders,
-// line by line, ending every line with a newline. Trailing blank lines of
-// the source text are dropped: a licence file ends with its last line.
-func fillLicense(key, body, holder, email string, year int) string {
-	if title, ok := noticeTitles[key]; ok && !strings.Contains(body, "Copyright") {
-		body = title + "\n\nCopyright (c) <year> <copyright holders>\n\n" + body
-	}
+// stay hidden), the repository's name and the year into the licence's
+// placeholders, line by line, ending every line with a newline. Trailing
+// blank lines of the source text are dropped: a licence file ends with its
+// last line.
+func fillLicense(key, body, holder, email, repo string, year int) string {
 	body = strings.TrimRight(body, " \t\r\n")
+	if only, ok := licenseNoticeOnly[key]; ok {
+		fill := strings.NewReplacer(only.holder, holder, only.email, email, only.year, strconv.Itoa(year))
+		return eachLine(body, func(line string) string {
+			if strings.Contains(line, only.notice) {
+				return fill.Replace(line)
+			}
+			return line
+		})
+	}
 	var pairs []string
 	for _, p := range licenseHolders {
 		pairs = append(pairs, p, holder)
@@ -99,15 +111,22 @@ func fillLicense(key, body, holder, email string, year int) string {
 	for _, p := range licenseEmails {
 		pairs = append(pairs, p, email)
 	}
+	for _, p := range licenseRepos {
+		pairs = append(pairs, p, repo)
+	}
 	for _, p := range licenseYears {
 		pairs = append(pairs, p, strconv.Itoa(year))
 	}
-	fill := strings.NewReplacer(pairs...)
+	return eachLine(body, strings.NewReplacer(pairs...).Replace)
+}
+
+// eachLine rewrites body line by line, ending every line with a newline.
+func eachLine(body string, fill func(string) string) string {
 	var out strings.Builder
 	sc := bufio.NewScanner(strings.NewReader(body))
 	sc.Buffer(make([]byte, 0, 64*1024), len(body)+1)
 	for sc.Scan() {
-		out.WriteString(fill.Replace(sc.Text()))
+		out.WriteString(fill(sc.Text()))
 		out.WriteByte('\n')
 	}
 	return out.String()
