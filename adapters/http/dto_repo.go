@@ -3,9 +3,7 @@ package http
 import (
 	"context"
 	"errors"
-	"net"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/depothq/depot/app/auth"
@@ -192,22 +190,9 @@ func (s *Server) toRepo(c auth.Caller, v repoView) *repoDTO {
 	return d
 }
 
-// sshURL is the SSH clone address of r: on the base URL's host, at the
-// built-in SSH server's port when it is not 22 (ssh://git@host:port/o/r.git),
-// in scp form otherwise (git@host:o/r.git), as Gitea writes them.
+// sshURL is the SSH clone address of r, as Gitea writes it.
 func (s *Server) sshURL(r *repository.Repository) string {
-	host := "localhost"
-	if u, err := url.Parse(s.baseURL); err == nil && u.Hostname() != "" {
-		host = u.Hostname()
-	}
-	path := r.Owner.Name + "/" + r.Name + ".git"
-	if _, port, err := net.SplitHostPort(s.settings.SSHListen); err == nil && port != "" && port != "22" {
-		return "ssh://git@" + net.JoinHostPort(host, port) + "/" + path
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]" // an IPv6 literal
-	}
-	return "git@" + host + ":" + path
+	return s.settings.SSHCloneURL(r.Owner.Name, r.Name)
 }
 
 // archivedAt is when r was archived; a repository never archived (or

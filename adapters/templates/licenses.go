@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"buf.build/go/spdx"
@@ -27,17 +28,26 @@ var licenseVersionSuffixes = []string{"-only", "-or-later", "+"}
 var licenseFileNames = []string{"pristine.txt", "license.txt"}
 
 // licenseIndex lists the licences that have a text and where each text is.
-// Only paths are kept: the texts stay in the embedded assets until asked for.
+// Only paths are kept: the texts stay embedded until asked for.
 type licenseIndex struct {
 	infos []ports.LicenseInfo
-	paths map[string]string // lower-case SPDX id → asset path
+	paths map[string]licensePath // lower-case SPDX id → where its text is
 }
 
-// loadLicenses indexes every SPDX id whose text licenseclassifier ships. The
-// assets package can only list its top folder, so the SPDX list drives the
-// search and each id's candidate files are probed directly.
+// licensePath is where one licence's text is: a file of licenses/ (SPDX's
+// text, as Gitea ships it) when one is shipped, else a licenseclassifier
+// asset.
+type licensePath struct {
+	shipped bool
+	path    string
+}
+
+// loadLicenses indexes every SPDX id that has a text, shipped or in
+// licenseclassifier's assets. The assets package can only list its top
+// folder, so the SPDX list drives the search and each id's candidate files
+// are probed directly.
 func loadLicenses() licenseIndex {
-	idx := licenseIndex{paths: map[string]string{}}
+	idx := licenseIndex{paths: map[string]licensePath{}}
 	for _, l := range spdx.AllLicenses() { // sorted by id
 		path, ok := licenseTextPath(l.ID)
 		if !ok {
@@ -53,20 +63,34 @@ func loadLicenses() licenseIndex {
 	return idx
 }
 
-// licenseTextPath finds the asset holding id's text.
-func licenseTextPath(id string) (string, bool) {
-	if path, ok := licenseFile(id); ok {
-		return path, true
-	}
-	for _, suffix := range licenseVersionSuffixes {
-		if base, ok := strings.CutSuffix(id, suffix); ok {
-			return licenseFile(base)
+// licenseTextPath finds id's text: the shipped one first, then the
+// classifier's, each by the id itself and then by its base id.
+func licenseTextPath(id string) (licensePath, bool) {
+	for _, find := range []func(string) (licensePath, bool){shippedLicense, licenseFile} {
+		if path, ok := find(id); ok {
+			return path, true
+		}
+		for _, suffix := range licenseVersionSuffixes {
+			if base, ok := strings.CutSuffix(id, suffix); ok {
+				if path, ok := find(base); ok {
+					return path, true
+				}
+			}
 		}
 	}
-	return "", false
+	return licensePath{}, false
 }
 
-func licenseFile(id string) (string, bool) {
+// shippedLicense finds id among the SPDX texts copied into licenses/.
+func shippedLicense(id string) (licensePath, bool) {
+	path := "licenses/" + id
+	if _, err := fs.Stat(data, path); err != nil {
+		return licensePath{}, false
+	}
+	return licensePath{shipped: true, path: path}, true
+}
+
+func licenseFile(id string) (licensePath, bool) {
 	dir := id
 	if alias, ok := licenseDirAliases[id]; ok {
 		dir = alias
@@ -74,10 +98,10 @@ func licenseFile(id string) (string, bool) {
 	for _, name := range licenseFileNames {
 		path := "License/" + dir + "/" + name
 		if _, err := assets.ReadLicenseFile(path); err == nil {
-			return path, true
+			return licensePath{path: path}, true
 		}
 	}
-	return "", false
+	return licensePath{}, false
 }
 
 func (t *Templates) licenseIndex() *licenseIndex {
@@ -105,7 +129,11 @@ func (t *Templates) License(name string) (*ports.License, error) {
 	if !ok {
 		return nil, fmt.Errorf("templates: licence %q indexed but not in the SPDX list", name)
 	}
-	body, err := assets.ReadLicenseFile(path)
+	read := assets.ReadLicenseFile
+	if path.shipped {
+		read = data.ReadFile
+	}
+	body, err := read(path.path)
 	if err != nil {
 		return nil, fmt.Errorf("templates: read licence %s: %w", l.ID, err)
 	}

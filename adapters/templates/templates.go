@@ -1,6 +1,6 @@
 // Package templates implements ports.Templates: the .gitignore files, label
-// sets and README skeletons a new repository can start with, embedded in the
-// binary, and the SPDX licence texts shipped by licenseclassifier.
+// sets, README skeletons and licence texts a new repository can start with,
+// embedded in the binary.
 package templates
 
 import (
@@ -22,14 +22,17 @@ var _ ports.Templates = (*Templates)(nil)
 // data holds the embedded templates. A file's name is the template's name,
 // case-sensitive as Gitea's are ("C++", "macOS", "VisualStudioCode"). Where
 // they come from matters, since a new repository's first commit is compared
-// with Gitea's byte for byte: gitignore/C and gitignore/C++ are the
-// github/gitignore collection's C.gitignore and C++.gitignore (CC0), the
-// collection Gitea ships; the other .gitignore files are still the
-// project's own short lists. The label sets are Gitea's Default and
-// Advanced sets (names, colours, descriptions, exclusivity) and readme/Default
-// is Gitea's README template, without a final newline as Gitea's has none.
+// with Gitea's byte for byte: gitignore/ holds templates of the
+// github/gitignore collection (CC0) and licenses/ SPDX license-list-data
+// texts, both copied by upstream_data_gen.go from the data Gitea 1.27 ships
+// (that file names the version); licences not among them keep
+// licenseclassifier's text (licenses.go). The label sets are Gitea's Default
+// and Advanced sets (names, colours, descriptions, exclusivity) and
+// readme/Default is Gitea's README template, without a final newline as
+// Gitea's has none.
 //
-//go:embed gitignore/* labels/*.json readme/*
+//go:generate go run upstream_data_gen.go
+//go:embed gitignore/* labels/*.json readme/* licenses/*
 var data embed.FS
 
 // colorPattern is the only colour form the label store accepts.

@@ -34,8 +34,12 @@ func TestGitignores(t *testing.T) {
 		body, err := tpl.Gitignore(name)
 		is.NoErr(err)
 		is.True(strings.TrimSpace(body) != "")
-		is.True(strings.HasSuffix(body, "\n"))
+		// The collection's own bytes: Kotlin and Rust end without a newline.
+		want, err := data.ReadFile("gitignore/" + name)
+		is.NoErr(err)
+		is.Equal(body, string(want))
 	}
+	is.True(!slices.Contains(list, "PHP")) // github/gitignore has none
 	body, err := tpl.Gitignore("Go")
 	is.NoErr(err)
 	is.True(strings.Contains(body, "*.test"))
@@ -163,6 +167,34 @@ func TestLicense(t *testing.T) {
 			is.Equal(l.URL, "https://spdx.org/licenses/"+c.key+".html")
 			is.True(strings.Contains(l.Body, c.contains))
 		})
+	}
+}
+
+// TestLicenseShippedTexts checks that the licences copied from SPDX's
+// license-list-data are served with those bytes, under their own id and
+// under the -only/-or-later ids that share the text.
+func TestLicenseShippedTexts(t *testing.T) {
+	is := is.New(t)
+	tpl := newTemplates(t)
+	entries, err := data.ReadDir("licenses")
+	is.NoErr(err)
+	is.Equal(len(entries), 28)
+	mit, err := tpl.License("MIT")
+	is.NoErr(err)
+	// SPDX's text/MIT.txt: title, notice, the grant wrapped near 100
+	// columns with a space left at the end of each wrapped line.
+	is.True(strings.HasPrefix(mit.Body, "MIT License\n\nCopyright (c) <year> <copyright holders>\n\n"+
+		"Permission is hereby granted, free of charge, to any person obtaining a copy of this software and \n"))
+	is.True(strings.HasSuffix(mit.Body, "IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE \nUSE OR OTHER DEALINGS IN THE SOFTWARE.\n"))
+	is.Equal(strings.Count(mit.Body, "\n"), 18)
+	for id, file := range map[string]string{"MIT": "MIT", "Apache-2.0": "Apache-2.0", "GPL-3.0-or-later": "GPL-3.0",
+		"GPL-2.0-only": "GPL-2.0", "0BSD": "0BSD", "MulanPSL-2.0": "MulanPSL-2.0"} {
+		l, err := tpl.License(id)
+		is.NoErr(err)
+		want, err := data.ReadFile("licenses/" + file)
+		is.NoErr(err)
+		is.Equal(l.Body, string(want)) // shipped text served
+		is.Equal(l.Key, id)
 	}
 }
 

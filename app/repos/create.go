@@ -245,8 +245,3 @@ func (s *Service) checkRepoLimit(ctx context.Context, owner *user.User) error {
 	}
 	return nil
 }
-
-// cloneURL is the HTTPS clone address of owner/name.
-func (s *Service) cloneURL(owner, name string) string {
-	return strings.TrimSuffix(s.settings.BaseURL, "/") + "/" + owner + "/" + name + ".git"
-}
