@@ -83,7 +83,7 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 // prepared outside a transaction, inlined by bun inside one.
 func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids []int64) error {
 	arg := idsJSON(ids)
-	if ps := st.c.issueReadStmt(ctx, text, nil); ps != nil {
+	if ps := st.c.issueReadStmt(ctx, text); ps != nil {
 		return st.c.scanAll(ctx, ps, dest, arg)
 	}
 	return st.c.r(ctx).NewRaw(text, arg).Scan(ctx, dest)

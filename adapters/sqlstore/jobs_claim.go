@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// claimKinds keys SQLite's claim of so many kinds among the writer's
-// prepared statements (statements.go): one statement per number of kinds
-// claimed. bun inlines arguments into the SQL text, so each claim was parsed
+// claimKinds keys the text of SQLite's claim of so many kinds, prepared on
+// the writer (statements.go): one statement per number of kinds claimed. bun inlines arguments into the SQL text, so each claim was parsed
 // and planned anew: three quarters of a claim's cost, paid by every worker
 // that finishes a job (it claims the next) and for every kind at each poll.
 type claimKinds int
@@ -20,10 +19,11 @@ func (c conn) claimStmt(ctx context.Context, n int) (writerStmt, bool) {
 	if c.owner == nil {
 		return writerStmt{}, false
 	}
-	return c.writerStmt(ctx, c.owner.write, claimKinds(n), func() string {
+	text := c.owner.stmts.text(claimKinds(n), func() string {
 		marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 		return strings.ReplaceAll(claimHints.Replace(claimSQL), "IN (?)", "IN ("+marks+")")
 	})
+	return c.writerStmt(ctx, c.owner.write, text)
 }
 
 // claimPrepared runs the prepared claim. Times are passed as the text bun

@@ -27,7 +27,8 @@ func (c conn) hotStmt(ctx context.Context, r hotRead) *sql.Stmt {
 	if c.owner == nil {
 		return nil
 	}
-	return c.readStmt(ctx, r, func() string { return c.owner.hotReadText(r) })
+	d := c.owner
+	return c.readStmt(ctx, d.stmts.text(r, func() string { return d.hotReadText(r) }))
 }
 
 // hotReadText is r's statement in the dialect's placeholders.

@@ -10,18 +10,17 @@ import (
 
 // issueReadStmt returns one of the issue tracker's hot reads (the default
 // listing, its total and the records of a page) prepared on SQLite's read
-// pool (statements.go), keyed by key; nil on Postgres, inside a transaction,
+// pool (statements.go); nil on Postgres, inside a transaction,
 // or when it cannot be prepared, and the caller takes the ordinary query
 // path. bun inlines arguments into the SQL text, so SQLite parsed and
 // planned each of these statements on every request: a quarter of a
 // listing's cost. Their texts take lists of ids as one JSON array
-// (json_each), so one statement serves pages of any length. text is as for
-// statementSet.get.
-func (c conn) issueReadStmt(ctx context.Context, key any, text func() string) *sql.Stmt {
+// (json_each), so one statement serves pages of any length.
+func (c conn) issueReadStmt(ctx context.Context, text string) *sql.Stmt {
 	if c.owner == nil || c.owner.dialect != DialectSQLite {
 		return nil
 	}
-	return c.readStmt(ctx, key, text)
+	return c.readStmt(ctx, text)
 }
 
 // idsJSON is ids as a JSON array, the one argument json_each reads.
@@ -47,8 +46,11 @@ type plainListKey struct {
 
 // plainListText is the default listing's statement for k: the repository
 // id, the limit and the offset are its parameters, and its columns are
-// issueListColumns (read by scanIssueRows). It is prepared keyed by k.
+// issueListColumns (read by scanIssueRows).
 func (d *DB) plainListText(k plainListKey) string {
+	if t, ok := d.stmts.texts.Load(k); ok {
+		return t.(string)
+	}
 	sel := d.read.NewSelect().TableExpr("issues AS issues").ColumnExpr(issueListSelect).
 		Where("issues.repo_id = ?", bun.Safe("?"))
 	// The state is an equality so that SQLite reads the listing index
@@ -65,7 +67,9 @@ func (d *DB) plainListText(k plainListKey) string {
 	if k.pull != 0 {
 		sel = sel.Where("issues.is_pull = ?", k.pull == 2)
 	}
-	return sel.OrderExpr(k.order).String() + " LIMIT ? OFFSET ?"
+	text := sel.OrderExpr(k.order).String() + " LIMIT ? OFFSET ?"
+	d.stmts.texts.Store(k, text)
+	return text
 }
 
 // repoCountersSQL reads the issue and pull counters of a repository.

@@ -26,12 +26,12 @@ const (
 // createPrepared is Create's body through the writer's prepared statements:
 // ok false when they are not available on tx (see conn.writerStmt).
 func (st *IssueStore) createPrepared(ctx context.Context, tx bun.IDB, row *issueRow) (ok bool, err error) {
-	next, ok := st.c.writerStmt(ctx, tx, nextIndexSQL, nil)
+	next, ok := st.c.writerStmt(ctx, tx, nextIndexSQL)
 	if !ok {
 		return false, nil
 	}
 	defer next.done()
-	ins, ok := st.c.writerStmt(ctx, tx, insertIssueSQL, nil)
+	ins, ok := st.c.writerStmt(ctx, tx, insertIssueSQL)
 	if !ok {
 		return false, nil
 	}
@@ -40,7 +40,7 @@ func (st *IssueStore) createPrepared(ctx context.Context, tx bun.IDB, row *issue
 	if row.IsPull {
 		counters = countPullSQL
 	}
-	cnt, ok := st.c.writerStmt(ctx, tx, counters, nil)
+	cnt, ok := st.c.writerStmt(ctx, tx, counters)
 	if !ok {
 		return false, nil
 	}
@@ -79,7 +79,7 @@ func (s *HookStore) activeForPrepared(ctx context.Context, repoID, ownerID int64
 	if _, inTx := on.(bun.Tx); !inTx {
 		return nil, false, nil
 	}
-	st, ok := s.c.writerStmt(ctx, on, activeHooksSQL, nil)
+	st, ok := s.c.writerStmt(ctx, on, activeHooksSQL)
 	if !ok {
 		return nil, false, nil
 	}

@@ -11,51 +11,44 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// statementSet is the prepared statements of one connection pool, keyed,
-// prepared on first use and closed at shutdown. bun inlines arguments into
-// the SQL text, so each of its queries is parsed and planned anew; a hot
-// statement prepared once is planned once per pooled connection
+// statementSet is the prepared statements of one connection pool, keyed by
+// their text, prepared on first use and closed at shutdown. bun inlines
+// arguments into the SQL text, so each of its queries is parsed and planned
+// anew; a hot statement prepared once is planned once per pooled connection
 // (database/sql prepares it on each connection it runs on and reuses it).
+// Generated texts are built once per shape (statements.text).
 //
-// A key is the statement's text, or a value that stands for a generated
-// text (the text is then built only when the key is first prepared).
 // Preparing fails until the tables exist (before Migrate), so a failure is
 // not kept: the caller takes the ordinary query path and a later call tries
 // again.
 type statementSet struct {
 	mu    sync.Mutex // serialises preparing and closing
-	stmts sync.Map   // key → *sql.Stmt
+	stmts sync.Map   // text → *sql.Stmt
 }
 
-// get returns key's statement prepared on pool, preparing text() (or key
-// itself when text is nil) on first use; nil when it cannot be prepared.
-// The caller must not hold a connection pool would need (see writerStmt).
-func (s *statementSet) get(ctx context.Context, pool *sql.DB, key any, text func() string) *sql.Stmt {
-	if st, ok := s.stmts.Load(key); ok {
+// get returns text prepared on pool, preparing it on first use; nil when it
+// cannot be prepared. The caller must not hold a connection pool would need
+// (see writerStmt).
+func (s *statementSet) get(ctx context.Context, pool *sql.DB, text string) *sql.Stmt {
+	if st, ok := s.stmts.Load(text); ok {
 		return st.(*sql.Stmt)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st, ok := s.stmts.Load(key); ok {
+	if st, ok := s.stmts.Load(text); ok {
 		return st.(*sql.Stmt)
 	}
-	var t string
-	if text != nil {
-		t = text()
-	} else {
-		t = key.(string)
-	}
-	st, err := pool.PrepareContext(ctx, t)
+	st, err := pool.PrepareContext(ctx, text)
 	if err != nil {
 		return nil
 	}
-	s.stmts.Store(key, st)
+	s.stmts.Store(text, st)
 	return st
 }
 
-// lookup returns key's statement when it is prepared already, else nil.
-func (s *statementSet) lookup(key any) *sql.Stmt {
-	if st, ok := s.stmts.Load(key); ok {
+// lookup returns text's statement when it is prepared already, else nil.
+func (s *statementSet) lookup(text string) *sql.Stmt {
+	if st, ok := s.stmts.Load(text); ok {
 		return st.(*sql.Stmt)
 	}
 	return nil
@@ -82,9 +75,19 @@ type statements struct {
 	// runs counts the writer's statements run inside transactions, for tests
 	// that count a use case's statements (bun's query hooks do not see them).
 	runs atomic.Int64
-	// texts memoises generated texts that the ordinary query path also runs
-	// (inside a transaction), keyed by their shape.
+	// texts memoises generated statement texts, keyed by their shape (a
+	// small value, so that looking one up costs no allocation).
 	texts sync.Map
+}
+
+// text returns the statement text of shape key, built once by build.
+func (s *statements) text(key any, build func() string) string {
+	if t, ok := s.texts.Load(key); ok {
+		return t.(string)
+	}
+	t := build()
+	s.texts.Store(key, t)
+	return t
 }
 
 // txStatementTexts are the writer's statements that run inside
@@ -103,7 +106,7 @@ func (d *DB) prepareTxStatements(ctx context.Context) {
 		return
 	}
 	for _, text := range txStatementTexts {
-		if s.write.get(ctx, d.write.DB, text, nil) == nil {
+		if s.write.get(ctx, d.write.DB, text) == nil {
 			s.retryAt.Store(time.Now().Add(time.Second).UnixNano())
 			return
 		}
@@ -117,11 +120,11 @@ func (d *DB) closeStatements() {
 	d.stmts.write.close()
 }
 
-// readStmt returns key's statement prepared on the read pool when the call
-// runs outside any transaction; nil inside one (the ordinary query path
-// keeps the call on the transaction) or when it cannot be prepared. text is
-// as for statementSet.get, and must use the placeholders of the dialect.
-func (c conn) readStmt(ctx context.Context, key any, text func() string) *sql.Stmt {
+// readStmt returns text prepared on the read pool when the call runs outside
+// any transaction; nil inside one (the ordinary query path keeps the call on
+// the transaction) or when it cannot be prepared. text must use the
+// placeholders of the dialect.
+func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
 	d := c.owner
 	if d == nil {
 		return nil
@@ -129,7 +132,7 @@ func (c conn) readStmt(ctx context.Context, key any, text func() string) *sql.St
 	if _, inTx := d.txFrom(ctx); inTx {
 		return nil
 	}
-	return d.stmts.read.get(ctx, d.read.DB, key, text)
+	return d.stmts.read.get(ctx, d.read.DB, text)
 }
 
 // writerStmt is a statement prepared on SQLite's writer, bound to where the
@@ -147,10 +150,10 @@ func (s writerStmt) done() {
 	}
 }
 
-// writerStmt returns key's statement prepared on SQLite's writer and bound
-// to on (a transaction of the writer, or the writer itself), or ok false on
+// writerStmt returns text prepared on SQLite's writer and bound to on (a
+// transaction of the writer, or the writer itself), or ok false on
 // Postgres, on the read pool, or when it is not prepared: the caller then
-// takes the ordinary query path on on. text is as for statementSet.get.
+// takes the ordinary query path on on.
 //
 // This is where the writer's rule lives: the writer pool has exactly one
 // connection, and a transaction holds it, so preparing from inside one would
@@ -158,7 +161,7 @@ func (s writerStmt) done() {
 // first use; inside one only a statement prepared before BEGIN
 // (prepareTxStatements) is used, bound with Tx.StmtContext, which finds it
 // on the transaction's connection.
-func (c conn) writerStmt(ctx context.Context, on bun.IDB, key any, text func() string) (writerStmt, bool) {
+func (c conn) writerStmt(ctx context.Context, on bun.IDB, text string) (writerStmt, bool) {
 	d := c.home
 	if d == nil {
 		d = c.owner
@@ -171,7 +174,7 @@ func (c conn) writerStmt(ctx context.Context, on bun.IDB, key any, text func() s
 	// to its own statements.
 	switch h := on.(type) {
 	case bun.Tx:
-		st := d.stmts.write.lookup(key)
+		st := d.stmts.write.lookup(text)
 		if st == nil {
 			return writerStmt{}, false
 		}
@@ -185,7 +188,7 @@ func (c conn) writerStmt(ctx context.Context, on bun.IDB, key any, text func() s
 			// This goroutine's transaction holds the writer.
 			return writerStmt{}, false
 		}
-		st := d.stmts.write.get(ctx, d.write.DB, key, text)
+		st := d.stmts.write.get(ctx, d.write.DB, text)
 		if st == nil {
 			return writerStmt{}, false
 		}
