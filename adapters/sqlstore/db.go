@@ -50,17 +50,11 @@ type DB struct {
 	read *bun.DB
 	// lockPath is the file that serialises migrations between SQLite processes.
 	lockPath string
-	hot      hotCache
+	// stmts holds the statements prepared on each pool (statements.go).
+	stmts statements
 	// group batches the job queue's and the deliveries' small writes on
-	// SQLite's writer (group.go); claims holds its prepared job claims
-	// (jobs_claim.go).
-	group  groupCommit
-	claims claimStmts
-	// issueReads holds the issue tracker's prepared reads (prepared_reads.go).
-	issueReads preparedReads
-	// writes holds the hot write paths' statements prepared on SQLite's
-	// writer (prepared_writes.go).
-	writes preparedWrites
+	// SQLite's writer (group.go).
+	group groupCommit
 	// writer says what holds SQLite's writer, for waits that run out
 	// (pool_waits.go).
 	writer writerHolder
@@ -156,9 +150,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 
 // Close closes both pools.
 func (d *DB) Close() error {
-	d.closeHotQueries()
-	d.issueReads.close()
-	d.writes.close()
+	d.closeStatements()
 	err := d.write.Close()
 	if d.read != d.write {
 		err = errors.Join(err, d.read.Close())
@@ -225,7 +217,7 @@ type conn struct {
 	owner       *DB
 	read, write bun.IDB
 	// home is the DB a transaction's stores run in (owner is nil there), for
-	// its writer's prepared statements (prepared_writes.go).
+	// its writer's prepared statements (statements.go).
 	home *DB
 }
 

@@ -14,7 +14,7 @@ import (
 // PageRecords loads the labels, assignees, own attachments, milestones,
 // posters and assignees of a page of issues: one query per kind, whatever
 // the page's length. On SQLite the statements are prepared once (see
-// preparedReads); on Postgres they are the stores' own batch reads.
+// issueReadStmt); on Postgres they are the stores' own batch reads.
 func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*ports.IssuePageRecords, error) {
 	out := &ports.IssuePageRecords{
 		Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
@@ -83,8 +83,8 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 // prepared outside a transaction, inlined by bun inside one.
 func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids []int64) error {
 	arg := idsJSON(ids)
-	if ps := st.c.readStmt(ctx, text); ps != nil {
-		return st.c.queryInto(ctx, ps, dest, arg)
+	if ps := st.c.issueReadStmt(ctx, text); ps != nil {
+		return st.c.scanAll(ctx, ps, dest, arg)
 	}
 	return st.c.r(ctx).NewRaw(text, arg).Scan(ctx, dest)
 }

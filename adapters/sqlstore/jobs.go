@@ -216,7 +216,7 @@ func (s *JobStore) ClaimBatches(ctx context.Context, owner string, kinds []strin
 	now = dbTime(now)
 	started := time.Now()
 	var rows []jobRow
-	if st := s.c.claimStmt(ctx, len(kinds)); st != nil {
+	if st, ok := s.c.claimStmt(ctx, len(kinds)); ok {
 		var err error
 		if rows, err = s.claimPrepared(ctx, st, owner, kinds, now, lease, limit, follow); err != nil {
 			return nil, jobMapping.mapErr(s.c.owner.waitCause(err, true, started))

@@ -2,60 +2,36 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strings"
-	"sync"
 	"time"
 )
 
-// claimStmts keeps SQLite's claim as prepared statements on the writer, one
-// per number of kinds claimed. bun inlines arguments into the SQL text, so
-// each claim was parsed and planned anew: three quarters of a claim's cost,
-// paid by every worker that finishes a job (it claims the next) and for
-// every kind at each poll. Preparing fails until the table exists (before
-// Migrate), so a failure is retried on the next claim rather than kept.
-type claimStmts struct {
-	mu      sync.Mutex
-	byKinds map[int]*sql.Stmt
-}
+// claimKinds keys the text of SQLite's claim of so many kinds, prepared on
+// the writer (statements.go): one statement per number of kinds claimed. bun inlines arguments into the SQL text, so each claim was parsed
+// and planned anew: three quarters of a claim's cost, paid by every worker
+// that finishes a job (it claims the next) and for every kind at each poll.
+type claimKinds int
 
 // claimStmt returns the prepared claim of n kinds when the claim runs on
-// SQLite outside any transaction; nil otherwise (the ordinary query path).
-func (c conn) claimStmt(ctx context.Context, n int) *sql.Stmt {
-	d := c.owner
-	if d == nil || d.dialect != DialectSQLite {
-		return nil
+// SQLite outside any transaction (on the writer itself, where writerStmt
+// prepares it on first use); ok false otherwise (the ordinary query path).
+func (c conn) claimStmt(ctx context.Context, n int) (writerStmt, bool) {
+	if c.owner == nil {
+		return writerStmt{}, false
 	}
-	if _, ok := d.txFrom(ctx); ok {
-		return nil
-	}
-	d.claims.mu.Lock()
-	defer d.claims.mu.Unlock()
-	if st, ok := d.claims.byKinds[n]; ok {
-		return st
-	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-	text := strings.ReplaceAll(claimHints.Replace(claimSQL), "IN (?)", "IN ("+marks+")")
-	st, err := d.write.DB.PrepareContext(ctx, text)
-	if err != nil {
-		return nil
-	}
-	if d.claims.byKinds == nil {
-		d.claims.byKinds = map[int]*sql.Stmt{}
-	}
-	d.claims.byKinds[n] = st
-	return st
+	text := c.owner.stmts.text(claimKinds(n), func() string {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+		return strings.ReplaceAll(claimHints.Replace(claimSQL), "IN (?)", "IN ("+marks+")")
+	})
+	return c.writerStmt(ctx, c.owner.write, text)
 }
 
 // claimPrepared runs the prepared claim. Times are passed as the text bun
 // writes them (its dialect's format), so that they compare with the stored
 // ones as bun's own queries do.
-func (s *JobStore) claimPrepared(ctx context.Context, st *sql.Stmt, owner string, kinds []string, now time.Time,
+func (s *JobStore) claimPrepared(ctx context.Context, st writerStmt, owner string, kinds []string, now time.Time,
 	lease time.Duration, limit, follow int) ([]jobRow, error) {
-	db := s.c.owner.write
-	at := func(t time.Time) string {
-		return strings.Trim(string(db.Dialect().AppendTime(nil, t)), "'")
-	}
+	at := st.timeArg
 	in := make([]any, len(kinds))
 	for i, k := range kinds {
 		in[i] = k
@@ -71,7 +47,7 @@ func (s *JobStore) claimPrepared(ctx context.Context, st *sql.Stmt, owner string
 		return nil, err
 	}
 	var out []jobRow
-	if err := db.ScanRows(ctx, rows, &out); err != nil {
+	if err := st.db.write.ScanRows(ctx, rows, &out); err != nil {
 		return nil, err
 	}
 	return out, nil

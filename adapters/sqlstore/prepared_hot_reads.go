@@ -3,119 +3,56 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"sync"
-	"sync/atomic"
 
 	"github.com/uptrace/bun"
 )
 
-// hotQueries are the lookups every authenticated request makes, kept as
-// prepared statements on the read pool. bun inlines arguments into the SQL
-// text, so each call would otherwise be parsed and planned anew: on SQLite
-// that was about half the cost of a user lookup. database/sql prepares each
-// statement once per pooled connection and reuses it after.
-type hotQueries struct {
-	userByID, userByName, tokensByLastEight *sql.Stmt
-	// repoByFullName resolves "owner/name" in every repository route.
-	repoByFullName *sql.Stmt
-}
+// hotRead names one of the lookups every authenticated request makes, run
+// as a statement prepared on the read pool (statements.go): on SQLite,
+// parsing and planning was about half the cost of a user lookup.
+type hotRead uint8
 
-// hotCache holds the statements once they could be prepared. Preparing fails
-// until the tables exist (before Migrate), so a failure is retried on the
-// next call rather than remembered.
-type hotCache struct {
-	q  atomic.Pointer[hotQueries]
-	mu sync.Mutex // serialises preparing and closing
-}
+const (
+	hotUserByID hotRead = iota
+	hotUserByName
+	hotTokensByLastEight
+	// hotRepoByFullName resolves "owner/name" in every repository route.
+	hotRepoByFullName
+)
 
-func (d *DB) hotQueries(ctx context.Context) *hotQueries {
-	if q := d.hot.q.Load(); q != nil {
-		return q
-	}
-	d.hot.mu.Lock()
-	defer d.hot.mu.Unlock()
-	if q := d.hot.q.Load(); q != nil {
-		return q
-	}
-	ph, ph2 := "?", "?"
-	if d.dialect == DialectPostgres {
-		ph, ph2 = "$1", "$2"
-	}
-	texts := []string{
-		d.read.NewSelect().Model((*userRow)(nil)).Where("u.id = ?", bun.Safe(ph)).String(),
-		d.read.NewSelect().Model((*userRow)(nil)).Where("u.lower_name = ?", bun.Safe(ph)).String(),
-		d.read.NewSelect().Model((*tokenRow)(nil)).Where("t.last_eight = ?", bun.Safe(ph)).String(),
-		repoByFullNameQuery(d.read, (*repoOwnerRow)(nil), bun.Safe(ph), bun.Safe(ph2)).String(),
-	}
-	stmts := make([]*sql.Stmt, 0, len(texts))
-	for _, text := range texts {
-		st, err := d.read.DB.PrepareContext(ctx, text)
-		if err != nil {
-			for _, s := range stmts {
-				_ = s.Close()
-			}
-			return nil
-		}
-		stmts = append(stmts, st)
-	}
-	q := &hotQueries{userByID: stmts[0], userByName: stmts[1], tokensByLastEight: stmts[2], repoByFullName: stmts[3]}
-	d.hot.q.Store(q)
-	return q
-}
-
-func (d *DB) closeHotQueries() {
-	d.hot.mu.Lock()
-	defer d.hot.mu.Unlock()
-	if q := d.hot.q.Swap(nil); q != nil {
-		_ = q.userByID.Close()
-		_ = q.userByName.Close()
-		_ = q.tokensByLastEight.Close()
-		_ = q.repoByFullName.Close()
-	}
-}
-
-// prepared returns the hot statements when the call runs outside any
-// transaction; inside one, the ordinary query path keeps it on the tx.
-func (c conn) prepared(ctx context.Context) *hotQueries {
+// hotStmt returns the prepared statement of r when the call runs outside any
+// transaction; nil inside one, where the ordinary query path keeps it on
+// the transaction.
+func (c conn) hotStmt(ctx context.Context, r hotRead) *sql.Stmt {
 	if c.owner == nil {
 		return nil
 	}
-	if _, inTx := c.owner.txFrom(ctx); inTx {
-		return nil
-	}
-	return c.owner.hotQueries(ctx)
+	d := c.owner
+	return c.readStmt(ctx, d.stmts.text(r, func() string { return d.hotReadText(r) }))
 }
 
-// scanOne runs a prepared single-row lookup into a bun model, answering
-// sql.ErrNoRows when nothing matched, as bun's Scan would.
-func (c conn) scanOne(ctx context.Context, st *sql.Stmt, arg any, dest any) error {
-	return c.scanOneArgs(ctx, st, dest, arg)
+// hotReadText is r's statement in the dialect's placeholders.
+func (d *DB) hotReadText(r hotRead) string {
+	ph, ph2 := bun.Safe("?"), bun.Safe("?")
+	if d.dialect == DialectPostgres {
+		ph, ph2 = bun.Safe("$1"), bun.Safe("$2")
+	}
+	return hotReadTexts[r](d.read, ph, ph2)
 }
 
-// scanOneArgs is scanOne for statements with several parameters.
-func (c conn) scanOneArgs(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := c.owner.read.ScanRow(ctx, rows, dest); err != nil {
-		return err
-	}
-	return rows.Close()
-}
-
-// scanAll runs a prepared lookup into a slice of bun models.
-func (c conn) scanAll(ctx context.Context, st *sql.Stmt, arg any, dest any) error {
-	rows, err := st.QueryContext(ctx, arg)
-	if err != nil {
-		return err
-	}
-	return c.owner.read.ScanRows(ctx, rows, dest)
+// hotReadTexts build each hotRead's statement with bun, which writes the
+// column lists from the models as its own queries do.
+var hotReadTexts = [...]func(db *bun.DB, ph, ph2 bun.Safe) string{
+	hotUserByID: func(db *bun.DB, ph, _ bun.Safe) string {
+		return db.NewSelect().Model((*userRow)(nil)).Where("u.id = ?", ph).String()
+	},
+	hotUserByName: func(db *bun.DB, ph, _ bun.Safe) string {
+		return db.NewSelect().Model((*userRow)(nil)).Where("u.lower_name = ?", ph).String()
+	},
+	hotTokensByLastEight: func(db *bun.DB, ph, _ bun.Safe) string {
+		return db.NewSelect().Model((*tokenRow)(nil)).Where("t.last_eight = ?", ph).String()
+	},
+	hotRepoByFullName: func(db *bun.DB, ph, ph2 bun.Safe) string {
+		return repoByFullNameQuery(db, (*repoOwnerRow)(nil), ph, ph2).String()
+	},
 }

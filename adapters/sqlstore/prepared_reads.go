@@ -4,76 +4,23 @@ import (
 	"context"
 	"database/sql"
 	"strconv"
-	"sync"
 
 	"github.com/uptrace/bun"
 )
 
-// preparedReads keeps the issue tracker's hot reads (the default listing,
-// its total and the records of a page) as prepared statements on SQLite's
-// read pool, keyed by their text. bun inlines arguments into the SQL text,
-// so SQLite parsed and planned each of these statements on every request:
-// a quarter of a listing's cost. Their texts take lists of ids as one JSON
-// array (json_each), so one statement serves pages of any length. Preparing
-// fails until the tables exist (before Migrate), so a failure is not kept:
-// the caller falls back on the ordinary query path and the next call tries
-// again.
-type preparedReads struct {
-	mu    sync.Mutex // serialises preparing and closing
-	stmts sync.Map   // text → *sql.Stmt
-	// texts caches the generated text of the default listing per shape.
-	texts sync.Map // plainListKey → string
-}
-
-// get returns text prepared on db, or nil when it cannot be prepared.
-func (p *preparedReads) get(ctx context.Context, db *sql.DB, text string) *sql.Stmt {
-	if st, ok := p.stmts.Load(text); ok {
-		return st.(*sql.Stmt)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if st, ok := p.stmts.Load(text); ok {
-		return st.(*sql.Stmt)
-	}
-	st, err := db.PrepareContext(ctx, text)
-	if err != nil {
+// issueReadStmt returns one of the issue tracker's hot reads (the default
+// listing, its total and the records of a page) prepared on SQLite's read
+// pool (statements.go); nil on Postgres, inside a transaction,
+// or when it cannot be prepared, and the caller takes the ordinary query
+// path. bun inlines arguments into the SQL text, so SQLite parsed and
+// planned each of these statements on every request: a quarter of a
+// listing's cost. Their texts take lists of ids as one JSON array
+// (json_each), so one statement serves pages of any length.
+func (c conn) issueReadStmt(ctx context.Context, text string) *sql.Stmt {
+	if c.owner == nil || c.owner.dialect != DialectSQLite {
 		return nil
 	}
-	p.stmts.Store(text, st)
-	return st
-}
-
-func (p *preparedReads) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.stmts.Range(func(k, v any) bool {
-		_ = v.(*sql.Stmt).Close()
-		p.stmts.Delete(k)
-		return true
-	})
-}
-
-// readStmt returns text prepared on SQLite's read pool when the call runs
-// outside any transaction; nil otherwise (Postgres, or inside a
-// transaction, where the ordinary query path keeps it on the transaction).
-func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
-	d := c.owner
-	if d == nil || d.dialect != DialectSQLite {
-		return nil
-	}
-	if _, inTx := d.txFrom(ctx); inTx {
-		return nil
-	}
-	return d.issueReads.get(ctx, d.read.DB, text)
-}
-
-// queryInto runs a prepared read into a slice of bun models.
-func (c conn) queryInto(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	return c.owner.read.ScanRows(ctx, rows, dest)
+	return c.readStmt(ctx, text)
 }
 
 // idsJSON is ids as a JSON array, the one argument json_each reads.
@@ -101,7 +48,7 @@ type plainListKey struct {
 // id, the limit and the offset are its parameters, and its columns are
 // issueListColumns (read by scanIssueRows).
 func (d *DB) plainListText(k plainListKey) string {
-	if t, ok := d.issueReads.texts.Load(k); ok {
+	if t, ok := d.stmts.texts.Load(k); ok {
 		return t.(string)
 	}
 	sel := d.read.NewSelect().TableExpr("issues AS issues").ColumnExpr(issueListSelect).
@@ -121,7 +68,7 @@ func (d *DB) plainListText(k plainListKey) string {
 		sel = sel.Where("issues.is_pull = ?", k.pull == 2)
 	}
 	text := sel.OrderExpr(k.order).String() + " LIMIT ? OFFSET ?"
-	d.issueReads.texts.Store(k, text)
+	d.stmts.texts.Store(k, text)
 	return text
 }
 
@@ -149,11 +96,11 @@ func (c conn) pageTexts(ctx context.Context) *pageTexts {
 		return pageTextsOn(c.r(ctx))
 	}
 	const key = "page-records"
-	if t, ok := d.issueReads.texts.Load(key); ok {
+	if t, ok := d.stmts.texts.Load(key); ok {
 		return t.(*pageTexts)
 	}
 	t := pageTextsOn(d.read)
-	d.issueReads.texts.Store(key, t)
+	d.stmts.texts.Store(key, t)
 	return t
 }
 

@@ -110,8 +110,8 @@ func (s *RepoStore) GetByFullName(ctx context.Context, ownerName, name string) (
 	row := new(repoOwnerRow)
 	owner, lower := strings.ToLower(ownerName), strings.ToLower(name)
 	var err error
-	if hot := s.c.prepared(ctx); hot != nil {
-		err = s.c.scanOneArgs(ctx, hot.repoByFullName, row, owner, lower)
+	if ps := s.c.hotStmt(ctx, hotRepoByFullName); ps != nil {
+		err = s.c.scanOne(ctx, ps, row, owner, lower)
 	} else {
 		err = repoByFullNameQuery(s.c.r(ctx), row, owner, lower).Scan(ctx)
 	}

@@ -7,9 +7,9 @@ import (
 )
 
 // PreparedWriteRuns counts the statements run through the writer's
-// prepared statements (prepared_writes.go), which bun's query hooks do not
-// see.
-func (d *DB) PreparedWriteRuns() int64 { return d.writes.runs.Load() }
+// prepared statements inside transactions (statements.go), which bun's
+// query hooks do not see.
+func (d *DB) PreparedWriteRuns() int64 { return d.stmts.runs.Load() }
 
 // statementTracer passes the text of every statement bun sends to f.
 type statementTracer struct{ f func(string) }

@@ -49,8 +49,8 @@ func (s *AccessTokenStore) FindByLastEight(ctx context.Context, lastEight string
 	var rows []tokenRow
 	var err error
 	started := time.Now()
-	if hot := s.c.prepared(ctx); hot != nil {
-		err = s.c.scanAll(ctx, hot.tokensByLastEight, lastEight, &rows)
+	if ps := s.c.hotStmt(ctx, hotTokensByLastEight); ps != nil {
+		err = s.c.scanAll(ctx, ps, &rows, lastEight)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(&rows).Where("t.last_eight = ?", lastEight).Scan(ctx)
 	}

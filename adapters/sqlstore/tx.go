@@ -45,7 +45,7 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Sto
 	}
 	if d.dialect == DialectSQLite {
 		// Before BEGIN: preparing needs the writer's one connection.
-		d.writes.prepare(ctx, d.write.DB)
+		d.prepareTxStatements(ctx)
 	}
 	st := &txState{}
 	defer st.done.Store(true)

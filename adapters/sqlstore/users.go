@@ -71,8 +71,8 @@ func (s *UserStore) Delete(ctx context.Context, id int64) error {
 func (s *UserStore) GetByID(ctx context.Context, id int64) (*user.User, error) {
 	row := new(userRow)
 	var err error
-	if hot := s.c.prepared(ctx); hot != nil {
-		err = s.c.scanOne(ctx, hot.userByID, id, row)
+	if ps := s.c.hotStmt(ctx, hotUserByID); ps != nil {
+		err = s.c.scanOne(ctx, ps, row, id)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(row).Where("u.id = ?", id).Scan(ctx)
 	}
@@ -88,8 +88,8 @@ func (s *UserStore) GetByName(ctx context.Context, name string) (*user.User, err
 	row := new(userRow)
 	lower := strings.ToLower(name)
 	var err error
-	if hot := s.c.prepared(ctx); hot != nil {
-		err = s.c.scanOne(ctx, hot.userByName, lower, row)
+	if ps := s.c.hotStmt(ctx, hotUserByName); ps != nil {
+		err = s.c.scanOne(ctx, ps, row, lower)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(row).Where("u.lower_name = ?", lower).Scan(ctx)
 	}

@@ -1,0 +1,242 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// statementSet is the prepared statements of one connection pool, keyed by
+// their text, prepared on first use and closed at shutdown. bun inlines
+// arguments into the SQL text, so each of its queries is parsed and planned
+// anew; a hot statement prepared once is planned once per pooled connection
+// (database/sql prepares it on each connection it runs on and reuses it).
+// Generated texts are built once per shape (statements.text).
+//
+// Preparing fails until the tables exist (before Migrate), so a failure is
+// not kept: the caller takes the ordinary query path and a later call tries
+// again.
+type statementSet struct {
+	mu    sync.Mutex // serialises preparing and closing
+	stmts sync.Map   // text → *sql.Stmt
+}
+
+// get returns text prepared on pool, preparing it on first use; nil when it
+// cannot be prepared. The caller must not hold a connection pool would need
+// (see writerStmt).
+func (s *statementSet) get(ctx context.Context, pool *sql.DB, text string) *sql.Stmt {
+	if st, ok := s.stmts.Load(text); ok {
+		return st.(*sql.Stmt)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.stmts.Load(text); ok {
+		return st.(*sql.Stmt)
+	}
+	st, err := pool.PrepareContext(ctx, text)
+	if err != nil {
+		return nil
+	}
+	s.stmts.Store(text, st)
+	return st
+}
+
+// lookup returns text's statement when it is prepared already, else nil.
+func (s *statementSet) lookup(text string) *sql.Stmt {
+	if st, ok := s.stmts.Load(text); ok {
+		return st.(*sql.Stmt)
+	}
+	return nil
+}
+
+func (s *statementSet) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stmts.Range(func(k, v any) bool {
+		_ = v.(*sql.Stmt).Close()
+		s.stmts.Delete(k)
+		return true
+	})
+}
+
+// statements are a DB's prepared statements: one set on the read pool (on
+// Postgres, the one pool) and one on SQLite's writer.
+type statements struct {
+	read, write statementSet
+	// txReady says txStatementTexts are prepared on the writer; after a
+	// failure, retryAt (UnixNano) is when preparing them may be tried again.
+	txReady atomic.Bool
+	retryAt atomic.Int64
+	// runs counts the writer's statements run inside transactions, for tests
+	// that count a use case's statements (bun's query hooks do not see them).
+	runs atomic.Int64
+	// texts memoises generated statement texts, keyed by their shape (a
+	// small value, so that looking one up costs no allocation).
+	texts sync.Map
+}
+
+// text returns the statement text of shape key, built once by build.
+func (s *statements) text(key any, build func() string) string {
+	if t, ok := s.texts.Load(key); ok {
+		return t.(string)
+	}
+	t := build()
+	s.texts.Store(key, t)
+	return t
+}
+
+// txStatementTexts are the writer's statements that run inside
+// transactions (an issue's creation and the hook lookup of its event), so
+// they must be prepared before BEGIN (prepareTxStatements).
+var txStatementTexts = []string{nextIndexSQL, insertIssueSQL, countIssueSQL, countPullSQL, activeHooksSQL}
+
+// prepareTxStatements prepares txStatementTexts on SQLite's writer; InTx
+// calls it before it begins a transaction, while the writer's one connection
+// is free. A failure is retried at most once a second, so that every
+// transaction before Migrate does not pay for it; callers take the ordinary
+// query path meanwhile.
+func (d *DB) prepareTxStatements(ctx context.Context) {
+	s := &d.stmts
+	if d.dialect != DialectSQLite || s.txReady.Load() || time.Now().UnixNano() < s.retryAt.Load() {
+		return
+	}
+	for _, text := range txStatementTexts {
+		if s.write.get(ctx, d.write.DB, text) == nil {
+			s.retryAt.Store(time.Now().Add(time.Second).UnixNano())
+			return
+		}
+	}
+	s.txReady.Store(true)
+}
+
+func (d *DB) closeStatements() {
+	d.stmts.txReady.Store(false)
+	d.stmts.read.close()
+	d.stmts.write.close()
+}
+
+// readStmt returns text prepared on the read pool when the call runs outside
+// any transaction; nil inside one (the ordinary query path keeps the call on
+// the transaction) or when it cannot be prepared. text must use the
+// placeholders of the dialect.
+func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
+	d := c.owner
+	if d == nil {
+		return nil
+	}
+	if _, inTx := d.txFrom(ctx); inTx {
+		return nil
+	}
+	return d.stmts.read.get(ctx, d.read.DB, text)
+}
+
+// writerStmt is a statement prepared on SQLite's writer, bound to where the
+// call runs; done releases the binding.
+type writerStmt struct {
+	*sql.Stmt
+	db *DB
+	// bound says Stmt is bound to a transaction and closed by done.
+	bound bool
+}
+
+func (s writerStmt) done() {
+	if s.bound {
+		_ = s.Stmt.Close()
+	}
+}
+
+// writerStmt returns text prepared on SQLite's writer and bound to on (a
+// transaction of the writer, or the writer itself), or ok false on
+// Postgres, on the read pool, or when it is not prepared: the caller then
+// takes the ordinary query path on on.
+//
+// This is where the writer's rule lives: the writer pool has exactly one
+// connection, and a transaction holds it, so preparing from inside one would
+// wait for it forever. Outside a transaction the statement is prepared on
+// first use; inside one only a statement prepared before BEGIN
+// (prepareTxStatements) is used, bound with Tx.StmtContext, which finds it
+// on the transaction's connection.
+func (c conn) writerStmt(ctx context.Context, on bun.IDB, text string) (writerStmt, bool) {
+	d := c.home
+	if d == nil {
+		d = c.owner
+	}
+	if d == nil || d.dialect != DialectSQLite {
+		return writerStmt{}, false
+	}
+	// Only the writer's transactions reach a store of d (InTx and atomic
+	// begin them on d.write), and the writer itself; the read pool is left
+	// to its own statements.
+	switch h := on.(type) {
+	case bun.Tx:
+		st := d.stmts.write.lookup(text)
+		if st == nil {
+			return writerStmt{}, false
+		}
+		d.stmts.runs.Add(1)
+		return writerStmt{Stmt: h.Tx.StmtContext(ctx, st), db: d, bound: true}, true
+	case *bun.DB:
+		if h != d.write {
+			return writerStmt{}, false
+		}
+		if _, inTx := d.txFrom(ctx); inTx {
+			// This goroutine's transaction holds the writer.
+			return writerStmt{}, false
+		}
+		st := d.stmts.write.get(ctx, d.write.DB, text)
+		if st == nil {
+			return writerStmt{}, false
+		}
+		return writerStmt{Stmt: st, db: d}, true
+	default:
+		return writerStmt{}, false
+	}
+}
+
+// timeArg is t as bun writes it on SQLite (its dialect's text), so that a
+// prepared statement stores what bun's own queries store and compare with.
+func (s writerStmt) timeArg(t time.Time) string {
+	return strings.Trim(string(s.db.write.Dialect().AppendTime(nil, t)), "'")
+}
+
+// timePtrArg is timeArg for a nullable column: nil stays NULL.
+func (s writerStmt) timePtrArg(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return s.timeArg(*t)
+}
+
+// scanOne runs a prepared single-row read into a bun model, answering
+// sql.ErrNoRows when nothing matched, as bun's Scan would.
+func (c conn) scanOne(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := c.owner.read.ScanRow(ctx, rows, dest); err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// scanAll runs a prepared read into a slice of bun models.
+func (c conn) scanAll(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	return c.owner.read.ScanRows(ctx, rows, dest)
+}
