@@ -20,98 +20,81 @@ func attachmentID(q *request) (int64, error) {
 	return commentPathID(q, "attachment_id", "attachment does not exist")
 }
 
-// listIssueAssets answers GET R/issues/{index}/assets.
-func (s *Server) listIssueAssets(q *request) error {
+// attachmentParent reads, from the route, what the attachments hang on:
+// the issue of {index} (issueAssets) or the comment of {id} (commentAssets).
+type attachmentParent func(q *request) (issues.AttachmentParent, error)
+
+// issueAssets is the parent of R/issues/{index}/assets.
+func issueAssets(q *request) (issues.AttachmentParent, error) {
 	index, err := issueIndex(q)
-	if err != nil {
-		return err
-	}
-	list, err := s.issues.IssueAttachments(q.r.Context(), q.repo, index)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, s.toAttachmentDTOs(list))
-	return nil
+	return issues.IssueParent(index), err
 }
 
-// listCommentAssets answers GET R/issues/comments/{id}/assets.
-func (s *Server) listCommentAssets(q *request) error {
+// commentAssets is the parent of R/issues/comments/{id}/assets.
+func commentAssets(q *request) (issues.AttachmentParent, error) {
 	id, err := commentID(q)
-	if err != nil {
-		return err
-	}
-	list, err := s.issues.CommentAttachments(q.r.Context(), q.repo, id)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, s.toAttachmentDTOs(list))
-	return nil
+	return issues.CommentParent(id), err
 }
 
-// getIssueAsset answers GET R/issues/{index}/assets/{attachment_id}.
-func (s *Server) getIssueAsset(q *request) error {
-	index, err := issueIndex(q)
+// andID reads the parent, then {attachment_id}, in that order, so
+// that an unknown parent answers first.
+func (p attachmentParent) andID(q *request) (issues.AttachmentParent, int64, error) {
+	parent, err := p(q)
 	if err != nil {
-		return err
+		return parent, 0, err
 	}
 	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	a, err := s.issues.IssueAttachment(q.r.Context(), q.repo, index, id)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, s.toAttachmentDTO(a))
-	return nil
+	return parent, id, err
 }
 
-// getCommentAsset answers GET R/issues/comments/{id}/assets/{attachment_id}.
-func (s *Server) getCommentAsset(q *request) error {
-	cid, err := commentID(q)
-	if err != nil {
-		return err
+// listAssets answers GET <parent>/assets.
+func (s *Server) listAssets(p attachmentParent) handler {
+	return func(q *request) error {
+		parent, err := p(q)
+		if err != nil {
+			return err
+		}
+		list, err := s.issues.Attachments().List(q.r.Context(), q.repo, parent)
+		if err != nil {
+			return err
+		}
+		q.json(http.StatusOK, s.toAttachmentDTOs(list))
+		return nil
 	}
-	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	a, err := s.issues.CommentAttachment(q.r.Context(), q.repo, cid, id)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, s.toAttachmentDTO(a))
-	return nil
 }
 
-// createIssueAsset answers POST R/issues/{index}/assets with 201: a
-// multipart form whose file field is "attachment", named by the query's
-// "name" or the file's name.
-func (s *Server) createIssueAsset(q *request) error {
-	index, err := issueIndex(q)
-	if err != nil {
-		return err
+// getAsset answers GET <parent>/assets/{attachment_id}.
+func (s *Server) getAsset(p attachmentParent) handler {
+	return func(q *request) error {
+		parent, id, err := p.andID(q)
+		if err != nil {
+			return err
+		}
+		a, err := s.issues.Attachments().Get(q.r.Context(), q.repo, parent, id)
+		if err != nil {
+			return err
+		}
+		q.json(http.StatusOK, s.toAttachmentDTO(a))
+		return nil
 	}
-	a, err := s.issues.AttachToIssue(q.r.Context(), q.repo, index, readUpload(q))
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusCreated, s.toAttachmentDTO(a))
-	return nil
 }
 
-// createCommentAsset answers POST R/issues/comments/{id}/assets with 201.
-func (s *Server) createCommentAsset(q *request) error {
-	id, err := commentID(q)
-	if err != nil {
-		return err
+// createAsset answers POST <parent>/assets with 201: a multipart form
+// whose file field is "attachment", named by the query's "name" or the
+// file's name.
+func (s *Server) createAsset(p attachmentParent) handler {
+	return func(q *request) error {
+		parent, err := p(q)
+		if err != nil {
+			return err
+		}
+		a, err := s.issues.Attachments().Attach(q.r.Context(), q.repo, parent, readUpload(q))
+		if err != nil {
+			return err
+		}
+		q.json(http.StatusCreated, s.toAttachmentDTO(a))
+		return nil
 	}
-	a, err := s.issues.AttachToComment(q.r.Context(), q.repo, id, readUpload(q))
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusCreated, s.toAttachmentDTO(a))
-	return nil
 }
 
 // attachmentEditBody is Gitea's EditAttachmentOptions.
@@ -119,75 +102,36 @@ type attachmentEditBody struct {
 	Name string `json:"name"`
 }
 
-// editIssueAsset answers PATCH R/issues/{index}/assets/{attachment_id}
-// with 201, Gitea's status for it.
-func (s *Server) editIssueAsset(q *request) error {
-	index, err := issueIndex(q)
-	if err != nil {
-		return err
+// editAsset answers PATCH <parent>/assets/{attachment_id} with 201,
+// Gitea's status for it.
+func (s *Server) editAsset(p attachmentParent) handler {
+	return func(q *request) error {
+		parent, id, err := p.andID(q)
+		if err != nil {
+			return err
+		}
+		var b attachmentEditBody
+		if err := decodeJSON(q.r, &b); err != nil {
+			return err
+		}
+		a, err := s.issues.Attachments().Rename(q.r.Context(), q.repo, parent, id, b.Name)
+		if err != nil {
+			return err
+		}
+		q.json(http.StatusCreated, s.toAttachmentDTO(a))
+		return nil
 	}
-	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	var b attachmentEditBody
-	if err := decodeJSON(q.r, &b); err != nil {
-		return err
-	}
-	a, err := s.issues.RenameIssueAttachment(q.r.Context(), q.repo, index, id, b.Name)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusCreated, s.toAttachmentDTO(a))
-	return nil
 }
 
-// editCommentAsset answers PATCH R/issues/comments/{id}/assets/{attachment_id} with 201.
-func (s *Server) editCommentAsset(q *request) error {
-	cid, err := commentID(q)
-	if err != nil {
-		return err
+// deleteAsset answers DELETE <parent>/assets/{attachment_id} with 204.
+func (s *Server) deleteAsset(p attachmentParent) handler {
+	return func(q *request) error {
+		parent, id, err := p.andID(q)
+		if err != nil {
+			return err
+		}
+		return noContent(q, s.issues.Attachments().Delete(q.r.Context(), q.repo, parent, id))
 	}
-	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	var b attachmentEditBody
-	if err := decodeJSON(q.r, &b); err != nil {
-		return err
-	}
-	a, err := s.issues.RenameCommentAttachment(q.r.Context(), q.repo, cid, id, b.Name)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusCreated, s.toAttachmentDTO(a))
-	return nil
-}
-
-// deleteIssueAsset answers DELETE R/issues/{index}/assets/{attachment_id} with 204.
-func (s *Server) deleteIssueAsset(q *request) error {
-	index, err := issueIndex(q)
-	if err != nil {
-		return err
-	}
-	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	return noContent(q, s.issues.DeleteIssueAttachment(q.r.Context(), q.repo, index, id))
-}
-
-// deleteCommentAsset answers DELETE R/issues/comments/{id}/assets/{attachment_id} with 204.
-func (s *Server) deleteCommentAsset(q *request) error {
-	cid, err := commentID(q)
-	if err != nil {
-		return err
-	}
-	id, err := attachmentID(q)
-	if err != nil {
-		return err
-	}
-	return noContent(q, s.issues.DeleteCommentAttachment(q.r.Context(), q.repo, cid, id))
 }
 
 // uploadSniffLen is how much of an upload decides its type, as

@@ -35,116 +35,115 @@ type UploadSource func() (Upload, error)
 // AttachmentRules returns the site's attachment settings.
 func (s *Service) AttachmentRules() issue.AttachmentRules { return issue.AttachmentRulesOf(s.settings) }
 
-// IssueAttachments returns the attachments of issue index itself (not of
-// its comments), oldest first.
-func (s *Service) IssueAttachments(ctx context.Context, a *repos.Access, index int64) ([]*issue.Attachment, error) {
-	i, err := s.Open(ctx, a, index)
+// AttachmentParent names what attachments hang on, as the route gives it:
+// an issue by its index (Comment 0), or a comment by its id.
+type AttachmentParent struct {
+	Index   int64
+	Comment int64
+}
+
+// IssueParent is the parent naming issue index itself (not its comments).
+func IssueParent(index int64) AttachmentParent { return AttachmentParent{Index: index} }
+
+// CommentParent is the parent naming comment id.
+func CommentParent(id int64) AttachmentParent { return AttachmentParent{Comment: id} }
+
+// Attachments is the attachment service: the same operations on the files
+// of an issue and of a comment, told apart only by their parent.
+type Attachments struct{ s *Service }
+
+// Attachments returns the attachment service over this issue service.
+func (s *Service) Attachments() Attachments { return Attachments{s} }
+
+// attachmentHolder is a parent resolved once: the issue and comment (0 for
+// the issue itself) its attachments carry, and whether the caller may
+// add, rename or delete them.
+type attachmentHolder struct {
+	issue     *issue.Issue
+	commentID int64
+	mayChange func() error
+}
+
+// open resolves parent p for the caller: an issue's files may be changed
+// by its poster, writers and administrators; a comment's by its poster or
+// an administrator, if they also write the issues.
+func (at Attachments) open(ctx context.Context, a *repos.Access, p AttachmentParent) (attachmentHolder, error) {
+	s := at.s
+	if p.Comment == 0 {
+		i, err := s.Open(ctx, a, p.Index)
+		if err != nil {
+			return attachmentHolder{}, err
+		}
+		return attachmentHolder{issue: i, mayChange: func() error {
+			return issue.CanAttachToIssue(i, a.Caller.UserID(), canWrite(a, i))
+		}}, nil
+	}
+	c, i, err := s.openComment(ctx, s.stores, a, p.Comment)
+	if err != nil {
+		return attachmentHolder{}, err
+	}
+	return attachmentHolder{issue: i, commentID: c.ID, mayChange: func() error {
+		return s.mayAttachToComment(a, c, i)
+	}}, nil
+}
+
+// openToChange resolves p and checks that the caller may change its files.
+func (at Attachments) openToChange(ctx context.Context, a *repos.Access, p AttachmentParent) (attachmentHolder, error) {
+	h, err := at.open(ctx, a, p)
+	if err != nil {
+		return attachmentHolder{}, err
+	}
+	if err := h.mayChange(); err != nil {
+		return attachmentHolder{}, err
+	}
+	return h, nil
+}
+
+// List returns the attachments of p (of an issue itself, not of its
+// comments), oldest first.
+func (at Attachments) List(ctx context.Context, a *repos.Access, p AttachmentParent) ([]*issue.Attachment, error) {
+	h, err := at.open(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.stores.Attachments.ListByIssue(ctx, i.ID, 0)
+	return at.s.stores.Attachments.ListByIssue(ctx, h.issue.ID, h.commentID)
 }
 
-// CommentAttachments returns the attachments of comment id, oldest first.
-func (s *Service) CommentAttachments(ctx context.Context, a *repos.Access, id int64) ([]*issue.Attachment, error) {
-	c, _, err := s.openComment(ctx, s.stores, a, id)
+// Get returns attachment id of p.
+func (at Attachments) Get(ctx context.Context, a *repos.Access, p AttachmentParent, id int64) (*issue.Attachment, error) {
+	h, err := at.open(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.stores.Attachments.ListByIssue(ctx, c.IssueID, c.ID)
+	return at.s.attachmentOf(ctx, h.issue.ID, h.commentID, id)
 }
 
-// IssueAttachment returns attachment id of issue index itself.
-func (s *Service) IssueAttachment(ctx context.Context, a *repos.Access, index, id int64) (*issue.Attachment, error) {
-	i, err := s.Open(ctx, a, index)
+// Attach stores an upload as an attachment of p.
+func (at Attachments) Attach(ctx context.Context, a *repos.Access, p AttachmentParent, open UploadSource) (*issue.Attachment, error) {
+	h, err := at.openToChange(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.attachmentOf(ctx, i.ID, 0, id)
+	return at.s.attach(ctx, a, h.issue, h.commentID, open)
 }
 
-// CommentAttachment returns attachment id of comment commentID.
-func (s *Service) CommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64) (*issue.Attachment, error) {
-	c, _, err := s.openComment(ctx, s.stores, a, commentID)
+// Rename renames attachment id of p (an empty name keeps it); the new name
+// must still be of an allowed type.
+func (at Attachments) Rename(ctx context.Context, a *repos.Access, p AttachmentParent, id int64, name string) (*issue.Attachment, error) {
+	h, err := at.openToChange(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.attachmentOf(ctx, c.IssueID, c.ID, id)
+	return at.s.rename(ctx, h.issue.ID, h.commentID, id, name)
 }
 
-// AttachToIssue stores an upload as an attachment of issue index; its
-// poster, writers and administrators may.
-func (s *Service) AttachToIssue(ctx context.Context, a *repos.Access, index int64, open UploadSource) (*issue.Attachment, error) {
-	i, err := s.Open(ctx, a, index)
-	if err != nil {
-		return nil, err
-	}
-	if err := issue.CanAttachToIssue(i, a.Caller.UserID(), canWrite(a, i)); err != nil {
-		return nil, err
-	}
-	return s.attach(ctx, a, i, 0, open)
-}
-
-// AttachToComment stores an upload as an attachment of comment id; its
-// poster or an administrator may, if they also write the issues.
-func (s *Service) AttachToComment(ctx context.Context, a *repos.Access, id int64, open UploadSource) (*issue.Attachment, error) {
-	c, i, err := s.openComment(ctx, s.stores, a, id)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.mayAttachToComment(a, c, i); err != nil {
-		return nil, err
-	}
-	return s.attach(ctx, a, i, c.ID, open)
-}
-
-// RenameIssueAttachment renames attachment id of issue index (an empty
-// name keeps it); the new name must still be of an allowed type.
-func (s *Service) RenameIssueAttachment(ctx context.Context, a *repos.Access, index, id int64, name string) (*issue.Attachment, error) {
-	i, err := s.Open(ctx, a, index)
-	if err != nil {
-		return nil, err
-	}
-	if err := issue.CanAttachToIssue(i, a.Caller.UserID(), canWrite(a, i)); err != nil {
-		return nil, err
-	}
-	return s.rename(ctx, i.ID, 0, id, name)
-}
-
-// RenameCommentAttachment renames attachment id of comment commentID.
-func (s *Service) RenameCommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64, name string) (*issue.Attachment, error) {
-	c, i, err := s.openComment(ctx, s.stores, a, commentID)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.mayAttachToComment(a, c, i); err != nil {
-		return nil, err
-	}
-	return s.rename(ctx, c.IssueID, c.ID, id, name)
-}
-
-// DeleteIssueAttachment deletes attachment id of issue index, row and file.
-func (s *Service) DeleteIssueAttachment(ctx context.Context, a *repos.Access, index, id int64) error {
-	i, err := s.Open(ctx, a, index)
+// Delete deletes attachment id of p, row and file.
+func (at Attachments) Delete(ctx context.Context, a *repos.Access, p AttachmentParent, id int64) error {
+	h, err := at.openToChange(ctx, a, p)
 	if err != nil {
 		return err
 	}
-	if err := issue.CanAttachToIssue(i, a.Caller.UserID(), canWrite(a, i)); err != nil {
-		return err
-	}
-	return s.detach(ctx, i.ID, 0, id)
-}
-
-// DeleteCommentAttachment deletes attachment id of comment commentID.
-func (s *Service) DeleteCommentAttachment(ctx context.Context, a *repos.Access, commentID, id int64) error {
-	c, i, err := s.openComment(ctx, s.stores, a, commentID)
-	if err != nil {
-		return err
-	}
-	if err := s.mayAttachToComment(a, c, i); err != nil {
-		return err
-	}
-	return s.detach(ctx, c.IssueID, c.ID, id)
+	return at.s.detach(ctx, h.issue.ID, h.commentID, id)
 }
 
 // OpenAttachment finds the attachment with this download UUID for caller c
