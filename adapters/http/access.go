@@ -53,6 +53,9 @@ type accessRules struct {
 	basic     bool // Basic auth with a password
 	explore   bool // sign-in when exploring is restricted
 	usersPage bool // the users page must be enabled
+	// notBlocked is set when the codes hold NotBlocked, so the block is
+	// looked up only for the rows that ask.
+	notBlocked bool
 }
 
 type compiledRoute struct {
@@ -78,6 +81,7 @@ func parseAccess(s string) (accessRules, error) {
 				return a, err
 			}
 			a.codes = append(a.codes, c)
+			a.notBlocked = a.notBlocked || c.Kind == permission.CodeNotBlocked
 			if c.Kind == permission.CodeT || c.Kind == permission.CodeSA {
 				a.early = append(a.early, c)
 			}
@@ -231,6 +235,13 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 	facts.AttachmentsEnabled = !s.settings.DisableAttachments
 	facts.GitHooksEnabled = s.settings.EnableGitHooks
 	facts.AllowGitHook = caller.User != nil && caller.User.AllowGitHook
+	if c.rules.notBlocked && q.repo != nil {
+		blocked, err := s.users.BlockedByAny(q.r.Context(), caller.User, q.repo.Repo.Owner.ID)
+		if err != nil {
+			return err
+		}
+		facts.BlockedByOwner = blocked
+	}
 	return permission.CheckAll(c.rules.codes, facts)
 }
 

@@ -30,7 +30,7 @@ func (s *Server) commentRoutes() []route {
 		{"PATCH", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", s.editAsset(commentAssets)},
 		{"DELETE", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", s.deleteAsset(commentAssets)},
 		{"GET", R + "/issues/{index}/comments", scopes(catIssue), "IssuesOrPulls", s.listIssueComments},
-		{"POST", R + "/issues/{index}/comments", scopes(catIssue), "IssuesOrPulls,T,NA", s.createComment},
+		{"POST", R + "/issues/{index}/comments", scopes(catIssue), "IssuesOrPulls,T,NA,NotBlocked", s.createComment},
 		{"PATCH", R + "/issues/{index}/comments/{id}", scopes(catIssue), "IssuesOrPulls,T", s.editComment},
 		{"DELETE", R + "/issues/{index}/comments/{id}", scopes(catIssue), "IssuesOrPulls,T", s.deleteComment},
 		{"GET", R + "/issues/{index}/timeline", scopes(catIssue), "IssuesOrPulls", s.listTimeline},

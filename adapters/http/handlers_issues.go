@@ -17,7 +17,7 @@ func (s *Server) issueRoutes() []route {
 	return []route{
 		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
 		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", s.listIssues},
-		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues)", s.createIssue},
+		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues),NotBlocked", s.createIssue},
 		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", s.getIssue},
 		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", s.editIssue},
 		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", s.deleteIssue},

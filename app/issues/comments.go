@@ -149,9 +149,9 @@ func (s *Service) CreateComment(ctx context.Context, a *repos.Access, index int6
 	c := &issue.Comment{Type: issue.CommentPlain, IssueID: i.ID, RepoID: i.RepoID, PosterID: doer, Body: body,
 		CreatedAt: now, UpdatedAt: now}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		// Someone the repository's owner or the issue's poster blocked
-		// does not comment (Gitea's rule).
-		if err := s.users.CheckNotBlocked(ctx, a.Caller.User, a.Repo.Owner.ID, i.PosterID); err != nil {
+		// Someone the issue's poster blocked does not comment (Gitea's
+		// rule; the owner's block is the row's NotBlocked code).
+		if err := s.users.CheckNotBlocked(ctx, a.Caller.User, i.PosterID); err != nil {
 			return err
 		}
 		if err := tx.Comments.Create(ctx, c); err != nil {

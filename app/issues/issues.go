@@ -77,10 +77,6 @@ func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (
 	}
 	var v *IssueView
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		// Someone the repository's owner blocked opens no issue there (Gitea's rule).
-		if err := s.users.CheckNotBlocked(ctx, a.Caller.User, a.Repo.Owner.ID); err != nil {
-			return err
-		}
 		labels, err := s.resolveLabels(ctx, tx, a.Repo, labelIDs)
 		if err != nil {
 			return err

@@ -30,10 +30,6 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	if err != nil {
 		return nil, err
 	}
-	// Gitea's 403: whom the owner blocks may not fork its repositories.
-	if err := s.users.CheckNotBlocked(ctx, a.Caller.User, parent.Owner.ID); err != nil {
-		return nil, err
-	}
 	name := in.Name
 	if name == "" {
 		name = parent.Name

@@ -12,10 +12,6 @@ import (
 // Star stars a for its caller; starring twice is a no-op.
 func (s *Service) Star(ctx context.Context, a *Access) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		// Gitea's 403: whom the owner blocks may not star its repositories.
-		if err := s.users.CheckNotBlocked(ctx, a.Caller.User, a.Repo.Owner.ID); err != nil {
-			return err
-		}
 		return tx.Stars.Star(ctx, a.Caller.UserID(), a.Repo.ID)
 	})
 }
@@ -47,10 +43,6 @@ func (s *Service) Stargazers(ctx context.Context, a *Access, opts ports.ListOpti
 // Watch subscribes the caller to a and returns the subscription.
 func (s *Service) Watch(ctx context.Context, a *Access) (*ports.Watch, error) {
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		// Gitea's 403: whom the owner blocks may not watch its repositories.
-		if err := s.users.CheckNotBlocked(ctx, a.Caller.User, a.Repo.Owner.ID); err != nil {
-			return err
-		}
 		return tx.Watches.Watch(ctx, a.Caller.UserID(), a.Repo.ID)
 	}); err != nil {
 		return nil, err

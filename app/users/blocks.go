@@ -119,24 +119,33 @@ func (s *Service) Unblock(ctx context.Context, c auth.Caller, blocker, blockee *
 }
 
 // CheckNotBlocked answers user.ErrBlocked (403 "user is blocked") when
-// doer is blocked by any of blockerIDs: a repository's owner, an issue's
-// poster, an organisation. Site administrators are never held back, as in
-// Gitea's IsUserBlockedBy; an anonymous doer is not either. It runs in the
-// caller's transaction when ctx carries one, so use cases can check and
-// write atomically: repositories call it for stars, watches, collaborators
-// and transfers, organisations for team members, and issue creation and
-// commenting are to call it with the repository owner (and, for comments,
-// the issue poster).
+// doer is blocked by any of blockerIDs: an issue's poster, the user a
+// collaboration, transfer or team membership names, an organisation. Site
+// administrators are never held back, as in Gitea's IsUserBlockedBy; an
+// anonymous doer is not either. It runs in the caller's transaction when
+// ctx carries one, so use cases can check and write atomically. The
+// repository owner's block on a route's caller is the NotBlocked access
+// code of the route's row instead (BlockedByAny).
 func (s *Service) CheckNotBlocked(ctx context.Context, doer *user.User, blockerIDs ...int64) error {
-	if doer == nil || doer.IsAdmin || len(blockerIDs) == 0 {
-		return nil
-	}
-	blocked, err := s.stores.Blocks.IsBlockedByAny(ctx, doer.ID, blockerIDs)
+	blocked, err := s.BlockedByAny(ctx, doer, blockerIDs...)
 	if err != nil {
 		return err
 	}
-	if user.HeldBack(doer, blocked) {
+	if blocked {
 		return user.ErrBlocked
 	}
 	return nil
+}
+
+// BlockedByAny reports whether any of blockerIDs holds doer back: false
+// for an anonymous doer and a site administrator (user.HeldBack).
+func (s *Service) BlockedByAny(ctx context.Context, doer *user.User, blockerIDs ...int64) (bool, error) {
+	if doer == nil || doer.IsAdmin || len(blockerIDs) == 0 {
+		return false, nil
+	}
+	blocked, err := s.stores.Blocks.IsBlockedByAny(ctx, doer.ID, blockerIDs)
+	if err != nil {
+		return false, err
+	}
+	return user.HeldBack(doer, blocked), nil
 }

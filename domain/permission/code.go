@@ -34,6 +34,7 @@ const (
 	CodeIssuesEnabled CodeKind = "IssuesEnabled"
 	CodeAttachments   CodeKind = "Attachments"
 	CodeGitHooks      CodeKind = "GitHooks"
+	CodeNotBlocked    CodeKind = "NotBlocked"
 )
 
 // Messages of the access codes, as Gitea's req* checks in
@@ -81,7 +82,8 @@ func needsUnits(k CodeKind) bool { return k == CodeRR || k == CodeRW }
 // needsRepo reports whether a code of kind k is about a repository.
 func needsRepo(k CodeKind) bool {
 	switch k {
-	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA, CodeIssuesOrPulls, CodeIssuesEnabled:
+	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA, CodeIssuesOrPulls, CodeIssuesEnabled,
+		CodeNotBlocked:
 		return true
 	}
 	return false
@@ -92,7 +94,7 @@ func known(k CodeKind) bool {
 	switch k {
 	case CodeT, CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA,
 		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST,
-		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks:
+		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked:
 		return true
 	}
 	return false
@@ -195,6 +197,9 @@ type Facts struct {
 	// actor's account flag, for GitHooks.
 	GitHooksEnabled bool
 	AllowGitHook    bool
+	// BlockedByOwner is whether the repository's owner blocked the actor,
+	// for NotBlocked; gathered only for rows that carry that code.
+	BlockedByOwner bool
 }
 
 // Check applies the code to the facts: nil when it passes, else a
@@ -221,7 +226,8 @@ type Facts struct {
 //     members of the organisation, 404 for everyone else.
 //   - WH, ST: 403 when webhooks or stars are switched off on the site.
 //   - IssuesOrPulls, IssuesEnabled, Attachments: 404 while the feature is
-//     off or unreadable; GitHooks: 403 (see feature_codes.go).
+//     off or unreadable; GitHooks: 403; NotBlocked: 403 "user is blocked"
+//     when the repository's owner blocked the actor (see feature_codes.go).
 //
 // A code that needs a repository, checked without one, or an RR/RW without
 // units, is a route-table mistake and yields a plain (uncategorised) error.
@@ -306,6 +312,8 @@ func (c Code) Check(f Facts) error {
 		return checkAttachments(f)
 	case CodeGitHooks:
 		return checkGitHooks(f)
+	case CodeNotBlocked:
+		return checkNotBlocked(f)
 	default:
 		return fmt.Errorf("permission: unknown access code %q", string(c.Kind))
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/user"
 )
 
 // The feature codes hide or refuse a route while a feature is off. Gitea
@@ -41,4 +42,16 @@ func checkAttachments(f Facts) error {
 // whether a repository generated from a template copies its Git hooks).
 func checkGitHooks(f Facts) error {
 	return hook.CanEditGitHooks(f.GitHooksEnabled, f.Actor.IsAdmin(), f.AllowGitHook)
+}
+
+// checkNotBlocked is NotBlocked, Gitea's rule that whom a repository's owner
+// blocked may not open issues, comment, star, watch or fork there: 403
+// "user is blocked" (user.ErrBlocked). The facts say whether the owner
+// blocked the actor; a site administrator is never held back (the adapter
+// leaves BlockedByOwner false for one, as user.HeldBack does).
+func checkNotBlocked(f Facts) error {
+	if f.BlockedByOwner && !f.Actor.IsAdmin() {
+		return user.ErrBlocked
+	}
+	return nil
 }

@@ -24,6 +24,8 @@ func TestFeatureCodes(t *testing.T) {
 	trackerOff := outcome{errs.ErrNotFound, "issues and pull requests are disabled or not readable"}
 	attachOff := outcome{errs.ErrNotFound, "attachments are disabled"}
 	hooksDenied := forbidden("must be allowed to edit Git hooks")
+	blockedByOwner := func(f *permission.Facts) { f.BlockedByOwner = true }
+	blocked := forbidden("user is blocked")
 	cases := []struct {
 		name, code string
 		facts      permission.Facts
@@ -50,6 +52,10 @@ func TestFeatureCodes(t *testing.T) {
 		{"GitHooks, on, user not allowed", "GitHooks", with(off(repoOwner()), hooksOn), hooksDenied},
 		{"GitHooks, off, site admin", "GitHooks", off(siteAdmin()), hooksDenied},
 		{"GitHooks, off, allowed user", "GitHooks", with(off(repoOwner()), hooksOffAllowed), hooksDenied},
+
+		{"NotBlocked, not blocked", "NotBlocked", onRepo(plainUser(), repo(), permission.Relations{}), pass},
+		{"NotBlocked, blocked by the owner", "NotBlocked", with(onRepo(plainUser(), repo(), permission.Relations{}), blockedByOwner), blocked},
+		{"NotBlocked, blocked site admin", "NotBlocked", with(onRepo(siteAdmin(), repo(), permission.Relations{}), blockedByOwner), pass},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
