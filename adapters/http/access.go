@@ -112,7 +112,7 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 
 // serve resolves the caller, enforces the route's access rules in the spec's
 // order, and runs the handler.
-func (s *Server) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
+func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// The router matches the escaped path, so its variables are still
 		// escaped; handlers get them decoded ("my%20token" is "my token").
@@ -155,7 +155,7 @@ func queryHasNUL(q url.Values) bool {
 	return false
 }
 
-func (s *Server) admit(q *request, c *compiledRoute) error {
+func (s *kernel) admit(q *request, c *compiledRoute) error {
 	cred := credentials(q.r)
 	if cred.QueryToken != "" {
 		q.w.Header().Set("X-Service-Warning", queryTokenWarning)
@@ -249,7 +249,7 @@ func (s *Server) admit(q *request, c *compiledRoute) error {
 // {repoid}), with the caller's permission: 404 when absent or when the
 // caller may read none of it, a redirect when renamed, and the public-only
 // token rule for private repositories.
-func (s *Server) resolveRepo(q *request, c *compiledRoute) error {
+func (s *kernel) resolveRepo(q *request, c *compiledRoute) error {
 	var (
 		a   *repos.Access
 		err error

@@ -14,7 +14,7 @@ const apiDocsPath = "/api/docs"
 
 // serveAPIDocs answers docs/api.md as plain UTF-8 text, which every browser
 // and terminal shows as it is.
-func (s *Server) serveAPIDocs(w http.ResponseWriter, r *http.Request) {
+func (s *kernel) serveAPIDocs(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(docs.API)))

@@ -49,7 +49,7 @@ func isIdenticonHash(h string) bool {
 
 // userAvatarURL is u's avatar link: its upload when it has one, else its
 // generated identicon.
-func (s *Server) userAvatarURL(u *user.User) string {
+func (s *kernel) userAvatarURL(u *user.User) string {
 	if u.Avatar != "" {
 		return s.accountAvatarURL(u.Avatar)
 	}

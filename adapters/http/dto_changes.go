@@ -156,7 +156,7 @@ type fileDeleteResponseDTO struct {
 }
 
 // toFileCommit renders the commit a write made as Gitea does.
-func (s *Server) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
+func (s *kernel) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
 	api := s.repoAPIURL(a)
 	meta := func(kind, sha string) commitMetaDTO {
 		return commitMetaDTO{URL: api + "/git/" + kind + "/" + url.PathEscape(sha), SHA: sha}
@@ -179,7 +179,7 @@ func (s *Server) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommi
 }
 
 // toFileResponse renders a write of one file.
-func (s *Server) toFileResponse(a *repos.Access, res *content.ChangeResult) fileResponseDTO {
+func (s *kernel) toFileResponse(a *repos.Access, res *content.ChangeResult) fileResponseDTO {
 	d := fileResponseDTO{Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification()}
 	if len(res.Entries) > 0 && res.Entries[0] != nil {
 		c := s.toContents(a, res.Revision, *res.Entries[0], true)
@@ -189,7 +189,7 @@ func (s *Server) toFileResponse(a *repos.Access, res *content.ChangeResult) file
 }
 
 // toFilesResponse renders a write of several files.
-func (s *Server) toFilesResponse(a *repos.Access, res *content.ChangeResult) filesResponseDTO {
+func (s *kernel) toFilesResponse(a *repos.Access, res *content.ChangeResult) filesResponseDTO {
 	d := filesResponseDTO{
 		Files:  make([]*contentsDTO, len(res.Entries)),
 		Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification(),

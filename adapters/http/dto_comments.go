@@ -25,12 +25,12 @@ type attachmentDTO struct {
 
 // toAttachmentDTO answers a; its download address is Gitea's, outside the
 // API (see serveAttachment).
-func (s *Server) toAttachmentDTO(a *issue.Attachment) attachmentDTO {
+func (s *kernel) toAttachmentDTO(a *issue.Attachment) attachmentDTO {
 	return attachmentDTO{ID: a.ID, Name: a.Name, Size: a.Size, DownloadCount: a.DownloadCount,
 		Created: a.CreatedAt.UTC(), UUID: a.UUID, DownloadURL: s.baseURL + "/attachments/" + a.UUID}
 }
 
-func (s *Server) toAttachmentDTOs(list []*issue.Attachment) []attachmentDTO {
+func (s *kernel) toAttachmentDTOs(list []*issue.Attachment) []attachmentDTO {
 	out := make([]attachmentDTO, len(list))
 	for i, a := range list {
 		out[i] = s.toAttachmentDTO(a)
@@ -88,12 +88,12 @@ type timelineDTO struct {
 }
 
 // repoWebURL is the web address of r.
-func (s *Server) repoWebURL(r *repository.Repository) string {
+func (s *kernel) repoWebURL(r *repository.Repository) string {
 	return s.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
 }
 
 // issueWebURL is the web address of i in r: under /pulls/ for a pull request.
-func (s *Server) issueWebURL(r *repository.Repository, i *issue.Issue) string {
+func (s *kernel) issueWebURL(r *repository.Repository, i *issue.Issue) string {
 	kind := "/issues/"
 	if i.IsPull {
 		kind = "/pulls/"
@@ -103,7 +103,7 @@ func (s *Server) issueWebURL(r *repository.Repository, i *issue.Issue) string {
 
 // commentUser renders user id from the batch, or Gitea's ghost for an
 // account that is gone.
-func (s *Server) commentUser(c auth.Caller, users map[int64]*user.User, id int64) *userDTO {
+func (s *kernel) commentUser(c auth.Caller, users map[int64]*user.User, id int64) *userDTO {
 	if u, ok := users[id]; ok {
 		d := s.toUser(c, u)
 		return &d
@@ -115,7 +115,7 @@ func (s *Server) commentUser(c auth.Caller, users map[int64]*user.User, id int64
 // commentURLs are a comment's html_url, pull_request_url and issue_url, as
 // Gitea's Comment methods make them (issue_url is empty on a pull request,
 // pull_request_url on an issue).
-func (s *Server) commentURLs(r *repository.Repository, i *issue.Issue, id int64) (html, pr, iss string) {
+func (s *kernel) commentURLs(r *repository.Repository, i *issue.Issue, id int64) (html, pr, iss string) {
 	if r == nil || i == nil {
 		return "", "", ""
 	}
@@ -129,7 +129,7 @@ func (s *Server) commentURLs(r *repository.Repository, i *issue.Issue, id int64)
 }
 
 // toCommentDTO renders comment c of the view; r is its repository.
-func (s *Server) toCommentDTO(caller auth.Caller, r *repository.Repository, v *issues.CommentView, c *issue.Comment) commentDTO {
+func (s *kernel) toCommentDTO(caller auth.Caller, r *repository.Repository, v *issues.CommentView, c *issue.Comment) commentDTO {
 	html, pr, iss := s.commentURLs(r, v.Issues[c.IssueID], c.ID)
 	return commentDTO{ID: c.ID, HTMLURL: html, PRURL: pr, IssueURL: iss,
 		User: s.commentUser(caller, v.Users, c.PosterID), OriginalAuthor: c.OriginalAuthor,
@@ -138,7 +138,7 @@ func (s *Server) toCommentDTO(caller auth.Caller, r *repository.Repository, v *i
 }
 
 // toCommentDTOs renders the comments of a's repository in the view.
-func (s *Server) toCommentDTOs(a *repos.Access, v *issues.CommentView) []commentDTO {
+func (s *kernel) toCommentDTOs(a *repos.Access, v *issues.CommentView) []commentDTO {
 	out := make([]commentDTO, len(v.Comments))
 	for i, c := range v.Comments {
 		out[i] = s.toCommentDTO(a.Caller, a.Repo, v, c)
@@ -147,7 +147,7 @@ func (s *Server) toCommentDTOs(a *repos.Access, v *issues.CommentView) []comment
 }
 
 // toTimelineDTOs renders a timeline page of an issue of a's repository.
-func (s *Server) toTimelineDTOs(a *repos.Access, v *issues.CommentView) []timelineDTO {
+func (s *kernel) toTimelineDTOs(a *repos.Access, v *issues.CommentView) []timelineDTO {
 	out := make([]timelineDTO, 0, len(v.Comments))
 	for _, c := range v.Comments {
 		out = append(out, s.toTimelineDTO(a, v, c))
@@ -155,7 +155,7 @@ func (s *Server) toTimelineDTOs(a *repos.Access, v *issues.CommentView) []timeli
 	return out
 }
 
-func (s *Server) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.Comment) timelineDTO {
+func (s *kernel) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.Comment) timelineDTO {
 	html, pr, iss := s.commentURLs(a.Repo, v.Issues[c.IssueID], c.ID)
 	body := c.Body
 	if body == "" && !c.Type.HasContent() {
@@ -204,7 +204,7 @@ func (s *Server) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.
 // timelineTime renders the tracked time a time event records, as the time
 // routes do: with its user's name ("Ghost" once the account is gone) and
 // its issue.
-func (s *Server) timelineTime(a *repos.Access, v *issues.CommentView, t *issue.TrackedTime) *trackedTimeDTO {
+func (s *kernel) timelineTime(a *repos.Access, v *issues.CommentView, t *issue.TrackedTime) *trackedTimeDTO {
 	name := issues.Ghost().Name
 	if u, ok := v.Users[t.UserID]; ok {
 		name = u.Name
@@ -215,7 +215,7 @@ func (s *Server) timelineTime(a *repos.Access, v *issues.CommentView, t *issue.T
 
 // timelineIssue renders an issue a timeline event points at, as the issue
 // routes do; nil when the caller may not see it.
-func (s *Server) timelineIssue(a *repos.Access, v *issues.CommentView, id int64) *issueDTO {
+func (s *kernel) timelineIssue(a *repos.Access, v *issues.CommentView, id int64) *issueDTO {
 	iv, ok := v.IssueViews[id]
 	if !ok {
 		return nil
@@ -231,6 +231,6 @@ type reactionDTO struct {
 	Created  time.Time `json:"created_at"`
 }
 
-func (s *Server) toReactionDTO(c auth.Caller, users map[int64]*user.User, r *issue.Reaction) reactionDTO {
+func (s *kernel) toReactionDTO(c auth.Caller, users map[int64]*user.User, r *issue.Reaction) reactionDTO {
 	return reactionDTO{User: s.commentUser(c, users, r.UserID), Reaction: r.Type, Created: r.CreatedAt.UTC()}
 }

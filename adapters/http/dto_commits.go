@@ -76,7 +76,7 @@ func histFiles(files []ports.CommitFileChange) []histFileDTO {
 // routes and for a note's commit. The tree's sha is the tree's id (Gitea
 // repeats the commit id there; both open the same tree through
 // R/git/trees).
-func (s *Server) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitView) histCommitDTO {
+func (s *kernel) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitView) histCommitDTO {
 	api := s.repoAPIURL(a)
 	d := histCommitDTO{
 		URL:     api + "/git/commits/" + v.ID,

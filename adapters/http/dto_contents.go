@@ -50,12 +50,12 @@ func escapePath(p string) string {
 }
 
 // repoAPIURL is the API address of a's repository, without a trailing slash.
-func (s *Server) repoAPIURL(a *repos.Access) string {
+func (s *kernel) repoAPIURL(a *repos.Access) string {
 	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
 }
 
 // repoHTMLURL is the web address of a's repository.
-func (s *Server) repoHTMLURL(a *repos.Access) string {
+func (s *kernel) repoHTMLURL(a *repos.Access) string {
 	return s.baseURL + "/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
 }
 
@@ -74,7 +74,7 @@ func webRef(rev ports.GitRevision) string {
 // toContents renders e, read at rev, as Gitea does. The content (base64) is
 // included for files when withContent is set; directory listings leave it
 // out, as Gitea does.
-func (s *Server) toContents(a *repos.Access, rev ports.GitRevision, e ports.GitEntry, withContent bool) contentsDTO {
+func (s *kernel) toContents(a *repos.Access, rev ports.GitRevision, e ports.GitEntry, withContent bool) contentsDTO {
 	api := s.repoAPIURL(a)
 	html := s.repoHTMLURL(a)
 	ref := rev.Name

@@ -118,7 +118,7 @@ func toIssueConfig(c issue.TemplateConfig) issueConfigDTO {
 }
 
 // issueAPIURL is the API address of issue index of r.
-func (s *Server) issueAPIURL(r *repository.Repository, index int64) string {
+func (s *kernel) issueAPIURL(r *repository.Repository, index int64) string {
 	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name) +
 		"/issues/" + strconv.FormatInt(index, 10)
 }

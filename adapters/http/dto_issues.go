@@ -57,7 +57,7 @@ type repoMetaDTO struct {
 }
 
 // issueRepoAPI is the API address of r, without a trailing slash.
-func (s *Server) issueRepoAPI(r *repository.Repository) string {
+func (s *kernel) issueRepoAPI(r *repository.Repository) string {
 	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
 }
 
@@ -69,7 +69,7 @@ func (s *Server) issueRepoAPI(r *repository.Repository) string {
 // What issues of one repository or one poster share (addresses, the
 // repository object, the rendered user) is built once per call and shared
 // by pointer, so the DTOs must be treated as read-only.
-func (s *Server) issueDTOs(c auth.Caller, views []*issues.IssueView) []issueDTO {
+func (s *kernel) issueDTOs(c auth.Caller, views []*issues.IssueView) []issueDTO {
 	rd := s.newIssueRenderer(c)
 	out := make([]issueDTO, 0, len(views))
 	for _, v := range views {
@@ -79,14 +79,14 @@ func (s *Server) issueDTOs(c auth.Caller, views []*issues.IssueView) []issueDTO 
 }
 
 // issueDTO renders one issue view; see issueDTOs.
-func (s *Server) issueDTO(c auth.Caller, v *issues.IssueView) issueDTO {
+func (s *kernel) issueDTO(c auth.Caller, v *issues.IssueView) issueDTO {
 	return s.newIssueRenderer(c).issue(v)
 }
 
 // issueRenderer renders the issues of one answer for one caller, keeping
 // what they share.
 type issueRenderer struct {
-	s       *Server
+	s       *kernel
 	c       auth.Caller
 	repos   map[int64]*issueRepoParts
 	posters map[int64]*userDTO // rendered for c
@@ -99,7 +99,7 @@ type issueRepoParts struct {
 	meta             *repoMetaDTO
 }
 
-func (s *Server) newIssueRenderer(c auth.Caller) *issueRenderer {
+func (s *kernel) newIssueRenderer(c auth.Caller) *issueRenderer {
 	return &issueRenderer{s: s, c: c}
 }
 

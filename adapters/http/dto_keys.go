@@ -30,7 +30,7 @@ const keyTypeUser = "user"
 // are private information, shown to the owner and to site admins only, as
 // Gitea's appendPrivateInformation does. URLs point at /user/keys/{id}
 // whoever owns the key, as in Gitea.
-func (s *Server) toPublicKey(c auth.Caller, owner *user.User, k *user.PublicKey) publicKeyDTO {
+func (s *kernel) toPublicKey(c auth.Caller, owner *user.User, k *user.PublicKey) publicKeyDTO {
 	d := publicKeyDTO{
 		ID: k.ID, Key: k.Content, URL: s.baseURL + apiPrefix + "/user/keys/" + itoa(k.ID), Title: k.Title,
 		Fingerprint: k.Fingerprint, Created: k.Created.UTC(), LastUsed: k.LastUsed.UTC(),
@@ -42,7 +42,7 @@ func (s *Server) toPublicKey(c auth.Caller, owner *user.User, k *user.PublicKey)
 	return d
 }
 
-func (s *Server) toPublicKeys(c auth.Caller, owner *user.User, list []*user.PublicKey) []publicKeyDTO {
+func (s *kernel) toPublicKeys(c auth.Caller, owner *user.User, list []*user.PublicKey) []publicKeyDTO {
 	out := make([]publicKeyDTO, 0, len(list))
 	for _, k := range list {
 		out = append(out, s.toPublicKey(c, owner, k))

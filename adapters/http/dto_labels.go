@@ -50,14 +50,14 @@ func toMilestoneDTO(m *issue.Milestone) *milestoneDTO {
 }
 
 // orgAPIURL is the API address of the organisation called name.
-func (s *Server) orgAPIURL(name string) string {
+func (s *kernel) orgAPIURL(name string) string {
 	return s.baseURL + apiPrefix + "/orgs/" + url.PathEscape(name)
 }
 
 // labelDTOs answers labels usable in a's repository: each one's url is
 // its repository's or, for an organisation's label, the organisation's
 // (the repository's owner), as Gitea's convert.ToLabelList does.
-func (s *Server) labelDTOs(a *repos.Access, labels []*issue.Label) []labelDTO {
+func (s *kernel) labelDTOs(a *repos.Access, labels []*issue.Label) []labelDTO {
 	repoAPI := s.repoAPIURL(a)
 	out := make([]labelDTO, len(labels))
 	for i, l := range labels {

@@ -21,13 +21,13 @@ type orgDTO struct {
 	Username string `json:"username"`
 }
 
-func (s *Server) toOrg(o *org.Organization) orgDTO {
+func (s *kernel) toOrg(o *org.Organization) orgDTO {
 	return orgDTO{ID: o.ID, Name: o.Name, Username: o.Name, FullName: o.FullName, Email: o.Email,
 		Description: o.Description, Website: o.Website, Location: o.Location, Visibility: string(o.Visibility),
 		RepoAdminChangeTeamAccess: o.RepoAdminChangeTeamAccess, AvatarURL: s.accountAvatarURL(o.Avatar)}
 }
 
-func (s *Server) toOrgs(list []*org.Organization) []orgDTO {
+func (s *kernel) toOrgs(list []*org.Organization) []orgDTO {
 	out := make([]orgDTO, len(list))
 	for i, o := range list {
 		out[i] = s.toOrg(o)

@@ -108,7 +108,7 @@ type refNoteDTO struct {
 
 // toBranch renders a branch as Gitea's ToBranch does for an unprotected
 // branch: whoever may write code may push to it and merge into it.
-func (s *Server) toBranch(a *repos.Access, b content.BranchView) refBranchDTO {
+func (s *kernel) toBranch(a *repos.Access, b content.BranchView) refBranchDTO {
 	c := b.Commit
 	canWrite := a.Caller.Signed() && (a.Perm.CanWrite(permission.UnitCode) || a.Perm.IsAdmin())
 	return refBranchDTO{
@@ -126,7 +126,7 @@ func (s *Server) toBranch(a *repos.Access, b content.BranchView) refBranchDTO {
 
 // toTag renders a tag as Gitea's ToTag does. The commit URL names the
 // tagged commit (Gitea's names the tag object, which is no commit).
-func (s *Server) toTag(a *repos.Access, t ports.GitTag) refTagDTO {
+func (s *kernel) toTag(a *repos.Access, t ports.GitTag) refTagDTO {
 	html := s.repoHTMLURL(a)
 	sha := t.CommitID
 	if sha == "" {
@@ -141,7 +141,7 @@ func (s *Server) toTag(a *repos.Access, t ports.GitTag) refTagDTO {
 }
 
 // toAnnotatedTag renders a tag object as Gitea's ToAnnotatedTag does.
-func (s *Server) toAnnotatedTag(a *repos.Access, t ports.GitTag) refAnnotatedTagDTO {
+func (s *kernel) toAnnotatedTag(a *repos.Access, t ports.GitTag) refAnnotatedTagDTO {
 	api := s.repoAPIURL(a)
 	return refAnnotatedTagDTO{
 		Tag: t.Name, SHA: t.ID, URL: api + "/git/tags/" + t.ID, Message: t.Message,
@@ -152,7 +152,7 @@ func (s *Server) toAnnotatedTag(a *repos.Access, t ports.GitTag) refAnnotatedTag
 }
 
 // toReference renders a reference as Gitea's git refs routes do.
-func (s *Server) toReference(a *repos.Access, r ports.GitRef) refReferenceDTO {
+func (s *kernel) toReference(a *repos.Access, r ports.GitRef) refReferenceDTO {
 	api := s.repoAPIURL(a)
 	return refReferenceDTO{
 		Ref: r.Name, URL: api + "/git/" + escapePath(r.Name),
@@ -165,7 +165,7 @@ func (s *Server) toReference(a *repos.Access, r ports.GitRef) refReferenceDTO {
 // the commit as Gitea's ToCommit renders it, with its line stats always,
 // and its verification (unsigned: Depot checks no signature) and changed
 // files when asked for.
-func (s *Server) toNote(c auth.Caller, a *repos.Access, n content.NoteView, verification, files bool) refNoteDTO {
+func (s *kernel) toNote(c auth.Caller, a *repos.Access, n content.NoteView, verification, files bool) refNoteDTO {
 	v := content.CommitView{
 		CommitDetail: ports.CommitDetail{
 			GitCommitInfo: n.Commit,

@@ -124,7 +124,7 @@ type repoView struct {
 
 // toRepo renders a repository as the caller sees it, with Gitea's
 // permissions object.
-func (s *Server) toRepo(c auth.Caller, v repoView) *repoDTO {
+func (s *kernel) toRepo(c auth.Caller, v repoView) *repoDTO {
 	r, perm := v.access.Repo, v.access.Perm
 	admin := c.IsAdmin()
 	full := r.FullName()
@@ -191,7 +191,7 @@ func (s *Server) toRepo(c auth.Caller, v repoView) *repoDTO {
 }
 
 // sshURL is the SSH clone address of r, as Gitea writes it.
-func (s *Server) sshURL(r *repository.Repository) string {
+func (s *kernel) sshURL(r *repository.Repository) string {
 	return s.settings.SSHCloneURL(r.Owner.Name, r.Name)
 }
 
@@ -206,7 +206,7 @@ func archivedAt(t time.Time) time.Time {
 
 // renderRepo renders one repository with its owner, its parent (forks) and
 // its pending transfer.
-func (s *Server) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, error) {
+func (s *kernel) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, error) {
 	c := a.Caller
 	owners, err := s.repos.Owners(ctx, c, []*repository.Repository{a.Repo})
 	if err != nil {
@@ -245,7 +245,7 @@ func (s *Server) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, err
 }
 
 // transferOf renders r's pending transfer, nil when none.
-func (s *Server) transferOf(ctx context.Context, c auth.Caller, r *repository.Repository) (*repoTransferDTO, error) {
+func (s *kernel) transferOf(ctx context.Context, c auth.Caller, r *repository.Repository) (*repoTransferDTO, error) {
 	t, err := s.repos.PendingTransfer(ctx, r)
 	if err != nil || t == nil {
 		return nil, err
@@ -269,7 +269,7 @@ func (s *Server) transferOf(ctx context.Context, c auth.Caller, r *repository.Re
 // renderRepos renders a listing: owners in one query, the mirrors' last
 // syncs in one more (only when the page holds a mirror), permissions per
 // repository; parents and transfers are not expanded in listings.
-func (s *Server) renderRepos(ctx context.Context, c auth.Caller, list []*repository.Repository) ([]*repoDTO, error) {
+func (s *kernel) renderRepos(ctx context.Context, c auth.Caller, list []*repository.Repository) ([]*repoDTO, error) {
 	access, err := s.repos.PermissionsFor(ctx, c, list)
 	if err != nil {
 		return nil, err
@@ -306,7 +306,7 @@ type deployKeyDTO struct {
 	Repository  *repoDTO  `json:"repository,omitempty"`
 }
 
-func (s *Server) toDeployKey(a *repos.Access, k *repository.DeployKey) deployKeyDTO {
+func (s *kernel) toDeployKey(a *repos.Access, k *repository.DeployKey) deployKeyDTO {
 	esc := url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
 	return deployKeyDTO{
 		ID: k.ID, KeyID: k.ID, Key: k.Content, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
@@ -324,7 +324,7 @@ type watchDTO struct {
 	RepositoryURL string    `json:"repository_url"`
 }
 
-func (s *Server) toWatch(a *repos.Access, w *ports.Watch) watchDTO {
+func (s *kernel) toWatch(a *repos.Access, w *ports.Watch) watchDTO {
 	repoURL := s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
 	return watchDTO{
 		Subscribed: w.Mode == repository.WatchNormal || w.Mode == repository.WatchAuto, Ignored: w.Mode == repository.WatchDont,

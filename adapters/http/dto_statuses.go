@@ -45,7 +45,7 @@ type combinedStatusDTO struct {
 }
 
 // toCommitStatus renders st; a creator whose account is gone is null.
-func (s *Server) toCommitStatus(c auth.Caller, a *repos.Access, st *commitstatus.Status, page content.StatusPage) commitStatusDTO {
+func (s *kernel) toCommitStatus(c auth.Caller, a *repos.Access, st *commitstatus.Status, page content.StatusPage) commitStatusDTO {
 	d := commitStatusDTO{
 		ID: st.Index, State: string(st.State), TargetURL: st.TargetURL, Description: st.Description,
 		URL:     s.repoAPIURL(a) + "/statuses/" + url.PathEscape(st.SHA),
@@ -58,7 +58,7 @@ func (s *Server) toCommitStatus(c auth.Caller, a *repos.Access, st *commitstatus
 	return d
 }
 
-func (s *Server) toCommitStatuses(c auth.Caller, a *repos.Access, page content.StatusPage) []commitStatusDTO {
+func (s *kernel) toCommitStatuses(c auth.Caller, a *repos.Access, page content.StatusPage) []commitStatusDTO {
 	out := make([]commitStatusDTO, 0, len(page.Statuses))
 	for _, st := range page.Statuses {
 		out = append(out, s.toCommitStatus(c, a, st, page))

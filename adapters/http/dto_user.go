@@ -38,7 +38,7 @@ type userDTO struct {
 
 // toUser renders u for caller c. Administrative facts (admin flag, login
 // state) are shown to administrators and to the user itself, as Gitea does.
-func (s *Server) toUser(c auth.Caller, u *user.User) userDTO {
+func (s *kernel) toUser(c auth.Caller, u *user.User) userDTO {
 	d := userDTO{
 		ID: u.ID, Login: u.Name, Username: u.Name, FullName: u.FullName,
 		Email:   s.users.ShownEmail(c, u),
@@ -55,7 +55,7 @@ func (s *Server) toUser(c auth.Caller, u *user.User) userDTO {
 	return d
 }
 
-func (s *Server) toUsers(c auth.Caller, list []*user.User) []userDTO {
+func (s *kernel) toUsers(c auth.Caller, list []*user.User) []userDTO {
 	out := make([]userDTO, 0, len(list))
 	for _, u := range list {
 		out = append(out, s.toUser(c, u))

@@ -21,7 +21,7 @@ type apiError struct {
 // writeError answers err. Categorised errors carry their own message; anything
 // else is a 500 that is logged with the request id and told to the client
 // only as a failure.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *kernel) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var renamed *users.RenamedError
 	if errors.As(err, &renamed) {
 		s.redirectRenamed(w, r, renamed)
@@ -57,14 +57,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeMessage(w, http.StatusInternalServerError, "internal server error (request "+requestID(w)+")")
 }
 
-func (s *Server) writeMessage(w http.ResponseWriter, status int, msg string) {
+func (s *kernel) writeMessage(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, apiError{Message: msg, URL: s.apiDocsURL})
 }
 
 // redirectRenamed sends the caller to the same path with the old account name
 // replaced: 301 for reads, 307 for writes, which keeps the method and body so
 // that writes follow the rename too.
-func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *users.RenamedError) {
+func (s *kernel) redirectRenamed(w http.ResponseWriter, r *http.Request, e *users.RenamedError) {
 	segs := strings.Split(r.URL.EscapedPath(), "/")
 	old := url.PathEscape(e.OldName)
 	for i, seg := range segs {
@@ -78,7 +78,7 @@ func (s *Server) redirectRenamed(w http.ResponseWriter, r *http.Request, e *user
 
 // redirectRepo sends the caller to the same path under the repository's new
 // owner and name: the two segments after "repos" (or "starred").
-func (s *Server) redirectRepo(w http.ResponseWriter, r *http.Request, e *repos.RenamedError) {
+func (s *kernel) redirectRepo(w http.ResponseWriter, r *http.Request, e *repos.RenamedError) {
 	segs := strings.Split(r.URL.EscapedPath(), "/")
 	for i := 0; i+2 < len(segs); i++ {
 		if (segs[i] == "repos" || segs[i] == "starred") && strings.EqualFold(segs[i+1], url.PathEscape(e.OldOwner)) &&
@@ -92,7 +92,7 @@ func (s *Server) redirectRepo(w http.ResponseWriter, r *http.Request, e *repos.R
 
 // redirectTo answers 301 for reads and 307 for writes, which keeps the
 // method and body so that writes follow the move too.
-func (s *Server) redirectTo(w http.ResponseWriter, r *http.Request, segs []string) {
+func (s *kernel) redirectTo(w http.ResponseWriter, r *http.Request, segs []string) {
 	target := strings.Join(segs, "/")
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery

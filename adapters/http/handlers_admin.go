@@ -22,7 +22,7 @@ type createUserBody struct {
 }
 
 // adminCreateUser answers POST /admin/users.
-func (s *Server) adminCreateUser(q *request) error {
+func (s *kernel) adminCreateUser(q *request) error {
 	var b createUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -67,7 +67,7 @@ type editUserBody struct {
 }
 
 // adminEditUser answers PATCH /admin/users/{username}.
-func (s *Server) adminEditUser(q *request) error {
+func (s *kernel) adminEditUser(q *request) error {
 	var b editUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -90,7 +90,7 @@ func (s *Server) adminEditUser(q *request) error {
 }
 
 // adminDeleteUser answers DELETE /admin/users/{username}.
-func (s *Server) adminDeleteUser(q *request) error {
+func (s *kernel) adminDeleteUser(q *request) error {
 	if err := s.users.Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ type renameBody struct {
 }
 
 // adminRenameUser answers POST /admin/users/{username}/rename.
-func (s *Server) adminRenameUser(q *request) error {
+func (s *kernel) adminRenameUser(q *request) error {
 	var b renameBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -117,7 +117,7 @@ func (s *Server) adminRenameUser(q *request) error {
 }
 
 // adminListUsers answers GET /admin/users.
-func (s *Server) adminListUsers(q *request) error {
+func (s *kernel) adminListUsers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func (s *Server) adminListUsers(q *request) error {
 }
 
 // adminSearchEmails answers GET /admin/emails and GET /admin/emails/search.
-func (s *Server) adminSearchEmails(q *request) error {
+func (s *kernel) adminSearchEmails(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err

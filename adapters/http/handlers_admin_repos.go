@@ -4,7 +4,7 @@ import "net/http"
 
 // adminRepoRoutes is 4.9's repository row: a site admin creates a
 // repository for an account (a user or, as Gitea allows, an organisation).
-func (s *Server) adminRepoRoutes() []route {
+func (s *kernel) adminRepoRoutes() []route {
 	return []route{
 		{"POST", "/admin/users/{username}/repos", scopes(catAdmin), "T,SA", s.adminCreateRepo},
 	}
@@ -13,7 +13,7 @@ func (s *Server) adminRepoRoutes() []route {
 // adminCreateRepo answers POST /admin/users/{username}/repos with the
 // repository creation use case, owned by the path's account: 404 when it
 // is absent (the middleware), 409 for a taken name, 422 for a bad body.
-func (s *Server) adminCreateRepo(q *request) error {
+func (s *kernel) adminCreateRepo(q *request) error {
 	in, err := decodeCreateRepo(q)
 	if err != nil {
 		return err

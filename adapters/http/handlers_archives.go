@@ -9,7 +9,7 @@ import (
 )
 
 // archiveRoutes lists this group's rows of the route table (catalogue 4.5).
-func (s *Server) archiveRoutes() []route {
+func (s *kernel) archiveRoutes() []route {
 	return []route{
 		{"GET", R + "/archive/{archive:.*}", scopes(catRepo), "RR(code)", s.getArchive},
 		// The regexp keeps the row from shadowing any other R/<word>/… route.
@@ -21,7 +21,7 @@ func (s *Server) archiveRoutes() []route {
 }
 
 // getArchive answers GET R/archive/{ref}.{zip|tar.gz|bundle}.
-func (s *Server) getArchive(q *request) error {
+func (s *kernel) getArchive(q *request) error {
 	ref, format, err := content.SplitArchiveName(q.var_("archive"))
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func (s *Server) getArchive(q *request) error {
 }
 
 // getBall answers GET R/{tarball|zipball|bundle}/{ref}.
-func (s *Server) getBall(q *request) error {
+func (s *kernel) getBall(q *request) error {
 	format, err := content.BallFormat(q.var_("ball_type"))
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func (s *Server) getBall(q *request) error {
 // with the first byte, so a failure before it is still answered as an error;
 // a failure after it aborts the connection, so the client sees a broken
 // transfer rather than a complete-looking corrupt file.
-func (s *Server) streamArchive(q *request, a *content.Archive) error {
+func (s *kernel) streamArchive(q *request, a *content.Archive) error {
 	rev := a.Revision()
 	dw := &downloadWriter{w: q.w, start: func(h http.Header) {
 		h.Set("Content-Type", "application/octet-stream")
@@ -118,7 +118,7 @@ func attachmentDisposition(name string) string {
 
 // getLanguages answers GET R/languages: bytes per language on the default
 // branch.
-func (s *Server) getLanguages(q *request) error {
+func (s *kernel) getLanguages(q *request) error {
 	langs, err := s.content.Languages(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func (s *Server) getLanguages(q *request) error {
 
 // getRepoLicenses answers GET R/licenses: the SPDX ids of the licence files
 // at the root of the default branch.
-func (s *Server) getRepoLicenses(q *request) error {
+func (s *kernel) getRepoLicenses(q *request) error {
 	ids, err := s.content.Licenses(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -140,7 +140,7 @@ func (s *Server) getRepoLicenses(q *request) error {
 
 // getEditorconfig answers GET R/editorconfig/{filename}?ref=: the
 // editorconfig properties that apply to the file.
-func (s *Server) getEditorconfig(q *request) error {
+func (s *kernel) getEditorconfig(q *request) error {
 	props, err := s.content.EditorConfig(q.r.Context(), q.repo, q.r.URL.Query().Get("ref"), q.var_("filename"))
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func (p attachmentParent) andID(q *request) (issues.AttachmentParent, int64, err
 }
 
 // listAssets answers GET <parent>/assets.
-func (s *Server) listAssets(p attachmentParent) handler {
+func (s *kernel) listAssets(p attachmentParent) handler {
 	return func(q *request) error {
 		parent, err := p(q)
 		if err != nil {
@@ -64,7 +64,7 @@ func (s *Server) listAssets(p attachmentParent) handler {
 }
 
 // getAsset answers GET <parent>/assets/{attachment_id}.
-func (s *Server) getAsset(p attachmentParent) handler {
+func (s *kernel) getAsset(p attachmentParent) handler {
 	return func(q *request) error {
 		parent, id, err := p.andID(q)
 		if err != nil {
@@ -82,7 +82,7 @@ func (s *Server) getAsset(p attachmentParent) handler {
 // createAsset answers POST <parent>/assets with 201: a multipart form
 // whose file field is "attachment", named by the query's "name" or the
 // file's name.
-func (s *Server) createAsset(p attachmentParent) handler {
+func (s *kernel) createAsset(p attachmentParent) handler {
 	return func(q *request) error {
 		parent, err := p(q)
 		if err != nil {
@@ -104,7 +104,7 @@ type attachmentEditBody struct {
 
 // editAsset answers PATCH <parent>/assets/{attachment_id} with 201,
 // Gitea's status for it.
-func (s *Server) editAsset(p attachmentParent) handler {
+func (s *kernel) editAsset(p attachmentParent) handler {
 	return func(q *request) error {
 		parent, id, err := p.andID(q)
 		if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) editAsset(p attachmentParent) handler {
 }
 
 // deleteAsset answers DELETE <parent>/assets/{attachment_id} with 204.
-func (s *Server) deleteAsset(p attachmentParent) handler {
+func (s *kernel) deleteAsset(p attachmentParent) handler {
 	return func(q *request) error {
 		parent, id, err := p.andID(q)
 		if err != nil {
@@ -205,7 +205,7 @@ func uploadError(err error) error {
 // (others get 404), with its type sniffed from its bytes, never taken from
 // its name or the uploader. Types a browser would run (HTML, SVG, …) are
 // sent as plain downloads.
-func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
+func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	uuid := strings.TrimPrefix(r.URL.Path, "/attachments/")
 	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
 	if err != nil {

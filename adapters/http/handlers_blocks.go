@@ -10,7 +10,7 @@ import (
 // (4.4, all T) and an organisation's (4.8, T and OO). {username} is the
 // blocked (or to be blocked) account, resolved by the middleware (404 when
 // absent).
-func (s *Server) blockRoutes() []route {
+func (s *kernel) blockRoutes() []route {
 	return []route{
 		{"GET", "/user/blocks", scopes(catUser), "T", s.listMyBlocks},
 		{"GET", "/user/blocks/{username}", scopes(catUser), "T", s.checkMyBlock},
@@ -28,12 +28,12 @@ func (s *Server) blockRoutes() []route {
 func orgBlocker(q *request) *user.User { return &q.org.Org.User }
 
 // listMyBlocks answers GET /user/blocks.
-func (s *Server) listMyBlocks(q *request) error { return s.listBlocks(q, q.caller.User) }
+func (s *kernel) listMyBlocks(q *request) error { return s.listBlocks(q, q.caller.User) }
 
 // listOrgBlocks answers GET /orgs/{org}/blocks.
-func (s *Server) listOrgBlocks(q *request) error { return s.listBlocks(q, orgBlocker(q)) }
+func (s *kernel) listOrgBlocks(q *request) error { return s.listBlocks(q, orgBlocker(q)) }
 
-func (s *Server) listBlocks(q *request, blocker *user.User) error {
+func (s *kernel) listBlocks(q *request, blocker *user.User) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -48,31 +48,31 @@ func (s *Server) listBlocks(q *request, blocker *user.User) error {
 }
 
 // checkMyBlock answers GET /user/blocks/{username}: 204 when blocked, else 404.
-func (s *Server) checkMyBlock(q *request) error {
+func (s *kernel) checkMyBlock(q *request) error {
 	return noContent(q, s.users.CheckBlock(q.r.Context(), q.caller.User, q.subject))
 }
 
 // checkOrgBlock answers GET /orgs/{org}/blocks/{username}.
-func (s *Server) checkOrgBlock(q *request) error {
+func (s *kernel) checkOrgBlock(q *request) error {
 	return noContent(q, s.users.CheckBlock(q.r.Context(), orgBlocker(q), q.subject))
 }
 
 // blockAsMe answers PUT /user/blocks/{username}?note=….
-func (s *Server) blockAsMe(q *request) error {
+func (s *kernel) blockAsMe(q *request) error {
 	return noContent(q, s.users.Block(q.r.Context(), q.caller, q.caller.User, q.subject, q.r.URL.Query().Get("note")))
 }
 
 // blockAsOrg answers PUT /orgs/{org}/blocks/{username}?note=….
-func (s *Server) blockAsOrg(q *request) error {
+func (s *kernel) blockAsOrg(q *request) error {
 	return noContent(q, s.users.Block(q.r.Context(), q.caller, orgBlocker(q), q.subject, q.r.URL.Query().Get("note")))
 }
 
 // unblockAsMe answers DELETE /user/blocks/{username}.
-func (s *Server) unblockAsMe(q *request) error {
+func (s *kernel) unblockAsMe(q *request) error {
 	return noContent(q, s.users.Unblock(q.r.Context(), q.caller, q.caller.User, q.subject))
 }
 
 // unblockAsOrg answers DELETE /orgs/{org}/blocks/{username}.
-func (s *Server) unblockAsOrg(q *request) error {
+func (s *kernel) unblockAsOrg(q *request) error {
 	return noContent(q, s.users.Unblock(q.r.Context(), q.caller, orgBlocker(q), q.subject))
 }

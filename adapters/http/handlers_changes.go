@@ -10,7 +10,7 @@ import (
 // changeRoutes lists this group's rows of the route table (catalogue 4.5).
 // The paths are the contents read routes' own, so that a wrong method on
 // them answers 405 with every method allowed there.
-func (s *Server) changeRoutes() []route {
+func (s *kernel) changeRoutes() []route {
 	return []route{
 		{"POST", R + "/contents", scopes(catRepo), "T,RR(code),BW,NA", s.changeFiles},
 		{"POST", R + "/contents/{filepath:.*}", scopes(catRepo), "T,RR(code),BW,NA", s.createFile},
@@ -32,7 +32,7 @@ func decodeChange[B interface {
 }
 
 // createFile answers POST R/contents/{filepath}: 201 FileResponse.
-func (s *Server) createFile(q *request) error {
+func (s *kernel) createFile(q *request) error {
 	var body createFileBody
 	opts, err := decodeChange(q, &body)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s *Server) createFile(q *request) error {
 // it updates it (moving it from from_path when given): 200. Without a sha it
 // creates the file, as Gitea does since 1.26 (and GitHub always did): 201,
 // and 422 when the file exists.
-func (s *Server) updateFile(q *request) error {
+func (s *kernel) updateFile(q *request) error {
 	var body updateFileBody
 	opts, err := decodeChange(q, &body)
 	if err != nil {
@@ -81,7 +81,7 @@ func (s *Server) updateFile(q *request) error {
 }
 
 // deleteFile answers DELETE R/contents/{filepath}: 200 FileDeleteResponse.
-func (s *Server) deleteFile(q *request) error {
+func (s *kernel) deleteFile(q *request) error {
 	var body deleteFileBody
 	opts, err := decodeChange(q, &body)
 	if err != nil {
@@ -101,7 +101,7 @@ func (s *Server) deleteFile(q *request) error {
 
 // changeFiles answers POST R/contents: every change in one commit, 201
 // FilesResponse.
-func (s *Server) changeFiles(q *request) error {
+func (s *kernel) changeFiles(q *request) error {
 	var body changeFilesBody
 	opts, err := decodeChange(q, &body)
 	if err != nil {
@@ -131,7 +131,7 @@ func (s *Server) changeFiles(q *request) error {
 // applyDiffPatch answers POST R/diffpatch: the diff applied as one commit,
 // 201 FileResponse without content (Gitea's handler answers 201 although its
 // swagger says 200).
-func (s *Server) applyDiffPatch(q *request) error {
+func (s *kernel) applyDiffPatch(q *request) error {
 	var body diffPatchBody
 	opts, err := decodeChange(q, &body)
 	if err != nil {

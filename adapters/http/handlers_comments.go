@@ -15,7 +15,7 @@ import (
 // attachment rows Attachments (404 while attachments are disabled). The rows
 // come before the issue routes in the table so that R/issues/comments is not
 // read as an issue index.
-func (s *Server) commentRoutes() []route {
+func (s *kernel) commentRoutes() []route {
 	return []route{
 		{"GET", R + "/issues/comments", scopes(catIssue), "IssuesOrPulls", s.listRepoComments},
 		{"GET", R + "/issues/comments/{id}", scopes(catIssue), "IssuesOrPulls", s.getComment},
@@ -59,7 +59,7 @@ func commentID(q *request) (int64, error) { return commentPathID(q, "id", "comme
 
 // commentFilter reads since, before (RFC 3339; 400 when malformed), page
 // and limit.
-func (s *Server) commentFilter(q *request) (issues.CommentFilter, error) {
+func (s *kernel) commentFilter(q *request) (issues.CommentFilter, error) {
 	var f issues.CommentFilter
 	opts, err := s.listOptions(q.r)
 	if err != nil {
@@ -74,14 +74,14 @@ func (s *Server) commentFilter(q *request) (issues.CommentFilter, error) {
 }
 
 // listRepoComments answers GET R/issues/comments.
-func (s *Server) listRepoComments(q *request) error {
+func (s *kernel) listRepoComments(q *request) error {
 	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
 		return s.issues.ListRepoComments(ctx, q.repo, f)
 	}, s.commentsJSON)
 }
 
 // listIssueComments answers GET R/issues/{index}/comments.
-func (s *Server) listIssueComments(q *request) error {
+func (s *kernel) listIssueComments(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func (s *Server) listIssueComments(q *request) error {
 }
 
 // listTimeline answers GET R/issues/{index}/timeline.
-func (s *Server) listTimeline(q *request) error {
+func (s *kernel) listTimeline(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -103,13 +103,13 @@ func (s *Server) listTimeline(q *request) error {
 }
 
 // commentsJSON renders a page of comments.
-func (s *Server) commentsJSON(a *repos.Access, v *issues.CommentView) any {
+func (s *kernel) commentsJSON(a *repos.Access, v *issues.CommentView) any {
 	return s.toCommentDTOs(a, v)
 }
 
 // commentPage answers a comment or timeline listing: the filter read from
 // the query, the page fetched, rendered and sent with its paging headers.
-func (s *Server) commentPage(q *request, fetch func(context.Context, issues.CommentFilter) (*issues.CommentView, error),
+func (s *kernel) commentPage(q *request, fetch func(context.Context, issues.CommentFilter) (*issues.CommentView, error),
 	render func(*repos.Access, *issues.CommentView) any) error {
 	f, err := s.commentFilter(q)
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Server) commentPage(q *request, fetch func(context.Context, issues.Comm
 
 // getComment answers GET R/issues/comments/{id}; a timeline event is
 // answered 204, as Gitea does.
-func (s *Server) getComment(q *request) error {
+func (s *kernel) getComment(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err
@@ -139,7 +139,7 @@ func (s *Server) getComment(q *request) error {
 }
 
 // writeComment answers the one comment of v, or 204 for an event.
-func (s *Server) writeComment(q *request, status int, v *issues.CommentView) error {
+func (s *kernel) writeComment(q *request, status int, v *issues.CommentView) error {
 	if v == nil || len(v.Comments) == 0 || !v.Comments[0].Type.HasContent() {
 		q.w.WriteHeader(http.StatusNoContent)
 		return nil
@@ -154,7 +154,7 @@ type commentBody struct {
 }
 
 // createComment answers POST R/issues/{index}/comments with 201.
-func (s *Server) createComment(q *request) error {
+func (s *kernel) createComment(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func (s *Server) createComment(q *request) error {
 
 // editComment answers PATCH R/issues/comments/{id} (and its deprecated
 // form under an issue, whose index is ignored as in Gitea).
-func (s *Server) editComment(q *request) error {
+func (s *kernel) editComment(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err
@@ -190,7 +190,7 @@ func (s *Server) editComment(q *request) error {
 
 // deleteComment answers DELETE R/issues/comments/{id} (and its deprecated
 // form) with 204.
-func (s *Server) deleteComment(q *request) error {
+func (s *kernel) deleteComment(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 )
 
 // commitRoutes lists this group's rows of the route table (catalogue 4.5).
-func (s *Server) commitRoutes() []route {
+func (s *kernel) commitRoutes() []route {
 	return []route{
 		{"GET", R + "/commits", scopes(catRepo), "RR(code)", s.listCommits},
 		{"GET", R + "/commits/{sha}", scopes(catRepo), "RR(code)", s.getCommitOrSHA},
@@ -55,7 +55,7 @@ func queryTime(q *request, name string) (time.Time, error) {
 }
 
 // listCommits answers GET R/commits with one page and Gitea's paging headers.
-func (s *Server) listCommits(q *request) error {
+func (s *kernel) listCommits(q *request) error {
 	page, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (s *Server) listCommits(q *request) error {
 
 // getCommitOrSHA answers GET R/commits/{sha}: the Commit, or only its id as
 // text when the Accept header asks for the sha media type.
-func (s *Server) getCommitOrSHA(q *request) error {
+func (s *kernel) getCommitOrSHA(q *request) error {
 	accept := strings.ToLower(q.r.Header.Get("Accept"))
 	for _, mt := range shaMediaTypes {
 		if strings.Contains(accept, mt) {
@@ -116,7 +116,7 @@ func (s *Server) getCommitOrSHA(q *request) error {
 
 // getGitCommit answers GET R/git/commits/{sha}, and its .diff and .patch
 // forms: the router's {sha} takes the suffix with it.
-func (s *Server) getGitCommit(q *request) error {
+func (s *kernel) getGitCommit(q *request) error {
 	sha := q.var_("sha")
 	if ref, ok := strings.CutSuffix(sha, ".diff"); ok {
 		return s.writeCommitDiff(q, ref, ports.CommitDiffUnified)
@@ -127,7 +127,7 @@ func (s *Server) getGitCommit(q *request) error {
 	return s.getCommit(q, sha)
 }
 
-func (s *Server) getCommit(q *request, ref string) error {
+func (s *kernel) getCommit(q *request, ref string) error {
 	fields, err := commitFields(q)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (s *Server) getCommit(q *request, ref string) error {
 // writeCommitDiff streams a commit's diff or patch as text. The status goes
 // out with the first bytes, so an error found before them (an absent
 // commit) is still answered as an error.
-func (s *Server) writeCommitDiff(q *request, ref string, format ports.CommitDiffFormat) error {
+func (s *kernel) writeCommitDiff(q *request, ref string, format ports.CommitDiffFormat) error {
 	w := &lazyTextWriter{w: q.w}
 	if err := s.content.WriteCommitDiff(q.r.Context(), q.repo, ref, format, w); err != nil {
 		if w.started {
@@ -181,7 +181,7 @@ func (l *lazyTextWriter) Write(p []byte) (int, error) {
 func (l *lazyTextWriter) finish() { l.start() }
 
 // compareCommits answers GET R/compare/{base}...{head}.
-func (s *Server) compareCommits(q *request) error {
+func (s *kernel) compareCommits(q *request) error {
 	fields, err := commitFields(q)
 	if err != nil {
 		return err

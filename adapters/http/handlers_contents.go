@@ -13,7 +13,7 @@ import (
 )
 
 // contentRoutes lists this group's rows of the route table (catalogue 4.5).
-func (s *Server) contentRoutes() []route {
+func (s *kernel) contentRoutes() []route {
 	return []route{
 		{"GET", R + "/raw/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
 		{"GET", R + "/media/{filepath:.*}", scopes(catRepo), "RR(code)", s.getRaw},
@@ -36,7 +36,7 @@ func refParam(q *request) string {
 
 // getContents answers GET R/contents[/{filepath}]: a file, link or
 // submodule as one ContentsResponse, a directory as a list of them.
-func (s *Server) getContents(q *request) error {
+func (s *kernel) getContents(q *request) error {
 	res, err := s.content.Contents(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
 	if err != nil {
 		return contentsMissing(err)
@@ -56,7 +56,7 @@ func (s *Server) getContents(q *request) error {
 // getRaw answers GET R/raw/{filepath} and R/media/{filepath}: the file's
 // bytes. Depot keeps no Git LFS objects yet, so media serves an LFS pointer
 // file as its own bytes, as Gitea does for a pointer without its object.
-func (s *Server) getRaw(q *request) error {
+func (s *kernel) getRaw(q *request) error {
 	res, rd, err := s.content.OpenRaw(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
 	if err != nil {
 		return rawMissing(err)
@@ -112,7 +112,7 @@ func notFoundAsBadRequest(err error) error {
 }
 
 // getGitTree answers GET R/git/trees/{sha}.
-func (s *Server) getGitTree(q *request) error {
+func (s *kernel) getGitTree(q *request) error {
 	v := q.r.URL.Query()
 	recursive, _ := strconv.ParseBool(v.Get("recursive"))
 	perPage := formInt(v, "per_page")
@@ -138,7 +138,7 @@ func (s *Server) getGitTree(q *request) error {
 }
 
 // toGitEntry renders a tree entry; a submodule has no URL, as on GitHub.
-func (s *Server) toGitEntry(api string, e ports.GitTreeEntry) gitEntryDTO {
+func (s *kernel) toGitEntry(api string, e ports.GitTreeEntry) gitEntryDTO {
 	d := gitEntryDTO{Path: e.Path, Mode: gitMode(e.Mode), Type: e.Type, Size: e.Size, SHA: e.ID}
 	switch e.Type {
 	case "tree":
@@ -159,7 +159,7 @@ func gitMode(m int) string {
 }
 
 // getGitBlob answers GET R/git/blobs/{sha}.
-func (s *Server) getGitBlob(q *request) error {
+func (s *kernel) getGitBlob(q *request) error {
 	b, err := s.content.GitBlob(q.r.Context(), q.repo, q.var_("sha"))
 	if err != nil {
 		return notFoundAsBadRequest(err)

@@ -3,7 +3,7 @@ package http
 import "net/http"
 
 // hookDeliveryRoutes are the hook test delivery routes (catalogue 4.5).
-func (s *Server) hookDeliveryRoutes() []route {
+func (s *kernel) hookDeliveryRoutes() []route {
 	return []route{
 		{"POST", R + "/hooks/{id}/tests", scopes(catRepo), "T,RA,WH", s.testHook},
 	}
@@ -12,7 +12,7 @@ func (s *Server) hookDeliveryRoutes() []route {
 // testHook answers POST R/hooks/{id}/tests (?ref): it queues a test push
 // delivery of the commit ref names (the default branch's head when absent)
 // and answers 204; an empty repository sends nothing, as in Gitea.
-func (s *Server) testHook(q *request) error {
+func (s *kernel) testHook(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 // rows come first: "git" is no hook id. Their extra rule (the site enables
 // Git hooks, the caller is a site admin or allowed to edit them) is the use
 // case's, since it is no access code.
-func (s *Server) hookRoutes() []route {
+func (s *kernel) hookRoutes() []route {
 	return []route{
 		{"GET", R + "/hooks/git", scopes(catRepo), "T,RA,GitHooks", s.listGitHooks},
 		{"GET", R + "/hooks/git/{id}", scopes(catRepo), "T,RA,GitHooks", s.getGitHook},
@@ -43,7 +43,7 @@ func repoHooks(q *request) hook.Scope { return hook.RepoScope(q.repo.Repo.ID) }
 func myHooks(q *request) hook.Scope   { return hook.OwnerScope(q.caller.UserID()) }
 
 // writeHookList answers one page of the scope's hooks with paging headers.
-func (s *Server) writeHookList(q *request, scope hook.Scope) error {
+func (s *kernel) writeHookList(q *request, scope hook.Scope) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func writeGitHook(q *request, h hook.GitHook, err error) error {
 
 // createHook creates a hook from the body in the scope pick chooses for it
 // (the admin route reads the scope from the body).
-func (s *Server) createHook(q *request, pick func(createHookBody) (hook.Scope, error)) error {
+func (s *kernel) createHook(q *request, pick func(createHookBody) (hook.Scope, error)) error {
 	var b createHookBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -95,7 +95,7 @@ func fixedScope(scope hook.Scope) func(createHookBody) (hook.Scope, error) {
 	return func(createHookBody) (hook.Scope, error) { return scope, nil }
 }
 
-func (s *Server) getHook(q *request, scope hook.Scope) error {
+func (s *kernel) getHook(q *request, scope hook.Scope) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func editHookRequest(q *request) (int64, editHookBody, error) {
 	return id, b, nil
 }
 
-func (s *Server) editHook(q *request, scope hook.Scope) error {
+func (s *kernel) editHook(q *request, scope hook.Scope) error {
 	id, b, err := editHookRequest(q)
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func (s *Server) editHook(q *request, scope hook.Scope) error {
 	return writeHook(q, http.StatusOK, h, err)
 }
 
-func (s *Server) deleteHook(q *request, scope hook.Scope) error {
+func (s *kernel) deleteHook(q *request, scope hook.Scope) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -135,39 +135,39 @@ func (s *Server) deleteHook(q *request, scope hook.Scope) error {
 }
 
 // listRepoHooks answers GET R/hooks.
-func (s *Server) listRepoHooks(q *request) error { return s.writeHookList(q, repoHooks(q)) }
+func (s *kernel) listRepoHooks(q *request) error { return s.writeHookList(q, repoHooks(q)) }
 
 // createRepoHook answers POST R/hooks with 201 and the hook.
-func (s *Server) createRepoHook(q *request) error { return s.createHook(q, fixedScope(repoHooks(q))) }
+func (s *kernel) createRepoHook(q *request) error { return s.createHook(q, fixedScope(repoHooks(q))) }
 
 // getRepoHook answers GET R/hooks/{id}.
-func (s *Server) getRepoHook(q *request) error { return s.getHook(q, repoHooks(q)) }
+func (s *kernel) getRepoHook(q *request) error { return s.getHook(q, repoHooks(q)) }
 
 // editRepoHook answers PATCH R/hooks/{id} with the hook.
-func (s *Server) editRepoHook(q *request) error { return s.editHook(q, repoHooks(q)) }
+func (s *kernel) editRepoHook(q *request) error { return s.editHook(q, repoHooks(q)) }
 
 // deleteRepoHook answers DELETE R/hooks/{id} with 204.
-func (s *Server) deleteRepoHook(q *request) error { return s.deleteHook(q, repoHooks(q)) }
+func (s *kernel) deleteRepoHook(q *request) error { return s.deleteHook(q, repoHooks(q)) }
 
 // listMyHooks answers GET /user/hooks: the caller's own hooks, which hear
 // about every repository the caller owns.
-func (s *Server) listMyHooks(q *request) error { return s.writeHookList(q, myHooks(q)) }
+func (s *kernel) listMyHooks(q *request) error { return s.writeHookList(q, myHooks(q)) }
 
 // createMyHook answers POST /user/hooks with 201 and the hook.
-func (s *Server) createMyHook(q *request) error { return s.createHook(q, fixedScope(myHooks(q))) }
+func (s *kernel) createMyHook(q *request) error { return s.createHook(q, fixedScope(myHooks(q))) }
 
 // getMyHook answers GET /user/hooks/{id}; another account's hook is 404.
-func (s *Server) getMyHook(q *request) error { return s.getHook(q, myHooks(q)) }
+func (s *kernel) getMyHook(q *request) error { return s.getHook(q, myHooks(q)) }
 
 // editMyHook answers PATCH /user/hooks/{id} with the hook.
-func (s *Server) editMyHook(q *request) error { return s.editHook(q, myHooks(q)) }
+func (s *kernel) editMyHook(q *request) error { return s.editHook(q, myHooks(q)) }
 
 // deleteMyHook answers DELETE /user/hooks/{id} with 204.
-func (s *Server) deleteMyHook(q *request) error { return s.deleteHook(q, myHooks(q)) }
+func (s *kernel) deleteMyHook(q *request) error { return s.deleteHook(q, myHooks(q)) }
 
 // adminListHooks answers GET /admin/hooks?type=system|default|all: the
 // site's system hooks by default, as in Gitea (an unknown type too).
-func (s *Server) adminListHooks(q *request) error {
+func (s *kernel) adminListHooks(q *request) error {
 	scope := hook.SystemScope()
 	switch q.r.URL.Query().Get("type") {
 	case "default":
@@ -181,7 +181,7 @@ func (s *Server) adminListHooks(q *request) error {
 // adminCreateHook answers POST /admin/hooks with 201: a system hook when
 // is_system_webhook says so (in the body, or as Gitea 1.2x reads it, in
 // config), otherwise a default hook, copied into every new repository.
-func (s *Server) adminCreateHook(q *request) error {
+func (s *kernel) adminCreateHook(q *request) error {
 	return s.createHook(q, func(b createHookBody) (hook.Scope, error) {
 		system, err := hook.SystemFlag(b.IsSystemWebhook, b.Config)
 		if err != nil || !system {
@@ -192,11 +192,11 @@ func (s *Server) adminCreateHook(q *request) error {
 }
 
 // adminGetHook answers GET /admin/hooks/{id}: a system or default hook.
-func (s *Server) adminGetHook(q *request) error { return s.getHook(q, hook.AdminScope()) }
+func (s *kernel) adminGetHook(q *request) error { return s.getHook(q, hook.AdminScope()) }
 
 // adminEditHook answers PATCH /admin/hooks/{id}; is_system_webhook moves
 // the hook between the two kinds.
-func (s *Server) adminEditHook(q *request) error {
+func (s *kernel) adminEditHook(q *request) error {
 	id, b, err := editHookRequest(q)
 	if err != nil {
 		return err
@@ -206,11 +206,11 @@ func (s *Server) adminEditHook(q *request) error {
 }
 
 // adminDeleteHook answers DELETE /admin/hooks/{id} with 204.
-func (s *Server) adminDeleteHook(q *request) error { return s.deleteHook(q, hook.AdminScope()) }
+func (s *kernel) adminDeleteHook(q *request) error { return s.deleteHook(q, hook.AdminScope()) }
 
 // listGitHooks answers GET R/hooks/git: pre-receive, update and
 // post-receive, each with its script when the repository has one.
-func (s *Server) listGitHooks(q *request) error {
+func (s *kernel) listGitHooks(q *request) error {
 	list, err := s.hooks.ListGitHooks(q.r.Context(), q.repo.Repo)
 	if err != nil {
 		return err
@@ -224,14 +224,14 @@ func (s *Server) listGitHooks(q *request) error {
 }
 
 // getGitHook answers GET R/hooks/git/{id}, the id being the hook's name.
-func (s *Server) getGitHook(q *request) error {
+func (s *kernel) getGitHook(q *request) error {
 	h, err := s.hooks.GetGitHook(q.r.Context(), q.repo.Repo, q.var_("id"))
 	return writeGitHook(q, h, err)
 }
 
 // editGitHook answers PATCH R/hooks/git/{id} with the hook: the content
 // becomes the script (a blank one removes it).
-func (s *Server) editGitHook(q *request) error {
+func (s *kernel) editGitHook(q *request) error {
 	var b editGitHookBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -241,6 +241,6 @@ func (s *Server) editGitHook(q *request) error {
 }
 
 // deleteGitHook answers DELETE R/hooks/git/{id} with 204.
-func (s *Server) deleteGitHook(q *request) error {
+func (s *kernel) deleteGitHook(q *request) error {
 	return noContent(q, s.hooks.DeleteGitHook(q.r.Context(), q.repo.Repo, q.var_("id")))
 }

@@ -15,7 +15,7 @@ import (
 // issueExtraRoutes lists this area's routes (see routes.go): time tracking,
 // stopwatches, deadlines, dependencies, subscriptions, pins, locks and
 // issue templates.
-func (s *Server) issueExtraRoutes() []route {
+func (s *kernel) issueExtraRoutes() []route {
 	return []route{
 		// 4.4 Users
 		{"GET", "/user/times", scopes(catUser), "T", s.listMyTimes},
@@ -58,7 +58,7 @@ func (s *Server) issueExtraRoutes() []route {
 }
 
 // timeFilter reads user, since, before, page and limit.
-func (s *Server) timeFilter(q *request) (issues.TimeFilter, error) {
+func (s *kernel) timeFilter(q *request) (issues.TimeFilter, error) {
 	var f issues.TimeFilter
 	var err error
 	if f.ListOptions, err = s.listOptions(q.r); err != nil {
@@ -75,7 +75,7 @@ func (s *Server) timeFilter(q *request) (issues.TimeFilter, error) {
 }
 
 // writeTimes answers a page of tracked times with their users and issues.
-func (s *Server) writeTimes(q *request, opts ports.ListOptions, list []*issue.TrackedTime, total int64) error {
+func (s *kernel) writeTimes(q *request, opts ports.ListOptions, list []*issue.TrackedTime, total int64) error {
 	out, err := s.toTrackedTimes(q, list)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (s *Server) writeTimes(q *request, opts ports.ListOptions, list []*issue.Tr
 
 // toTrackedTimes renders times with their users and issues, each loaded
 // once for the whole list.
-func (s *Server) toTrackedTimes(q *request, list []*issue.TrackedTime) ([]trackedTimeDTO, error) {
+func (s *kernel) toTrackedTimes(q *request, list []*issue.TrackedTime) ([]trackedTimeDTO, error) {
 	views, err := s.issues.DescribeTimes(q.r.Context(), q.caller, list)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func (s *Server) toTrackedTimes(q *request, list []*issue.TrackedTime) ([]tracke
 }
 
 // listIssueTimes answers GET R/issues/{index}/times.
-func (s *Server) listIssueTimes(q *request) error {
+func (s *kernel) listIssueTimes(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func (s *Server) listIssueTimes(q *request) error {
 }
 
 // addIssueTime answers POST R/issues/{index}/times with 200 and the time.
-func (s *Server) addIssueTime(q *request) error {
+func (s *kernel) addIssueTime(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -163,7 +163,7 @@ func (s *Server) addIssueTime(q *request) error {
 }
 
 // resetIssueTimes answers DELETE R/issues/{index}/times with 204.
-func (s *Server) resetIssueTimes(q *request) error {
+func (s *kernel) resetIssueTimes(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func (s *Server) resetIssueTimes(q *request) error {
 }
 
 // deleteIssueTime answers DELETE R/issues/{index}/times/{id} with 204.
-func (s *Server) deleteIssueTime(q *request) error {
+func (s *kernel) deleteIssueTime(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (s *Server) deleteIssueTime(q *request) error {
 }
 
 // listRepoTimes answers GET R/times.
-func (s *Server) listRepoTimes(q *request) error {
+func (s *kernel) listRepoTimes(q *request) error {
 	f, err := s.timeFilter(q)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func (s *Server) listRepoTimes(q *request) error {
 }
 
 // listUserRepoTimes answers GET R/times/{timetrackingusername}.
-func (s *Server) listUserRepoTimes(q *request) error {
+func (s *kernel) listUserRepoTimes(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -211,7 +211,7 @@ func (s *Server) listUserRepoTimes(q *request) error {
 }
 
 // listMyTimes answers GET /user/times.
-func (s *Server) listMyTimes(q *request) error {
+func (s *kernel) listMyTimes(q *request) error {
 	f, err := s.timeFilter(q)
 	if err != nil {
 		return err
@@ -224,21 +224,21 @@ func (s *Server) listMyTimes(q *request) error {
 }
 
 // startStopwatch answers POST R/issues/{index}/stopwatch/start with 201.
-func (s *Server) startStopwatch(q *request) error {
+func (s *kernel) startStopwatch(q *request) error {
 	return s.stopwatchAction(q, s.issues.StartStopwatch, http.StatusCreated)
 }
 
 // stopStopwatch answers POST R/issues/{index}/stopwatch/stop with 201.
-func (s *Server) stopStopwatch(q *request) error {
+func (s *kernel) stopStopwatch(q *request) error {
 	return s.stopwatchAction(q, s.issues.StopStopwatch, http.StatusCreated)
 }
 
 // cancelStopwatch answers DELETE R/issues/{index}/stopwatch/delete with 204.
-func (s *Server) cancelStopwatch(q *request) error {
+func (s *kernel) cancelStopwatch(q *request) error {
 	return s.stopwatchAction(q, s.issues.CancelStopwatch, http.StatusNoContent)
 }
 
-func (s *Server) stopwatchAction(q *request, do func(ctx context.Context, a *repos.Access, index int64) error, status int) error {
+func (s *kernel) stopwatchAction(q *request, do func(ctx context.Context, a *repos.Access, index int64) error, status int) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -251,7 +251,7 @@ func (s *Server) stopwatchAction(q *request, do func(ctx context.Context, a *rep
 }
 
 // listMyStopwatches answers GET /user/stopwatches.
-func (s *Server) listMyStopwatches(q *request) error {
+func (s *kernel) listMyStopwatches(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -274,7 +274,7 @@ func (s *Server) listMyStopwatches(q *request) error {
 // setIssueDeadline answers POST R/issues/{index}/deadline with 201 and the
 // stored deadline. due_date is a date-time or a bare date; null or absent
 // removes the deadline.
-func (s *Server) setIssueDeadline(q *request) error {
+func (s *kernel) setIssueDeadline(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err

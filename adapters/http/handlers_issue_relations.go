@@ -12,7 +12,7 @@ import (
 )
 
 // listIssueSubscribers answers GET R/issues/{index}/subscriptions.
-func (s *Server) listIssueSubscribers(q *request) error {
+func (s *kernel) listIssueSubscribers(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func (s *Server) listIssueSubscribers(q *request) error {
 }
 
 // checkIssueSubscription answers GET R/issues/{index}/subscriptions/check.
-func (s *Server) checkIssueSubscription(q *request) error {
+func (s *kernel) checkIssueSubscription(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -48,13 +48,13 @@ func (s *Server) checkIssueSubscription(q *request) error {
 
 // subscribeIssue answers PUT R/issues/{index}/subscriptions/{user}: 201
 // when subscribed now, 200 when already.
-func (s *Server) subscribeIssue(q *request) error { return s.issueSubscription(q, true) }
+func (s *kernel) subscribeIssue(q *request) error { return s.issueSubscription(q, true) }
 
 // unsubscribeIssue answers DELETE R/issues/{index}/subscriptions/{user}:
 // 201 when unsubscribed now, 200 when already.
-func (s *Server) unsubscribeIssue(q *request) error { return s.issueSubscription(q, false) }
+func (s *kernel) unsubscribeIssue(q *request) error { return s.issueSubscription(q, false) }
 
-func (s *Server) issueSubscription(q *request, watch bool) error {
+func (s *kernel) issueSubscription(q *request, watch bool) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -72,16 +72,16 @@ func (s *Server) issueSubscription(q *request, watch bool) error {
 }
 
 // listIssueDependencies answers GET R/issues/{index}/dependencies.
-func (s *Server) listIssueDependencies(q *request) error {
+func (s *kernel) listIssueDependencies(q *request) error {
 	return s.linkedIssues(q, s.issues.Dependencies)
 }
 
 // listIssueBlocks answers GET R/issues/{index}/blocks.
-func (s *Server) listIssueBlocks(q *request) error {
+func (s *kernel) listIssueBlocks(q *request) error {
 	return s.linkedIssues(q, s.issues.Blocks)
 }
 
-func (s *Server) linkedIssues(q *request, list func(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]issues.LinkedIssue, error)) error {
+func (s *kernel) linkedIssues(q *request, list func(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]issues.LinkedIssue, error)) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func (s *Server) linkedIssues(q *request, list func(ctx context.Context, a *repo
 // issueDependency answers POST and DELETE of R/issues/{index}/dependencies
 // (blocks false) and R/issues/{index}/blocks (blocks true) with the path's
 // issue: 201 when added, 200 when removed.
-func (s *Server) issueDependency(blocks, add bool) handler {
+func (s *kernel) issueDependency(blocks, add bool) handler {
 	return func(q *request) error {
 		index, err := issueIndex(q)
 		if err != nil {
@@ -138,7 +138,7 @@ func (s *Server) issueDependency(blocks, add bool) handler {
 }
 
 // pinIssue answers POST R/issues/{index}/pin with 204.
-func (s *Server) pinIssue(q *request) error {
+func (s *kernel) pinIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (s *Server) pinIssue(q *request) error {
 }
 
 // unpinIssue answers DELETE R/issues/{index}/pin with 204.
-func (s *Server) unpinIssue(q *request) error {
+func (s *kernel) unpinIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -156,7 +156,7 @@ func (s *Server) unpinIssue(q *request) error {
 }
 
 // moveIssuePin answers PATCH R/issues/{index}/pin/{position} with 204.
-func (s *Server) moveIssuePin(q *request) error {
+func (s *kernel) moveIssuePin(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -170,7 +170,7 @@ func (s *Server) moveIssuePin(q *request) error {
 
 // listPinnedIssues answers GET R/issues/pinned with the pinned issues in
 // pin order.
-func (s *Server) listPinnedIssues(q *request) error {
+func (s *kernel) listPinnedIssues(q *request) error {
 	list, err := s.issues.PinnedIssues(q.r.Context(), q.repo, false)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func (s *Server) listPinnedIssues(q *request) error {
 }
 
 // newPinAllowed answers GET R/new_pin_allowed.
-func (s *Server) newPinAllowed(q *request) error {
+func (s *kernel) newPinAllowed(q *request) error {
 	is, pulls, err := s.issues.NewPinAllowed(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -199,7 +199,7 @@ func (s *Server) newPinAllowed(q *request) error {
 
 // lockIssue answers PUT R/issues/{index}/lock: 204, or 208 when it was
 // locked already (Gitea's answer).
-func (s *Server) lockIssue(q *request) error {
+func (s *kernel) lockIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -215,7 +215,7 @@ func (s *Server) lockIssue(q *request) error {
 
 // unlockIssue answers DELETE R/issues/{index}/lock: 204, or 208 when it
 // was not locked.
-func (s *Server) unlockIssue(q *request) error {
+func (s *kernel) unlockIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -223,7 +223,7 @@ func (s *Server) unlockIssue(q *request) error {
 	return s.lockAnswer(q)(s.issues.SetLocked(q.r.Context(), q.repo, index, false, ""))
 }
 
-func (s *Server) lockAnswer(q *request) func(changed bool, err error) error {
+func (s *kernel) lockAnswer(q *request) func(changed bool, err error) error {
 	return func(changed bool, err error) error {
 		if err != nil {
 			return err
@@ -238,7 +238,7 @@ func (s *Server) lockAnswer(q *request) func(changed bool, err error) error {
 }
 
 // listIssueTemplates answers GET R/issue_templates.
-func (s *Server) listIssueTemplates(q *request) error {
+func (s *kernel) listIssueTemplates(q *request) error {
 	list, err := s.issues.IssueTemplates(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -249,7 +249,7 @@ func (s *Server) listIssueTemplates(q *request) error {
 
 // getIssueConfig answers GET R/issue_config (the default config when the
 // file is absent or broken).
-func (s *Server) getIssueConfig(q *request) error {
+func (s *kernel) getIssueConfig(q *request) error {
 	c, _, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -259,7 +259,7 @@ func (s *Server) getIssueConfig(q *request) error {
 }
 
 // validateIssueConfig answers GET R/issue_config/validate.
-func (s *Server) validateIssueConfig(q *request) error {
+func (s *kernel) validateIssueConfig(q *request) error {
 	_, problem, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 // issueRoutes lists the issue core's routes (catalogue 4.6, core 4.5).
 // Gitea's PATCH needs only a signed-in caller: who may change what is the
 // use case's decision (poster or writer).
-func (s *Server) issueRoutes() []route {
+func (s *kernel) issueRoutes() []route {
 	return []route{
 		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
 		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", s.listIssues},
@@ -64,7 +64,7 @@ func issueFilter(q *request) (issues.Filter, error) {
 }
 
 // listIssues answers GET R/issues with one page and the paging headers.
-func (s *Server) listIssues(q *request) error {
+func (s *kernel) listIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (s *Server) listIssues(q *request) error {
 
 // searchIssues answers GET /repos/issues/search: the issues of every
 // repository the caller may read.
-func (s *Server) searchIssues(q *request) error {
+func (s *kernel) searchIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ type createIssueOption struct {
 }
 
 // createIssue answers POST R/issues with 201 and the issue.
-func (s *Server) createIssue(q *request) error {
+func (s *kernel) createIssue(q *request) error {
 	var in createIssueOption
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
@@ -153,7 +153,7 @@ func (s *Server) createIssue(q *request) error {
 }
 
 // getIssue answers GET R/issues/{index}.
-func (s *Server) getIssue(q *request) error {
+func (s *kernel) getIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ type editIssueOption struct {
 
 // editIssue answers PATCH R/issues/{index} with 200 and the issue (the
 // spec's status; Gitea answers 201).
-func (s *Server) editIssue(q *request) error {
+func (s *kernel) editIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func (s *Server) editIssue(q *request) error {
 }
 
 // deleteIssue answers DELETE R/issues/{index} with 204.
-func (s *Server) deleteIssue(q *request) error {
+func (s *kernel) deleteIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 )
 
 // keyRoutes are the rows of accounts' SSH public keys (catalogue 4.4 and 4.9).
-func (s *Server) keyRoutes() []route {
+func (s *kernel) keyRoutes() []route {
 	return []route{
 		{"GET", "/users/{username}/keys", scopes(catUser), "T", s.listUserKeys},
 		{"GET", "/user/keys", scopes(catUser), "T", s.listMyKeys},
@@ -28,14 +28,14 @@ type createKeyBody struct {
 }
 
 // listUserKeys answers GET /users/{username}/keys (?fingerprint).
-func (s *Server) listUserKeys(q *request) error { return s.writeKeyList(q, q.subject) }
+func (s *kernel) listUserKeys(q *request) error { return s.writeKeyList(q, q.subject) }
 
 // listMyKeys answers GET /user/keys (?fingerprint). Unlike Gitea, a
 // fingerprint looks among the caller's own keys only; /users/{username}/keys
 // is the place to look at someone else's.
-func (s *Server) listMyKeys(q *request) error { return s.writeKeyList(q, q.caller.User) }
+func (s *kernel) listMyKeys(q *request) error { return s.writeKeyList(q, q.caller.User) }
 
-func (s *Server) writeKeyList(q *request, owner *user.User) error {
+func (s *kernel) writeKeyList(q *request, owner *user.User) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (s *Server) writeKeyList(q *request, owner *user.User) error {
 
 // getMyKey answers GET /user/keys/{id}: one of the caller's keys (Gitea
 // shows any account's key here; another account's key is 404 in Depot).
-func (s *Server) getMyKey(q *request) error {
+func (s *kernel) getMyKey(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -65,12 +65,12 @@ func (s *Server) getMyKey(q *request) error {
 }
 
 // addMyKey answers POST /user/keys with 201 and the key.
-func (s *Server) addMyKey(q *request) error { return s.addKey(q, q.caller.User) }
+func (s *kernel) addMyKey(q *request) error { return s.addKey(q, q.caller.User) }
 
 // adminAddKey answers POST /admin/users/{username}/keys with 201 and the key.
-func (s *Server) adminAddKey(q *request) error { return s.addKey(q, q.subject) }
+func (s *kernel) adminAddKey(q *request) error { return s.addKey(q, q.subject) }
 
-func (s *Server) addKey(q *request, owner *user.User) error {
+func (s *kernel) addKey(q *request, owner *user.User) error {
 	var b createKeyBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -85,7 +85,7 @@ func (s *Server) addKey(q *request, owner *user.User) error {
 
 // deleteMyKey answers DELETE /user/keys/{id} with 204; another account's
 // key is 404 (Gitea answers 403, which tells the id exists).
-func (s *Server) deleteMyKey(q *request) error {
+func (s *kernel) deleteMyKey(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func (s *Server) deleteMyKey(q *request) error {
 
 // adminDeleteKey answers DELETE /admin/users/{username}/keys/{id} with 204;
 // a key of another account than the one named is 404.
-func (s *Server) adminDeleteKey(q *request) error {
+func (s *kernel) adminDeleteKey(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ import (
 // unreadable; on the write rows it stands after T and RW, where the use cases
 // used to check it); writes on an issue's labels need write access to its
 // unit (403 from the use case), as in Gitea.
-func (s *Server) labelRoutes() []route {
+func (s *kernel) labelRoutes() []route {
 	const rw = "T,RW(issues and pulls)"
 	return []route{
 		{"GET", R + "/issues/{index}/labels", scopes(catIssue), "IssuesOrPulls", s.listIssueLabels},
@@ -98,7 +98,7 @@ func pathLabelID(q *request) (int64, error) {
 }
 
 // listRepoLabels answers GET R/labels.
-func (s *Server) listRepoLabels(q *request) error {
+func (s *kernel) listRepoLabels(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (s *Server) listRepoLabels(q *request) error {
 }
 
 // getRepoLabel answers GET R/labels/{id}; {id} may be a label's name.
-func (s *Server) getRepoLabel(q *request) error {
+func (s *kernel) getRepoLabel(q *request) error {
 	l, err := s.issues.RepoLabel(q.r.Context(), q.repo, q.var_("id"))
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func (s *Server) getRepoLabel(q *request) error {
 }
 
 // createRepoLabel answers POST R/labels with 201.
-func (s *Server) createRepoLabel(q *request) error {
+func (s *kernel) createRepoLabel(q *request) error {
 	in, err := decodeCreateLabel(q)
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func (s *Server) createRepoLabel(q *request) error {
 }
 
 // editRepoLabel answers PATCH R/labels/{id}.
-func (s *Server) editRepoLabel(q *request) error {
+func (s *kernel) editRepoLabel(q *request) error {
 	id, err := pathLabelID(q)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func (s *Server) editRepoLabel(q *request) error {
 }
 
 // deleteRepoLabel answers DELETE R/labels/{id} with 204.
-func (s *Server) deleteRepoLabel(q *request) error {
+func (s *kernel) deleteRepoLabel(q *request) error {
 	id, err := pathLabelID(q)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (s *Server) deleteRepoLabel(q *request) error {
 }
 
 // listOrgLabels answers GET /orgs/{org}/labels.
-func (s *Server) listOrgLabels(q *request) error {
+func (s *kernel) listOrgLabels(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func (s *Server) listOrgLabels(q *request) error {
 }
 
 // getOrgLabel answers GET /orgs/{org}/labels/{id}; {id} may be a name.
-func (s *Server) getOrgLabel(q *request) error {
+func (s *kernel) getOrgLabel(q *request) error {
 	l, err := s.issues.OrgLabel(q.r.Context(), q.org.Org.ID, q.var_("id"))
 	if err != nil {
 		return err
@@ -194,7 +194,7 @@ func (s *Server) getOrgLabel(q *request) error {
 }
 
 // createOrgLabel answers POST /orgs/{org}/labels with 201.
-func (s *Server) createOrgLabel(q *request) error {
+func (s *kernel) createOrgLabel(q *request) error {
 	in, err := decodeCreateLabel(q)
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func (s *Server) createOrgLabel(q *request) error {
 }
 
 // editOrgLabel answers PATCH /orgs/{org}/labels/{id}.
-func (s *Server) editOrgLabel(q *request) error {
+func (s *kernel) editOrgLabel(q *request) error {
 	id, err := pathLabelID(q)
 	if err != nil {
 		return err
@@ -226,7 +226,7 @@ func (s *Server) editOrgLabel(q *request) error {
 }
 
 // deleteOrgLabel answers DELETE /orgs/{org}/labels/{id} with 204.
-func (s *Server) deleteOrgLabel(q *request) error {
+func (s *kernel) deleteOrgLabel(q *request) error {
 	id, err := pathLabelID(q)
 	if err != nil {
 		return err
@@ -282,7 +282,7 @@ func decodeLabelRefs(q *request) (issues.LabelRefs, error) {
 }
 
 // listIssueLabels answers GET R/issues/{index}/labels.
-func (s *Server) listIssueLabels(q *request) error {
+func (s *kernel) listIssueLabels(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -296,16 +296,16 @@ func (s *Server) listIssueLabels(q *request) error {
 }
 
 // addIssueLabels answers POST R/issues/{index}/labels with the issue's labels.
-func (s *Server) addIssueLabels(q *request) error {
+func (s *kernel) addIssueLabels(q *request) error {
 	return s.changeIssueLabels(q, s.issues.AddIssueLabels)
 }
 
 // replaceIssueLabels answers PUT R/issues/{index}/labels with the issue's labels.
-func (s *Server) replaceIssueLabels(q *request) error {
+func (s *kernel) replaceIssueLabels(q *request) error {
 	return s.changeIssueLabels(q, s.issues.ReplaceIssueLabels)
 }
 
-func (s *Server) changeIssueLabels(q *request,
+func (s *kernel) changeIssueLabels(q *request,
 	change func(ctx context.Context, a *repos.Access, index int64, refs issues.LabelRefs) ([]*issue.Label, error)) error {
 	index, err := issueIndex(q)
 	if err != nil {
@@ -324,7 +324,7 @@ func (s *Server) changeIssueLabels(q *request,
 }
 
 // clearIssueLabels answers DELETE R/issues/{index}/labels with 204.
-func (s *Server) clearIssueLabels(q *request) error {
+func (s *kernel) clearIssueLabels(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -334,7 +334,7 @@ func (s *Server) clearIssueLabels(q *request) error {
 
 // removeIssueLabel answers DELETE R/issues/{index}/labels/{id} with 204; an
 // id naming no label is a 422, as in Gitea.
-func (s *Server) removeIssueLabel(q *request) error {
+func (s *kernel) removeIssueLabel(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -380,7 +380,7 @@ func parseMilestoneDue(v *string) (*time.Time, error) {
 }
 
 // listMilestones answers GET R/milestones (?state=open|closed|all, ?name=).
-func (s *Server) listMilestones(q *request) error {
+func (s *kernel) listMilestones(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -397,7 +397,7 @@ func (s *Server) listMilestones(q *request) error {
 }
 
 // getMilestone answers GET R/milestones/{id}; {id} may be a title.
-func (s *Server) getMilestone(q *request) error {
+func (s *kernel) getMilestone(q *request) error {
 	m, err := s.issues.Milestone(q.r.Context(), q.repo, q.var_("id"))
 	if err != nil {
 		return err
@@ -407,7 +407,7 @@ func (s *Server) getMilestone(q *request) error {
 }
 
 // createMilestone answers POST R/milestones with 201.
-func (s *Server) createMilestone(q *request) error {
+func (s *kernel) createMilestone(q *request) error {
 	var b createMilestoneBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -429,7 +429,7 @@ func (s *Server) createMilestone(q *request) error {
 }
 
 // editMilestone answers PATCH R/milestones/{id}; {id} may be a title.
-func (s *Server) editMilestone(q *request) error {
+func (s *kernel) editMilestone(q *request) error {
 	var b editMilestoneBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -451,6 +451,6 @@ func (s *Server) editMilestone(q *request) error {
 }
 
 // deleteMilestone answers DELETE R/milestones/{id} with 204.
-func (s *Server) deleteMilestone(q *request) error {
+func (s *kernel) deleteMilestone(q *request) error {
 	return noContent(q, s.issues.DeleteMilestone(q.r.Context(), q.repo, q.var_("id")))
 }

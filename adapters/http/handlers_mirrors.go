@@ -7,7 +7,7 @@ import (
 )
 
 // mirrorRoutes are the migration, pull and push mirror routes.
-func (s *Server) mirrorRoutes() []route {
+func (s *kernel) mirrorRoutes() []route {
 	return []route{
 		// 4.1 Repositories (core) / 4.5 top level
 		{"POST", "/repos/migrate", scopes(catRepo), "T", s.migrateRepo},
@@ -22,7 +22,7 @@ func (s *Server) mirrorRoutes() []route {
 }
 
 // migrateRepo answers POST /repos/migrate with 201 and the new repository.
-func (s *Server) migrateRepo(q *request) error {
+func (s *kernel) migrateRepo(q *request) error {
 	var b migrateBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -52,7 +52,7 @@ func (s *Server) migrateRepo(q *request) error {
 
 // syncMirror answers POST R/mirror-sync with 202: a sync is queued. A
 // repository that is no pull mirror is 404, as the spec has it.
-func (s *Server) syncMirror(q *request) error {
+func (s *kernel) syncMirror(q *request) error {
 	if err := s.mirrors.SyncMirror(q.r.Context(), q.repo); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (s *Server) syncMirror(q *request) error {
 
 // syncPushMirrors answers POST R/push_mirrors-sync with Gitea's 200 and no
 // body: a push to each push mirror is queued.
-func (s *Server) syncPushMirrors(q *request) error {
+func (s *kernel) syncPushMirrors(q *request) error {
 	if err := s.mirrors.SyncPushMirrors(q.r.Context(), q.repo); err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (s *Server) syncPushMirrors(q *request) error {
 }
 
 // listPushMirrors answers GET R/push_mirrors, one page.
-func (s *Server) listPushMirrors(q *request) error {
+func (s *kernel) listPushMirrors(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (s *Server) listPushMirrors(q *request) error {
 
 // addPushMirror answers POST R/push_mirrors with Gitea's 200 and the push
 // mirror.
-func (s *Server) addPushMirror(q *request) error {
+func (s *kernel) addPushMirror(q *request) error {
 	var b createPushMirrorBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -104,7 +104,7 @@ func (s *Server) addPushMirror(q *request) error {
 }
 
 // getPushMirror answers GET R/push_mirrors/{name}.
-func (s *Server) getPushMirror(q *request) error {
+func (s *kernel) getPushMirror(q *request) error {
 	m, err := s.mirrors.GetPushMirror(q.r.Context(), q.repo, q.var_("name"))
 	if err != nil {
 		return err
@@ -114,6 +114,6 @@ func (s *Server) getPushMirror(q *request) error {
 }
 
 // deletePushMirror answers DELETE R/push_mirrors/{name} with 204.
-func (s *Server) deletePushMirror(q *request) error {
+func (s *kernel) deletePushMirror(q *request) error {
 	return noContent(q, s.mirrors.DeletePushMirror(q.r.Context(), q.repo, q.var_("name")))
 }

@@ -7,7 +7,7 @@ import (
 
 // orgAvatarRoutes are 4.8's avatar rows: an organisation's owners (or a
 // site admin) upload or remove its avatar.
-func (s *Server) orgAvatarRoutes() []route {
+func (s *kernel) orgAvatarRoutes() []route {
 	return []route{
 		{"POST", "/orgs/{org}/avatar", scopes(catOrg), "T,OO", s.setOrgAvatar},
 		{"DELETE", "/orgs/{org}/avatar", scopes(catOrg), "T,OO", s.deleteOrgAvatar},
@@ -17,7 +17,7 @@ func (s *Server) orgAvatarRoutes() []route {
 // setOrgAvatar answers POST /orgs/{org}/avatar with Gitea's
 // UpdateUserAvatarOption: 204, 422 without an image or when it is not one,
 // 400 when it is not base64 (as Gitea and R/avatar answer).
-func (s *Server) setOrgAvatar(q *request) error {
+func (s *kernel) setOrgAvatar(q *request) error {
 	img, err := avatarImage(q)
 	if err != nil {
 		return err
@@ -26,14 +26,14 @@ func (s *Server) setOrgAvatar(q *request) error {
 }
 
 // deleteOrgAvatar answers DELETE /orgs/{org}/avatar; 204 also when it had none.
-func (s *Server) deleteOrgAvatar(q *request) error {
+func (s *kernel) deleteOrgAvatar(q *request) error {
 	return noContent(q, s.orgs.DeleteAvatar(q.r.Context(), q.org))
 }
 
 // serveAccountAvatar answers GET /avatars/{hash} with the PNG of an
 // account's uploaded avatar (Gitea's avatar link), or the generated one of
 // an account without (avatar_identicon.go).
-func (s *Server) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
+func (s *kernel) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
 	hash := strings.TrimPrefix(r.URL.Path, "/avatars/")
 	img, err := s.orgs.Avatar(r.Context(), hash)
 	if err != nil && isIdenticonHash(hash) {
@@ -51,7 +51,7 @@ func (s *Server) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
 
 // accountAvatarURL is the link of an account's uploaded avatar, empty when
 // it has none.
-func (s *Server) accountAvatarURL(hash string) string {
+func (s *kernel) accountAvatarURL(hash string) string {
 	if hash == "" {
 		return ""
 	}

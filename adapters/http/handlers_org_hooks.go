@@ -7,7 +7,7 @@ import "github.com/depothq/depot/domain/hook"
 // caller), then OO and WH are checked. An organisation's hooks hear about
 // every repository it owns, as a user's hooks do: they go through the same
 // use cases as /user/hooks, in the organisation's owner scope.
-func (s *Server) orgHookRoutes() []route {
+func (s *kernel) orgHookRoutes() []route {
 	return []route{
 		{"GET", "/orgs/{org}/hooks", scopes(catOrg), "T,OO,WH", s.listOrgHooks},
 		{"POST", "/orgs/{org}/hooks", scopes(catOrg), "T,OO,WH", s.createOrgHook},
@@ -20,16 +20,16 @@ func (s *Server) orgHookRoutes() []route {
 func orgHooks(q *request) hook.Scope { return hook.OwnerScope(q.org.Org.ID) }
 
 // listOrgHooks answers GET /orgs/{org}/hooks.
-func (s *Server) listOrgHooks(q *request) error { return s.writeHookList(q, orgHooks(q)) }
+func (s *kernel) listOrgHooks(q *request) error { return s.writeHookList(q, orgHooks(q)) }
 
 // createOrgHook answers POST /orgs/{org}/hooks with 201 and the hook.
-func (s *Server) createOrgHook(q *request) error { return s.createHook(q, fixedScope(orgHooks(q))) }
+func (s *kernel) createOrgHook(q *request) error { return s.createHook(q, fixedScope(orgHooks(q))) }
 
 // getOrgHook answers GET /orgs/{org}/hooks/{id}; another scope's hook is 404.
-func (s *Server) getOrgHook(q *request) error { return s.getHook(q, orgHooks(q)) }
+func (s *kernel) getOrgHook(q *request) error { return s.getHook(q, orgHooks(q)) }
 
 // editOrgHook answers PATCH /orgs/{org}/hooks/{id} with the hook.
-func (s *Server) editOrgHook(q *request) error { return s.editHook(q, orgHooks(q)) }
+func (s *kernel) editOrgHook(q *request) error { return s.editHook(q, orgHooks(q)) }
 
 // deleteOrgHook answers DELETE /orgs/{org}/hooks/{id} with 204.
-func (s *Server) deleteOrgHook(q *request) error { return s.deleteHook(q, orgHooks(q)) }
+func (s *kernel) deleteOrgHook(q *request) error { return s.deleteHook(q, orgHooks(q)) }

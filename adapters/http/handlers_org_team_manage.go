@@ -12,7 +12,7 @@ import (
 
 // listMyTeams answers GET /user/teams: the caller's teams in every
 // organisation, each with its organisation.
-func (s *Server) listMyTeams(q *request) error {
+func (s *kernel) listMyTeams(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func (s *Server) listMyTeams(q *request) error {
 }
 
 // listTeams answers GET /orgs/{org}/teams.
-func (s *Server) listTeams(q *request) error {
+func (s *kernel) listTeams(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ type teamSearchDTO struct {
 
 // searchTeams answers GET /orgs/{org}/teams/search: q matches the name and,
 // unless include_desc is false, the description.
-func (s *Server) searchTeams(q *request) error {
+func (s *kernel) searchTeams(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *Server) searchTeams(q *request) error {
 	return nil
 }
 
-func (s *Server) toTeams(teams []*org.Team, o *org.Organization) []teamDTO {
+func (s *kernel) toTeams(teams []*org.Team, o *org.Organization) []teamDTO {
 	out := make([]teamDTO, len(teams))
 	for i, t := range teams {
 		out[i] = s.toTeam(t, o)
@@ -93,7 +93,7 @@ type editTeamBody struct {
 }
 
 // editTeam answers PATCH /teams/{teamid}.
-func (s *Server) editTeam(q *request) error {
+func (s *kernel) editTeam(q *request) error {
 	var b editTeamBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -109,7 +109,7 @@ func (s *Server) editTeam(q *request) error {
 }
 
 // deleteTeam answers DELETE /teams/{teamid}; the Owners team stays (422).
-func (s *Server) deleteTeam(q *request) error {
+func (s *kernel) deleteTeam(q *request) error {
 	if err := s.orgs.DeleteTeam(q.r.Context(), q.team); err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) deleteTeam(q *request) error {
 }
 
 // listTeamMembers answers GET /teams/{teamid}/members.
-func (s *Server) listTeamMembers(q *request) error {
+func (s *kernel) listTeamMembers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func (s *Server) listTeamMembers(q *request) error {
 }
 
 // listTeamRepos answers GET /teams/{teamid}/repos.
-func (s *Server) listTeamRepos(q *request) error {
+func (s *kernel) listTeamRepos(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -143,13 +143,13 @@ func (s *Server) listTeamRepos(q *request) error {
 }
 
 // teamRepo opens the repository {org}/{reponame} of a team route.
-func (s *Server) teamRepo(q *request) (*repos.Access, error) {
+func (s *kernel) teamRepo(q *request) (*repos.Access, error) {
 	return s.repos.Open(q.r.Context(), q.caller, q.org.Org.Name, q.var_("reponame"))
 }
 
 // getTeamRepo answers GET /teams/{teamid}/repos/{org}/{reponame}: the
 // repository when the team reaches it, 404 otherwise.
-func (s *Server) getTeamRepo(q *request) error {
+func (s *kernel) getTeamRepo(q *request) error {
 	a, err := s.teamRepo(q)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (s *Server) getTeamRepo(q *request) error {
 }
 
 // removeTeamRepo answers DELETE /teams/{teamid}/repos/{org}/{reponame}.
-func (s *Server) removeTeamRepo(q *request) error {
+func (s *kernel) removeTeamRepo(q *request) error {
 	a, err := s.teamRepo(q)
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func (s *Server) removeTeamRepo(q *request) error {
 }
 
 // noOrg answers Gitea's 405 for team routes on a personal repository.
-func (s *Server) noOrg(q *request, err error) error {
+func (s *kernel) noOrg(q *request, err error) error {
 	if errors.Is(err, orgs.ErrNoOrg) {
 		s.writeMessage(q.w, http.StatusMethodNotAllowed, orgs.ErrNoOrg.Error())
 		return nil
@@ -183,7 +183,7 @@ func (s *Server) noOrg(q *request, err error) error {
 }
 
 // listRepoTeams answers GET R/teams.
-func (s *Server) listRepoTeams(q *request) error {
+func (s *kernel) listRepoTeams(q *request) error {
 	teams, o, err := s.orgs.RepoTeams(q.r.Context(), q.repo)
 	if err != nil {
 		return s.noOrg(q, err)
@@ -194,7 +194,7 @@ func (s *Server) listRepoTeams(q *request) error {
 
 // checkRepoTeam answers GET R/teams/{team}: the team when it reaches the
 // repository, 404 otherwise.
-func (s *Server) checkRepoTeam(q *request) error {
+func (s *kernel) checkRepoTeam(q *request) error {
 	t, o, has, err := s.orgs.RepoTeam(q.r.Context(), q.repo, q.var_("team"))
 	if err != nil {
 		return s.noOrg(q, err)
@@ -207,12 +207,12 @@ func (s *Server) checkRepoTeam(q *request) error {
 }
 
 // addRepoTeam answers PUT R/teams/{team}.
-func (s *Server) addRepoTeam(q *request) error { return s.setRepoTeam(q, true) }
+func (s *kernel) addRepoTeam(q *request) error { return s.setRepoTeam(q, true) }
 
 // removeRepoTeam answers DELETE R/teams/{team}.
-func (s *Server) removeRepoTeam(q *request) error { return s.setRepoTeam(q, false) }
+func (s *kernel) removeRepoTeam(q *request) error { return s.setRepoTeam(q, false) }
 
-func (s *Server) setRepoTeam(q *request, give bool) error {
+func (s *kernel) setRepoTeam(q *request, give bool) error {
 	if err := s.orgs.SetRepoTeam(q.r.Context(), q.repo, q.var_("team"), give); err != nil {
 		return s.noOrg(q, err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // orgTeamRoutes are the team rows of the catalogue built so far: creating a
 // team, reading it, its members, and giving it a repository.
-func (s *Server) orgTeamRoutes() []route {
+func (s *kernel) orgTeamRoutes() []route {
 	return []route{
 		{"POST", "/orgs/{org}/teams", scopes(catOrg), "T,OM,OO", s.createTeam},
 		{"GET", "/teams/{teamid}", scopes(catOrg), "T,TM", s.getTeam},
@@ -49,7 +49,7 @@ type teamDTO struct {
 	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
 }
 
-func (s *Server) toTeam(t *org.Team, o *org.Organization) teamDTO {
+func (s *kernel) toTeam(t *org.Team, o *org.Organization) teamDTO {
 	d := teamDTO{ID: t.ID, Name: t.Name, Description: t.Description, IncludesAllRepositories: t.IncludesAllRepositories,
 		Permission: t.Mode.String(), CanCreateOrgRepo: t.CanCreateOrgRepo, Units: []string{}, UnitsMap: map[string]string{}}
 	if o != nil {
@@ -78,7 +78,7 @@ type createTeamBody struct {
 }
 
 // createTeam answers POST /orgs/{org}/teams.
-func (s *Server) createTeam(q *request) error {
+func (s *kernel) createTeam(q *request) error {
 	var b createTeamBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -94,14 +94,14 @@ func (s *Server) createTeam(q *request) error {
 }
 
 // getTeam answers GET /teams/{teamid}.
-func (s *Server) getTeam(q *request) error {
+func (s *kernel) getTeam(q *request) error {
 	q.json(http.StatusOK, s.toTeam(q.team.Team, q.team.Org.Org))
 	return nil
 }
 
 // getTeamMember answers GET /teams/{teamid}/members/{username}: the user
 // when in the team, 404 otherwise.
-func (s *Server) getTeamMember(q *request) error {
+func (s *kernel) getTeamMember(q *request) error {
 	if err := s.orgs.CheckTeamMember(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (s *Server) getTeamMember(q *request) error {
 }
 
 // addTeamMember answers PUT /teams/{teamid}/members/{username}.
-func (s *Server) addTeamMember(q *request) error {
+func (s *kernel) addTeamMember(q *request) error {
 	if err := s.orgs.AddTeamMember(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *Server) addTeamMember(q *request) error {
 
 // removeTeamMember answers DELETE /teams/{teamid}/members/{username}; the
 // Owners team keeps its last member (409).
-func (s *Server) removeTeamMember(q *request) error {
+func (s *kernel) removeTeamMember(q *request) error {
 	if err := s.orgs.RemoveTeamMember(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (s *Server) removeTeamMember(q *request) error {
 
 // addTeamRepo answers PUT /teams/{teamid}/repos/{org}/{reponame}: the
 // caller must administer the repository.
-func (s *Server) addTeamRepo(q *request) error {
+func (s *kernel) addTeamRepo(q *request) error {
 	a, err := s.repos.Open(q.r.Context(), q.caller, q.org.Org.Name, q.var_("reponame"))
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ const catOrg = token.CategoryOrganization
 // deprecated /org/{org}/repos and 4.9's admin rows). Routes naming {org}
 // resolve it first (orgs.Service.Open: 404 when absent or hidden), so OO and
 // OM are checked against the caller's membership.
-func (s *Server) orgRoutes() []route {
+func (s *kernel) orgRoutes() []route {
 	return append([]route{
 		{"GET", "/user/orgs", scopes(catUser, catOrg), "T", s.listMyOrgs},
 		{"GET", "/users/{username}/orgs", scopes(catOrg), "T", s.listUserOrgs},
@@ -52,7 +52,7 @@ func (s *Server) orgRoutes() []route {
 // resolveOrg loads the team ({teamid}) and the organisation ({org}) the
 // path names, with the caller's ties to them (404 when absent or hidden),
 // and applies the public-only token rule to the organisation.
-func (s *Server) resolveOrg(q *request, c *compiledRoute) error {
+func (s *kernel) resolveOrg(q *request, c *compiledRoute) error {
 	if v, ok := q.vars["teamid"]; ok {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
@@ -96,19 +96,19 @@ func orgFacts(q *request, f *permission.Facts) {
 }
 
 // listMyOrgs answers GET /user/orgs: every organisation the caller belongs to.
-func (s *Server) listMyOrgs(q *request) error {
+func (s *kernel) listMyOrgs(q *request) error {
 	return s.listOrgsOf(q, q.caller.User)
 }
 
 // listUserOrgs answers GET /users/{username}/orgs.
-func (s *Server) listUserOrgs(q *request) error {
+func (s *kernel) listUserOrgs(q *request) error {
 	if !user.CanSee(users.Viewer(q.caller), q.subject) {
 		return errs.NotFound("user does not exist")
 	}
 	return s.listOrgsOf(q, q.subject)
 }
 
-func (s *Server) listOrgsOf(q *request, u *user.User) error {
+func (s *kernel) listOrgsOf(q *request, u *user.User) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func (s *Server) listOrgsOf(q *request, u *user.User) error {
 }
 
 // getOrgPermissions answers GET /users/{username}/orgs/{org}/permissions.
-func (s *Server) getOrgPermissions(q *request) error {
+func (s *kernel) getOrgPermissions(q *request) error {
 	p, err := s.orgs.PermissionsOf(q.r.Context(), q.org, q.subject)
 	if err != nil {
 		return err
@@ -133,16 +133,16 @@ func (s *Server) getOrgPermissions(q *request) error {
 }
 
 // createOrg answers POST /orgs: the caller becomes the owner.
-func (s *Server) createOrg(q *request) error {
+func (s *kernel) createOrg(q *request) error {
 	return s.createOrgFor(q, q.caller.User)
 }
 
 // adminCreateOrg answers POST /admin/users/{username}/orgs.
-func (s *Server) adminCreateOrg(q *request) error {
+func (s *kernel) adminCreateOrg(q *request) error {
 	return s.createOrgFor(q, q.subject)
 }
 
-func (s *Server) createOrgFor(q *request, owner *user.User) error {
+func (s *kernel) createOrgFor(q *request, owner *user.User) error {
 	var b createOrgBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -156,7 +156,7 @@ func (s *Server) createOrgFor(q *request, owner *user.User) error {
 }
 
 // listOrgs answers GET /orgs: the organisations the caller may see.
-func (s *Server) listOrgs(q *request) error {
+func (s *kernel) listOrgs(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ func (s *Server) listOrgs(q *request) error {
 }
 
 // adminListOrgs answers GET /admin/orgs: every organisation.
-func (s *Server) adminListOrgs(q *request) error {
+func (s *kernel) adminListOrgs(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -187,19 +187,19 @@ func (s *Server) adminListOrgs(q *request) error {
 
 // adminListUserOrgs answers GET /admin/users/{username}/orgs: every
 // organisation the user belongs to.
-func (s *Server) adminListUserOrgs(q *request) error {
+func (s *kernel) adminListUserOrgs(q *request) error {
 	return s.listOrgsOf(q, q.subject)
 }
 
 // getOrg answers GET /orgs/{org}.
-func (s *Server) getOrg(q *request) error {
+func (s *kernel) getOrg(q *request) error {
 	q.json(http.StatusOK, s.toOrg(q.org.Org))
 	return nil
 }
 
 // editOrg answers PATCH /orgs/{org}. As in Gitea, an empty e-mail or
 // visibility keeps the current one; the other texts are replaced.
-func (s *Server) editOrg(q *request) error {
+func (s *kernel) editOrg(q *request) error {
 	var b editOrgBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -222,7 +222,7 @@ func (s *Server) editOrg(q *request) error {
 }
 
 // deleteOrg answers DELETE /orgs/{org}; 422 while it owns repositories.
-func (s *Server) deleteOrg(q *request) error {
+func (s *kernel) deleteOrg(q *request) error {
 	if err := s.orgs.Delete(q.r.Context(), q.org); err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (s *Server) deleteOrg(q *request) error {
 }
 
 // renameOrg answers POST /orgs/{org}/rename.
-func (s *Server) renameOrg(q *request) error {
+func (s *kernel) renameOrg(q *request) error {
 	var b renameOrgBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -246,14 +246,14 @@ func (s *Server) renameOrg(q *request) error {
 // listOrgRepos answers GET /orgs/{org}/repos: the organisation's
 // repositories the caller may see (team members see the private ones their
 // teams reach).
-func (s *Server) listOrgRepos(q *request) error {
+func (s *kernel) listOrgRepos(q *request) error {
 	return s.listOwnedRepos(q, &q.org.Org.User, false)
 }
 
 // createOrgRepo answers POST /orgs/{org}/repos and the deprecated POST
 // /org/{org}/repos: owners and members of a team allowed to create
 // repositories may.
-func (s *Server) createOrgRepo(q *request) error {
+func (s *kernel) createOrgRepo(q *request) error {
 	in, err := decodeCreateRepo(q)
 	if err != nil {
 		return err
@@ -267,12 +267,12 @@ func (s *Server) createOrgRepo(q *request) error {
 
 // listOrgMembers answers GET /orgs/{org}/members: all members to members
 // and site admins, the public ones to other callers.
-func (s *Server) listOrgMembers(q *request) error { return s.listMembers(q, false) }
+func (s *kernel) listOrgMembers(q *request) error { return s.listMembers(q, false) }
 
 // listOrgPublicMembers answers GET /orgs/{org}/public_members.
-func (s *Server) listOrgPublicMembers(q *request) error { return s.listMembers(q, true) }
+func (s *kernel) listOrgPublicMembers(q *request) error { return s.listMembers(q, true) }
 
-func (s *Server) listMembers(q *request, publicOnly bool) error {
+func (s *kernel) listMembers(q *request, publicOnly bool) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -289,7 +289,7 @@ func (s *Server) listMembers(q *request, publicOnly bool) error {
 // checkOrgMember answers GET /orgs/{org}/members/{username}: 204 or 404 to
 // members (and site admins); other callers are sent to the public
 // membership check, as Gitea does.
-func (s *Server) checkOrgMember(q *request) error {
+func (s *kernel) checkOrgMember(q *request) error {
 	if !q.org.CanSeeAllMembers() && q.caller.UserID() != q.subject.ID {
 		http.Redirect(q.w, q.r, s.baseURL+apiPrefix+"/orgs/"+url.PathEscape(q.org.Org.Name)+"/public_members/"+
 			url.PathEscape(q.subject.Name), http.StatusFound)
@@ -299,9 +299,9 @@ func (s *Server) checkOrgMember(q *request) error {
 }
 
 // checkOrgPublicMember answers GET /orgs/{org}/public_members/{username}.
-func (s *Server) checkOrgPublicMember(q *request) error { return s.answerMembership(q, true) }
+func (s *kernel) checkOrgPublicMember(q *request) error { return s.answerMembership(q, true) }
 
-func (s *Server) answerMembership(q *request, publicOnly bool) error {
+func (s *kernel) answerMembership(q *request, publicOnly bool) error {
 	if err := s.orgs.CheckMember(q.r.Context(), q.org, q.subject, publicOnly); err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (s *Server) answerMembership(q *request, publicOnly bool) error {
 
 // removeOrgMember answers DELETE /orgs/{org}/members/{username}; the last
 // owner stays (409).
-func (s *Server) removeOrgMember(q *request) error {
+func (s *kernel) removeOrgMember(q *request) error {
 	if err := s.orgs.RemoveMember(q.r.Context(), q.org, q.subject); err != nil {
 		return err
 	}
@@ -320,12 +320,12 @@ func (s *Server) removeOrgMember(q *request) error {
 }
 
 // publicizeOrgMember answers PUT /orgs/{org}/public_members/{username}.
-func (s *Server) publicizeOrgMember(q *request) error { return s.setPublicMember(q, true) }
+func (s *kernel) publicizeOrgMember(q *request) error { return s.setPublicMember(q, true) }
 
 // concealOrgMember answers DELETE /orgs/{org}/public_members/{username}.
-func (s *Server) concealOrgMember(q *request) error { return s.setPublicMember(q, false) }
+func (s *kernel) concealOrgMember(q *request) error { return s.setPublicMember(q, false) }
 
-func (s *Server) setPublicMember(q *request, public bool) error {
+func (s *kernel) setPublicMember(q *request, public bool) error {
 	if err := s.orgs.SetPublic(q.r.Context(), q.org, q.subject, public); err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func decodeReaction(q *request) (string, error) {
 }
 
 // writeReactions answers a page of reactions.
-func (s *Server) writeReactions(q *request, opts ports.ListOptions, v *issues.ReactionView) {
+func (s *kernel) writeReactions(q *request, opts ports.ListOptions, v *issues.ReactionView) {
 	out := make([]reactionDTO, len(v.Reactions))
 	for i, r := range v.Reactions {
 		out[i] = s.toReactionDTO(q.caller, v.Users, r)
@@ -36,7 +36,7 @@ func (s *Server) writeReactions(q *request, opts ports.ListOptions, v *issues.Re
 }
 
 // listIssueReactions answers GET R/issues/{index}/reactions.
-func (s *Server) listIssueReactions(q *request) error {
+func (s *kernel) listIssueReactions(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func (s *Server) listIssueReactions(q *request) error {
 }
 
 // listCommentReactions answers GET R/issues/comments/{id}/reactions.
-func (s *Server) listCommentReactions(q *request) error {
+func (s *kernel) listCommentReactions(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *Server) listCommentReactions(q *request) error {
 
 // postIssueReaction answers POST R/issues/{index}/reactions: 201 for a new
 // reaction, 200 with the existing one.
-func (s *Server) postIssueReaction(q *request) error {
+func (s *kernel) postIssueReaction(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (s *Server) postIssueReaction(q *request) error {
 }
 
 // postCommentReaction answers POST R/issues/comments/{id}/reactions.
-func (s *Server) postCommentReaction(q *request) error {
+func (s *kernel) postCommentReaction(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (s *Server) postCommentReaction(q *request) error {
 	return s.writeReaction(q, r, created, err)
 }
 
-func (s *Server) writeReaction(q *request, r *issue.Reaction, created bool, err error) error {
+func (s *kernel) writeReaction(q *request, r *issue.Reaction, created bool, err error) error {
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) writeReaction(q *request, r *issue.Reaction, created bool, err 
 
 // deleteIssueReaction answers DELETE R/issues/{index}/reactions with 200
 // (Gitea's status), whether or not the caller had reacted so.
-func (s *Server) deleteIssueReaction(q *request) error {
+func (s *kernel) deleteIssueReaction(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -135,7 +135,7 @@ func (s *Server) deleteIssueReaction(q *request) error {
 }
 
 // deleteCommentReaction answers DELETE R/issues/comments/{id}/reactions with 200.
-func (s *Server) deleteCommentReaction(q *request) error {
+func (s *kernel) deleteCommentReaction(q *request) error {
 	id, err := commentID(q)
 	if err != nil {
 		return err

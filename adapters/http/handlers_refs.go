@@ -7,7 +7,7 @@ import (
 )
 
 // refRoutes lists this group's rows of the route table (catalogue 4.5).
-func (s *Server) refRoutes() []route {
+func (s *kernel) refRoutes() []route {
 	return []route{
 		{"GET", R + "/branches", scopes(catRepo), "RR(code)", s.listBranches},
 		{"POST", R + "/branches", scopes(catRepo), "T,RW(code),NA", s.createBranch},
@@ -26,7 +26,7 @@ func (s *Server) refRoutes() []route {
 }
 
 // listBranches answers GET R/branches: one page by name, with paging headers.
-func (s *Server) listBranches(q *request) error {
+func (s *kernel) listBranches(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func (s *Server) listBranches(q *request) error {
 }
 
 // getBranch answers GET R/branches/{branch}.
-func (s *Server) getBranch(q *request) error {
+func (s *kernel) getBranch(q *request) error {
 	b, err := s.content.Branch(q.r.Context(), q.repo, q.var_("branch"))
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *Server) getBranch(q *request) error {
 }
 
 // createBranch answers POST R/branches with the new branch (201).
-func (s *Server) createBranch(q *request) error {
+func (s *kernel) createBranch(q *request) error {
 	var body refCreateBranchBody
 	if err := decodeJSON(q.r, &body); err != nil {
 		return err
@@ -70,7 +70,7 @@ func (s *Server) createBranch(q *request) error {
 }
 
 // renameBranch answers PATCH R/branches/{branch} (204).
-func (s *Server) renameBranch(q *request) error {
+func (s *kernel) renameBranch(q *request) error {
 	var body refUpdateBranchBody
 	if err := decodeJSON(q.r, &body); err != nil {
 		return err
@@ -83,7 +83,7 @@ func (s *Server) renameBranch(q *request) error {
 }
 
 // deleteBranch answers DELETE R/branches/{branch} (204).
-func (s *Server) deleteBranch(q *request) error {
+func (s *kernel) deleteBranch(q *request) error {
 	if err := s.content.DeleteBranch(q.r.Context(), q.repo, q.var_("branch")); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) deleteBranch(q *request) error {
 }
 
 // listTags answers GET R/tags: one page in Gitea's order, with paging headers.
-func (s *Server) listTags(q *request) error {
+func (s *kernel) listTags(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func (s *Server) listTags(q *request) error {
 }
 
 // getTag answers GET R/tags/{tag}.
-func (s *Server) getTag(q *request) error {
+func (s *kernel) getTag(q *request) error {
 	t, err := s.content.Tag(q.r.Context(), q.repo, q.var_("tag"))
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func (s *Server) getTag(q *request) error {
 }
 
 // createTag answers POST R/tags with the new tag (201).
-func (s *Server) createTag(q *request) error {
+func (s *kernel) createTag(q *request) error {
 	var body refCreateTagBody
 	if err := decodeJSON(q.r, &body); err != nil {
 		return err
@@ -136,7 +136,7 @@ func (s *Server) createTag(q *request) error {
 }
 
 // deleteTag answers DELETE R/tags/{tag} (204).
-func (s *Server) deleteTag(q *request) error {
+func (s *kernel) deleteTag(q *request) error {
 	if err := s.content.DeleteTag(q.r.Context(), q.repo, q.var_("tag")); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (s *Server) deleteTag(q *request) error {
 // listRefs answers GET R/git/refs and R/git/refs/{ref}: every reference
 // under the prefix; a single reference named exactly is answered as an
 // object rather than a list, as Gitea does.
-func (s *Server) listRefs(q *request) error {
+func (s *kernel) listRefs(q *request) error {
 	filter := q.var_("ref")
 	refs, err := s.content.Refs(q.r.Context(), q.repo, filter)
 	if err != nil {
@@ -166,7 +166,7 @@ func (s *Server) listRefs(q *request) error {
 }
 
 // getAnnotatedTag answers GET R/git/tags/{sha}.
-func (s *Server) getAnnotatedTag(q *request) error {
+func (s *kernel) getAnnotatedTag(q *request) error {
 	t, err := s.content.AnnotatedTag(q.r.Context(), q.repo, q.var_("sha"))
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func (s *Server) getAnnotatedTag(q *request) error {
 
 // getNote answers GET R/git/notes/{sha}; verification and files default to
 // true, as in Gitea.
-func (s *Server) getNote(q *request) error {
+func (s *kernel) getNote(q *request) error {
 	verification, files := true, true
 	for name, dst := range map[string]*bool{"verification": &verification, "files": &files} {
 		b, err := queryBool(q, name)

@@ -42,7 +42,7 @@ func queryInt(q *request, name string) (int64, error) {
 }
 
 // searchRepos answers GET /repos/search with the {data, ok} envelope.
-func (s *Server) searchRepos(q *request) error {
+func (s *kernel) searchRepos(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -101,21 +101,21 @@ func (s *Server) searchRepos(q *request) error {
 }
 
 // listMyRepos answers GET /user/repos: owned and collaborated repositories.
-func (s *Server) listMyRepos(q *request) error {
+func (s *kernel) listMyRepos(q *request) error {
 	return s.listOwnedRepos(q, q.caller.User, true)
 }
 
 // listUserRepos answers GET /users/{username}/repos. An account the caller
 // may not see (a private user to others, a limited one to anonymous callers)
 // answers 404, as GET /users/{username} does.
-func (s *Server) listUserRepos(q *request) error {
+func (s *kernel) listUserRepos(q *request) error {
 	if !user.CanSee(users.Viewer(q.caller), q.subject) {
 		return errs.NotFound("user does not exist")
 	}
 	return s.listOwnedRepos(q, q.subject, false)
 }
 
-func (s *Server) listOwnedRepos(q *request, owner *user.User, withCollaborations bool) error {
+func (s *kernel) listOwnedRepos(q *request, owner *user.User, withCollaborations bool) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (s *Server) listOwnedRepos(q *request, owner *user.User, withCollaborations
 }
 
 // writeRepoList answers a bare array of repositories with paging headers.
-func (s *Server) writeRepoList(q *request, opts ports.ListOptions, list []*repository.Repository, total int64, err error) error {
+func (s *kernel) writeRepoList(q *request, opts ports.ListOptions, list []*repository.Repository, total int64, err error) error {
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *Server) writeRepoList(q *request, opts ports.ListOptions, list []*repos
 }
 
 // getRepo answers GET /repos/{owner}/{repo} and /repositories/{id}.
-func (s *Server) getRepo(q *request) error {
+func (s *kernel) getRepo(q *request) error {
 	d, err := s.renderRepo(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -183,7 +183,7 @@ func decodeCreateRepo(q *request) (repos.CreateInput, error) {
 }
 
 // createMyRepo answers POST /user/repos.
-func (s *Server) createMyRepo(q *request) error {
+func (s *kernel) createMyRepo(q *request) error {
 	in, err := decodeCreateRepo(q)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (s *Server) createMyRepo(q *request) error {
 }
 
 // answerRepo renders the repository with id as the caller now sees it.
-func (s *Server) answerRepo(q *request, status int, id int64) error {
+func (s *kernel) answerRepo(q *request, status int, id int64) error {
 	a, err := s.repos.OpenByID(q.r.Context(), q.caller, id)
 	if err != nil {
 		return err
@@ -258,7 +258,7 @@ type editRepoBody struct {
 }
 
 // editRepo answers PATCH /repos/{owner}/{repo}.
-func (s *Server) editRepo(q *request) error {
+func (s *kernel) editRepo(q *request) error {
 	var b editRepoBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -300,7 +300,7 @@ func (s *Server) editRepo(q *request) error {
 }
 
 // deleteRepo answers DELETE /repos/{owner}/{repo}.
-func (s *Server) deleteRepo(q *request) error {
+func (s *kernel) deleteRepo(q *request) error {
 	if err := s.repos.Delete(q.r.Context(), q.repo); err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ type issueTrackerBody struct {
 }
 
 // editIssueTracker answers PATCH /repos/{owner}/{repo}/issue-tracker.
-func (s *Server) editIssueTracker(q *request) error {
+func (s *kernel) editIssueTracker(q *request) error {
 	var b issueTrackerBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err

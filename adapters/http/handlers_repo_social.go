@@ -22,14 +22,14 @@ func noContent(q *request, err error) error {
 }
 
 // writeUserList answers a bare array of users with paging headers.
-func (s *Server) writeUserList(q *request, list []*user.User, total int64) {
+func (s *kernel) writeUserList(q *request, list []*user.User, total int64) {
 	opts, _ := s.listOptions(q.r)
 	s.setPaging(q.w, q.r, opts, total)
 	q.json(http.StatusOK, s.toUsers(q.caller, list))
 }
 
 // listCollaborators answers GET R/collaborators.
-func (s *Server) listCollaborators(q *request) error {
+func (s *kernel) listCollaborators(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -47,12 +47,12 @@ func (s *Server) listCollaborators(q *request) error {
 }
 
 // checkCollaborator answers GET R/collaborators/{collaborator}: 204, 404, or 422 for an unknown user.
-func (s *Server) checkCollaborator(q *request) error {
+func (s *kernel) checkCollaborator(q *request) error {
 	return noContent(q, s.repos.IsCollaborator(q.r.Context(), q.repo, q.var_("collaborator")))
 }
 
 // addCollaborator answers PUT R/collaborators/{collaborator}.
-func (s *Server) addCollaborator(q *request) error {
+func (s *kernel) addCollaborator(q *request) error {
 	var b struct {
 		Permission *string `json:"permission"`
 	}
@@ -71,12 +71,12 @@ func (s *Server) addCollaborator(q *request) error {
 }
 
 // removeCollaborator answers DELETE R/collaborators/{collaborator}.
-func (s *Server) removeCollaborator(q *request) error {
+func (s *kernel) removeCollaborator(q *request) error {
 	return noContent(q, s.repos.RemoveCollaborator(q.r.Context(), q.repo, q.var_("collaborator")))
 }
 
 // collaboratorPermission answers GET R/collaborators/{collaborator}/permission.
-func (s *Server) collaboratorPermission(q *request) error {
+func (s *kernel) collaboratorPermission(q *request) error {
 	cp, err := s.repos.PermissionOfUser(q.r.Context(), q.repo, q.var_("collaborator"))
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func (s *Server) collaboratorPermission(q *request) error {
 }
 
 // listAssignees answers GET R/assignees.
-func (s *Server) listAssignees(q *request) error {
+func (s *kernel) listAssignees(q *request) error {
 	list, err := s.repos.Assignees(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (s *Server) listAssignees(q *request) error {
 }
 
 // listDeployKeys answers GET R/keys (?key_id, ?fingerprint).
-func (s *Server) listDeployKeys(q *request) error {
+func (s *kernel) listDeployKeys(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *Server) listDeployKeys(q *request) error {
 }
 
 // getDeployKey answers GET R/keys/{id}.
-func (s *Server) getDeployKey(q *request) error {
+func (s *kernel) getDeployKey(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func (s *Server) getDeployKey(q *request) error {
 }
 
 // addDeployKey answers POST R/keys.
-func (s *Server) addDeployKey(q *request) error {
+func (s *kernel) addDeployKey(q *request) error {
 	var b struct {
 		Title    string `json:"title"`
 		Key      string `json:"key"`
@@ -170,7 +170,7 @@ func (s *Server) addDeployKey(q *request) error {
 }
 
 // deleteDeployKey answers DELETE R/keys/{id}.
-func (s *Server) deleteDeployKey(q *request) error {
+func (s *kernel) deleteDeployKey(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ func pathID(q *request, name string) (int64, error) {
 }
 
 // listTopics answers GET R/topics.
-func (s *Server) listTopics(q *request) error {
+func (s *kernel) listTopics(q *request) error {
 	topics := q.repo.Repo.Topics
 	if topics == nil {
 		topics = []string{}
@@ -199,7 +199,7 @@ func (s *Server) listTopics(q *request) error {
 }
 
 // replaceTopics answers PUT R/topics.
-func (s *Server) replaceTopics(q *request) error {
+func (s *kernel) replaceTopics(q *request) error {
 	var b struct {
 		Topics []string `json:"topics"`
 	}
@@ -210,17 +210,17 @@ func (s *Server) replaceTopics(q *request) error {
 }
 
 // addTopic answers PUT R/topics/{topic}.
-func (s *Server) addTopic(q *request) error {
+func (s *kernel) addTopic(q *request) error {
 	return noContent(q, s.repos.AddTopic(q.r.Context(), q.repo, q.var_("topic")))
 }
 
 // deleteTopic answers DELETE R/topics/{topic}.
-func (s *Server) deleteTopic(q *request) error {
+func (s *kernel) deleteTopic(q *request) error {
 	return noContent(q, s.repos.RemoveTopic(q.r.Context(), q.repo, q.var_("topic")))
 }
 
 // searchTopics answers GET /topics/search.
-func (s *Server) searchTopics(q *request) error {
+func (s *kernel) searchTopics(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -239,7 +239,7 @@ func (s *Server) searchTopics(q *request) error {
 }
 
 // listMyStarred answers GET /user/starred.
-func (s *Server) listMyStarred(q *request) error {
+func (s *kernel) listMyStarred(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -249,7 +249,7 @@ func (s *Server) listMyStarred(q *request) error {
 }
 
 // listUserStarred answers GET /users/{username}/starred.
-func (s *Server) listUserStarred(q *request) error {
+func (s *kernel) listUserStarred(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -259,18 +259,18 @@ func (s *Server) listUserStarred(q *request) error {
 }
 
 // checkStarred answers GET /user/starred/{owner}/{repo}: 204 or 404.
-func (s *Server) checkStarred(q *request) error {
+func (s *kernel) checkStarred(q *request) error {
 	return noContent(q, s.repos.IsStarred(q.r.Context(), q.repo))
 }
 
 // star answers PUT /user/starred/{owner}/{repo}.
-func (s *Server) star(q *request) error { return noContent(q, s.repos.Star(q.r.Context(), q.repo)) }
+func (s *kernel) star(q *request) error { return noContent(q, s.repos.Star(q.r.Context(), q.repo)) }
 
 // unstar answers DELETE /user/starred/{owner}/{repo}.
-func (s *Server) unstar(q *request) error { return noContent(q, s.repos.Unstar(q.r.Context(), q.repo)) }
+func (s *kernel) unstar(q *request) error { return noContent(q, s.repos.Unstar(q.r.Context(), q.repo)) }
 
 // listStargazers answers GET R/stargazers.
-func (s *Server) listStargazers(q *request) error {
+func (s *kernel) listStargazers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func (s *Server) listStargazers(q *request) error {
 }
 
 // listSubscribers answers GET R/subscribers.
-func (s *Server) listSubscribers(q *request) error {
+func (s *kernel) listSubscribers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -298,7 +298,7 @@ func (s *Server) listSubscribers(q *request) error {
 }
 
 // getSubscription answers GET R/subscription: 200 with WatchInfo, or 404.
-func (s *Server) getSubscription(q *request) error {
+func (s *kernel) getSubscription(q *request) error {
 	w, err := s.repos.Subscription(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -308,7 +308,7 @@ func (s *Server) getSubscription(q *request) error {
 }
 
 // watch answers PUT R/subscription.
-func (s *Server) watch(q *request) error {
+func (s *kernel) watch(q *request) error {
 	w, err := s.repos.Watch(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -318,12 +318,12 @@ func (s *Server) watch(q *request) error {
 }
 
 // unwatch answers DELETE R/subscription.
-func (s *Server) unwatch(q *request) error {
+func (s *kernel) unwatch(q *request) error {
 	return noContent(q, s.repos.Unwatch(q.r.Context(), q.repo))
 }
 
 // listMySubscriptions answers GET /user/subscriptions.
-func (s *Server) listMySubscriptions(q *request) error {
+func (s *kernel) listMySubscriptions(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -333,7 +333,7 @@ func (s *Server) listMySubscriptions(q *request) error {
 }
 
 // listUserSubscriptions answers GET /users/{username}/subscriptions.
-func (s *Server) listUserSubscriptions(q *request) error {
+func (s *kernel) listUserSubscriptions(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -343,7 +343,7 @@ func (s *Server) listUserSubscriptions(q *request) error {
 }
 
 // listForks answers GET R/forks.
-func (s *Server) listForks(q *request) error {
+func (s *kernel) listForks(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -353,7 +353,7 @@ func (s *Server) listForks(q *request) error {
 }
 
 // createFork answers POST R/forks with 202 and the fork.
-func (s *Server) createFork(q *request) error {
+func (s *kernel) createFork(q *request) error {
 	var b struct {
 		Organization *string `json:"organization"`
 		Name         *string `json:"name"`
@@ -376,7 +376,7 @@ func (s *Server) createFork(q *request) error {
 }
 
 // transferRepo answers POST R/transfer: 202 when done, 201 when it waits for the recipient.
-func (s *Server) transferRepo(q *request) error {
+func (s *kernel) transferRepo(q *request) error {
 	var b struct {
 		NewOwner string  `json:"new_owner"`
 		TeamIDs  []int64 `json:"team_ids"`
@@ -396,7 +396,7 @@ func (s *Server) transferRepo(q *request) error {
 }
 
 // acceptTransfer answers POST R/transfer/accept with 202.
-func (s *Server) acceptTransfer(q *request) error {
+func (s *kernel) acceptTransfer(q *request) error {
 	r, err := s.repos.AcceptTransfer(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -405,7 +405,7 @@ func (s *Server) acceptTransfer(q *request) error {
 }
 
 // rejectTransfer answers POST R/transfer/reject with 200.
-func (s *Server) rejectTransfer(q *request) error {
+func (s *kernel) rejectTransfer(q *request) error {
 	r, err := s.repos.RejectTransfer(q.r.Context(), q.repo)
 	if err != nil {
 		return err
@@ -421,7 +421,7 @@ func (s *Server) rejectTransfer(q *request) error {
 }
 
 // generateRepo answers POST R/generate with 201.
-func (s *Server) generateRepo(q *request) error {
+func (s *kernel) generateRepo(q *request) error {
 	var b struct {
 		Owner           string `json:"owner"`
 		Name            string `json:"name"`
@@ -470,7 +470,7 @@ func avatarImage(q *request) ([]byte, error) {
 }
 
 // setRepoAvatar answers POST R/avatar.
-func (s *Server) setRepoAvatar(q *request) error {
+func (s *kernel) setRepoAvatar(q *request) error {
 	img, err := avatarImage(q)
 	if err != nil {
 		return err
@@ -479,12 +479,12 @@ func (s *Server) setRepoAvatar(q *request) error {
 }
 
 // deleteRepoAvatar answers DELETE R/avatar.
-func (s *Server) deleteRepoAvatar(q *request) error {
+func (s *kernel) deleteRepoAvatar(q *request) error {
 	return noContent(q, s.repos.DeleteAvatar(q.r.Context(), q.repo))
 }
 
 // serveRepoAvatar answers GET /repo-avatars/{hash} with the PNG.
-func (s *Server) serveRepoAvatar(w http.ResponseWriter, r *http.Request) {
+func (s *kernel) serveRepoAvatar(w http.ResponseWriter, r *http.Request) {
 	hash := strings.TrimPrefix(r.URL.Path, "/repo-avatars/")
 	img, err := s.repos.Avatar(r.Context(), hash)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 const giteaMaxResponseSize = 100 << 20
 
 // getAPISettings answers GET /settings/api (Gitea's GeneralAPISettings).
-func (s *Server) getAPISettings(q *request) error {
+func (s *kernel) getAPISettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"max_response_items":         s.settings.MaxResponseItems,
 		"default_paging_num":         s.settings.DefaultPagingNum,
@@ -26,7 +26,7 @@ func (s *Server) getAPISettings(q *request) error {
 }
 
 // getUISettings answers GET /settings/ui (Gitea's GeneralUISettings).
-func (s *Server) getUISettings(q *request) error {
+func (s *kernel) getUISettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"default_theme":     user.DefaultTheme,
 		"allowed_reactions": []string{"+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"},
@@ -36,7 +36,7 @@ func (s *Server) getUISettings(q *request) error {
 }
 
 // getAttachmentSettings answers GET /settings/attachment (Gitea's GeneralAttachmentSettings).
-func (s *Server) getAttachmentSettings(q *request) error {
+func (s *kernel) getAttachmentSettings(q *request) error {
 	rules := issue.AttachmentRulesOf(s.settings)
 	q.json(http.StatusOK, map[string]any{
 		"enabled":       rules.Enabled,
@@ -48,7 +48,7 @@ func (s *Server) getAttachmentSettings(q *request) error {
 }
 
 // getRepoSettings answers GET /settings/repository (Gitea's GeneralRepoSettings).
-func (s *Server) getRepoSettings(q *request) error {
+func (s *kernel) getRepoSettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"mirrors_disabled":       false,
 		"http_git_disabled":      false,

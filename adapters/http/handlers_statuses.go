@@ -13,7 +13,7 @@ import (
 )
 
 // statusRoutes lists this group's rows of the route table (catalogue 4.5).
-func (s *Server) statusRoutes() []route {
+func (s *kernel) statusRoutes() []route {
 	return []route{
 		{"GET", R + "/commits/{ref}/status", scopes(catRepo), "RR(code)", s.getCombinedStatus},
 		{"GET", R + "/commits/{ref}/statuses", scopes(catRepo), "RR(code)", s.listStatusesByRef},
@@ -23,7 +23,7 @@ func (s *Server) statusRoutes() []route {
 }
 
 // createStatus answers POST R/statuses/{sha} with 201 and the new status.
-func (s *Server) createStatus(q *request) error {
+func (s *kernel) createStatus(q *request) error {
 	var b createStatusDTO
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -40,18 +40,18 @@ func (s *Server) createStatus(q *request) error {
 }
 
 // listStatuses answers GET R/statuses/{sha}.
-func (s *Server) listStatuses(q *request) error {
+func (s *kernel) listStatuses(q *request) error {
 	return s.writeStatuses(q, s.content.ListStatuses, q.var_("sha"))
 }
 
 // listStatusesByRef answers GET R/commits/{ref}/statuses.
-func (s *Server) listStatusesByRef(q *request) error {
+func (s *kernel) listStatusesByRef(q *request) error {
 	return s.writeStatuses(q, s.content.ListStatusesByRef, q.var_("ref"))
 }
 
 // writeStatuses lists a commit's statuses with the sort, state, page and
 // limit queries, and paging headers.
-func (s *Server) writeStatuses(q *request,
+func (s *kernel) writeStatuses(q *request,
 	list func(context.Context, *repos.Access, string, ports.CommitStatusQuery) (*content.StatusPage, error), ref string) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *Server) writeStatuses(q *request,
 
 // getCombinedStatus answers GET R/commits/{ref}/status: the combined state
 // and one page of the latest status of each context.
-func (s *Server) getCombinedStatus(q *request) error {
+func (s *kernel) getCombinedStatus(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err

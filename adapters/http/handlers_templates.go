@@ -7,13 +7,13 @@ import (
 )
 
 // listGitignores answers GET /gitignore/templates.
-func (s *Server) listGitignores(q *request) error {
+func (s *kernel) listGitignores(q *request) error {
 	q.json(http.StatusOK, s.repos.Templates().Gitignores())
 	return nil
 }
 
 // getGitignore answers GET /gitignore/templates/{name}.
-func (s *Server) getGitignore(q *request) error {
+func (s *kernel) getGitignore(q *request) error {
 	name := q.var_("name")
 	text, err := s.repos.Templates().Gitignore(name)
 	if err != nil {
@@ -30,7 +30,7 @@ type licenseEntryDTO struct {
 }
 
 // listLicenses answers GET /licenses.
-func (s *Server) listLicenses(q *request) error {
+func (s *kernel) listLicenses(q *request) error {
 	list := s.repos.Templates().Licenses()
 	out := make([]licenseEntryDTO, len(list))
 	for i, l := range list {
@@ -41,7 +41,7 @@ func (s *Server) listLicenses(q *request) error {
 }
 
 // getLicense answers GET /licenses/{name}.
-func (s *Server) getLicense(q *request) error {
+func (s *kernel) getLicense(q *request) error {
 	l, err := s.repos.Templates().License(q.var_("name"))
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *Server) getLicense(q *request) error {
 }
 
 // listLabelTemplates answers GET /label/templates.
-func (s *Server) listLabelTemplates(q *request) error {
+func (s *kernel) listLabelTemplates(q *request) error {
 	q.json(http.StatusOK, s.repos.Templates().LabelSets())
 	return nil
 }
@@ -68,7 +68,7 @@ type labelTemplateDTO struct {
 }
 
 // getLabelTemplate answers GET /label/templates/{name}.
-func (s *Server) getLabelTemplate(q *request) error {
+func (s *kernel) getLabelTemplate(q *request) error {
 	set, err := s.repos.Templates().LabelSet(q.var_("name"))
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 )
 
 // getVersion answers GET /version.
-func (s *Server) getVersion(q *request) error {
+func (s *kernel) getVersion(q *request) error {
 	h := q.w.Header()
 	h.Set("Content-Type", "application/json;charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(s.versionBody)))
@@ -19,13 +19,13 @@ func (s *Server) getVersion(q *request) error {
 }
 
 // getSelf answers GET /user.
-func (s *Server) getSelf(q *request) error {
+func (s *kernel) getSelf(q *request) error {
 	q.json(http.StatusOK, s.toUser(q.caller, q.caller.User))
 	return nil
 }
 
 // getUser answers GET /users/{username}.
-func (s *Server) getUser(q *request) error {
+func (s *kernel) getUser(q *request) error {
 	u, err := s.users.View(q.r.Context(), q.caller, q.var_("username"))
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func (s *Server) getUser(q *request) error {
 }
 
 // searchUsers answers GET /users/search with Gitea's {data, ok} envelope.
-func (s *Server) searchUsers(q *request) error {
+func (s *kernel) searchUsers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func (s *Server) searchUsers(q *request) error {
 }
 
 // getSettings answers GET /user/settings.
-func (s *Server) getSettings(q *request) error {
+func (s *kernel) getSettings(q *request) error {
 	q.json(http.StatusOK, toSettings(q.caller.User))
 	return nil
 }
@@ -80,7 +80,7 @@ type settingsBody struct {
 }
 
 // patchSettings answers PATCH /user/settings.
-func (s *Server) patchSettings(q *request) error {
+func (s *kernel) patchSettings(q *request) error {
 	var b settingsBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -103,7 +103,7 @@ type emailsBody struct {
 }
 
 // listEmails answers GET /user/emails.
-func (s *Server) listEmails(q *request) error {
+func (s *kernel) listEmails(q *request) error {
 	list, err := s.users.Emails(q.r.Context(), q.caller.User.ID)
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (s *Server) listEmails(q *request) error {
 }
 
 // addEmails answers POST /user/emails.
-func (s *Server) addEmails(q *request) error {
+func (s *kernel) addEmails(q *request) error {
 	var b emailsBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -127,7 +127,7 @@ func (s *Server) addEmails(q *request) error {
 }
 
 // deleteEmails answers DELETE /user/emails.
-func (s *Server) deleteEmails(q *request) error {
+func (s *kernel) deleteEmails(q *request) error {
 	var b emailsBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -140,7 +140,7 @@ func (s *Server) deleteEmails(q *request) error {
 }
 
 // listTokens answers GET /users/{username}/tokens.
-func (s *Server) listTokens(q *request) error {
+func (s *kernel) listTokens(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ type tokenBody struct {
 }
 
 // createToken answers POST /users/{username}/tokens.
-func (s *Server) createToken(q *request) error {
+func (s *kernel) createToken(q *request) error {
 	var b tokenBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -179,7 +179,7 @@ func (s *Server) createToken(q *request) error {
 }
 
 // deleteToken answers DELETE /users/{username}/tokens/{token}.
-func (s *Server) deleteToken(q *request) error {
+func (s *kernel) deleteToken(q *request) error {
 	if err := s.users.DeleteToken(q.r.Context(), q.subject.ID, q.var_("token")); err != nil {
 		return err
 	}

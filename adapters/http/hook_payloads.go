@@ -20,14 +20,14 @@ var _ ports.HookPayloads = (*HookPayloads)(nil)
 // answers (ports.HookPayloads). It is built apart from the Server because
 // the dispatcher that uses it is built before the Server.
 type HookPayloads struct {
-	// render is a Server holding only what toRepo and toUser read: the
+	// render is a kernel holding only what toRepo and toUser read: the
 	// users service (e-mail visibility) and the base URL.
-	render *Server
+	render *kernel
 }
 
 // NewHookPayloads builds the payload renderers.
 func NewHookPayloads(us *users.Service, settings site.Settings) *HookPayloads {
-	return &HookPayloads{render: &Server{users: us, settings: settings,
+	return &HookPayloads{render: &kernel{users: us, settings: settings,
 		baseURL: strings.TrimSuffix(settings.BaseURL, "/")}}
 }
 

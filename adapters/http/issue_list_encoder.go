@@ -16,7 +16,7 @@ import (
 // reflection: the bytes are the same as writeJSON's (issue_list_encoder_test.go
 // compares them), and the objects the issues of a page share (the
 // repository, a poster) are encoded once and copied.
-func (s *Server) writeIssues(q *request, status int, views []*issues.IssueView) {
+func (s *kernel) writeIssues(q *request, status int, views []*issues.IssueView) {
 	list := s.issueDTOs(q.caller, views)
 	bp := issueBufPool.Get().(*[]byte)
 	defer func() {

@@ -38,7 +38,7 @@ func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-
 
 // base wraps every request: request id, nosniff, CORS, body limit, panic
 // recovery and the access log.
-func (s *Server) base(next http.Handler) http.Handler {
+func (s *kernel) base(next http.Handler) http.Handler {
 	ids := newRequestIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -80,7 +80,7 @@ var corsAlwaysAllowed = []string{"Authorization", "X-Service-OTP", "X-Gitea-OTP"
 
 // cors applies the site's cross-origin policy and answers preflight requests;
 // it reports whether the request has been answered.
-func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+func (s *kernel) cors(w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" || len(s.settings.CORSAllowedOrigins) == 0 {
 		return false

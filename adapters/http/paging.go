@@ -16,7 +16,7 @@ import (
 // ports.MaxPage, a page past any end; a missing or non-positive limit is the
 // site default, and a limit above the maximum (or too large for an int) is
 // the maximum.
-func (s *Server) listOptions(r *http.Request) (ports.ListOptions, error) {
+func (s *kernel) listOptions(r *http.Request) (ports.ListOptions, error) {
 	q := r.URL.Query()
 	opts := ports.ListOptions{Page: 1, Limit: s.settings.DefaultPagingNum}
 	if v := q.Get("page"); v != "" {
@@ -57,7 +57,7 @@ func pagingInt(v string) (int, error) {
 
 // setPaging writes X-Total-Count and a Link header with next, prev, first and
 // last pages, as Gitea does.
-func (s *Server) setPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, total int64) {
+func (s *kernel) setPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, total int64) {
 	w.Header().Set("X-Total-Count", strconv.FormatInt(total, 10))
 	last := int((total + int64(opts.Limit) - 1) / int64(opts.Limit))
 	if last < 1 {
@@ -68,13 +68,13 @@ func (s *Server) setPaging(w http.ResponseWriter, r *http.Request, opts ports.Li
 
 // setUncountedPaging sets the Link header of a page whose listing's total
 // is not known yet: next when more follows, no last.
-func (s *Server) setUncountedPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool) {
+func (s *kernel) setUncountedPaging(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool) {
 	s.setLinks(w, r, opts, more, 0)
 }
 
 // setLinks sets the Link header: next when more follows, last when known
 // (above 0), and first and prev after the first page.
-func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool, last int) {
+func (s *kernel) setLinks(w http.ResponseWriter, r *http.Request, opts ports.ListOptions, more bool, last int) {
 	h := w.Header()
 	var links []string
 	link := func(page int, rel string) {

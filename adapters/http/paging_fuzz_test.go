@@ -22,7 +22,7 @@ func FuzzListOptions(f *testing.F) {
 		f.Add(q, int64(137))
 	}
 	f.Fuzz(func(t *testing.T, rawQuery string, total int64) {
-		s := &Server{settings: site.Settings{DefaultPagingNum: 30, MaxResponseItems: 50}, baseURL: "http://h"}
+		s := &kernel{settings: site.Settings{DefaultPagingNum: 30, MaxResponseItems: 50}, baseURL: "http://h"}
 		r := httptest.NewRequest("GET", "/api/v1/repos/search", nil)
 		r.URL.RawQuery = rawQuery
 		opts, err := s.listOptions(r)

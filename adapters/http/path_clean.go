@@ -14,7 +14,7 @@ import (
 // turns a write into a GET (or, with some clients, replays the body to a
 // route the caller never named). Gitea routes such paths as they are, where
 // a ".." matches no route (404).
-func (s *Server) answerUncleanPath(w http.ResponseWriter, r *http.Request) bool {
+func (s *kernel) answerUncleanPath(w http.ResponseWriter, r *http.Request) bool {
 	// The escaped form is what mux cleans: an escaped slash or dot inside a
 	// segment ("a%2F..%2Fb") is data, not structure.
 	p := r.URL.EscapedPath()

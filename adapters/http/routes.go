@@ -34,10 +34,45 @@ const R = "/repos/{owner}/{repo}"
 
 func scopes(c ...token.Category) []token.Category { return c }
 
-// routes is the route table, in the order of the spec's catalogue.
+// routes is the route table: the groups of rows, each kept beside its
+// handlers in the resource's file, in the order of the spec's catalogue
+// (mux tries the rows in this order, so a literal segment such as
+// R/issues/comments comes before the R/issues/{index} rows).
 func (s *Server) routes() []route {
-	table := []route{
-		// 4.1 Miscellaneous
+	var table []route
+	for _, group := range [][]route{
+		s.miscRoutes(),
+		s.userRoutes(),
+		s.repoRoutes(),
+		s.adminUserRoutes(),
+		s.refRoutes(),
+		s.commitRoutes(),
+		s.contentRoutes(),
+		s.archiveRoutes(),
+		s.changeRoutes(),
+		s.statusRoutes(),
+		s.keyRoutes(),
+		s.mirrorRoutes(),
+		s.hookRoutes(),
+		s.hookDeliveryRoutes(),
+		s.orgRoutes(),
+		s.commentRoutes(),
+		s.issueExtraRoutes(),
+		s.issueRoutes(),
+		s.labelRoutes(),
+		s.orgHookRoutes(),
+		s.blockRoutes(),
+		s.orgAvatarRoutes(),
+		s.adminRepoRoutes(),
+	} {
+		table = append(table, group...)
+	}
+	return table
+}
+
+// miscRoutes are the 4.1 rows: version, settings and templates.
+func (s *kernel) miscRoutes() []route {
+	return []route{
 		{"GET", "/version", nil, "-", s.getVersion},
 		{"GET", "/settings/ui", nil, "-", s.getUISettings},
 		{"GET", "/settings/api", nil, "-", s.getAPISettings},
@@ -49,8 +84,12 @@ func (s *Server) routes() []route {
 		{"GET", "/licenses/{name}", nil, "-", s.getLicense},
 		{"GET", "/label/templates", nil, "-", s.listLabelTemplates},
 		{"GET", "/label/templates/{name}", nil, "-", s.getLabelTemplate},
+	}
+}
 
-		// 4.4 Users
+// userRoutes are the 4.4 user rows.
+func (s *kernel) userRoutes() []route {
+	return []route{
 		{"GET", "/users/search", scopes(catUser), "UsersPage,Explore", s.searchUsers},
 		{"GET", "/users/{username}", scopes(catUser), "Explore", s.getUser},
 		{"GET", "/users/{username}/tokens", scopes(catUser), "Basic,SOA", s.listTokens},
@@ -72,8 +111,12 @@ func (s *Server) routes() []route {
 		{"PUT", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST,NotBlocked", s.star},
 		{"DELETE", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.unstar},
 		{"GET", "/user/subscriptions", scopes(catUser), "T", s.listMySubscriptions},
+	}
+}
 
-		// 4.5 Repositories
+// repoRoutes are the 4.5 repository rows.
+func (s *kernel) repoRoutes() []route {
+	return []route{
 		{"GET", "/repositories/{repoid}", scopes(catRepo), "T", s.getRepo},
 		{"GET", "/repos/search", scopes(catRepo), "-", s.searchRepos},
 		{"GET", "/topics/search", scopes(catRepo), "-", s.searchTopics},
@@ -108,8 +151,12 @@ func (s *Server) routes() []route {
 		{"PUT", R + "/topics", scopes(catRepo), "T,RA,AR,NA", s.replaceTopics},
 		{"PUT", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.addTopic},
 		{"DELETE", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.deleteTopic},
+	}
+}
 
-		// 4.9 Administration
+// adminUserRoutes are the 4.9 user and e-mail administration rows.
+func (s *kernel) adminUserRoutes() []route {
+	return []route{
 		{"GET", "/admin/users", scopes(catAdmin), "T,SA", s.adminListUsers},
 		{"POST", "/admin/users", scopes(catAdmin), "T,SA", s.adminCreateUser},
 		{"PATCH", "/admin/users/{username}", scopes(catAdmin), "T,SA", s.adminEditUser},
@@ -118,15 +165,6 @@ func (s *Server) routes() []route {
 		{"GET", "/admin/emails", scopes(catAdmin), "T,SA", s.adminSearchEmails},
 		{"GET", "/admin/emails/search", scopes(catAdmin), "T,SA", s.adminSearchEmails},
 	}
-	// 4.5's Git content routes: under R, so their place in the table does
-	// not matter; each group keeps its rows next to its handlers.
-	for _, group := range [][]route{s.refRoutes(), s.commitRoutes(), s.contentRoutes(), s.archiveRoutes(),
-		s.changeRoutes(), s.statusRoutes(), s.keyRoutes(), s.mirrorRoutes(), s.hookRoutes(), s.hookDeliveryRoutes(), s.orgRoutes(),
-		s.commentRoutes(), s.issueExtraRoutes(), s.issueRoutes(), s.labelRoutes(), s.orgHookRoutes(),
-		s.blockRoutes(), s.orgAvatarRoutes(), s.adminRepoRoutes()} {
-		table = append(table, group...)
-	}
-	return table
 }
 
 // mount registers every route behind the access middleware, then a 405 with

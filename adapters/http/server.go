@@ -28,8 +28,23 @@ const Version = "0.1.0"
 // APILevel is the Gitea release whose API Depot answers like.
 const APILevel = "1.27.0"
 
-// Server is the HTTP handler of the whole service.
+// Server is the HTTP handler of the whole service: the route table mounted
+// on a router, over the kernel every resource's handlers share.
 type Server struct {
+	*kernel
+	handler http.Handler
+	// static maps the paths without variables (then the method) to their
+	// handlers, so the most frequent requests skip mux's pattern matching.
+	static map[string]map[string]http.HandlerFunc
+}
+
+// kernel is what the handlers of every resource share, and all they share:
+// the use cases, the site's settings, and the helpers for access (access.go),
+// paging (paging.go), errors (errors.go), JSON (json.go) and the DTOs that
+// many resources embed (accounts, repositories). Each resource of the
+// catalogue is a small type over the kernel in a file named for the
+// resource, holding its route rows, handlers and DTOs (docs/architecture.md).
+type kernel struct {
 	auth       *auth.Authenticator
 	users      *users.Service
 	repos      *repos.Service
@@ -43,10 +58,6 @@ type Server struct {
 	log        *slog.Logger
 	baseURL    string
 	apiDocsURL string // every error body's url: the page documenting the API
-	handler    http.Handler
-	// static maps the paths without variables (then the method) to their
-	// handlers, so the most frequent requests skip mux's pattern matching.
-	static map[string]map[string]http.HandlerFunc
 	// versionBody is the constant answer of GET /version.
 	versionBody []byte
 }
@@ -71,11 +82,11 @@ type Services struct {
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	s := &Server{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
+	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
-		static:      map[string]map[string]http.HandlerFunc{},
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
+	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
