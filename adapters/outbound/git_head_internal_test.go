@@ -2,7 +2,7 @@ package outbound
 
 import "testing"
 
-func TestTransportFinishRemoteHeadParsing(t *testing.T) {
+func TestRemoteHeadParsing(t *testing.T) {
 	id := "0123456789012345678901234567890123456789"
 	for out, want := range map[string]string{
 		"ref: refs/heads/trunk\tHEAD\n" + id + "\tHEAD\n":     "trunk",

@@ -22,7 +22,7 @@ func outboundFetchOnly(g *outbound.Guard) func(context.Context, ports.RepoPath, 
 	}
 }
 
-func TestTransportFinishFetchReportsRemoteHead(t *testing.T) {
+func TestFetchReportsRemoteHead(t *testing.T) {
 	ctx := context.Background()
 	remote := outboundStartRemote(t)
 	src := filepath.Join(remote.root, "src.git")

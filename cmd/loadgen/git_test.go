@@ -11,7 +11,7 @@ import (
 	"github.com/matryer/is"
 )
 
-func TestTransportFinishGitMedianAndRatio(t *testing.T) {
+func TestGitBenchMedianAndRatio(t *testing.T) {
 	is := is.New(t)
 	ms := func(v ...int) []time.Duration {
 		out := make([]time.Duration, len(v))
@@ -27,7 +27,7 @@ func TestTransportFinishGitMedianAndRatio(t *testing.T) {
 	is.Equal(ratio(ms(600), nil), 0.0)
 }
 
-func TestTransportFinishGitTakesTurns(t *testing.T) {
+func TestGitBenchTakesTurns(t *testing.T) {
 	is := is.New(t)
 	var order []string
 	op := func(name string, d time.Duration) func() (time.Duration, error) {
@@ -46,7 +46,7 @@ func TestTransportFinishGitTakesTurns(t *testing.T) {
 	is.Equal(err, boom)
 }
 
-func TestTransportFinishGitReport(t *testing.T) {
+func TestGitBenchReport(t *testing.T) {
 	is := is.New(t)
 	s := time.Second
 	rep := &Report{Machine: Machine{CPUs: 2}, Git: &GitBench{

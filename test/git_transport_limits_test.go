@@ -1,6 +1,6 @@
 package test
 
-// What the transport issue's test list asks for beyond git_http_test.go and
+// Limits and malformed input of the Git transports, beyond git_http_test.go and
 // git_ssh_test.go: a 50 MB push over HTTP, huge request headers, and more
 // malformed and truncated requests over HTTP and SSH, each followed by a
 // check that nothing moved and that the repository passes git fsck.
@@ -27,9 +27,9 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// tfinObjects is git count-objects -v of the server's copy of owner/name:
+// serverObjectCounts is git count-objects -v of the server's copy of owner/name:
 // what a refused push must leave as it was.
-func tfinObjects(t *testing.T, srv *testserver.Server, owner, name string) string {
+func serverObjectCounts(t *testing.T, srv *testserver.Server, owner, name string) string {
 	t.Helper()
 	var keep []string
 	for _, line := range strings.Split(httpGitOK(t, repoDir(srv, owner, name), "count-objects", "-v"), "\n") {
@@ -40,8 +40,8 @@ func tfinObjects(t *testing.T, srv *testserver.Server, owner, name string) strin
 	return strings.Join(keep, "; ")
 }
 
-// tfinNoQuarantine fails when a push left a quarantine directory behind.
-func tfinNoQuarantine(t *testing.T, srv *testserver.Server, owner, name string) {
+// checkNoQuarantine fails when a push left a quarantine directory behind.
+func checkNoQuarantine(t *testing.T, srv *testserver.Server, owner, name string) {
 	t.Helper()
 	left, err := filepath.Glob(filepath.Join(repoDir(srv, owner, name), "objects", "tmp_objdir-incoming-*"))
 	if err != nil {
@@ -52,10 +52,10 @@ func tfinNoQuarantine(t *testing.T, srv *testserver.Server, owner, name string) 
 	}
 }
 
-// tfinRaw sends raw bytes on a new connection to srv and returns the status
+// sendRawRequest sends raw bytes on a new connection to srv and returns the status
 // code of the answer (0 when none could be read). Writing may fail once the
 // server has answered and closed: the answer is what counts.
-func tfinRaw(t *testing.T, srv *testserver.Server, raw []byte) int {
+func sendRawRequest(t *testing.T, srv *testserver.Server, raw []byte) int {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
 	if err != nil {
@@ -72,9 +72,9 @@ func tfinRaw(t *testing.T, srv *testserver.Server, raw []byte) int {
 	return resp.StatusCode
 }
 
-// tfinPack is a pack of the objects reachable from id but not from base,
+// packBetween is a pack of the objects reachable from id but not from base,
 // made in the work tree dir.
-func tfinPack(t *testing.T, dir, id, base string) []byte {
+func packBetween(t *testing.T, dir, id, base string) []byte {
 	t.Helper()
 	cmd := exec.Command("git", "pack-objects", "--stdout", "--revs", "-q")
 	cmd.Dir = dir
@@ -86,7 +86,7 @@ func tfinPack(t *testing.T, dir, id, base string) []byte {
 	return data
 }
 
-func TestTransportFinishLargePush(t *testing.T) {
+func TestGitHTTPLargePush(t *testing.T) {
 	is := is.New(t)
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "big", AutoInit: true})
@@ -120,7 +120,7 @@ func TestTransportFinishLargePush(t *testing.T) {
 	c, _, err := alice.GetSingleCommit("alice", "big", "main")
 	is.NoErr(err)
 	is.Equal(c.SHA, id) // and the API reads it
-	tfinNoQuarantine(t, srv, "alice", "big")
+	checkNoQuarantine(t, srv, "alice", "big")
 	httpGitFsck(t, srv, "alice", "big")
 
 	// It comes back whole over HTTP too (a shallow fetch of the one commit).
@@ -129,7 +129,7 @@ func TestTransportFinishLargePush(t *testing.T) {
 	httpGitOK(t, back, "fsck", "--no-progress")
 }
 
-func TestTransportFinishHugeHeaders(t *testing.T) {
+func TestGitHTTPHugeHeaders(t *testing.T) {
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "secret", AutoInit: true, Private: true})
@@ -147,7 +147,7 @@ func TestTransportFinishHugeHeaders(t *testing.T) {
 			"GET " + info + " HTTP/1.1\r\nHost: x\r\n" + strings.Repeat("X-Many: yes\r\n", 200_000) + "\r\n",
 			"GET /" + big + ".git/info/refs?service=git-upload-pack HTTP/1.1\r\nHost: x\r\n\r\n", // a huge request line
 		} {
-			is.Equal(tfinRaw(t, srv, []byte(req)), http.StatusRequestHeaderFieldsTooLarge)
+			is.Equal(sendRawRequest(t, srv, []byte(req)), http.StatusRequestHeaderFieldsTooLarge)
 		}
 	})
 
@@ -184,13 +184,13 @@ func TestTransportFinishHugeHeaders(t *testing.T) {
 	httpGitFsck(t, srv, "alice", "code")
 }
 
-func TestTransportFinishMalformedHTTP(t *testing.T) {
+func TestGitHTTPMalformedRequests(t *testing.T) {
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
 	head := httpGitRef(t, srv, "alice", "code", "refs/heads/main")
 	work := httpGitClone(t, srv.URL+"/alice/code.git")
 	id := httpGitCommit(t, work, "z.txt", strings.Repeat("z\n", 5000), "z")
-	pack := tfinPack(t, work, id, head)
+	pack := packBetween(t, work, id, head)
 	update := httpGitPkt(head+" "+id+" refs/heads/main\x00 report-status\n") + "0000"
 	corrupt := []byte(string(pack))
 	corrupt[len(corrupt)/2] ^= 0xff // a flipped byte inside the data
@@ -201,7 +201,7 @@ func TestTransportFinishMalformedHTTP(t *testing.T) {
 	_, _ = zw.Write([]byte(update + string(pack)))
 	_ = zw.Close()
 	truncatedGzip := gz.Bytes()[:gz.Len()/2]
-	before := tfinObjects(t, srv, "alice", "code")
+	before := serverObjectCounts(t, srv, "alice", "code")
 
 	const (
 		upload  = "application/x-git-upload-pack-request"
@@ -226,7 +226,7 @@ func TestTransportFinishMalformedHTTP(t *testing.T) {
 		{"ReceiveTruncatedPack", "git-receive-pack", update + string(pack[:len(pack)-100]), nil, 0},
 		{"ReceiveCorruptPack", "git-receive-pack", update + string(corrupt), nil, 0},
 		{"ReceiveBadChecksum", "git-receive-pack", update + string(badSum), nil, 0},
-		{"ReceiveWrongObjectCount", "git-receive-pack", update + tfinRecount(pack, 1000), nil, 0},
+		{"ReceiveWrongObjectCount", "git-receive-pack", update + recountPack(pack, 1000), nil, 0},
 		{"ReceiveTruncatedGzip", "git-receive-pack", string(truncatedGzip), []string{"Content-Encoding", "gzip"}, 0},
 	}
 	for _, tc := range cases {
@@ -246,8 +246,8 @@ func TestTransportFinishMalformedHTTP(t *testing.T) {
 			is.True(!bytes.Contains(r.Body, []byte("ok refs/heads/main"))) // never accepted
 			is.True(!bytes.Contains(r.Body, []byte("PACK")))               // and no pack sent back
 			is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/main"), head)
-			is.Equal(tfinObjects(t, srv, "alice", "code"), before) // nothing landed
-			tfinNoQuarantine(t, srv, "alice", "code")
+			is.Equal(serverObjectCounts(t, srv, "alice", "code"), before) // nothing landed
+			checkNoQuarantine(t, srv, "alice", "code")
 		})
 	}
 
@@ -262,16 +262,16 @@ func TestTransportFinishMalformedHTTP(t *testing.T) {
 	httpGitFsck(t, srv, "alice", "code")
 }
 
-// tfinRecount rewrites a pack's object count to n (and its checksum, so
+// recountPack rewrites a pack's object count to n (and its checksum, so
 // that only the count is wrong).
-func tfinRecount(pack []byte, n uint32) string {
+func recountPack(pack []byte, n uint32) string {
 	p := []byte(string(pack[:len(pack)-sha1.Size]))
 	p[8], p[9], p[10], p[11] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
 	sum := sha1.Sum(p)
 	return string(p) + string(sum[:])
 }
 
-func TestTransportFinishMalformedSSH(t *testing.T) {
+func TestGitSSHMalformedRequests(t *testing.T) {
 	srv := testserver.Start(t, testserver.WithSSH())
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
@@ -279,9 +279,9 @@ func TestTransportFinishMalformedSSH(t *testing.T) {
 	head := httpGitRef(t, srv, "alice", "code", "refs/heads/main")
 	work := httpGitClone(t, srv.URL+"/alice/code.git")
 	id := httpGitCommit(t, work, "z.txt", strings.Repeat("z\n", 5000), "z")
-	pack := tfinPack(t, work, id, head)
+	pack := packBetween(t, work, id, head)
 	update := httpGitPkt(head+" "+id+" refs/heads/main\x00 report-status\n") + "0000"
-	before := tfinObjects(t, srv, "alice", "code")
+	before := serverObjectCounts(t, srv, "alice", "code")
 	client, err := sshGitDial(t, srv, "git", key)
 	if err != nil {
 		t.Fatal(err)
@@ -308,8 +308,8 @@ func TestTransportFinishMalformedSSH(t *testing.T) {
 			is.True(err != nil || strings.Contains(out.String(), "ng refs/heads/main unpacker error"))
 			is.True(!strings.Contains(out.String(), "ok refs/heads/main"))
 			is.Equal(httpGitRef(t, srv, "alice", "code", "refs/heads/main"), head)
-			is.Equal(tfinObjects(t, srv, "alice", "code"), before)
-			tfinNoQuarantine(t, srv, "alice", "code")
+			is.Equal(serverObjectCounts(t, srv, "alice", "code"), before)
+			checkNoQuarantine(t, srv, "alice", "code")
 		})
 	}
 	httpGitFsck(t, srv, "alice", "code")

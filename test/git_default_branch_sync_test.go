@@ -11,45 +11,45 @@ import (
 	"github.com/matryer/is"
 )
 
-// tfinTwoBranches makes alice/two on p.src with branches main and trunk
+// pushTwoBranches makes alice/two on p.src with branches main and trunk
 // (trunk one commit ahead) and trunk as its default branch.
-func tfinTwoBranches(t *testing.T, p *mirrorPair) {
+func pushTwoBranches(t *testing.T, p *mirrorPair) {
 	t.Helper()
 	createRepo(t, p.alice, gitea.CreateRepoOption{Name: "two"})
 	work := httpGitWork(t, "main")
 	httpGitOK(t, work, "checkout", "-q", "-b", "trunk")
 	httpGitCommit(t, work, "t.txt", "t\n", "on trunk")
 	httpGitOK(t, work, "push", "-q", httpGitURL(p.src, "alice", "two", "alice", userPassword), "main", "trunk")
-	tfinSetDefault(t, p.src, p.alice, "alice", "two", "trunk")
+	setDefaultBranch(t, p.src, p.alice, "alice", "two", "trunk")
 }
 
-// tfinSetDefault makes branch owner/name's default branch on srv and checks
+// setDefaultBranch makes branch owner/name's default branch on srv and checks
 // that the bare repository's HEAD followed.
-func tfinSetDefault(t *testing.T, srv *testserver.Server, c *gitea.Client, owner, name, branch string) {
+func setDefaultBranch(t *testing.T, srv *testserver.Server, c *gitea.Client, owner, name, branch string) {
 	t.Helper()
 	if _, _, err := c.EditRepo(owner, name, gitea.EditRepoOption{DefaultBranch: &branch}); err != nil {
 		t.Fatalf("set default branch %s: %v", branch, err)
 	}
-	if got := tfinHead(t, srv, owner, name); got != "refs/heads/"+branch {
+	if got := serverHEAD(t, srv, owner, name); got != "refs/heads/"+branch {
 		t.Fatalf("HEAD of %s/%s is %s, want refs/heads/%s", owner, name, got, branch)
 	}
 }
 
-// tfinHead is the ref HEAD names in the server's copy of owner/name.
-func tfinHead(t *testing.T, srv *testserver.Server, owner, name string) string {
+// serverHEAD is the ref HEAD names in the server's copy of owner/name.
+func serverHEAD(t *testing.T, srv *testserver.Server, owner, name string) string {
 	t.Helper()
 	return strings.TrimSpace(httpGitOK(t, repoDir(srv, owner, name), "symbolic-ref", "HEAD"))
 }
 
-func TestTransportFinishMigrateKeepsRemoteDefault(t *testing.T) {
+func TestMigrateKeepsRemoteDefaultBranch(t *testing.T) {
 	is := is.New(t)
 	p := mirrorSetup(t)
-	tfinTwoBranches(t, p)
+	pushTwoBranches(t, p)
 
 	r, _, err := p.bob.MigrateRepo(gitea.MigrateRepoOption{CloneAddr: httpGitURL(p.src, "alice", "two", "", ""), RepoName: "two"})
 	is.NoErr(err)
 	is.Equal(r.DefaultBranch, "trunk") // not the main both servers start repositories on
-	is.Equal(tfinHead(t, p.dst, "bob", "two"), "refs/heads/trunk")
+	is.Equal(serverHEAD(t, p.dst, "bob", "two"), "refs/heads/trunk")
 	got, _, err := p.bob.GetRepo("bob", "two")
 	is.NoErr(err)
 	is.Equal(got.DefaultBranch, "trunk")
@@ -60,10 +60,10 @@ func TestTransportFinishMigrateKeepsRemoteDefault(t *testing.T) {
 	httpGitFsck(t, p.dst, "bob", "two")
 }
 
-func TestTransportFinishMirrorFollowsRemoteDefault(t *testing.T) {
+func TestMirrorFollowsRemoteDefaultBranch(t *testing.T) {
 	is := is.New(t)
 	p := mirrorSetup(t)
-	tfinTwoBranches(t, p)
+	pushTwoBranches(t, p)
 
 	r, _, err := p.bob.MigrateRepo(gitea.MigrateRepoOption{CloneAddr: httpGitURL(p.src, "alice", "two", "", ""),
 		RepoName: "two", Mirror: true, MirrorInterval: "0"})
@@ -74,14 +74,14 @@ func TestTransportFinishMirrorFollowsRemoteDefault(t *testing.T) {
 	is.True(!first.IsZero())
 
 	// The source switches its default branch; the next sync follows.
-	tfinSetDefault(t, p.src, p.alice, "alice", "two", "main")
+	setDefaultBranch(t, p.src, p.alice, "alice", "two", "main")
 	_, err = p.bob.MirrorSync("bob", "two")
 	is.NoErr(err)
 	mirrorEventually(t, "the mirror to follow the default branch", func() bool {
 		got, _, err := p.bob.GetRepo("bob", "two")
 		return err == nil && got.DefaultBranch == "main"
 	})
-	is.Equal(tfinHead(t, p.dst, "bob", "two"), "refs/heads/main")
+	is.Equal(serverHEAD(t, p.dst, "bob", "two"), "refs/heads/main")
 	got, _, err := p.bob.GetRepo("bob", "two")
 	is.NoErr(err)
 	is.True(!got.MirrorUpdated.Before(first)) // the sync is recorded
@@ -100,7 +100,7 @@ func TestTransportFinishMirrorFollowsRemoteDefault(t *testing.T) {
 	is.Equal(got.DefaultBranch, "main")
 }
 
-func TestTransportFinishMirrorUpdated(t *testing.T) {
+func TestMirrorSyncUpdatesRepository(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		p := mirrorSetup(t, opts...)
