@@ -70,16 +70,14 @@ func TestListPagingBoundsPostgres(t *testing.T) {
 func listPagingBounds(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
-	createRepo(t, alice, gitea.CreateRepoOption{Name: "paged", AutoInit: true})
-	w := cloneRepo(t, srv, "alice", "paged")
-	for _, name := range []string{"one", "two", "three"} {
-		contentsWrite(t, w, "README.md", []byte(name+"\n"))
-		gitRun(t, w, "commit", "-q", "-am", name)
-		gitRun(t, w, "branch", "b-"+name)
-		gitRun(t, w, "tag", "t-"+name)
-	}
-	gitRun(t, w, "push", "-q", repoDir(srv, "alice", "paged"), "--all")
-	gitRun(t, w, "push", "-q", repoDir(srv, "alice", "paged"), "--tags")
+	pushedRepo(t, srv, alice, gitea.CreateRepoOption{Name: "paged"}, func(w string) {
+		for _, name := range []string{"one", "two", "three"} {
+			contentsWrite(t, w, "README.md", []byte(name+"\n"))
+			gitRun(t, w, "commit", "-q", "-am", name)
+			gitRun(t, w, "branch", "b-"+name)
+			gitRun(t, w, "tag", "t-"+name)
+		}
+	}, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")
 	for _, title := range []string{"first", "second"} {
 		if _, _, err := alice.CreateIssue("alice", "paged", gitea.CreateIssueOption{Title: title}); err != nil {
 			t.Fatal(err)
