@@ -36,16 +36,14 @@ func isolationSetup(t *testing.T, opts ...testserver.Option) isolationFix {
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 	newAccount(t, srv, "carol", gitea.VisibleTypePublic)
-	createRepo(t, alice, gitea.CreateRepoOption{Name: "priv", AutoInit: true, Private: true})
+	w := pushedRepo(t, srv, alice, gitea.CreateRepoOption{Name: "priv", Private: true}, func(w string) {
+		contentsWrite(t, w, "secret.env", []byte(isolationSecret))
+		gitRun(t, w, "add", "-A")
+		gitRun(t, w, "commit", "-q", "-m", "add the secret")
+		gitRun(t, w, "tag", "-a", "-m", "release of the secret", "v1")
+		gitRun(t, w, "notes", "add", "-m", "note on the secret commit")
+	}, "HEAD:main", "v1", "refs/notes/commits")
 	createRepo(t, bob, gitea.CreateRepoOption{Name: "public", AutoInit: true})
-
-	w := cloneRepo(t, srv, "alice", "priv")
-	contentsWrite(t, w, "secret.env", []byte(isolationSecret))
-	gitRun(t, w, "add", "-A")
-	gitRun(t, w, "commit", "-q", "-m", "add the secret")
-	gitRun(t, w, "tag", "-a", "-m", "release of the secret", "v1")
-	gitRun(t, w, "notes", "add", "-m", "note on the secret commit")
-	gitRun(t, w, "push", "-q", repoDir(srv, "alice", "priv"), "HEAD:main", "v1", "refs/notes/commits")
 	f := isolationFix{srv: srv,
 		commit: strings.TrimSpace(gitRun(t, w, "rev-parse", "HEAD")),
 		tree:   strings.TrimSpace(gitRun(t, w, "rev-parse", "HEAD^{tree}")),

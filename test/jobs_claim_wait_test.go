@@ -44,6 +44,56 @@ func (l *jobsLog) lines(level, msg string) []string {
 	return out
 }
 
+// txBody is the body of a transaction, as InTx runs it.
+type txBody = func(ctx context.Context, tx ports.Stores) error
+
+// holdTx holds a transaction open while the test goes on, as a long write
+// (or a stuck one) does. begin starts the transaction around the body
+// holdTx gives it, which writes (so that on Postgres too the transaction
+// holds something) and waits; holdTx returns once the transaction holds.
+// release ends it and checks that it committed; it is safe to call twice
+// and runs at the test's end at the latest.
+//
+// begin is the caller's own call of InTx, such as
+//
+//	func(body txBody) error { return d.InTx(context.Background(), body) }
+//
+// written in the test, because SQLite names the function that began a
+// transaction as what holds its writer, and the tests look for their own
+// name there.
+func holdTx(t *testing.T, begin func(body txBody) error) (release func()) {
+	t.Helper()
+	held, done := make(chan struct{}), make(chan struct{})
+	txDone := make(chan error, 1)
+	go func() {
+		txDone <- begin(func(ctx context.Context, tx ports.Stores) error {
+			if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
+				return err
+			}
+			close(held)
+			<-done
+			return nil
+		})
+	}()
+	select {
+	case <-held:
+	case err := <-txDone:
+		t.Fatalf("the transaction to hold ended early: %v", err)
+	}
+	released := false
+	release = func() {
+		if !released {
+			released = true
+			close(done)
+			if err := <-txDone; err != nil {
+				t.Fatalf("the held transaction: %v", err)
+			}
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
 // TestJobsClaimBehindALongTransaction holds a transaction open while the
 // runner claims, as a long write (or a stuck one) does. On SQLite the claim
 // needs the one writer: it waits a bounded time, says what it waited behind,
@@ -56,29 +106,7 @@ func TestJobsClaimBehindALongTransaction(t *testing.T) {
 		d := jobsOpen(t, cfg)
 		id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.after", Payload: []byte("x")})
 
-		held, release := make(chan struct{}), make(chan struct{})
-		txDone := make(chan error, 1)
-		go func() {
-			txDone <- d.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
-				// A write, so that on Postgres too the transaction holds something.
-				if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
-					return err
-				}
-				close(held)
-				<-release
-				return nil
-			})
-		}()
-		<-held
-		released := false
-		releaseTx := func() {
-			if !released {
-				released = true
-				close(release)
-				is.NoErr(<-txDone)
-			}
-		}
-		t.Cleanup(releaseTx)
+		releaseTx := holdTx(t, func(body txBody) error { return d.InTx(context.Background(), body) })
 
 		logs := &jobsLog{}
 		log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -133,28 +161,7 @@ func TestJobsClaimBehindAnotherProcessesWriteLock(t *testing.T) {
 	other, d := jobsOpen(t, cfg), jobsOpen(t, cfg)
 	id := jobsEnqueue(t, d, ports.NewJob{Kind: "test.after", Payload: []byte("x")})
 
-	held, release := make(chan struct{}), make(chan struct{})
-	txDone := make(chan error, 1)
-	go func() {
-		txDone <- other.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
-			if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
-				return err
-			}
-			close(held)
-			<-release
-			return nil
-		})
-	}()
-	<-held
-	released := false
-	releaseTx := func() {
-		if !released {
-			released = true
-			close(release)
-			is.NoErr(<-txDone)
-		}
-	}
-	t.Cleanup(releaseTx)
+	releaseTx := holdTx(t, func(body txBody) error { return other.InTx(context.Background(), body) })
 
 	logs := &jobsLog{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -192,19 +199,7 @@ func TestJobsOutcomeBehindALongTransaction(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(len(js), 1)
 
-		held, release := make(chan struct{}), make(chan struct{})
-		txDone := make(chan error, 1)
-		go func() {
-			txDone <- d.InTx(context.Background(), func(ctx context.Context, tx ports.Stores) error {
-				if _, err := tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: "test.other"}); err != nil {
-					return err
-				}
-				close(held)
-				<-release
-				return nil
-			})
-		}()
-		<-held
+		releaseTx := holdTx(t, func(body txBody) error { return d.InTx(context.Background(), body) })
 
 		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 		defer cancel()
@@ -212,16 +207,14 @@ func TestJobsOutcomeBehindALongTransaction(t *testing.T) {
 		err = d.Stores().Jobs.Complete(ctx, id, "p/1")
 		if d.Dialect() == sqlstore.DialectPostgres {
 			is.NoErr(err) // beside the transaction
-			close(release)
-			is.NoErr(<-txDone)
+			releaseTx()
 			is.Equal(jobsState(t, d, id), ports.JobState("done"))
 			return
 		}
 		is.True(errors.Is(err, context.DeadlineExceeded))
 		is.True(time.Since(start) < 10*time.Second)                                     // bounded by the caller, not by the transaction
 		is.True(strings.Contains(err.Error(), "TestJobsOutcomeBehindALongTransaction")) // what held the writer
-		close(release)
-		is.NoErr(<-txDone)
+		releaseTx()
 		is.Equal(jobsState(t, d, id), ports.JobRunning) // the given-up write never ran
 		is.NoErr(d.Stores().Jobs.Complete(t.Context(), id, "p/1"))
 		is.Equal(jobsState(t, d, id), ports.JobState("done"))

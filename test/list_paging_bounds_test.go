@@ -24,6 +24,7 @@ var pagingRoutes = []struct {
 	{"/repos/alice/paged/commits", pagingArray},
 	{"/repos/alice/paged/commits?path=README.md", pagingArray},
 	{"/repos/alice/paged/issues?state=all", pagingArray},
+	{"/repos/alice/paged/labels", pagingArray},
 	{"/repos/search", func(body []byte) ([]json.RawMessage, error) {
 		var out struct {
 			Data []json.RawMessage `json:"data"`
@@ -42,11 +43,19 @@ func pagingArray(body []byte) ([]json.RawMessage, error) {
 	return out, err
 }
 
+// farPages are pages past the end of every list: at and past the ends of
+// an int, and pages whose row offset overflows at a limit of 50.
+var farPages = []string{"9223372036854775807", "9223372036854775808", "99999999999999999999999",
+	"4294967296", "16777217", "2147483647", "4611686018427387904", "184467440737095517"}
+
 // TestListPagingBounds asks list routes for pages and limits at and past
 // the ends of an int, negative and malformed: never a 500; a page past any
-// end is an empty list; a negative page is the first; a negative limit is
-// the default; a huge limit is the site's maximum; a non-numeric value is a
-// 400 naming the parameter.
+// end is an empty list, also when its row offset would overflow, for
+// listings paged in SQL and in Git alike (found with FuzzListOptions'
+// offset property; before, the branch list panicked and Postgres refused
+// the negative offset, both a 500); a negative page is the first; a
+// negative limit is the default; a huge limit is the site's maximum; a
+// non-numeric value is a 400 naming the parameter.
 func TestListPagingBounds(t *testing.T) {
 	t.Parallel()
 	listPagingBounds(t)
@@ -61,18 +70,21 @@ func TestListPagingBoundsPostgres(t *testing.T) {
 func listPagingBounds(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
-	createRepo(t, alice, gitea.CreateRepoOption{Name: "paged", AutoInit: true})
-	w := cloneRepo(t, srv, "alice", "paged")
-	for _, name := range []string{"one", "two", "three"} {
-		contentsWrite(t, w, "README.md", []byte(name+"\n"))
-		gitRun(t, w, "commit", "-q", "-am", name)
-		gitRun(t, w, "branch", "b-"+name)
-		gitRun(t, w, "tag", "t-"+name)
-	}
-	gitRun(t, w, "push", "-q", repoDir(srv, "alice", "paged"), "--all")
-	gitRun(t, w, "push", "-q", repoDir(srv, "alice", "paged"), "--tags")
+	pushedRepo(t, srv, alice, gitea.CreateRepoOption{Name: "paged"}, func(w string) {
+		for _, name := range []string{"one", "two", "three"} {
+			contentsWrite(t, w, "README.md", []byte(name+"\n"))
+			gitRun(t, w, "commit", "-q", "-am", name)
+			gitRun(t, w, "branch", "b-"+name)
+			gitRun(t, w, "tag", "t-"+name)
+		}
+	}, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")
 	for _, title := range []string{"first", "second"} {
 		if _, _, err := alice.CreateIssue("alice", "paged", gitea.CreateIssueOption{Title: title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"bug", "ux"} {
+		if _, _, err := alice.CreateLabel("alice", "paged", gitea.CreateLabelOption{Name: name, Color: "#ee0701"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -107,14 +119,18 @@ func listPagingBounds(t *testing.T, opts ...testserver.Option) {
 			is.NoErr(err)
 			is.Equal(len(oneItems), 1)
 
-			for _, page := range []string{"9223372036854775807", "9223372036854775808", "99999999999999999999999",
-				"4294967296", "16777217", "2147483647"} {
+			for _, page := range farPages {
 				r := get(t, route.path, "page="+page)
 				is.Equal(r.Status, http.StatusOK) // a page past the end
 				items, err := route.items(r.Body)
 				is.NoErr(err)
 				is.Equal(len(items), 0) // is empty
 				is.True(strings.HasPrefix(strings.TrimSpace(string(r.Body)), "[") || strings.Contains(string(r.Body), `"data":[]`))
+				r = get(t, route.path, "page="+page+"&limit=50")
+				is.Equal(r.Status, http.StatusOK) // its row offset overflows
+				items, err = route.items(r.Body)
+				is.NoErr(err)
+				is.Equal(len(items), 0) // still an empty page
 				r = get(t, route.path, "page="+page+"&limit=9223372036854775807")
 				is.Equal(r.Status, http.StatusOK)
 			}
