@@ -19,22 +19,22 @@ import (
 
 var _ ports.GitChanges = (*Storage)(nil)
 
-// chgMaxAttempts bounds how often a write is rebuilt on a branch tip that
+// changeMaxAttempts bounds how often a write is rebuilt on a branch tip that
 // moved under it. Each lost race means another write landed, so a burst of
 // n concurrent writes needs at most n attempts; lock contention costs a few
 // more.
-const chgMaxAttempts = 32
+const changeMaxAttempts = 32
 
-// chgEmptyTreeID is the id of the tree with no entries.
-const chgEmptyTreeID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+// changeEmptyTreeID is the id of the tree with no entries.
+const changeEmptyTreeID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 // ChangeFiles commits a set of file changes (ports.GitChanges).
 func (s *Storage) ChangeFiles(ctx context.Context, p ports.RepoPath, cs ports.GitChangeSet) (ports.GitChangeResult, error) {
 	return s.changeFiles(ctx, p, cs, nil)
 }
 
-// chgWritten is what a change left at its path on one attempt.
-type chgWritten struct {
+// changeWritten is what a change left at its path on one attempt.
+type changeWritten struct {
 	id      *git.Oid
 	mode    git.Filemode
 	content []byte
@@ -62,21 +62,21 @@ func (s *Storage) changeFiles(ctx context.Context, p ports.RepoPath, cs ports.Gi
 				return fmt.Errorf("libgit2: write blob %s: %w", c.Path, err)
 			}
 		}
-		var written []chgWritten
+		var written []changeWritten
 		build := func(base *git.Tree) (*git.Oid, error) {
-			var edits []chgEdit
+			var edits []changeEdit
 			var err error
-			edits, written, err = chgPlanFiles(repo, base, cs.Changes, blobs)
+			edits, written, err = changePlanFiles(repo, base, cs.Changes, blobs)
 			if err != nil {
 				return nil, err
 			}
-			return chgEditTree(repo, base, edits, "")
+			return changeEditTree(repo, base, edits, "")
 		}
-		id, wasEmpty, err := chgCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
+		id, wasEmpty, err := changeCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
 		if err != nil {
 			return err
 		}
-		res, err := chgResult(repo, cs.Target(), id, wasEmpty)
+		res, err := changeResult(repo, cs.Target(), id, wasEmpty)
 		if err != nil {
 			return err
 		}
@@ -101,8 +101,8 @@ func (s *Storage) changeFiles(ctx context.Context, p ports.RepoPath, cs ports.Gi
 	return out, err
 }
 
-// chgResult reads back the commit a write made.
-func chgResult(repo *git.Repository, branch string, id *git.Oid, wasEmpty bool) (ports.GitChangeResult, error) {
+// changeResult reads back the commit a write made.
+func changeResult(repo *git.Repository, branch string, id *git.Oid, wasEmpty bool) (ports.GitChangeResult, error) {
 	c, err := repo.LookupCommit(id)
 	if err != nil {
 		return ports.GitChangeResult{}, fmt.Errorf("libgit2: read new commit: %w", err)
@@ -111,19 +111,19 @@ func chgResult(repo *git.Repository, branch string, id *git.Oid, wasEmpty bool) 
 	return ports.GitChangeResult{Branch: branch, Commit: commitInfo(c), WasEmpty: wasEmpty}, nil
 }
 
-// chgEdit is one change to a tree: a blob written at path, or path removed.
-type chgEdit struct {
+// changeEdit is one change to a tree: a blob written at path, or path removed.
+type changeEdit struct {
 	path   string
 	id     *git.Oid
 	mode   git.Filemode
 	remove bool
 }
 
-// chgEditTree writes the tree that is base (nil for none) with edits made,
+// changeEditTree writes the tree that is base (nil for none) with edits made,
 // touching only the trees along the edited paths. A directory left empty is
 // dropped, as Git keeps no empty directories. prefix is base's own path, for
 // messages.
-func chgEditTree(repo *git.Repository, base *git.Tree, edits []chgEdit, prefix string) (*git.Oid, error) {
+func changeEditTree(repo *git.Repository, base *git.Tree, edits []changeEdit, prefix string) (*git.Oid, error) {
 	var (
 		tb  *git.TreeBuilder
 		err error
@@ -138,8 +138,8 @@ func chgEditTree(repo *git.Repository, base *git.Tree, edits []chgEdit, prefix s
 	}
 	defer tb.Free()
 
-	leaves := map[string]chgEdit{}
-	groups := map[string][]chgEdit{}
+	leaves := map[string]changeEdit{}
+	groups := map[string][]changeEdit{}
 	for _, e := range edits {
 		head, rest, nested := strings.Cut(e.path, "/")
 		if !nested {
@@ -176,11 +176,11 @@ func chgEditTree(repo *git.Repository, base *git.Tree, edits []chgEdit, prefix s
 	}
 	sort.Strings(dirs)
 	for _, name := range dirs {
-		id, err := chgEditSubtree(repo, base, name, leaves[name].remove, groups[name], prefix)
+		id, err := changeEditSubtree(repo, base, name, leaves[name].remove, groups[name], prefix)
 		if err != nil {
 			return nil, err
 		}
-		if id.String() == chgEmptyTreeID {
+		if id.String() == changeEmptyTreeID {
 			if err := tb.Remove(name); err != nil && !git.IsErrorCode(err, git.ErrorCodeNotFound) {
 				return nil, fmt.Errorf("libgit2: remove %s%s: %w", prefix, name, err)
 			}
@@ -197,15 +197,15 @@ func chgEditTree(repo *git.Repository, base *git.Tree, edits []chgEdit, prefix s
 	return id, nil
 }
 
-// chgEditSubtree writes base's subdirectory name with edits made; replaced
+// changeEditSubtree writes base's subdirectory name with edits made; replaced
 // says the entry there was removed by the same write, so the directory
 // starts empty.
-func chgEditSubtree(repo *git.Repository, base *git.Tree, name string, replaced bool, edits []chgEdit, prefix string) (*git.Oid, error) {
+func changeEditSubtree(repo *git.Repository, base *git.Tree, name string, replaced bool, edits []changeEdit, prefix string) (*git.Oid, error) {
 	var sub *git.Tree
 	if base != nil && !replaced {
 		if e := base.EntryByName(name); e != nil {
 			if e.Type != git.ObjectTree {
-				return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a subdirectory [path: "+prefix+name+"]", "TreePath")
+				return nil, errs.Invalid(changeKind(e)+" exists where you're trying to create a subdirectory [path: "+prefix+name+"]", "TreePath")
 			}
 			t, err := repo.LookupTree(e.Id)
 			if err != nil {
@@ -215,11 +215,11 @@ func chgEditSubtree(repo *git.Repository, base *git.Tree, name string, replaced 
 			sub = t
 		}
 	}
-	return chgEditTree(repo, sub, edits, prefix+name+"/")
+	return changeEditTree(repo, sub, edits, prefix+name+"/")
 }
 
-// chgTip is the state of the branch a write starts from.
-type chgTip struct {
+// changeTip is the state of the branch a write starts from.
+type changeTip struct {
 	// ref is the target branch when it exists: the commit moves it only if
 	// it still points at commit.
 	ref *git.Reference
@@ -229,7 +229,7 @@ type chgTip struct {
 	wasEmpty bool
 }
 
-func (t *chgTip) free() {
+func (t *changeTip) free() {
 	if t.tree != nil {
 		t.tree.Free()
 	}
@@ -241,8 +241,8 @@ func (t *chgTip) free() {
 	}
 }
 
-// chgHasNoBranch reports whether repo has no branch at all.
-func chgHasNoBranch(repo *git.Repository) (bool, error) {
+// changeHasNoBranch reports whether repo has no branch at all.
+func changeHasNoBranch(repo *git.Repository) (bool, error) {
 	it, err := repo.NewReferenceIteratorGlob("refs/heads/*")
 	if err != nil {
 		return false, fmt.Errorf("libgit2: list branches: %w", err)
@@ -257,8 +257,8 @@ func chgHasNoBranch(repo *git.Repository) (bool, error) {
 	return false, nil
 }
 
-// chgReadTip reads the branch t reads from and checks the one it writes to.
-func chgReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) (*chgTip, error) {
+// changeReadTip reads the branch t reads from and checks the one it writes to.
+func changeReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) (*changeTip, error) {
 	name, err := branchRef(t.Branch)
 	if err != nil {
 		return nil, err
@@ -267,7 +267,7 @@ func chgReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) 
 	if err != nil {
 		return nil, errs.Invalid("invalid branch name", "NewBranchName")
 	}
-	tip := &chgTip{}
+	tip := &changeTip{}
 	ref, err := repo.References.Lookup(name)
 	switch {
 	case err == nil:
@@ -295,7 +295,7 @@ func chgReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) 
 	case git.IsErrorCode(err, git.ErrorCodeNotFound):
 		none := false
 		if allowEmpty {
-			if none, err = chgHasNoBranch(repo); err != nil {
+			if none, err = changeHasNoBranch(repo); err != nil {
 				return nil, err
 			}
 		}
@@ -324,9 +324,9 @@ func chgReadTip(repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool) 
 	return tip, nil
 }
 
-// chgSignatures turns a target's author and committer into libgit2
+// changeSignatures turns a target's author and committer into libgit2
 // signatures; a zero time is now and an empty committer is the author.
-func chgSignatures(t ports.GitChangeTarget) (author, committer *git.Signature, err error) {
+func changeSignatures(t ports.GitChangeTarget) (author, committer *git.Signature, err error) {
 	if strings.TrimSpace(t.Author.Name) == "" || strings.TrimSpace(t.Author.Email) == "" {
 		return nil, nil, errs.Invalid("author name and email are required", "Author")
 	}
@@ -334,16 +334,16 @@ func chgSignatures(t ports.GitChangeTarget) (author, committer *git.Signature, e
 	return author, committer, nil
 }
 
-// chgRetryable reports whether a ref update failed because someone else
+// changeRetryable reports whether a ref update failed because someone else
 // moved, created or locked the branch meanwhile.
-func chgRetryable(err error) bool {
+func changeRetryable(err error) bool {
 	return git.IsErrorCode(err, git.ErrorCodeModified) || git.IsErrorCode(err, git.ErrorCodeExists) ||
 		git.IsErrorCode(err, git.ErrorCodeLocked)
 }
 
-// chgBackoff waits a little, more after each attempt, so that writers that
+// changeBackoff waits a little, more after each attempt, so that writers that
 // collided do not collide again in lockstep.
-func chgBackoff(ctx context.Context, attempt int) error {
+func changeBackoff(ctx context.Context, attempt int) error {
 	d := time.Duration(attempt) * 500 * time.Microsecond
 	d = min(d, 20*time.Millisecond)
 	d = d/2 + rand.N(d/2+1)
@@ -357,15 +357,15 @@ func chgBackoff(ctx context.Context, attempt int) error {
 	}
 }
 
-// chgCommit builds a tree from the branch tip with build, commits it and
+// changeCommit builds a tree from the branch tip with build, commits it and
 // moves the target branch to the commit only if it still points at the tip
 // read (or, for a branch being created, if it is still absent). A write that
 // lost a race is rebuilt on the new tip; when it no longer applies there,
 // the refusal becomes errs.ErrConflict, as the write was valid when sent.
 // allowEmpty lets a write create the first branch of an empty repository.
-func chgCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool,
+func changeCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool,
 	build func(base *git.Tree) (*git.Oid, error), race func(attempt int)) (*git.Oid, bool, error) {
-	author, committer, err := chgSignatures(t)
+	author, committer, err := changeSignatures(t)
 	if err != nil {
 		return nil, false, err
 	}
@@ -383,30 +383,30 @@ func chgCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTarge
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		tip, err := chgReadTip(repo, t, allowEmpty)
+		tip, err := changeReadTip(repo, t, allowEmpty)
 		if err != nil {
 			return nil, false, lost(attempt, err)
 		}
-		id, err := chgCommitOnTip(repo, tip, target, author, committer, message(t.Message), build, race, attempt)
+		id, err := changeCommitOnTip(repo, tip, target, author, committer, message(t.Message), build, race, attempt)
 		wasEmpty := tip.wasEmpty
 		tip.free()
 		if err == nil {
 			return id, wasEmpty, nil
 		}
-		if !chgRetryable(err) {
+		if !changeRetryable(err) {
 			return nil, false, lost(attempt, err)
 		}
-		if attempt == chgMaxAttempts {
+		if attempt == changeMaxAttempts {
 			return nil, false, errs.Conflict("branch " + t.Target() + " kept changing while committing; try again")
 		}
-		if err := chgBackoff(ctx, attempt); err != nil {
+		if err := changeBackoff(ctx, attempt); err != nil {
 			return nil, false, err
 		}
 	}
 }
 
-// chgCommitOnTip is one attempt of chgCommit.
-func chgCommitOnTip(repo *git.Repository, tip *chgTip, target string, author, committer *git.Signature, msg string,
+// changeCommitOnTip is one attempt of changeCommit.
+func changeCommitOnTip(repo *git.Repository, tip *changeTip, target string, author, committer *git.Signature, msg string,
 	build func(base *git.Tree) (*git.Oid, error), race func(attempt int), attempt int) (*git.Oid, error) {
 	treeID, err := build(tip.tree)
 	if err != nil {
@@ -433,7 +433,7 @@ func chgCommitOnTip(repo *git.Repository, tip *chgTip, target string, author, co
 		moved, err = repo.References.Create(target, id, false, "")
 	}
 	if err != nil {
-		if chgRetryable(err) {
+		if changeRetryable(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("libgit2: update %s: %w", target, err)

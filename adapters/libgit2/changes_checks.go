@@ -10,8 +10,8 @@ import (
 	"github.com/depothq/depot/domain/repository"
 )
 
-// chgLookup returns the entry at p in base, or nil when there is none.
-func chgLookup(base *git.Tree, p string) (*git.TreeEntry, error) {
+// changeLookup returns the entry at p in base, or nil when there is none.
+func changeLookup(base *git.Tree, p string) (*git.TreeEntry, error) {
 	if base == nil {
 		return nil, nil
 	}
@@ -25,8 +25,8 @@ func chgLookup(base *git.Tree, p string) (*git.TreeEntry, error) {
 	return e, nil
 }
 
-// chgKind names what an entry is, for messages.
-func chgKind(e *git.TreeEntry) string {
+// changeKind names what an entry is, for messages.
+func changeKind(e *git.TreeEntry) string {
 	switch {
 	case e.Type == git.ObjectTree:
 		return "a directory"
@@ -38,30 +38,30 @@ func chgKind(e *git.TreeEntry) string {
 	return "a file"
 }
 
-// chgIsRegularFile reports whether e is a plain or executable file.
-func chgIsRegularFile(e *git.TreeEntry) bool {
+// changeIsRegularFile reports whether e is a plain or executable file.
+func changeIsRegularFile(e *git.TreeEntry) bool {
 	return e.Type == git.ObjectBlob && (e.Filemode == git.FilemodeBlob || e.Filemode == git.FilemodeBlobExecutable)
 }
 
-// chgPlanFiles checks the changes against base as Gitea does and returns the
+// changePlanFiles checks the changes against base as Gitea does and returns the
 // tree edits that make them, and what each change leaves at its path.
-func chgPlanFiles(repo *git.Repository, base *git.Tree, changes []repository.FileChange, blobs []*git.Oid) ([]chgEdit, []chgWritten, error) {
-	edits := make([]chgEdit, 0, len(changes)+1)
-	written := make([]chgWritten, len(changes))
+func changePlanFiles(repo *git.Repository, base *git.Tree, changes []repository.FileChange, blobs []*git.Oid) ([]changeEdit, []changeWritten, error) {
+	edits := make([]changeEdit, 0, len(changes)+1)
+	written := make([]changeWritten, len(changes))
 	for i, c := range changes {
-		src, err := chgCheckSource(base, c)
+		src, err := changeCheckSource(base, c)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !c.Writes() {
-			edits = append(edits, chgEdit{path: c.Path, remove: true})
+			edits = append(edits, changeEdit{path: c.Path, remove: true})
 			continue
 		}
-		old, err := chgCheckTarget(repo, base, c)
+		old, err := changeCheckTarget(repo, base, c)
 		if err != nil {
 			return nil, nil, err
 		}
-		w := chgWritten{id: blobs[i], mode: git.FilemodeBlob, content: c.Content}
+		w := changeWritten{id: blobs[i], mode: git.FilemodeBlob, content: c.Content}
 		if src != nil {
 			w.mode = src.Filemode // an update keeps the executable bit
 		} else if old != nil {
@@ -78,17 +78,17 @@ func chgPlanFiles(repo *git.Repository, base *git.Tree, changes []repository.Fil
 		w.changed = old == nil || !old.Id.Equal(w.id) || old.Filemode != w.mode
 		written[i] = w
 		if c.Moves() {
-			edits = append(edits, chgEdit{path: c.FromPath, remove: true})
+			edits = append(edits, changeEdit{path: c.FromPath, remove: true})
 		}
-		edits = append(edits, chgEdit{path: c.Path, id: w.id, mode: w.mode})
+		edits = append(edits, changeEdit{path: c.Path, id: w.id, mode: w.mode})
 	}
 	return edits, written, nil
 }
 
-// chgCheckSource finds the file a change reads (update, rename, delete, and
+// changeCheckSource finds the file a change reads (update, rename, delete, and
 // upload over an existing file) and checks its SHA. It returns nil when the
 // change reads nothing.
-func chgCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
+func changeCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
 	if c.Operation == repository.FileCreate {
 		return nil, nil
 	}
@@ -96,7 +96,7 @@ func chgCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, er
 	if c.Moves() {
 		field = "FromPath"
 	}
-	src, err := chgLookup(base, c.Source())
+	src, err := changeLookup(base, c.Source())
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +112,8 @@ func chgCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, er
 	switch {
 	case src.Type == git.ObjectTree:
 		return nil, errs.Invalid("a directory exists where a file is expected [path: "+c.Source()+"]", field)
-	case c.Writes() && !chgIsRegularFile(src):
-		return nil, errs.Invalid(chgKind(src)+" exists where a file is expected [path: "+c.Source()+"]", field)
+	case c.Writes() && !changeIsRegularFile(src):
+		return nil, errs.Invalid(changeKind(src)+" exists where a file is expected [path: "+c.Source()+"]", field)
 	case c.SHA != "" && src.Id.String() != c.SHA:
 		return nil, errs.Invalid("sha does not match [given: "+c.SHA+", expected: "+src.Id.String()+"]", "SHA")
 	}
@@ -123,13 +123,13 @@ func chgCheckSource(base *git.Tree, c repository.FileChange) (*git.TreeEntry, er
 	return src, nil
 }
 
-// chgCheckTarget checks that a file may be written at c.Path: every parent
+// changeCheckTarget checks that a file may be written at c.Path: every parent
 // is a directory (or absent), and the path itself is absent or, when the
 // change replaces it in place, a file. It returns the entry found there.
 // The parents are walked down one tree at a time: looking each prefix up
 // from the root cost the square of the path's depth, seconds for one file
 // 2,000 directories deep.
-func chgCheckTarget(repo *git.Repository, base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
+func changeCheckTarget(repo *git.Repository, base *git.Tree, c repository.FileChange) (*git.TreeEntry, error) {
 	if base == nil {
 		return nil, nil
 	}
@@ -137,7 +137,7 @@ func chgCheckTarget(repo *git.Repository, base *git.Tree, c repository.FileChang
 	if i := strings.LastIndexByte(c.Path, '/'); i >= 0 {
 		dir, name = c.Path[:i], c.Path[i+1:]
 	}
-	tree, err := chgWalkParents(repo, base, dir)
+	tree, err := changeWalkParents(repo, base, dir)
 	if err != nil || tree == nil {
 		return nil, err
 	}
@@ -149,19 +149,19 @@ func chgCheckTarget(repo *git.Repository, base *git.Tree, c repository.FileChang
 		return nil, nil
 	}
 	switch {
-	case !chgIsRegularFile(e):
-		return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a file [path: "+c.Path+"]", "TreePath")
+	case !changeIsRegularFile(e):
+		return nil, errs.Invalid(changeKind(e)+" exists where you're trying to create a file [path: "+c.Path+"]", "TreePath")
 	case c.Operation == repository.FileCreate || c.Moves():
 		return nil, errs.Invalid("repository file already exists [path: "+c.Path+"]", "TreePath")
 	}
 	return e, nil
 }
 
-// chgWalkParents returns the tree at dir ("" for base itself), or nil when
+// changeWalkParents returns the tree at dir ("" for base itself), or nil when
 // some directory on the way is absent; an entry on the way that is not a
 // directory is the error Gitea gives. The tree returned, when not base, is
 // the caller's to free.
-func chgWalkParents(repo *git.Repository, base *git.Tree, dir string) (*git.Tree, error) {
+func changeWalkParents(repo *git.Repository, base *git.Tree, dir string) (*git.Tree, error) {
 	tree := base
 	free := func() {
 		if tree != base {
@@ -182,7 +182,7 @@ func chgWalkParents(repo *git.Repository, base *git.Tree, dir string) (*git.Tree
 		}
 		if e.Type != git.ObjectTree {
 			free()
-			return nil, errs.Invalid(chgKind(e)+" exists where you're trying to create a subdirectory [path: "+dir[:next]+"]", "TreePath")
+			return nil, errs.Invalid(changeKind(e)+" exists where you're trying to create a subdirectory [path: "+dir[:next]+"]", "TreePath")
 		}
 		sub, err := repo.LookupTree(e.Id)
 		free()

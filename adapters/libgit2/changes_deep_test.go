@@ -20,7 +20,7 @@ import (
 // here, not timed.
 func TestChangeFilesDeepPathsWalkOnce(t *testing.T) {
 	is := is.New(t)
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	dir := "deep" + strings.Repeat("/d", 1999)
 	_, err := f.change("main", repository.FileChange{Operation: repository.FileCreate, Path: dir + "/first", Content: []byte("1\n")})
 	is.NoErr(err)

@@ -18,16 +18,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// chgFixture is a repository with one commit on main holding README.md,
+// changeFixture is a repository with one commit on main holding README.md,
 // docs/a.txt, docs/b.txt and bin/run.sh (executable).
-type chgFixture struct {
+type changeFixture struct {
 	s    *libgit2.Storage
 	root string
 	dir  string
 	p    ports.RepoPath
 }
 
-func chgNewFixture(t *testing.T) *chgFixture {
+func changeNewFixture(t *testing.T) *changeFixture {
 	t.Helper()
 	s, root := newStorage(t)
 	p := ports.RepoPath{Owner: "alice", Name: "changes"}
@@ -37,39 +37,39 @@ func chgNewFixture(t *testing.T) *chgFixture {
 	commit(t, s, p, "main", "Initial commit",
 		file("README.md", "# changes\n"), file("docs/a.txt", "a\n"), file("docs/b.txt", "b\n"),
 		ports.GitFile{Path: "bin/run.sh", Content: []byte("#!/bin/sh\n"), Executable: true})
-	return &chgFixture{s: s, root: root, dir: repoDir(root, p), p: p}
+	return &changeFixture{s: s, root: root, dir: repoDir(root, p), p: p}
 }
 
 // git runs the git CLI on the bare repository.
-func (f *chgFixture) git(t *testing.T, args ...string) string {
+func (f *changeFixture) git(t *testing.T, args ...string) string {
 	t.Helper()
 	return runGit(t, f.root, append([]string{"--git-dir", f.dir}, args...)...)
 }
 
 // blob is the id of path on main.
-func (f *chgFixture) blob(t *testing.T, path string) string {
+func (f *changeFixture) blob(t *testing.T, path string) string {
 	t.Helper()
 	return f.git(t, "rev-parse", "main:"+path)
 }
 
 // refs lists every reference with its target, to compare before and after.
-func (f *chgFixture) refs(t *testing.T) string {
+func (f *changeFixture) refs(t *testing.T) string {
 	t.Helper()
 	return f.git(t, "for-each-ref", "--format=%(refname) %(objectname)")
 }
 
 // fsck checks the repository with git's strictest consistency check.
-func (f *chgFixture) fsck(t *testing.T) {
+func (f *changeFixture) fsck(t *testing.T) {
 	t.Helper()
 	f.git(t, "fsck", "--strict", "--no-dangling")
 }
 
 // change commits changes on main as alice.
-func (f *chgFixture) change(branch string, changes ...repository.FileChange) (ports.GitChangeResult, error) {
-	return f.s.ChangeFiles(context.Background(), f.p, chgSet(branch, "", changes...))
+func (f *changeFixture) change(branch string, changes ...repository.FileChange) (ports.GitChangeResult, error) {
+	return f.s.ChangeFiles(context.Background(), f.p, changeSet(branch, "", changes...))
 }
 
-func chgSet(branch, newBranch string, changes ...repository.FileChange) ports.GitChangeSet {
+func changeSet(branch, newBranch string, changes ...repository.FileChange) ports.GitChangeSet {
 	return ports.GitChangeSet{
 		GitChangeTarget: ports.GitChangeTarget{Branch: branch, NewBranch: newBranch, Message: "change\n", Author: alice},
 		Changes:         changes,
@@ -78,7 +78,7 @@ func chgSet(branch, newBranch string, changes ...repository.FileChange) ports.Gi
 
 func TestChangesCreateUpdateDelete(t *testing.T) {
 	is := is.New(t)
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	first := f.git(t, "rev-parse", "main")
 
 	// Create, nested in new directories.
@@ -155,7 +155,7 @@ func TestChangesCreateUpdateDelete(t *testing.T) {
 }
 
 func TestChangesRefusals(t *testing.T) {
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	f.git(t, "branch", "taken", "main")
 	a := f.blob(t, "docs/a.txt")
 	readme := f.blob(t, "README.md")
@@ -202,7 +202,7 @@ func TestChangesRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)
 			before := f.refs(t)
-			_, err := f.s.ChangeFiles(context.Background(), f.p, chgSet(c.branch, c.newBr, c.changes...))
+			_, err := f.s.ChangeFiles(context.Background(), f.p, changeSet(c.branch, c.newBr, c.changes...))
 			is.True(errors.Is(err, c.kind))
 			is.Equal(errs.Message(err), c.msg)
 			is.Equal(f.refs(t), before) // nothing moved
@@ -213,13 +213,13 @@ func TestChangesRefusals(t *testing.T) {
 
 func TestChangesSymlinksAndSubmodules(t *testing.T) {
 	is := is.New(t)
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	// Add a symbolic link and a submodule entry with plumbing.
-	target := chgGitIn(t, f, "README.md", "hash-object", "-w", "--stdin")
+	target := changeGitIn(t, f, "README.md", "hash-object", "-w", "--stdin")
 	listing := f.git(t, "ls-tree", "main") + "\n" +
 		"120000 blob " + target + "\tlink\n" +
 		"160000 commit " + f.git(t, "rev-parse", "main") + "\tsub"
-	newTree := chgGitIn(t, f, listing, "mktree")
+	newTree := changeGitIn(t, f, listing, "mktree")
 	id := f.git(t, "commit-tree", newTree, "-p", "main", "-m", "links")
 	f.git(t, "update-ref", "refs/heads/main", id)
 
@@ -244,20 +244,20 @@ func TestChangesEmptyRepositoryAndNewBranch(t *testing.T) {
 	dir := repoDir(root, p)
 
 	// Nothing to update or delete yet.
-	_, err := s.ChangeFiles(ctx, p, chgSet("main", "", repository.FileChange{Operation: repository.FileDelete, Path: "a", SHA: strings.Repeat("a", 40)}))
+	_, err := s.ChangeFiles(ctx, p, changeSet("main", "", repository.FileChange{Operation: repository.FileDelete, Path: "a", SHA: strings.Repeat("a", 40)}))
 	is.True(errors.Is(err, errs.ErrNotFound))
-	_, err = s.ApplyPatch(ctx, p, ports.GitPatchSet{GitChangeTarget: chgSet("main", "").GitChangeTarget, Patch: []byte(chgPatchAddHello)})
+	_, err = s.ApplyPatch(ctx, p, ports.GitPatchSet{GitChangeTarget: changeSet("main", "").GitChangeTarget, Patch: []byte(changePatchAddHello)})
 	is.Equal(errs.Message(err), "branch does not exist [name: main]") // a patch needs a branch, as in Gitea
 
 	// The first write creates the branch with a parentless commit.
-	res, err := s.ChangeFiles(ctx, p, chgSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "first.txt", Content: []byte("1")}))
+	res, err := s.ChangeFiles(ctx, p, changeSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "first.txt", Content: []byte("1")}))
 	is.NoErr(err)
 	is.True(res.WasEmpty)
 	is.Equal(len(res.Commit.ParentIDs), 0)
 	is.Equal(runGit(t, root, "--git-dir", dir, "rev-parse", "main"), res.Commit.ID)
 
 	// Later writes are not first ones; a new branch starts at the old tip.
-	res2, err := s.ChangeFiles(ctx, p, chgSet("main", "feature/x", repository.FileChange{Operation: repository.FileCreate, Path: "second.txt", Content: []byte("2")}))
+	res2, err := s.ChangeFiles(ctx, p, changeSet("main", "feature/x", repository.FileChange{Operation: repository.FileCreate, Path: "second.txt", Content: []byte("2")}))
 	is.NoErr(err)
 	is.True(!res2.WasEmpty)
 	is.Equal(res2.Branch, "feature/x")
@@ -266,7 +266,7 @@ func TestChangesEmptyRepositoryAndNewBranch(t *testing.T) {
 	is.Equal(runGit(t, root, "--git-dir", dir, "ls-tree", "--name-only", "feature/x"), "first.txt\nsecond.txt")
 
 	// An absent branch is an error once the repository has one.
-	_, err = s.ChangeFiles(ctx, p, chgSet("other", "", repository.FileChange{Operation: repository.FileCreate, Path: "x"}))
+	_, err = s.ChangeFiles(ctx, p, changeSet("other", "", repository.FileChange{Operation: repository.FileCreate, Path: "x"}))
 	is.Equal(errs.Message(err), "branch does not exist [name: other]")
 	runGit(t, root, "--git-dir", dir, "fsck", "--strict", "--no-dangling")
 }
@@ -274,14 +274,14 @@ func TestChangesEmptyRepositoryAndNewBranch(t *testing.T) {
 func TestChangesRetryOnMovedBranch(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	start := f.git(t, "rev-parse", "main")
 
 	// Another write lands between building the tree and moving the branch:
 	// the change still applies to the new tip, so it is rebuilt there.
 	var other ports.GitChangeResult
 	attempts := 0
-	res, err := f.s.ChangeFilesRacing(ctx, f.p, chgSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "mine.txt", Content: []byte("mine")}),
+	res, err := f.s.ChangeFilesRacing(ctx, f.p, changeSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "mine.txt", Content: []byte("mine")}),
 		func(attempt int) {
 			attempts = attempt
 			if attempt == 1 {
@@ -300,7 +300,7 @@ func TestChangesRetryOnMovedBranch(t *testing.T) {
 	// When the other write changed the same file, the retry no longer
 	// applies: a conflict, and the branch keeps the other write.
 	sha := f.blob(t, "docs/a.txt")
-	_, err = f.s.ChangeFilesRacing(ctx, f.p, chgSet("main", "", repository.FileChange{Operation: repository.FileUpdate, Path: "docs/a.txt", SHA: sha, Content: []byte("mine")}),
+	_, err = f.s.ChangeFilesRacing(ctx, f.p, changeSet("main", "", repository.FileChange{Operation: repository.FileUpdate, Path: "docs/a.txt", SHA: sha, Content: []byte("mine")}),
 		func(attempt int) {
 			if attempt == 1 {
 				_, err := f.change("main", repository.FileChange{Operation: repository.FileUpdate, Path: "docs/a.txt", SHA: sha, Content: []byte("theirs")})
@@ -312,7 +312,7 @@ func TestChangesRetryOnMovedBranch(t *testing.T) {
 	is.Equal(f.git(t, "show", "main:docs/a.txt"), "theirs")
 
 	// A branch being created by someone else meanwhile is not overwritten.
-	_, err = f.s.ChangeFilesRacing(ctx, f.p, chgSet("main", "fresh", repository.FileChange{Operation: repository.FileCreate, Path: "y"}),
+	_, err = f.s.ChangeFilesRacing(ctx, f.p, changeSet("main", "fresh", repository.FileChange{Operation: repository.FileCreate, Path: "y"}),
 		func(attempt int) {
 			if attempt == 1 {
 				f.git(t, "branch", "fresh", start)
@@ -326,13 +326,13 @@ func TestChangesRetryOnMovedBranch(t *testing.T) {
 func TestChangesConcurrentWritesLoseNothing(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	f := chgNewFixture(t)
+	f := changeNewFixture(t)
 	const n = 16
 	var wg sync.WaitGroup
 	errc := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
-			_, err := f.s.ChangeFiles(ctx, f.p, chgSet("main", "", repository.FileChange{
+			_, err := f.s.ChangeFiles(ctx, f.p, changeSet("main", "", repository.FileChange{
 				Operation: repository.FileCreate, Path: fmt.Sprintf("par/%02d.txt", i), Content: []byte(fmt.Sprint(i)),
 			}))
 			errc <- err
@@ -350,8 +350,8 @@ func TestChangesConcurrentWritesLoseNothing(t *testing.T) {
 
 func TestChangesSignatures(t *testing.T) {
 	is := is.New(t)
-	f := chgNewFixture(t)
-	cs := chgSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "s.txt"})
+	f := changeNewFixture(t)
+	cs := changeSet("main", "", repository.FileChange{Operation: repository.FileCreate, Path: "s.txt"})
 	cs.Committer = ports.GitSignature{Name: "Bot", Email: "bot@example.com", When: alice.When.Add(3600e9)}
 	cs.Message = "Subject\n\nSigned-off-by: Bot <bot@example.com>\n"
 	res, err := f.s.ChangeFiles(context.Background(), f.p, cs)
@@ -365,15 +365,15 @@ func TestChangesSignatures(t *testing.T) {
 	is.True(errors.Is(err, errs.ErrInvalid))
 }
 
-// chgGitIn runs git on f's repository with stdin as input and returns its
+// changeGitIn runs git on f's repository with stdin as input and returns its
 // trimmed output.
-func chgGitIn(t *testing.T, f *chgFixture, stdin string, args ...string) string {
+func changeGitIn(t *testing.T, f *changeFixture, stdin string, args ...string) string {
 	t.Helper()
-	return strings.TrimSpace(chgGitRaw(t, f.root, stdin, append([]string{"--git-dir", f.dir}, args...)...))
+	return strings.TrimSpace(changeGitRaw(t, f.root, stdin, append([]string{"--git-dir", f.dir}, args...)...))
 }
 
-// chgGitRaw runs git in dir with stdin as input and returns its output as is.
-func chgGitRaw(t *testing.T, dir, stdin string, args ...string) string {
+// changeGitRaw runs git in dir with stdin as input and returns its output as is.
+func changeGitRaw(t *testing.T, dir, stdin string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

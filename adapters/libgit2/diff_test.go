@@ -10,12 +10,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// histDiffStory extends histStory with the changes a diff must carry:
+// historyDiffStory extends historyStory with the changes a diff must carry:
 // binary edits and deletions, modes, symbolic links, an empty file, a file
 // without a final newline and names that need quoting.
-func histDiffStory(t *testing.T) (*histFixture, []string) {
+func historyDiffStory(t *testing.T) (*historyFixture, []string) {
 	t.Helper()
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	order := []string{ids["c2"], ids["c3"], ids["c4"], ids["m"], ids["c5"], ids["c6"]}
 	f.write("bin.dat", "\x00\x01\x02binary changed\x00\xfe")
 	f.write("script.sh", "#!/bin/sh\necho hi\n")
@@ -42,17 +42,17 @@ func histDiffStory(t *testing.T) (*histFixture, []string) {
 	return f, order
 }
 
-// histCheckout clones the fixture's bare repository and checks out commit.
-func histCheckout(t *testing.T, f *histFixture, commit string) string {
+// historyCheckout clones the fixture's bare repository and checks out commit.
+func historyCheckout(t *testing.T, f *historyFixture, commit string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "clone")
-	histGitAt(t, filepath.Dir(dir), 0, "clone", "-q", f.bare, dir)
-	histGitAt(t, dir, 0, "checkout", "-q", "--detach", commit)
+	historyGitAt(t, filepath.Dir(dir), 0, "clone", "-q", f.bare, dir)
+	historyGitAt(t, dir, 0, "checkout", "-q", "--detach", commit)
 	return dir
 }
 
-// histDiff returns WriteCommitDiff's text.
-func histDiff(t *testing.T, f *histFixture, ref string, format ports.CommitDiffFormat) string {
+// historyDiff returns WriteCommitDiff's text.
+func historyDiff(t *testing.T, f *historyFixture, ref string, format ports.CommitDiffFormat) string {
 	t.Helper()
 	var b strings.Builder
 	if err := f.s.WriteCommitDiff(context.Background(), f.p, ref, format, &b); err != nil {
@@ -62,23 +62,23 @@ func histDiff(t *testing.T, f *histFixture, ref string, format ports.CommitDiffF
 }
 
 func TestHistoryDiffAppliesWithGitApply(t *testing.T) {
-	f, commits := histDiffStory(t)
+	f, commits := historyDiffStory(t)
 	for _, id := range commits {
 		t.Run(id[:8], func(t *testing.T) {
-			parent := strings.TrimSpace(histGitAt(t, f.bare, 0, "rev-parse", id+"^"))
-			tree := strings.TrimSpace(histGitAt(t, f.bare, 0, "rev-parse", id+"^{tree}"))
-			diff := histDiff(t, f, id, ports.CommitDiffUnified)
+			parent := strings.TrimSpace(historyGitAt(t, f.bare, 0, "rev-parse", id+"^"))
+			tree := strings.TrimSpace(historyGitAt(t, f.bare, 0, "rev-parse", id+"^{tree}"))
+			diff := historyDiff(t, f, id, ports.CommitDiffUnified)
 			if !strings.HasPrefix(diff, "diff --git ") {
 				t.Fatalf("diff starts with %q", diff[:min(len(diff), 40)])
 			}
-			dir := histCheckout(t, f, parent)
+			dir := historyCheckout(t, f, parent)
 			patch := filepath.Join(t.TempDir(), "x.diff")
 			if err := os.WriteFile(patch, []byte(diff), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			histGitAt(t, dir, 0, "apply", "--check", patch)
-			histGitAt(t, dir, 0, "apply", "--index", patch)
-			if got := strings.TrimSpace(histGitAt(t, dir, 0, "write-tree")); got != tree {
+			historyGitAt(t, dir, 0, "apply", "--check", patch)
+			historyGitAt(t, dir, 0, "apply", "--index", patch)
+			if got := strings.TrimSpace(historyGitAt(t, dir, 0, "write-tree")); got != tree {
 				t.Fatalf("applied tree %s, commit tree %s\n%s", got, tree, diff)
 			}
 		})
@@ -86,11 +86,11 @@ func TestHistoryDiffAppliesWithGitApply(t *testing.T) {
 }
 
 func TestHistoryDiffMatchesGitDiffForText(t *testing.T) {
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	// Text-only commits: git diff -M prints the same bytes.
 	for _, name := range []string{"c2", "c4", "f2"} {
-		got := histDiff(t, f, ids[name], ports.CommitDiffUnified)
-		want := histGitAt(t, f.bare, 0, "diff", "-M", ids[name]+"^", ids[name])
+		got := historyDiff(t, f, ids[name], ports.CommitDiffUnified)
+		want := historyGitAt(t, f.bare, 0, "diff", "-M", ids[name]+"^", ids[name])
 		if got != want {
 			t.Fatalf("%s: diff\n%s\ngit diff\n%s", name, got, want)
 		}
@@ -98,23 +98,23 @@ func TestHistoryDiffMatchesGitDiffForText(t *testing.T) {
 }
 
 func TestHistoryPatchAppliesWithGitAm(t *testing.T) {
-	f, commits := histDiffStory(t)
+	f, commits := historyDiffStory(t)
 	for _, id := range commits {
 		t.Run(id[:8], func(t *testing.T) {
-			patch := histDiff(t, f, id, ports.CommitDiffMbox)
+			patch := historyDiff(t, f, id, ports.CommitDiffMbox)
 			if !strings.HasPrefix(patch, "From "+id+" Mon Sep 17 00:00:00 2001\nFrom: ") {
 				t.Fatalf("patch starts with %q", patch[:min(len(patch), 80)])
 			}
-			parent := strings.TrimSpace(histGitAt(t, f.bare, 0, "rev-parse", id+"^"))
-			dir := histCheckout(t, f, parent)
+			parent := strings.TrimSpace(historyGitAt(t, f.bare, 0, "rev-parse", id+"^"))
+			dir := historyCheckout(t, f, parent)
 			file := filepath.Join(t.TempDir(), "x.patch")
 			if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			histGitAt(t, dir, 30, "am", "-q", file)
+			historyGitAt(t, dir, 30, "am", "-q", file)
 			for _, format := range []string{"%T", "%an", "%ae", "%aI", "%B"} {
-				got := histGitAt(t, dir, 0, "log", "-1", "--format="+format, "HEAD")
-				want := histGitAt(t, f.bare, 0, "log", "-1", "--format="+format, id)
+				got := historyGitAt(t, dir, 0, "log", "-1", "--format="+format, "HEAD")
+				want := historyGitAt(t, f.bare, 0, "log", "-1", "--format="+format, id)
 				if got != want {
 					t.Fatalf("%s after git am: %q, commit has %q\n%s", format, got, want, patch)
 				}
@@ -124,8 +124,8 @@ func TestHistoryPatchAppliesWithGitAm(t *testing.T) {
 }
 
 func TestHistoryPatchOfRootCommit(t *testing.T) {
-	f, ids := histStory(t)
-	patch := histDiff(t, f, ids["c1"], ports.CommitDiffMbox)
+	f, ids := historyStory(t)
+	patch := historyDiff(t, f, ids["c1"], ports.CommitDiffMbox)
 	for _, want := range []string{
 		"From " + ids["c1"] + " Mon Sep 17 00:00:00 2001\n",
 		"From: =?UTF-8?q?Zo=C3=AB_Author?= <author@example.com>\n",
@@ -143,13 +143,13 @@ func TestHistoryPatchOfRootCommit(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, dir, 0, "init", "-q")
+	historyGitAt(t, dir, 0, "init", "-q")
 	file := filepath.Join(t.TempDir(), "root.patch")
 	if err := os.WriteFile(file, []byte(patch), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, dir, 0, "am", "-q", file)
-	if got, want := histGitAt(t, dir, 0, "rev-parse", "HEAD^{tree}"), histGitAt(t, f.bare, 0, "rev-parse", ids["c1"]+"^{tree}"); got != want {
+	historyGitAt(t, dir, 0, "am", "-q", file)
+	if got, want := historyGitAt(t, dir, 0, "rev-parse", "HEAD^{tree}"), historyGitAt(t, f.bare, 0, "rev-parse", ids["c1"]+"^{tree}"); got != want {
 		t.Fatalf("tree %s, want %s", got, want)
 	}
 }

@@ -17,12 +17,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// histBenchCommits is the size of the benchmark's history.
-const histBenchCommits = 100_000
+// historyBenchCommits is the size of the benchmark's history.
+const historyBenchCommits = 100_000
 
-// histBenchRepo writes a repository of n linear commits, each changing one
+// historyBenchRepo writes a repository of n linear commits, each changing one
 // of 100 small files, under root with git fast-import.
-func histBenchRepo(b testing.TB, root string, p ports.RepoPath, n int) {
+func historyBenchRepo(b testing.TB, root string, p ports.RepoPath, n int) {
 	b.Helper()
 	dir := repoDir(root, p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -69,7 +69,7 @@ func histBenchRepo(b testing.TB, root string, p ports.RepoPath, n int) {
 func BenchmarkHistoryList(b *testing.B) {
 	root := b.TempDir()
 	p := ports.RepoPath{Owner: "bench", Name: "big"}
-	histBenchRepo(b, root, p, histBenchCommits)
+	historyBenchRepo(b, root, p, historyBenchCommits)
 	var stores []*libgit2.Storage
 	b.Cleanup(func() {
 		for _, s := range stores {
@@ -100,25 +100,25 @@ func BenchmarkHistoryList(b *testing.B) {
 	b.Run("page1", func(b *testing.B) {
 		s := newStore()
 		q := ports.CommitListQuery{Extras: extras}
-		run(b, s, q, histBenchCommits) // counts once; the count is cached
+		run(b, s, q, historyBenchCommits) // counts once; the count is cached
 		b.ResetTimer()
 		for b.Loop() {
-			run(b, s, q, histBenchCommits)
+			run(b, s, q, historyBenchCommits)
 		}
 	})
 	b.Run("page1-uncached-count", func(b *testing.B) {
 		q := ports.CommitListQuery{Extras: extras}
 		for b.Loop() {
-			run(b, newStore(), q, histBenchCommits)
+			run(b, newStore(), q, historyBenchCommits)
 		}
 	})
 	b.Run("page1-path", func(b *testing.B) {
 		s := newStore()
 		q := ports.CommitListQuery{Path: "f/07.txt", Extras: extras}
-		run(b, s, q, histBenchCommits/100)
+		run(b, s, q, historyBenchCommits/100)
 		b.ResetTimer()
 		for b.Loop() {
-			run(b, s, q, histBenchCommits/100)
+			run(b, s, q, historyBenchCommits/100)
 		}
 	})
 	b.Run("page1-path-cold", func(b *testing.B) {
@@ -132,7 +132,7 @@ func BenchmarkHistoryList(b *testing.B) {
 			removePathCounts(b, root, p)
 			s := newStore()
 			list, total, err := s.ListCommits(context.Background(), p, q, page)
-			if err != nil || (total == -1 && len(list) != 31) || (total != -1 && (total != histBenchCommits/100 || len(list) != 30)) {
+			if err != nil || (total == -1 && len(list) != 31) || (total != -1 && (total != historyBenchCommits/100 || len(list) != 30)) {
 				b.Fatalf("total %d, %d commits, %v", total, len(list), err)
 			}
 			b.StopTimer()
@@ -144,10 +144,10 @@ func BenchmarkHistoryList(b *testing.B) {
 		// A fresh process over a repository whose path count was kept on
 		// disk by an earlier listing.
 		q := ports.CommitListQuery{Path: "f/07.txt", Extras: extras}
-		run(b, newStore(), q, histBenchCommits/100)
+		run(b, newStore(), q, historyBenchCommits/100)
 		b.ResetTimer()
 		for b.Loop() {
-			run(b, newStore(), q, histBenchCommits/100)
+			run(b, newStore(), q, historyBenchCommits/100)
 		}
 	})
 	b.Run("page1-path-new-tip", func(b *testing.B) {
@@ -155,22 +155,22 @@ func BenchmarkHistoryList(b *testing.B) {
 		// known at its previous tip (the commits leave the path alone).
 		s := newStore()
 		q := ports.CommitListQuery{Ref: "grow", Path: "f/07.txt", Extras: extras}
-		histBenchGit(b, root, p, "branch", "-f", "grow", "main")
-		run(b, s, q, histBenchCommits/100)
+		historyBenchGit(b, root, p, "branch", "-f", "grow", "main")
+		run(b, s, q, historyBenchCommits/100)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			tip := histBenchGit(b, root, p, "commit-tree", "grow^{tree}", "-p", "grow", "-m", fmt.Sprintf("push %d", i))
-			histBenchGit(b, root, p, "update-ref", "refs/heads/grow", tip)
+			tip := historyBenchGit(b, root, p, "commit-tree", "grow^{tree}", "-p", "grow", "-m", fmt.Sprintf("push %d", i))
+			historyBenchGit(b, root, p, "update-ref", "refs/heads/grow", tip)
 			b.StartTimer()
-			run(b, s, q, histBenchCommits/100)
+			run(b, s, q, historyBenchCommits/100)
 		}
 	})
 	b.Run("page100", func(b *testing.B) {
 		s := newStore()
 		q := ports.CommitListQuery{Extras: extras}
 		hundred := ports.ListOptions{Page: 100, Limit: 30}
-		run(b, s, q, histBenchCommits) // counts once; the count is cached
+		run(b, s, q, historyBenchCommits) // counts once; the count is cached
 		b.ResetTimer()
 		for b.Loop() {
 			if _, _, err := s.ListCommits(context.Background(), p, q, hundred); err != nil {
@@ -195,8 +195,8 @@ func removePathCounts(b *testing.B, root string, p ports.RepoPath) {
 	}
 }
 
-// histBenchGit runs git in p's repository and returns its trimmed output.
-func histBenchGit(b *testing.B, root string, p ports.RepoPath, args ...string) string {
+// historyBenchGit runs git in p's repository and returns its trimmed output.
+func historyBenchGit(b *testing.B, root string, p ports.RepoPath, args ...string) string {
 	b.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = repoDir(root, p)

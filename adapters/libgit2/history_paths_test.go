@@ -17,9 +17,9 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// histRestart is a storage over f's repositories as a restarted server
+// historyRestart is a storage over f's repositories as a restarted server
 // would open it: nothing in memory.
-func histRestart(t *testing.T, f *histFixture) *libgit2.Storage {
+func historyRestart(t *testing.T, f *historyFixture) *libgit2.Storage {
 	t.Helper()
 	s, err := libgit2.New(filepath.Dir(filepath.Dir(f.bare)), slog.New(slog.NewTextHandler(t.Output(), nil)))
 	if err != nil {
@@ -29,9 +29,9 @@ func histRestart(t *testing.T, f *histFixture) *libgit2.Storage {
 	return s
 }
 
-// histPathIDs lists every commit of path at ref with s, in pages of
+// historyPathIDs lists every commit of path at ref with s, in pages of
 // three, and returns their ids and the total.
-func histPathIDs(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path string) ([]string, int64) {
+func historyPathIDs(t *testing.T, s *libgit2.Storage, f *historyFixture, ref, path string) ([]string, int64) {
 	t.Helper()
 	var ids []string
 	var total int64
@@ -54,11 +54,11 @@ func histPathIDs(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path str
 	}
 }
 
-// histCheckPath checks that s lists path at ref as git log does.
-func histCheckPath(t *testing.T, s *libgit2.Storage, f *histFixture, ref, path string) {
+// historyCheckPath checks that s lists path at ref as git log does.
+func historyCheckPath(t *testing.T, s *libgit2.Storage, f *historyFixture, ref, path string) {
 	t.Helper()
 	want := f.log(ref, "--", path)
-	got, total := histPathIDs(t, s, f, ref, path)
+	got, total := historyPathIDs(t, s, f, ref, path)
 	if !slices.Equal(got, want) || total != int64(len(want)) {
 		t.Fatalf("%s -- %s: listed %v (total %d)\ngit log %v", ref, path, got, total, want)
 	}
@@ -73,10 +73,10 @@ func doubled(ids []string) []string { return append(slices.Clone(ids), ids...) }
 // unless a merge reaches below the older tip or commit dates would
 // interleave the two, where it is walked again.
 func TestPathIndexPersistsAndExtends(t *testing.T) {
-	f, _ := histStory(t)
+	f, _ := historyStory(t)
 	const path = "dir/a.txt"
 	old := strings.TrimSpace(f.git(0, "rev-parse", "main"))
-	histCheckPath(t, f.s, f, "main", path)
+	historyCheckPath(t, f.s, f, "main", path)
 	want := f.log("main", "--", path)
 	if ids, ok := libgit2.ReadPathIndex(f.bare, path, old); !ok || !slices.Equal(ids, want) {
 		t.Fatalf("index at %s: %v, %v; want %v", old, ids, ok, want)
@@ -91,7 +91,7 @@ func TestPathIndexPersistsAndExtends(t *testing.T) {
 	// path.
 	libgit2.WritePathIndex(f.bare, path, old, doubled(want))
 	work := filepath.Join(t.TempDir(), "w")
-	histGitAt(t, filepath.Dir(work), 0, "clone", "-q", f.bare, work)
+	historyGitAt(t, filepath.Dir(work), 0, "clone", "-q", f.bare, work)
 	push := func(minute int, content, msg string) {
 		t.Helper()
 		if content != "" {
@@ -99,16 +99,16 @@ func TestPathIndexPersistsAndExtends(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		histGitAt(t, work, minute, "commit", "-q", "--allow-empty", "-am", msg)
-		histGitAt(t, work, minute, "push", "-q", "-f", "origin", "HEAD:main")
+		historyGitAt(t, work, minute, "commit", "-q", "--allow-empty", "-am", msg)
+		historyGitAt(t, work, minute, "push", "-q", "-f", "origin", "HEAD:main")
 	}
 	push(20, "changed\n", "change a again")
 	push(21, "", "empty")
-	restarted := histRestart(t, f)
-	if _, total := histPathIDs(t, restarted, f, old, path); total != int64(2*len(want)) {
+	restarted := historyRestart(t, f)
+	if _, total := historyPathIDs(t, restarted, f, old, path); total != int64(2*len(want)) {
 		t.Fatalf("restarted total %d at the old tip; want the planted %d", total, 2*len(want))
 	}
-	got, total := histPathIDs(t, restarted, f, "main", path)
+	got, total := historyPathIDs(t, restarted, f, "main", path)
 	if total != int64(1+2*len(want)) || len(got) != 1+2*len(want) || got[0] != f.log("main~1", "-1")[0] {
 		t.Fatalf("total %d, %v at the new tip; want the pushed change then the planted index", total, got)
 	}
@@ -118,46 +118,46 @@ func TestPathIndexPersistsAndExtends(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(f.bare, "depot-path-index")); err != nil {
 		t.Fatal(err)
 	}
-	histCheckPath(t, histRestart(t, f), f, "main", path)
+	historyCheckPath(t, historyRestart(t, f), f, "main", path)
 	push(22, "again\n", "third change")
 	tip := strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
-	histCheckPath(t, histRestart(t, f), f, "main", path)
+	historyCheckPath(t, historyRestart(t, f), f, "main", path)
 	if ids, ok := libgit2.ReadPathIndex(f.bare, path, tip); !ok || !slices.Equal(ids, f.log("main", "--", path)) {
 		t.Fatalf("index at the new tip: %v, %v", ids, ok)
 	}
 
 	// A merge of a branch that forked below the older tip: walked again.
 	libgit2.WritePathIndex(f.bare, path, tip, doubled(f.log("main", "--", path)))
-	histGitAt(t, work, 23, "checkout", "-q", "-b", "late", "HEAD~4")
+	historyGitAt(t, work, 23, "checkout", "-q", "-b", "late", "HEAD~4")
 	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("late\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, work, 23, "commit", "-q", "-am", "late change")
-	histGitAt(t, work, 24, "checkout", "-q", "main")
+	historyGitAt(t, work, 23, "commit", "-q", "-am", "late change")
+	historyGitAt(t, work, 24, "checkout", "-q", "main")
 	// The merge keeps late's version of the path: the simplified walk
 	// follows late alone, below the older tip.
-	histGitAt(t, work, 24, "merge", "-q", "--no-commit", "-s", "ours", "late")
+	historyGitAt(t, work, 24, "merge", "-q", "--no-commit", "-s", "ours", "late")
 	push(24, "late\n", "merge late")
-	histCheckPath(t, histRestart(t, f), f, "main", path)
+	historyCheckPath(t, historyRestart(t, f), f, "main", path)
 
 	// A merge whose side branch is dated before the older tip: a walk from
 	// the merge shows the older tip first, so the new commits do not all
 	// come first, and the listing is walked again.
 	tip = strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
 	libgit2.WritePathIndex(f.bare, path, tip, doubled(f.log("main", "--", path)))
-	histGitAt(t, work, 25, "checkout", "-q", "-b", "skewed", "main")
+	historyGitAt(t, work, 25, "checkout", "-q", "-b", "skewed", "main")
 	if err := os.WriteFile(filepath.Join(work, "dir", "a.txt"), []byte("skewed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	histGitAt(t, work, 3, "commit", "-q", "-am", "skewed change, dated early")
-	histGitAt(t, work, 26, "checkout", "-q", "main")
-	histGitAt(t, work, 26, "merge", "-q", "--no-commit", "-s", "ours", "skewed")
+	historyGitAt(t, work, 3, "commit", "-q", "-am", "skewed change, dated early")
+	historyGitAt(t, work, 26, "checkout", "-q", "main")
+	historyGitAt(t, work, 26, "merge", "-q", "--no-commit", "-s", "ours", "skewed")
 	push(26, "both\n", "merge skewed")
-	histCheckPath(t, histRestart(t, f), f, "main", path)
+	historyCheckPath(t, historyRestart(t, f), f, "main", path)
 
 	// The warm-up after a push indexes the paths listed lately at the new tip.
-	warm := histRestart(t, f)
-	histCheckPath(t, warm, f, "main", path)
+	warm := historyRestart(t, f)
+	historyCheckPath(t, warm, f, "main", path)
 	push(27, "warm\n", "after")
 	tip = strings.TrimSpace(f.git(0, "-C", f.bare, "rev-parse", "main"))
 	if err := warm.WarmCommitCounts(context.Background(), f.p, []string{tip}); err != nil {
@@ -170,10 +170,10 @@ func TestPathIndexPersistsAndExtends(t *testing.T) {
 
 // A damaged index is ignored and rewritten.
 func TestPathIndexDamaged(t *testing.T) {
-	f, _ := histStory(t)
+	f, _ := historyStory(t)
 	const path = "dir"
 	tip := strings.TrimSpace(f.git(0, "rev-parse", "main"))
-	histCheckPath(t, f.s, f, "main", path)
+	historyCheckPath(t, f.s, f, "main", path)
 	file := libgit2.PathIndexFile(f.bare, path, tip)
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -183,7 +183,7 @@ func TestPathIndexDamaged(t *testing.T) {
 		if err := os.WriteFile(file, damaged, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		histCheckPath(t, histRestart(t, f), f, "main", path)
+		historyCheckPath(t, historyRestart(t, f), f, "main", path)
 		if again, err := os.ReadFile(file); err != nil || !slices.Equal(again, data) {
 			t.Fatalf("index not rewritten: %d bytes, %v", len(again), err)
 		}
@@ -196,7 +196,7 @@ func TestPathIndexDamaged(t *testing.T) {
 func TestPathListingBudget(t *testing.T) {
 	root := t.TempDir()
 	p := ports.RepoPath{Owner: "bench", Name: "budget"}
-	histBenchRepo(t, root, p, 1000)
+	historyBenchRepo(t, root, p, 1000)
 	s, err := libgit2.New(root, slog.New(slog.NewTextHandler(t.Output(), nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -19,12 +19,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// histBase is the date of the fixtures' first commit; commit n is n minutes later.
-var histBase = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
+// historyBase is the date of the fixtures' first commit; commit n is n minutes later.
+var historyBase = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
 
-// histFixture is a repository built with the git CLI: a work tree and the
+// historyFixture is a repository built with the git CLI: a work tree and the
 // bare copy the adapter reads.
-type histFixture struct {
+type historyFixture struct {
 	t    *testing.T
 	s    *libgit2.Storage
 	p    ports.RepoPath
@@ -32,11 +32,11 @@ type histFixture struct {
 	bare string
 }
 
-// histGitAt runs git in dir with both dates set to minute n after histBase
+// historyGitAt runs git in dir with both dates set to minute n after historyBase
 // and returns its standard output, untrimmed.
-func histGitAt(t *testing.T, dir string, minute int, args ...string) string {
+func historyGitAt(t *testing.T, dir string, minute int, args ...string) string {
 	t.Helper()
-	when := histBase.Add(time.Duration(minute) * time.Minute).Format(time.RFC3339)
+	when := historyBase.Add(time.Duration(minute) * time.Minute).Format(time.RFC3339)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -55,11 +55,11 @@ func histGitAt(t *testing.T, dir string, minute int, args ...string) string {
 }
 
 // newHistFixture starts an empty work tree on main.
-func newHistFixture(t *testing.T) *histFixture {
+func newHistFixture(t *testing.T) *historyFixture {
 	t.Helper()
 	s, root := newStorage(t)
 	p := ports.RepoPath{Owner: "alice", Name: "history"}
-	f := &histFixture{t: t, s: s, p: p, work: filepath.Join(t.TempDir(), "work"), bare: repoDir(root, p)}
+	f := &historyFixture{t: t, s: s, p: p, work: filepath.Join(t.TempDir(), "work"), bare: repoDir(root, p)}
 	if err := os.MkdirAll(f.work, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +67,13 @@ func newHistFixture(t *testing.T) *histFixture {
 	return f
 }
 
-func (f *histFixture) git(minute int, args ...string) string {
+func (f *historyFixture) git(minute int, args ...string) string {
 	f.t.Helper()
-	return histGitAt(f.t, f.work, minute, args...)
+	return historyGitAt(f.t, f.work, minute, args...)
 }
 
 // write puts content at path in the work tree.
-func (f *histFixture) write(path, content string) {
+func (f *historyFixture) write(path, content string) {
 	f.t.Helper()
 	full := filepath.Join(f.work, filepath.FromSlash(path))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -85,7 +85,7 @@ func (f *histFixture) write(path, content string) {
 }
 
 // commit stages everything and commits at minute, returning the id.
-func (f *histFixture) commit(minute int, msg string) string {
+func (f *historyFixture) commit(minute int, msg string) string {
 	f.t.Helper()
 	f.git(minute, "add", "-A")
 	f.git(minute, "commit", "-q", "--allow-empty", "-m", msg)
@@ -94,22 +94,22 @@ func (f *histFixture) commit(minute int, msg string) string {
 
 // publish copies the work repository's branches and tags to the bare
 // repository the adapter reads.
-func (f *histFixture) publish() {
+func (f *historyFixture) publish() {
 	f.t.Helper()
 	if err := os.RemoveAll(f.bare); err != nil {
 		f.t.Fatal(err)
 	}
-	histGitAt(f.t, filepath.Dir(f.work), 0, "clone", "-q", "--bare", f.work, f.bare)
+	historyGitAt(f.t, filepath.Dir(f.work), 0, "clone", "-q", "--bare", f.work, f.bare)
 }
 
 // log runs git log in the bare repository and returns the ids it lists.
-func (f *histFixture) log(args ...string) []string {
+func (f *historyFixture) log(args ...string) []string {
 	f.t.Helper()
-	out := histGitAt(f.t, f.bare, 0, append([]string{"log", "--format=%H"}, args...)...)
+	out := historyGitAt(f.t, f.bare, 0, append([]string{"log", "--format=%H"}, args...)...)
 	return strings.Fields(out)
 }
 
-// histStory builds the fixture most tests share: two branches merged with
+// historyStory builds the fixture most tests share: two branches merged with
 // interleaved dates, a tie, a rename, a binary file, a unicode name, a
 // deletion, and a tag.
 //
@@ -122,7 +122,7 @@ func (f *histFixture) log(args ...string) []string {
 //	8       m  merge feature
 //	9       c5 add unicode name, change dir/a.txt
 //	10      c6 delete feature.txt
-func histStory(t *testing.T) (*histFixture, map[string]string) {
+func historyStory(t *testing.T) (*historyFixture, map[string]string) {
 	t.Helper()
 	f := newHistFixture(t)
 	ids := map[string]string{}
@@ -159,8 +159,8 @@ func histStory(t *testing.T) (*histFixture, map[string]string) {
 	return f, ids
 }
 
-// histList calls ListCommits and returns the ids and the total.
-func histList(t *testing.T, f *histFixture, q ports.CommitListQuery, page, limit int) ([]string, int64) {
+// historyList calls ListCommits and returns the ids and the total.
+func historyList(t *testing.T, f *historyFixture, q ports.CommitListQuery, page, limit int) ([]string, int64) {
 	t.Helper()
 	list, total, err := f.s.ListCommits(context.Background(), f.p, q, ports.ListOptions{Page: page, Limit: limit})
 	if err != nil {
@@ -174,9 +174,9 @@ func histList(t *testing.T, f *histFixture, q ports.CommitListQuery, page, limit
 }
 
 func TestHistoryListMatchesGitLog(t *testing.T) {
-	f, ids := histStory(t)
-	since := histBase.Add(5 * time.Minute)
-	until := histBase.Add(8 * time.Minute)
+	f, ids := historyStory(t)
+	since := historyBase.Add(5 * time.Minute)
+	until := historyBase.Add(8 * time.Minute)
 	cases := []struct {
 		name string
 		q    ports.CommitListQuery
@@ -204,7 +204,7 @@ func TestHistoryListMatchesGitLog(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			want := f.log(tc.git...)
-			got, total := histList(t, f, tc.q, 1, 50)
+			got, total := historyList(t, f, tc.q, 1, 50)
 			if !slices.Equal(got, want) {
 				t.Fatalf("ListCommits = %v\ngit log    = %v", got, want)
 			}
@@ -214,7 +214,7 @@ func TestHistoryListMatchesGitLog(t *testing.T) {
 			// Pages of two add up to the same list, with the same total.
 			var paged []string
 			for page := 1; page <= len(want)/2+2; page++ {
-				ids, total := histList(t, f, tc.q, page, 2)
+				ids, total := historyList(t, f, tc.q, page, 2)
 				if total != int64(len(want)) {
 					t.Fatalf("page %d total %d, want %d", page, total, len(want))
 				}
@@ -228,8 +228,8 @@ func TestHistoryListMatchesGitLog(t *testing.T) {
 }
 
 func TestHistoryListOrderFollowsCommitDates(t *testing.T) {
-	f, ids := histStory(t)
-	got, _ := histList(t, f, ports.CommitListQuery{}, 1, 50)
+	f, ids := historyStory(t)
+	got, _ := historyList(t, f, ports.CommitListQuery{}, 1, 50)
 	want := []string{ids["c6"], ids["c5"], ids["m"], ids["c4"], ids["f2"], ids["c3"], ids["f1"], ids["c2"], ids["c1"]}
 	if !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
@@ -237,7 +237,7 @@ func TestHistoryListOrderFollowsCommitDates(t *testing.T) {
 }
 
 func TestHistoryListDetails(t *testing.T) {
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	list, _, err := f.s.ListCommits(context.Background(), f.p, ports.CommitListQuery{
 		Ref: ids["m"], Extras: ports.CommitExtras{Files: true, Stats: true, Signature: true},
 	}, ports.ListOptions{Page: 1, Limit: 1})
@@ -254,11 +254,11 @@ func TestHistoryListDetails(t *testing.T) {
 	if m.Message != "merge feature\n" || m.Author.Name != "Zoë Author" || m.Committer.Email != "committer@example.com" {
 		t.Fatalf("metadata %+v", m.GitCommitInfo)
 	}
-	if !m.Committer.When.Equal(histBase.Add(8 * time.Minute)) {
+	if !m.Committer.When.Equal(historyBase.Add(8 * time.Minute)) {
 		t.Fatalf("committer date %v", m.Committer.When)
 	}
 	// A merge's files and stats are against its first parent.
-	histCheckFiles(t, f, m, ids["c4"])
+	historyCheckFiles(t, f, m, ids["c4"])
 	if m.Signature != nil {
 		t.Fatalf("unsigned commit has signature %+v", m.Signature)
 	}
@@ -274,11 +274,11 @@ func TestHistoryListDetails(t *testing.T) {
 	}
 }
 
-// histNameStatus is git diff --name-status --no-renames as sorted changes.
-func histNameStatus(t *testing.T, f *histFixture, args ...string) []ports.CommitFileChange {
+// historyNameStatus is git diff --name-status --no-renames as sorted changes.
+func historyNameStatus(t *testing.T, f *historyFixture, args ...string) []ports.CommitFileChange {
 	t.Helper()
 	want := []ports.CommitFileChange{}
-	out := histGitAt(t, f.bare, 0, append([]string{"diff", "--name-status", "--no-renames", "-z"}, args...)...)
+	out := historyGitAt(t, f.bare, 0, append([]string{"diff", "--name-status", "--no-renames", "-z"}, args...)...)
 	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		st := map[string]ports.CommitFileStatus{"A": ports.CommitFileAdded, "D": ports.CommitFileRemoved,
@@ -289,15 +289,15 @@ func histNameStatus(t *testing.T, f *histFixture, args ...string) []ports.Commit
 	return want
 }
 
-// histCheckFiles compares a commit's files and stats with git diff against parent.
-func histCheckFiles(t *testing.T, f *histFixture, c ports.CommitDetail, parent string) {
+// historyCheckFiles compares a commit's files and stats with git diff against parent.
+func historyCheckFiles(t *testing.T, f *historyFixture, c ports.CommitDetail, parent string) {
 	t.Helper()
-	want := histNameStatus(t, f, parent, c.ID)
+	want := historyNameStatus(t, f, parent, c.ID)
 	if !slices.Equal(c.Files, want) {
 		t.Fatalf("files of %s = %v, git says %v", c.ID, c.Files, want)
 	}
 	var add, del int
-	for _, line := range strings.Split(strings.TrimSpace(histGitAt(t, f.bare, 0, "diff", "--numstat", "-M", parent, c.ID)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(historyGitAt(t, f.bare, 0, "diff", "--numstat", "-M", parent, c.ID)), "\n") {
 		parts := strings.Fields(line)
 		if len(parts) < 3 || parts[0] == "-" {
 			continue
@@ -312,14 +312,14 @@ func histCheckFiles(t *testing.T, f *histFixture, c ports.CommitDetail, parent s
 }
 
 func TestHistoryCommitDetailMatchesGit(t *testing.T) {
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	for _, name := range []string{"c2", "f1", "c3", "c4", "f2", "m", "c5", "c6"} {
 		t.Run(name, func(t *testing.T) {
 			d, err := f.s.CommitDetail(context.Background(), f.p, ids[name], ports.CommitExtras{Files: true, Stats: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			histCheckFiles(t, f, d, d.ParentIDs[0])
+			historyCheckFiles(t, f, d, d.ParentIDs[0])
 		})
 	}
 	t.Run("root", func(t *testing.T) {
@@ -368,7 +368,7 @@ func TestHistoryTypeChangeIsModified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	histCheckFiles(t, f, d, d.ParentIDs[0])
+	historyCheckFiles(t, f, d, d.ParentIDs[0])
 }
 
 func TestHistorySignature(t *testing.T) {
@@ -407,7 +407,7 @@ func TestHistorySignature(t *testing.T) {
 }
 
 func TestHistoryErrors(t *testing.T) {
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	ctx := context.Background()
 	notFound := func(t *testing.T, err error) {
 		t.Helper()
@@ -449,7 +449,7 @@ func TestHistoryErrors(t *testing.T) {
 }
 
 func TestHistoryCompare(t *testing.T) {
-	f, ids := histStory(t)
+	f, ids := historyStory(t)
 	f.git(11, "checkout", "-q", "-b", "topic", ids["c4"])
 	f.write("topic.txt", "topic\n")
 	f.write("dir/a.txt", "topic version\n")
@@ -482,7 +482,7 @@ func TestHistoryCompare(t *testing.T) {
 			if direct {
 				sep = ".."
 			}
-			if want := histNameStatus(t, f, "main"+sep+"topic"); !slices.Equal(cmp.Files, want) {
+			if want := historyNameStatus(t, f, "main"+sep+"topic"); !slices.Equal(cmp.Files, want) {
 				t.Fatalf("files %v, want %v", cmp.Files, want)
 			}
 		})
@@ -502,16 +502,16 @@ func TestHistoryCompare(t *testing.T) {
 }
 
 func TestHistoryCountIsCachedPerFilter(t *testing.T) {
-	f, _ := histStory(t)
-	_, before := histList(t, f, ports.CommitListQuery{}, 1, 1)
-	_, beforePath := histList(t, f, ports.CommitListQuery{Path: "dir/a.txt"}, 1, 1)
+	f, _ := historyStory(t)
+	_, before := historyList(t, f, ports.CommitListQuery{}, 1, 1)
+	_, beforePath := historyList(t, f, ports.CommitListQuery{Path: "dir/a.txt"}, 1, 1)
 	// A new commit on main gives a new start commit, so a new count.
 	work := filepath.Join(t.TempDir(), "w")
-	histGitAt(t, filepath.Dir(work), 0, "clone", "-q", f.bare, work)
-	histGitAt(t, work, 20, "commit", "-q", "--allow-empty", "-m", "more")
-	histGitAt(t, work, 20, "push", "-q", "origin", "HEAD:main")
-	_, after := histList(t, f, ports.CommitListQuery{}, 1, 1)
-	_, afterPath := histList(t, f, ports.CommitListQuery{Path: "dir/a.txt"}, 1, 1)
+	historyGitAt(t, filepath.Dir(work), 0, "clone", "-q", f.bare, work)
+	historyGitAt(t, work, 20, "commit", "-q", "--allow-empty", "-m", "more")
+	historyGitAt(t, work, 20, "push", "-q", "origin", "HEAD:main")
+	_, after := historyList(t, f, ports.CommitListQuery{}, 1, 1)
+	_, afterPath := historyList(t, f, ports.CommitListQuery{Path: "dir/a.txt"}, 1, 1)
 	if after != before+1 || afterPath != beforePath {
 		t.Fatalf("totals %d→%d, path %d→%d", before, after, beforePath, afterPath)
 	}
@@ -519,16 +519,16 @@ func TestHistoryCountIsCachedPerFilter(t *testing.T) {
 		t.Fatalf("total %d after a push, git counts %d", after, want)
 	}
 	// A rewritten branch is counted from scratch, not from its old tip.
-	histGitAt(t, work, 21, "reset", "-q", "--hard", "HEAD~3")
-	histGitAt(t, work, 21, "commit", "-q", "--allow-empty", "-m", "rewritten")
-	histGitAt(t, work, 21, "push", "-q", "-f", "origin", "HEAD:main")
-	_, rewritten := histList(t, f, ports.CommitListQuery{}, 1, 1)
+	historyGitAt(t, work, 21, "reset", "-q", "--hard", "HEAD~3")
+	historyGitAt(t, work, 21, "commit", "-q", "--allow-empty", "-m", "rewritten")
+	historyGitAt(t, work, 21, "push", "-q", "-f", "origin", "HEAD:main")
+	_, rewritten := historyList(t, f, ports.CommitListQuery{}, 1, 1)
 	if want := int64(len(f.log("main"))); rewritten != want {
 		t.Fatalf("total %d after a forced push, git counts %d", rewritten, want)
 	}
 	// Another branch, then main again: each has its own count.
-	_, feature := histList(t, f, ports.CommitListQuery{Ref: "feature"}, 1, 1)
-	_, again := histList(t, f, ports.CommitListQuery{}, 1, 1)
+	_, feature := historyList(t, f, ports.CommitListQuery{Ref: "feature"}, 1, 1)
+	_, again := historyList(t, f, ports.CommitListQuery{}, 1, 1)
 	if feature != int64(len(f.log("feature"))) || again != rewritten {
 		t.Fatalf("feature %d, main %d", feature, again)
 	}
@@ -538,8 +538,8 @@ func TestHistoryCountIsCachedPerFilter(t *testing.T) {
 // the repository keeps on disk instead of walking the history again, and a
 // damaged counts file only costs a recount.
 func TestHistoryCountSurvivesRestart(t *testing.T) {
-	f, _ := histStory(t)
-	_, total := histList(t, f, ports.CommitListQuery{}, 1, 1)
+	f, _ := historyStory(t)
+	_, total := historyList(t, f, ports.CommitListQuery{}, 1, 1)
 	countsPath := filepath.Join(f.bare, "depot-commit-counts")
 	data, err := os.ReadFile(countsPath)
 	if err != nil {
@@ -577,7 +577,7 @@ func TestHistoryCountSurvivesRestart(t *testing.T) {
 // Warming counts a branch's history ahead of its first listing and keeps
 // the count on disk; ids that are not commits are skipped.
 func TestHistoryWarmCommitCounts(t *testing.T) {
-	f, _ := histStory(t)
+	f, _ := historyStory(t)
 	head := strings.TrimSpace(f.git(0, "rev-parse", "main"))
 	tree := strings.TrimSpace(f.git(0, "rev-parse", "main^{tree}"))
 	if err := f.s.WarmCommitCounts(context.Background(), f.p, []string{tree, head}); err != nil {

@@ -29,40 +29,40 @@ func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.Git
 	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
 		diff, err := git.DiffFromBuffer(ps.Patch, repo)
 		if err != nil {
-			return errs.Invalid("the patch cannot be parsed: "+chgGitMessage(err), "Content")
+			return errs.Invalid("the patch cannot be parsed: "+changeGitMessage(err), "Content")
 		}
 		defer func() { _ = diff.Free() }()
-		if err := chgCheckPatchPaths(diff, ps.MaxFiles); err != nil {
+		if err := changeCheckPatchPaths(diff, ps.MaxFiles); err != nil {
 			return err
 		}
 		build := func(base *git.Tree) (*git.Oid, error) {
 			idx, err := repo.ApplyToTree(diff, base, nil)
 			if err != nil {
-				return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+				return nil, errs.Conflict("patch does not apply: " + changeGitMessage(err))
 			}
 			defer idx.Free()
 			id, err := idx.WriteTreeTo(repo)
 			if err != nil {
-				return nil, errs.Conflict("patch does not apply: " + chgGitMessage(err))
+				return nil, errs.Conflict("patch does not apply: " + changeGitMessage(err))
 			}
 			return id, nil
 		}
 		// Gitea applies a patch only to an existing branch.
-		id, wasEmpty, err := chgCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
+		id, wasEmpty, err := changeCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
 		if err != nil {
 			return err
 		}
-		out, err = chgResult(repo, ps.Target(), id, wasEmpty)
+		out, err = changeResult(repo, ps.Target(), id, wasEmpty)
 		return err
 	})
 	return out, err
 }
 
-// chgCheckPatchPaths refuses a diff that changes nothing or that writes a path
+// changeCheckPatchPaths refuses a diff that changes nothing or that writes a path
 // the contents API may not write (a .git component, "..", an absolute path),
 // and one past the bounds of a contents write: more than maxFiles files (0:
 // no bound) or more than repository.MaxChangeDirectories directories.
-func chgCheckPatchPaths(diff *git.Diff, maxFiles int) error {
+func changeCheckPatchPaths(diff *git.Diff, maxFiles int) error {
 	n, err := diff.NumDeltas()
 	if err != nil {
 		return fmt.Errorf("libgit2: read patch: %w", err)
@@ -94,8 +94,8 @@ func chgCheckPatchPaths(diff *git.Diff, maxFiles int) error {
 	return repository.CheckChangeDirectories("Content", cleaned)
 }
 
-// chgGitMessage is libgit2's own text for err, without Go's wrapping.
-func chgGitMessage(err error) string {
+// changeGitMessage is libgit2's own text for err, without Go's wrapping.
+func changeGitMessage(err error) string {
 	var g *git.GitError
 	if errors.As(err, &g) && g.Message != "" {
 		return g.Message

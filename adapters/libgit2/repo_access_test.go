@@ -49,13 +49,13 @@ func TestRepoAccessOpensOncePerCall(t *testing.T) {
 			return err
 		}},
 		{"ChangeFiles", 1, func() error {
-			_, err := s.ChangeFiles(ctx, p, chgSet("main", "", repository.FileChange{
+			_, err := s.ChangeFiles(ctx, p, changeSet("main", "", repository.FileChange{
 				Operation: repository.FileCreate, Path: "new.txt", Content: []byte("new\n")}))
 			return err
 		}},
 		{"ApplyPatch", 1, func() error {
-			_, err := s.ApplyPatch(ctx, p, ports.GitPatchSet{GitChangeTarget: chgSet("main", "").GitChangeTarget,
-				Patch: []byte(chgPatchAddHello)})
+			_, err := s.ApplyPatch(ctx, p, ports.GitPatchSet{GitChangeTarget: changeSet("main", "").GitChangeTarget,
+				Patch: []byte(changePatchAddHello)})
 			return err
 		}},
 		{"ListBranches", 1, func() error { _, _, err := s.ListBranches(ctx, p, ports.ListOptions{Page: 1, Limit: 10}); return err }},
