@@ -10,10 +10,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// SetDeadline sets (due non-nil) or removes an issue's deadline: issue
+// Deadlines are the use cases of issues' deadlines.
+type Deadlines struct{ *Service }
+
+// Deadlines returns the deadline use cases.
+func (s *Service) Deadlines() Deadlines { return Deadlines{s} }
+
+// Set sets (due non-nil) or removes an issue's deadline: issue
 // writers only. It returns the stored deadline (the end of the due day,
 // nil when removed) and records Gitea's deadline event when it changed.
-func (s *Service) SetDeadline(ctx context.Context, a *repos.Access, index int64, due *time.Time) (*time.Time, error) {
+func (s Deadlines) Set(ctx context.Context, a *repos.Access, index int64, due *time.Time) (*time.Time, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err

@@ -4,13 +4,18 @@ import (
 	"context"
 	"errors"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
-	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
+
+// Dependencies are the use cases of the dependencies between issues: the
+// issues one depends on and the issues it blocks.
+type Dependencies struct{ *Service }
+
+// Dependencies returns the dependency use cases.
+func (s *Service) Dependencies() Dependencies { return Dependencies{s} }
 
 // IssueRef names an issue by repository and index (Gitea's IssueMeta). An
 // empty Owner and Repo mean the repository of the path.
@@ -19,18 +24,11 @@ type IssueRef struct {
 	Index       int64
 }
 
-// LinkedIssue is an issue with the repository it lives in, for listings
-// that may cross repositories.
-type LinkedIssue struct {
-	Issue *issue.Issue
-	Repo  *repository.Repository
-}
-
 var errDependenciesDisabled = errs.NotFound("issue dependencies are disabled")
 
 // openRef finds the issue ref names, as the caller reaches it: 404 when
 // the repository or the issue is absent or unreadable.
-func (s *Service) openRef(ctx context.Context, a *repos.Access, ref IssueRef) (*issue.Issue, *repos.Access, error) {
+func (s Dependencies) openRef(ctx context.Context, a *repos.Access, ref IssueRef) (*issue.Issue, *repos.Access, error) {
 	ra := a
 	if (ref.Owner != "" || ref.Repo != "") && !(ref.Owner == a.Repo.Owner.Name && ref.Repo == a.Repo.Name) {
 		other, err := s.repos.Open(ctx, a.Caller, ref.Owner, ref.Repo)
@@ -50,9 +48,9 @@ func (s *Service) openRef(ctx context.Context, a *repos.Access, ref IssueRef) (*
 	return i, ra, nil
 }
 
-// Dependencies lists one page of the issues an issue depends on (404 when
+// List lists one page of the issues an issue depends on (404 when
 // dependencies are disabled); issues the caller cannot read are left out.
-func (s *Service) Dependencies(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]LinkedIssue, error) {
+func (s Dependencies) List(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]LinkedIssue, error) {
 	if !a.Repo.Tracker.EnableIssueDependencies {
 		return nil, errDependenciesDisabled
 	}
@@ -69,7 +67,7 @@ func (s *Service) Dependencies(ctx context.Context, a *repos.Access, index int64
 
 // Blocks lists one page of the issues an issue blocks; issues the caller
 // cannot read are left out.
-func (s *Service) Blocks(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]LinkedIssue, error) {
+func (s Dependencies) Blocks(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]LinkedIssue, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -83,42 +81,11 @@ func (s *Service) Blocks(ctx context.Context, a *repos.Access, index int64, opts
 
 // linked loads these issues in order with their repositories, keeping the
 // ones the caller may read (one permission lookup per repository).
-func (s *Service) linked(ctx context.Context, a *repos.Access, ids []int64) ([]LinkedIssue, error) {
+func (s Dependencies) linked(ctx context.Context, a *repos.Access, ids []int64) ([]LinkedIssue, error) {
 	return s.readable(ctx, a.Caller, map[int64]*repos.Access{a.Repo.ID: a}, ids)
 }
 
-// LinkedIssues loads these issues in order with their repositories, keeping
-// the ones the caller may read.
-func (s *Service) LinkedIssues(ctx context.Context, c auth.Caller, ids []int64) ([]LinkedIssue, error) {
-	return s.readable(ctx, c, map[int64]*repos.Access{}, ids)
-}
-
-func (s *Service) readable(ctx context.Context, c auth.Caller, access map[int64]*repos.Access, ids []int64) ([]LinkedIssue, error) {
-	list, err := s.inOrder(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]LinkedIssue, 0, len(list))
-	for _, i := range list {
-		ra, seen := access[i.RepoID]
-		if !seen {
-			ra, err = s.repos.OpenByID(ctx, c, i.RepoID)
-			if errors.Is(err, errs.ErrNotFound) {
-				ra, err = nil, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			access[i.RepoID] = ra
-		}
-		if ra != nil && canRead(ra, i) {
-			out = append(out, LinkedIssue{Issue: i, Repo: ra.Repo})
-		}
-	}
-	return out, nil
-}
-
-// ChangeDependency adds (add) or removes a dependency between the issue of
+// Change adds (add) or removes a dependency between the issue of
 // the path and the one ref names. With blocks false the path's issue
 // depends on ref's (R/issues/{index}/dependencies); with blocks true ref's
 // depends on the path's (R/issues/{index}/blocks). The depending issue's
@@ -127,7 +94,7 @@ func (s *Service) readable(ctx context.Context, c auth.Caller, access map[int64]
 // closes a cycle is a 422, a duplicate a 409, removing an absent one a
 // 404. Both issues get an add_dependency or remove_dependency event. It
 // returns the path's issue.
-func (s *Service) ChangeDependency(ctx context.Context, a *repos.Access, index int64, ref IssueRef, blocks, add bool) (*issue.Issue, error) {
+func (s Dependencies) Change(ctx context.Context, a *repos.Access, index int64, ref IssueRef, blocks, add bool) (*issue.Issue, error) {
 	if ref.Index <= 0 {
 		return nil, errs.Invalid("must be a positive issue index", "Index")
 	}
@@ -184,20 +151,4 @@ func (s *Service) ChangeDependency(ctx context.Context, a *repos.Access, index i
 		return nil, err
 	}
 	return s.stores.Issues.GetByID(ctx, here.ID)
-}
-
-// LinkedViews builds the views of linked issues (each with its own
-// repository) in a fixed number of queries, for rendering.
-func (s *Service) LinkedViews(ctx context.Context, list []LinkedIssue) ([]*IssueView, error) {
-	issues := make([]*issue.Issue, len(list))
-	seen := map[int64]bool{}
-	var repoList []*repository.Repository
-	for i, l := range list {
-		issues[i] = l.Issue
-		if !seen[l.Repo.ID] {
-			seen[l.Repo.ID] = true
-			repoList = append(repoList, l.Repo)
-		}
-	}
-	return s.Views(ctx, s.stores, repoList, issues)
 }

@@ -145,8 +145,14 @@ type LabelRefs struct {
 	Names []string
 }
 
-// IssueLabels answers GET R/issues/{index}/labels: the issue's labels by name.
-func (s *Service) IssueLabels(ctx context.Context, a *repos.Access, index int64) ([]*issue.Label, error) {
+// IssueLabels are the use cases of the labels an issue carries.
+type IssueLabels struct{ *Service }
+
+// IssueLabels returns the use cases of issues' labels.
+func (s *Service) IssueLabels() IssueLabels { return IssueLabels{s} }
+
+// List answers GET R/issues/{index}/labels: the issue's labels by name.
+func (s IssueLabels) List(ctx context.Context, a *repos.Access, index int64) ([]*issue.Label, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -154,30 +160,30 @@ func (s *Service) IssueLabels(ctx context.Context, a *repos.Access, index int64)
 	return issueLabels(ctx, s.stores, i.ID)
 }
 
-// AddIssueLabels puts labels on the issue (POST R/issues/{index}/labels)
+// Add puts labels on the issue (POST R/issues/{index}/labels)
 // and returns its labels. As in Gitea, unknown labels and labels of other
 // repositories are skipped; writers of the issue's unit only (else 403).
-func (s *Service) AddIssueLabels(ctx context.Context, a *repos.Access, index int64, refs LabelRefs) ([]*issue.Label, error) {
-	return s.changeIssueLabels(ctx, a, index, refs, issue.AddLabels)
+func (s IssueLabels) Add(ctx context.Context, a *repos.Access, index int64, refs LabelRefs) ([]*issue.Label, error) {
+	return s.change(ctx, a, index, refs, issue.AddLabels)
 }
 
-// ReplaceIssueLabels replaces the issue's labels (PUT R/issues/{index}/labels).
-func (s *Service) ReplaceIssueLabels(ctx context.Context, a *repos.Access, index int64, refs LabelRefs) ([]*issue.Label, error) {
-	return s.changeIssueLabels(ctx, a, index, refs, issue.ReplaceLabels)
+// Replace replaces the issue's labels (PUT R/issues/{index}/labels).
+func (s IssueLabels) Replace(ctx context.Context, a *repos.Access, index int64, refs LabelRefs) ([]*issue.Label, error) {
+	return s.change(ctx, a, index, refs, issue.ReplaceLabels)
 }
 
-// ClearIssueLabels takes every label off the issue (DELETE R/issues/{index}/labels).
-func (s *Service) ClearIssueLabels(ctx context.Context, a *repos.Access, index int64) error {
-	_, err := s.changeIssueLabels(ctx, a, index, LabelRefs{}, func(current, _ []*issue.Label) issue.LabelChange {
+// Clear takes every label off the issue (DELETE R/issues/{index}/labels).
+func (s IssueLabels) Clear(ctx context.Context, a *repos.Access, index int64) error {
+	_, err := s.change(ctx, a, index, LabelRefs{}, func(current, _ []*issue.Label) issue.LabelChange {
 		return issue.LabelChange{Remove: current}
 	})
 	return err
 }
 
-// RemoveIssueLabel takes one label off the issue (DELETE
+// Remove takes one label off the issue (DELETE
 // R/issues/{index}/labels/{id}): 422 when no such label exists, as Gitea
 // answers; a label the issue does not carry changes nothing.
-func (s *Service) RemoveIssueLabel(ctx context.Context, a *repos.Access, index, labelID int64) error {
+func (s IssueLabels) Remove(ctx context.Context, a *repos.Access, index, labelID int64) error {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -192,7 +198,7 @@ func (s *Service) RemoveIssueLabel(ctx context.Context, a *repos.Access, index, 
 	if err != nil {
 		return err
 	}
-	_, err = s.writeIssueLabels(ctx, a, i, func(current []*issue.Label) issue.LabelChange {
+	_, err = s.write(ctx, a, i, func(current []*issue.Label) issue.LabelChange {
 		for _, c := range current {
 			if c.ID == l.ID {
 				return issue.LabelChange{Remove: []*issue.Label{c}}
@@ -203,8 +209,8 @@ func (s *Service) RemoveIssueLabel(ctx context.Context, a *repos.Access, index, 
 	return err
 }
 
-// changeIssueLabels resolves refs and applies plan(current, labels).
-func (s *Service) changeIssueLabels(ctx context.Context, a *repos.Access, index int64, refs LabelRefs,
+// change resolves refs and applies plan(current, labels).
+func (s IssueLabels) change(ctx context.Context, a *repos.Access, index int64, refs LabelRefs,
 	plan func(current, labels []*issue.Label) issue.LabelChange) ([]*issue.Label, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
@@ -213,19 +219,19 @@ func (s *Service) changeIssueLabels(ctx context.Context, a *repos.Access, index 
 	if !canWrite(a, i) {
 		return nil, errLabelsWrite
 	}
-	labels, err := s.lookupLabels(ctx, a.Repo, refs)
+	labels, err := s.lookup(ctx, a.Repo, refs)
 	if err != nil {
 		return nil, err
 	}
-	return s.writeIssueLabels(ctx, a, i, func(current []*issue.Label) issue.LabelChange {
+	return s.write(ctx, a, i, func(current []*issue.Label) issue.LabelChange {
 		return plan(current, labels)
 	})
 }
 
-// writeIssueLabels applies the change planned on the issue's current
+// write applies the change planned on the issue's current
 // labels in one transaction: rows, timeline, counters, the issue's
 // updated_at and the issue_label event. It returns the labels after.
-func (s *Service) writeIssueLabels(ctx context.Context, a *repos.Access, i *issue.Issue,
+func (s IssueLabels) write(ctx context.Context, a *repos.Access, i *issue.Issue,
 	plan func(current []*issue.Label) issue.LabelChange) ([]*issue.Label, error) {
 	var after []*issue.Label
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -262,9 +268,9 @@ func (s *Service) writeIssueLabels(ctx context.Context, a *repos.Access, i *issu
 	return after, nil
 }
 
-// lookupLabels finds the labels refs name that may go on the
+// lookup finds the labels refs name that may go on the
 // repository's issues; unknown and foreign ones are skipped, as in Gitea.
-func (s *Service) lookupLabels(ctx context.Context, repo *repository.Repository, refs LabelRefs) ([]*issue.Label, error) {
+func (s IssueLabels) lookup(ctx context.Context, repo *repository.Repository, refs LabelRefs) ([]*issue.Label, error) {
 	if err := checkLabelCount(len(refs.Names) + len(refs.IDs)); err != nil {
 		return nil, err
 	}

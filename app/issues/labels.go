@@ -25,59 +25,72 @@ func ownerOrgID(repo *repository.Repository) int64 {
 	return 0
 }
 
-// ListRepoLabels answers GET R/labels: one page of the repository's
+// Labels are the use cases of a repository's labels.
+type Labels struct{ *Service }
+
+// Labels returns the repository label use cases.
+func (s *Service) Labels() Labels { return Labels{s} }
+
+// OrgLabels are the use cases of an organisation's labels, which the issues
+// of all its repositories may carry.
+type OrgLabels struct{ *Service }
+
+// OrgLabels returns the organisation label use cases.
+func (s *Service) OrgLabels() OrgLabels { return OrgLabels{s} }
+
+// List answers GET R/labels: one page of the repository's
 // labels by name, and the total.
-func (s *Service) ListRepoLabels(ctx context.Context, a *repos.Access, opts ports.ListOptions) ([]*issue.Label, int64, error) {
+func (s Labels) List(ctx context.Context, a *repos.Access, opts ports.ListOptions) ([]*issue.Label, int64, error) {
 	return s.stores.Labels.ListByRepo(ctx, a.Repo.ID, opts)
 }
 
-// RepoLabel answers GET R/labels/{id}: the repository's label by id or,
+// Get answers GET R/labels/{id}: the repository's label by id or,
 // when ref is not a number, by name (as Gitea does).
-func (s *Service) RepoLabel(ctx context.Context, a *repos.Access, ref string) (*issue.Label, error) {
+func (s Labels) Get(ctx context.Context, a *repos.Access, ref string) (*issue.Label, error) {
 	return s.findLabel(ctx, a.Repo.ID, 0, ref)
 }
 
-// CreateRepoLabel adds a label to the repository (POST R/labels).
-func (s *Service) CreateRepoLabel(ctx context.Context, a *repos.Access, in issue.LabelInput) (*issue.Label, error) {
+// Create adds a label to the repository (POST R/labels).
+func (s Labels) Create(ctx context.Context, a *repos.Access, in issue.LabelInput) (*issue.Label, error) {
 	return s.createLabel(ctx, a.Repo.ID, 0, in)
 }
 
-// EditRepoLabel changes the repository's label id (PATCH R/labels/{id}).
-func (s *Service) EditRepoLabel(ctx context.Context, a *repos.Access, id int64, in issue.LabelInput) (*issue.Label, error) {
+// Edit changes the repository's label id (PATCH R/labels/{id}).
+func (s Labels) Edit(ctx context.Context, a *repos.Access, id int64, in issue.LabelInput) (*issue.Label, error) {
 	return s.editLabel(ctx, a.Repo.ID, 0, id, in)
 }
 
-// DeleteRepoLabel deletes the repository's label id, taking it off every
+// Delete deletes the repository's label id, taking it off every
 // issue (DELETE R/labels/{id}).
-func (s *Service) DeleteRepoLabel(ctx context.Context, a *repos.Access, id int64) error {
+func (s Labels) Delete(ctx context.Context, a *repos.Access, id int64) error {
 	return s.deleteLabel(ctx, a.Repo.ID, 0, id)
 }
 
-// ListOrgLabels answers GET /orgs/{org}/labels: one page of the
+// List answers GET /orgs/{org}/labels: one page of the
 // organisation's labels by name, and the total.
-func (s *Service) ListOrgLabels(ctx context.Context, orgID int64, opts ports.ListOptions) ([]*issue.Label, int64, error) {
+func (s OrgLabels) List(ctx context.Context, orgID int64, opts ports.ListOptions) ([]*issue.Label, int64, error) {
 	return s.stores.Labels.ListByOrg(ctx, orgID, opts)
 }
 
-// OrgLabel answers GET /orgs/{org}/labels/{id}: by id, or by name when ref
+// Get answers GET /orgs/{org}/labels/{id}: by id, or by name when ref
 // is not a number.
-func (s *Service) OrgLabel(ctx context.Context, orgID int64, ref string) (*issue.Label, error) {
+func (s OrgLabels) Get(ctx context.Context, orgID int64, ref string) (*issue.Label, error) {
 	return s.findLabel(ctx, 0, orgID, ref)
 }
 
-// CreateOrgLabel adds a label to the organisation (POST /orgs/{org}/labels).
-func (s *Service) CreateOrgLabel(ctx context.Context, orgID int64, in issue.LabelInput) (*issue.Label, error) {
+// Create adds a label to the organisation (POST /orgs/{org}/labels).
+func (s OrgLabels) Create(ctx context.Context, orgID int64, in issue.LabelInput) (*issue.Label, error) {
 	return s.createLabel(ctx, 0, orgID, in)
 }
 
-// EditOrgLabel changes the organisation's label id.
-func (s *Service) EditOrgLabel(ctx context.Context, orgID, id int64, in issue.LabelInput) (*issue.Label, error) {
+// Edit changes the organisation's label id.
+func (s OrgLabels) Edit(ctx context.Context, orgID, id int64, in issue.LabelInput) (*issue.Label, error) {
 	return s.editLabel(ctx, 0, orgID, id, in)
 }
 
-// DeleteOrgLabel deletes the organisation's label id, taking it off the
+// Delete deletes the organisation's label id, taking it off the
 // issues of all its repositories.
-func (s *Service) DeleteOrgLabel(ctx context.Context, orgID, id int64) error {
+func (s OrgLabels) Delete(ctx context.Context, orgID, id int64) error {
 	return s.deleteLabel(ctx, 0, orgID, id)
 }
 

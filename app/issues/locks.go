@@ -8,10 +8,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// SetLocked locks (with a reason) or unlocks an issue, recording a lock or
+// Locks are the use cases of locking issues' conversations.
+type Locks struct{ *Service }
+
+// Locks returns the lock use cases.
+func (s *Service) Locks() Locks { return Locks{s} }
+
+// Set locks (with a reason) or unlocks an issue, recording a lock or
 // unlock event. It reports false when the issue already was in that state
 // (Gitea's 208). The route lets only repository administrators in.
-func (s *Service) SetLocked(ctx context.Context, a *repos.Access, index int64, lock bool, reason string) (bool, error) {
+func (s Locks) Set(ctx context.Context, a *repos.Access, index int64, lock bool, reason string) (bool, error) {
 	if lock {
 		if err := issue.CheckLockReason(reason); err != nil {
 			return false, err

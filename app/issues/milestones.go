@@ -14,21 +14,29 @@ import (
 // errMilestoneNotFound answers an absent milestone.
 var errMilestoneNotFound = errs.NotFound("milestone does not exist")
 
-// ListMilestones answers GET R/milestones: one page of the repository's
+// Milestones are the use cases of a repository's milestones.
+type Milestones struct{ *Service }
+
+// Milestones returns the milestone use cases.
+func (s *Service) Milestones() Milestones { return Milestones{s} }
+
+// List answers GET R/milestones: one page of the repository's
 // milestones (open ones unless q.State says otherwise), by due date then
 // id as Gitea sorts them, and the total.
-func (s *Service) ListMilestones(ctx context.Context, a *repos.Access, q ports.MilestoneQuery) ([]*issue.Milestone, int64, error) {
+func (s Milestones) List(ctx context.Context, a *repos.Access, q ports.MilestoneQuery) ([]*issue.Milestone, int64, error) {
 	q.RepoID = a.Repo.ID
 	return s.stores.Milestones.List(ctx, q)
 }
 
-// Milestone answers GET R/milestones/{id}: by id or, when that finds none
+// Get answers GET R/milestones/{id}: by id or, when that finds none
 // (or ref is not a number), by title, as Gitea does.
-func (s *Service) Milestone(ctx context.Context, a *repos.Access, ref string) (*issue.Milestone, error) {
-	return s.findMilestone(ctx, s.stores, a.Repo.ID, ref)
+func (s Milestones) Get(ctx context.Context, a *repos.Access, ref string) (*issue.Milestone, error) {
+	return s.find(ctx, s.stores, a.Repo.ID, ref)
 }
 
-func (s *Service) findMilestone(ctx context.Context, st ports.Stores, repoID int64, ref string) (*issue.Milestone, error) {
+// find finds the repository's milestone by id or, when that finds none, by
+// title, in st.
+func (s Milestones) find(ctx context.Context, st ports.Stores, repoID int64, ref string) (*issue.Milestone, error) {
 	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
 		m, err := st.Milestones.Get(ctx, repoID, id)
 		if err == nil || !errors.Is(err, errs.ErrNotFound) {
@@ -42,9 +50,9 @@ func (s *Service) findMilestone(ctx context.Context, st ports.Stores, repoID int
 	return m, err
 }
 
-// CreateMilestone adds a milestone to the repository (POST R/milestones);
+// Create adds a milestone to the repository (POST R/milestones);
 // it may be created closed.
-func (s *Service) CreateMilestone(ctx context.Context, a *repos.Access, in issue.MilestoneInput) (*issue.Milestone, error) {
+func (s Milestones) Create(ctx context.Context, a *repos.Access, in issue.MilestoneInput) (*issue.Milestone, error) {
 	m, err := issue.NewMilestone(in, s.clock.Now())
 	if err != nil {
 		return nil, err
@@ -56,13 +64,13 @@ func (s *Service) CreateMilestone(ctx context.Context, a *repos.Access, in issue
 	return m, nil
 }
 
-// EditMilestone changes the milestone ref names (PATCH R/milestones/{id}):
+// Edit changes the milestone ref names (PATCH R/milestones/{id}):
 // title, description, due date and state (closing stamps closed_at,
 // reopening clears it). The counters are recounted with it.
-func (s *Service) EditMilestone(ctx context.Context, a *repos.Access, ref string, in issue.MilestoneInput) (*issue.Milestone, error) {
+func (s Milestones) Edit(ctx context.Context, a *repos.Access, ref string, in issue.MilestoneInput) (*issue.Milestone, error) {
 	var out *issue.Milestone
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
+		m, err := s.find(ctx, tx, a.Repo.ID, ref)
 		if err != nil {
 			return err
 		}
@@ -81,11 +89,11 @@ func (s *Service) EditMilestone(ctx context.Context, a *repos.Access, ref string
 	return out, err
 }
 
-// DeleteMilestone deletes the milestone ref names and takes it off its
+// Delete deletes the milestone ref names and takes it off its
 // issues (DELETE R/milestones/{id}).
-func (s *Service) DeleteMilestone(ctx context.Context, a *repos.Access, ref string) error {
+func (s Milestones) Delete(ctx context.Context, a *repos.Access, ref string) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		m, err := s.findMilestone(ctx, tx, a.Repo.ID, ref)
+		m, err := s.find(ctx, tx, a.Repo.ID, ref)
 		if err != nil {
 			return err
 		}

@@ -8,10 +8,17 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// PinIssue pins an issue last among its repository's pinned issues (or
+// Pins are the use cases of pinning issues (and pull requests) in their
+// repository.
+type Pins struct{ *Service }
+
+// Pins returns the pin use cases.
+func (s *Service) Pins() Pins { return Pins{s} }
+
+// Pin pins an issue last among its repository's pinned issues (or
 // pull requests), with a pin event; pinning a pinned issue changes
 // nothing, and a pin beyond issue.MaxPinned is Gitea's 400.
-func (s *Service) PinIssue(ctx context.Context, a *repos.Access, index int64) error {
+func (s Pins) Pin(ctx context.Context, a *repos.Access, index int64) error {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -35,9 +42,9 @@ func (s *Service) PinIssue(ctx context.Context, a *repos.Access, index int64) er
 	})
 }
 
-// UnpinIssue unpins an issue, with an unpin event; the other pinned issues
+// Unpin unpins an issue, with an unpin event; the other pinned issues
 // keep dense positions. Unpinning an unpinned issue changes nothing.
-func (s *Service) UnpinIssue(ctx context.Context, a *repos.Access, index int64) error {
+func (s Pins) Unpin(ctx context.Context, a *repos.Access, index int64) error {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -54,9 +61,9 @@ func (s *Service) UnpinIssue(ctx context.Context, a *repos.Access, index int64) 
 	})
 }
 
-// MovePin moves a pinned issue to position (past the end means last); 404
+// Move moves a pinned issue to position (past the end means last); 404
 // when the issue is not pinned.
-func (s *Service) MovePin(ctx context.Context, a *repos.Access, index int64, position int) error {
+func (s Pins) Move(ctx context.Context, a *repos.Access, index int64, position int) error {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -69,9 +76,9 @@ func (s *Service) MovePin(ctx context.Context, a *repos.Access, index int64, pos
 	})
 }
 
-// PinnedIssues lists the repository's pinned issues (or pull requests) in
+// List lists the repository's pinned issues (or pull requests) in
 // pin order.
-func (s *Service) PinnedIssues(ctx context.Context, a *repos.Access, isPull bool) ([]*issue.Issue, error) {
+func (s Pins) List(ctx context.Context, a *repos.Access, isPull bool) ([]*issue.Issue, error) {
 	ids, err := s.stores.IssueRelations.Pinned(ctx, a.Repo.ID, isPull)
 	if err != nil || len(ids) == 0 {
 		return []*issue.Issue{}, err
@@ -79,28 +86,9 @@ func (s *Service) PinnedIssues(ctx context.Context, a *repos.Access, isPull bool
 	return s.inOrder(ctx, ids)
 }
 
-// inOrder loads these issues in one query and returns them in ids' order.
-func (s *Service) inOrder(ctx context.Context, ids []int64) ([]*issue.Issue, error) {
-	found, err := s.stores.Issues.GetByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]*issue.Issue, len(found))
-	for _, i := range found {
-		byID[i.ID] = i
-	}
-	out := make([]*issue.Issue, 0, len(ids))
-	for _, id := range ids {
-		if i := byID[id]; i != nil {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}
-
-// NewPinAllowed reports whether one more issue and one more pull request
+// NewAllowed reports whether one more issue and one more pull request
 // may be pinned in the repository.
-func (s *Service) NewPinAllowed(ctx context.Context, a *repos.Access) (issues, pulls bool, err error) {
+func (s Pins) NewAllowed(ctx context.Context, a *repos.Access) (issues, pulls bool, err error) {
 	pi, err := s.stores.IssueRelations.Pinned(ctx, a.Repo.ID, false)
 	if err != nil {
 		return false, false, err

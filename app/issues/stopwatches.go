@@ -13,6 +13,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Stopwatches are the use cases of the stopwatches users run on issues.
+type Stopwatches struct{ *Service }
+
+// Stopwatches returns the stopwatch use cases.
+func (s *Service) Stopwatches() Stopwatches { return Stopwatches{s} }
+
 // RunningStopwatch is a stopwatch with the issue and repository it runs on.
 type RunningStopwatch struct {
 	Stopwatch *issue.Stopwatch
@@ -22,10 +28,10 @@ type RunningStopwatch struct {
 	Seconds int64
 }
 
-// openStopwatch opens the issue for a stopwatch change: issue writers who
+// open opens the issue for a stopwatch change: issue writers who
 // may track time on it (403 otherwise, as Gitea answers even when the
 // tracker is off).
-func (s *Service) openStopwatch(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
+func (s Stopwatches) open(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -62,11 +68,11 @@ func finishStopwatch(ctx context.Context, tx ports.Stores, i *issue.Issue, sw *i
 	return tx.TrackedTimes.DeleteStopwatch(ctx, sw.ID)
 }
 
-// StartStopwatch starts the caller's stopwatch on an issue (409 when one
+// Start starts the caller's stopwatch on an issue (409 when one
 // runs there already). One running on another issue is stopped first, its
 // time booked, as Gitea does.
-func (s *Service) StartStopwatch(ctx context.Context, a *repos.Access, index int64) error {
-	i, err := s.openStopwatch(ctx, a, index)
+func (s Stopwatches) Start(ctx context.Context, a *repos.Access, index int64) error {
+	i, err := s.open(ctx, a, index)
 	if err != nil {
 		return err
 	}
@@ -95,10 +101,10 @@ func (s *Service) StartStopwatch(ctx context.Context, a *repos.Access, index int
 	})
 }
 
-// StopStopwatch stops the caller's stopwatch on an issue and books its
+// Stop stops the caller's stopwatch on an issue and books its
 // time (409 when none runs there).
-func (s *Service) StopStopwatch(ctx context.Context, a *repos.Access, index int64) error {
-	i, err := s.openStopwatch(ctx, a, index)
+func (s Stopwatches) Stop(ctx context.Context, a *repos.Access, index int64) error {
+	i, err := s.open(ctx, a, index)
 	if err != nil {
 		return err
 	}
@@ -114,10 +120,10 @@ func (s *Service) StopStopwatch(ctx context.Context, a *repos.Access, index int6
 	})
 }
 
-// CancelStopwatch drops the caller's stopwatch on an issue without booking
+// Cancel drops the caller's stopwatch on an issue without booking
 // time (409 when none runs there).
-func (s *Service) CancelStopwatch(ctx context.Context, a *repos.Access, index int64) error {
-	i, err := s.openStopwatch(ctx, a, index)
+func (s Stopwatches) Cancel(ctx context.Context, a *repos.Access, index int64) error {
+	i, err := s.open(ctx, a, index)
 	if err != nil {
 		return err
 	}
@@ -136,9 +142,9 @@ func (s *Service) CancelStopwatch(ctx context.Context, a *repos.Access, index in
 	})
 }
 
-// MyStopwatches lists one page of the caller's running stopwatches with
+// Mine lists one page of the caller's running stopwatches with
 // their issues and repositories (/user/stopwatches).
-func (s *Service) MyStopwatches(ctx context.Context, c auth.Caller, opts ports.ListOptions) ([]RunningStopwatch, int64, error) {
+func (s Stopwatches) Mine(ctx context.Context, c auth.Caller, opts ports.ListOptions) ([]RunningStopwatch, int64, error) {
 	list, total, err := s.stores.TrackedTimes.UserStopwatches(ctx, c.UserID(), opts)
 	if err != nil || len(list) == 0 {
 		return []RunningStopwatch{}, total, err

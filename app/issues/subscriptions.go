@@ -12,10 +12,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// IssueSubscribers lists one page of an issue's subscribers: explicit
+// Subscriptions are the use cases of users' subscriptions to issues.
+type Subscriptions struct{ *Service }
+
+// Subscriptions returns the issue subscription use cases.
+func (s *Service) Subscriptions() Subscriptions { return Subscriptions{s} }
+
+// List lists one page of an issue's subscribers: explicit
 // watchers and its participants (poster, assignees, commenters) who did
 // not opt out.
-func (s *Service) IssueSubscribers(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]*user.User, int64, error) {
+func (s Subscriptions) List(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) ([]*user.User, int64, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, 0, err
@@ -44,7 +50,7 @@ func (s *Service) IssueSubscribers(ctx context.Context, a *repos.Access, index i
 // subscribed decides whether the user gets an issue's notifications, as
 // Gitea does: an explicit choice wins; else watching the repository or
 // taking part in the issue subscribes.
-func (s *Service) subscribed(ctx context.Context, i *issue.Issue, userID int64) (bool, error) {
+func (s Subscriptions) subscribed(ctx context.Context, i *issue.Issue, userID int64) (bool, error) {
 	w, err := s.stores.IssueRelations.Watch(ctx, i.ID, userID)
 	if err == nil {
 		return w, nil
@@ -62,9 +68,9 @@ func (s *Service) subscribed(ctx context.Context, i *issue.Issue, userID int64) 
 	return s.stores.IssueRelations.IsParticipant(ctx, i.ID, userID)
 }
 
-// CheckIssueSubscription reports whether the caller is subscribed to an
+// Check reports whether the caller is subscribed to an
 // issue, with the issue.
-func (s *Service) CheckIssueSubscription(ctx context.Context, a *repos.Access, index int64) (bool, *issue.Issue, error) {
+func (s Subscriptions) Check(ctx context.Context, a *repos.Access, index int64) (bool, *issue.Issue, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return false, nil, err
@@ -73,10 +79,10 @@ func (s *Service) CheckIssueSubscription(ctx context.Context, a *repos.Access, i
 	return on, i, err
 }
 
-// SetIssueSubscription subscribes (watch) or unsubscribes the named user:
+// Set subscribes (watch) or unsubscribes the named user:
 // the user itself or a site admin only. It reports whether the state
 // changed (Gitea answers 201, else 200).
-func (s *Service) SetIssueSubscription(ctx context.Context, a *repos.Access, index int64, name string, watch bool) (bool, error) {
+func (s Subscriptions) Set(ctx context.Context, a *repos.Access, index int64, name string, watch bool) (bool, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return false, err

@@ -15,6 +15,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Times are the use cases of the time tracked on issues.
+type Times struct{ *Service }
+
+// Times returns the time-tracking use cases.
+func (s *Service) Times() Times { return Times{s} }
+
 // TimeFilter narrows a listing of tracked times.
 type TimeFilter struct {
 	// User is a user name to filter by ("" for every user the caller may see).
@@ -75,7 +81,7 @@ func (s *Service) trackFacts(ctx context.Context, a *repos.Access, i *issue.Issu
 }
 
 // openTracking opens the issue for a time-tracking write.
-func (s *Service) openTracking(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
+func (s Times) openTracking(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -90,7 +96,7 @@ func (s *Service) openTracking(ctx context.Context, a *repos.Access, index int64
 // timeScope applies Gitea's rule for whose times a caller may list: site
 // admins and issue writers anyone's, others only their own (a filter on
 // someone else is a 403).
-func (s *Service) timeScope(ctx context.Context, a *repos.Access, f TimeFilter, q *ports.TrackedTimeQuery) error {
+func (s Times) timeScope(ctx context.Context, a *repos.Access, f TimeFilter, q *ports.TrackedTimeQuery) error {
 	if f.User != "" {
 		u, err := s.lookupUserByName(ctx, f.User)
 		if err != nil {
@@ -110,8 +116,8 @@ func (s *Service) timeScope(ctx context.Context, a *repos.Access, f TimeFilter, 
 	return nil
 }
 
-// IssueTimes lists the tracked times of an issue (404 while the tracker is off).
-func (s *Service) IssueTimes(ctx context.Context, a *repos.Access, index int64, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
+// OfIssue lists the tracked times of an issue (404 while the tracker is off).
+func (s Times) OfIssue(ctx context.Context, a *repos.Access, index int64, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
 	if !a.Repo.Tracker.EnableTimeTracker {
 		return nil, 0, errs.NotFound("Timetracker is disabled")
 	}
@@ -136,8 +142,8 @@ func checkRepoTimes(a *repos.Access) error {
 	return nil
 }
 
-// RepoTimes lists the tracked times of a repository (R/times).
-func (s *Service) RepoTimes(ctx context.Context, a *repos.Access, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
+// OfRepo lists the tracked times of a repository (R/times).
+func (s Times) OfRepo(ctx context.Context, a *repos.Access, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
 	if err := checkRepoTimes(a); err != nil {
 		return nil, 0, err
 	}
@@ -148,9 +154,9 @@ func (s *Service) RepoTimes(ctx context.Context, a *repos.Access, f TimeFilter) 
 	return s.stores.TrackedTimes.List(ctx, q)
 }
 
-// UserRepoTimes lists one user's tracked times in a repository
+// OfUserInRepo lists one user's tracked times in a repository
 // (R/times/{user}): the user, a repository administrator or a site admin.
-func (s *Service) UserRepoTimes(ctx context.Context, a *repos.Access, name string, opts ports.ListOptions) ([]*issue.TrackedTime, int64, error) {
+func (s Times) OfUserInRepo(ctx context.Context, a *repos.Access, name string, opts ports.ListOptions) ([]*issue.TrackedTime, int64, error) {
 	if err := checkRepoTimes(a); err != nil {
 		return nil, 0, err
 	}
@@ -164,13 +170,13 @@ func (s *Service) UserRepoTimes(ctx context.Context, a *repos.Access, name strin
 	return s.stores.TrackedTimes.List(ctx, ports.TrackedTimeQuery{RepoID: a.Repo.ID, UserID: u.ID, ListOptions: opts})
 }
 
-// MyTimes lists the caller's tracked times in every repository (/user/times).
-func (s *Service) MyTimes(ctx context.Context, c auth.Caller, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
+// Mine lists the caller's tracked times in every repository (/user/times).
+func (s Times) Mine(ctx context.Context, c auth.Caller, f TimeFilter) ([]*issue.TrackedTime, int64, error) {
 	return s.stores.TrackedTimes.List(ctx, ports.TrackedTimeQuery{UserID: c.UserID(), Since: f.Since, Before: f.Before, ListOptions: f.ListOptions})
 }
 
-// AddTime books time on an issue, with an add_time_manual event.
-func (s *Service) AddTime(ctx context.Context, a *repos.Access, index int64, in AddTimeInput) (*issue.TrackedTime, error) {
+// Add books time on an issue, with an add_time_manual event.
+func (s Times) Add(ctx context.Context, a *repos.Access, index int64, in AddTimeInput) (*issue.TrackedTime, error) {
 	i, err := s.openTracking(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -206,9 +212,9 @@ func (s *Service) AddTime(ctx context.Context, a *repos.Access, index int64, in 
 	return t, err
 }
 
-// ResetTimes removes the caller's times on an issue, with one
+// Reset removes the caller's times on an issue, with one
 // delete_time_manual event of their sum; 404 when there were none.
-func (s *Service) ResetTimes(ctx context.Context, a *repos.Access, index int64) error {
+func (s Times) Reset(ctx context.Context, a *repos.Access, index int64) error {
 	i, err := s.openTracking(ctx, a, index)
 	if err != nil {
 		return err
@@ -228,9 +234,9 @@ func (s *Service) ResetTimes(ctx context.Context, a *repos.Access, index int64) 
 	})
 }
 
-// DeleteTime removes one tracked time of the issue: its owner or a site
+// Delete removes one tracked time of the issue: its owner or a site
 // admin only.
-func (s *Service) DeleteTime(ctx context.Context, a *repos.Access, index, id int64) error {
+func (s Times) Delete(ctx context.Context, a *repos.Access, index, id int64) error {
 	i, err := s.openTracking(ctx, a, index)
 	if err != nil {
 		return err
@@ -267,8 +273,8 @@ type TimeView struct {
 // ghostName stands for a deleted account, as in Gitea.
 const ghostName = "Ghost"
 
-// DescribeTimes loads the users and issues of these times, each once.
-func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issue.TrackedTime) ([]TimeView, error) {
+// Describe loads the users and issues of these times, each once.
+func (s Times) Describe(ctx context.Context, c auth.Caller, list []*issue.TrackedTime) ([]TimeView, error) {
 	userIDs := make([]int64, 0, len(list))
 	issueIDs := make([]int64, 0, len(list))
 	for _, t := range list {
@@ -284,7 +290,7 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 			names[u.ID] = u.Name
 		}
 	}
-	linked, err := s.readableTimeIssues(ctx, c, uniqueIDs(issueIDs))
+	linked, err := s.readableIssues(ctx, c, uniqueIDs(issueIDs))
 	if err != nil {
 		return nil, err
 	}
@@ -303,10 +309,10 @@ func (s *Service) DescribeTimes(ctx context.Context, c auth.Caller, list []*issu
 	return out, nil
 }
 
-// readableTimeIssues loads these issues in order with their repositories,
+// readableIssues loads these issues in order with their repositories,
 // keeping the ones the caller may read, in a fixed number of queries: the
 // issues, their repositories and the caller's relations to them.
-func (s *Service) readableTimeIssues(ctx context.Context, c auth.Caller, ids []int64) ([]LinkedIssue, error) {
+func (s Times) readableIssues(ctx context.Context, c auth.Caller, ids []int64) ([]LinkedIssue, error) {
 	list, err := s.inOrder(ctx, ids)
 	if err != nil || len(list) == 0 {
 		return nil, err

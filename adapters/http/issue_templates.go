@@ -1,55 +1,54 @@
 package http
 
 import (
-	"net/url"
-	"strconv"
-	"time"
+	"net/http"
 
 	"github.com/depothq/depot/domain/issue"
-	"github.com/depothq/depot/domain/repository"
 )
 
-// trackedTimeDTO is Gitea's TrackedTime.
-type trackedTimeDTO struct {
-	ID       int64     `json:"id"`
-	Created  time.Time `json:"created"`
-	Time     int64     `json:"time"`
-	UserID   int64     `json:"user_id"`
-	UserName string    `json:"user_name"`
-	IssueID  int64     `json:"issue_id"`
-	Issue    *issueDTO `json:"issue"`
+// issueTemplates serves a repository's issue templates and their
+// configuration (catalogue 4.5).
+type issueTemplates struct{ *kernel }
+
+// issueTemplateRoutes are the rows of issueTemplates.
+func (s *kernel) issueTemplateRoutes() []route {
+	h := issueTemplates{s}
+	return []route{
+		{"GET", R + "/issue_templates", scopes(catRepo), "-", h.listIssueTemplates},
+		{"GET", R + "/issue_config", scopes(catRepo), "-", h.getIssueConfig},
+		{"GET", R + "/issue_config/validate", scopes(catRepo), "-", h.validateIssueConfig},
+	}
 }
 
-// stopwatchDTO is Gitea's StopWatch.
-type stopwatchDTO struct {
-	Created       time.Time `json:"created"`
-	Seconds       int64     `json:"seconds"`
-	Duration      string    `json:"duration"`
-	IssueIndex    int64     `json:"issue_index"`
-	IssueTitle    string    `json:"issue_title"`
-	RepoOwnerName string    `json:"repo_owner_name"`
-	RepoName      string    `json:"repo_name"`
+// listIssueTemplates answers GET R/issue_templates.
+func (s issueTemplates) listIssueTemplates(q *request) error {
+	list, err := s.issues.IssueTemplates(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toIssueTemplates(list))
+	return nil
 }
 
-// issueWatchDTO is Gitea's WatchInfo for an issue subscription.
-type issueWatchDTO struct {
-	Subscribed    bool      `json:"subscribed"`
-	Ignored       bool      `json:"ignored"`
-	Reason        any       `json:"reason"`
-	CreatedAt     time.Time `json:"created_at"`
-	URL           string    `json:"url"`
-	RepositoryURL string    `json:"repository_url"`
+// getIssueConfig answers GET R/issue_config (the default config when the
+// file is absent or broken).
+func (s issueTemplates) getIssueConfig(q *request) error {
+	c, _, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, toIssueConfig(c))
+	return nil
 }
 
-// issueDeadlineDTO is Gitea's IssueDeadline.
-type issueDeadlineDTO struct {
-	Deadline *time.Time `json:"due_date"`
-}
-
-// pinsAllowedDTO is Gitea's NewIssuePinsAllowed.
-type pinsAllowedDTO struct {
-	Issues       bool `json:"issues"`
-	PullRequests bool `json:"pull_requests"`
+// validateIssueConfig answers GET R/issue_config/validate.
+func (s issueTemplates) validateIssueConfig(q *request) error {
+	_, problem, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, issueConfigValidationDTO{Valid: problem == "", Message: problem})
+	return nil
 }
 
 // issueTemplateDTO is Gitea's IssueTemplate; body is null for a Markdown
@@ -115,10 +114,4 @@ func toIssueConfig(c issue.TemplateConfig) issueConfigDTO {
 		d.ContactLinks = append(d.ContactLinks, contactLinkDTO{Name: l.Name, URL: l.URL, About: l.About})
 	}
 	return d
-}
-
-// issueAPIURL is the API address of issue index of r.
-func (s *kernel) issueAPIURL(r *repository.Repository, index int64) string {
-	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name) +
-		"/issues/" + strconv.FormatInt(index, 10)
 }
