@@ -85,3 +85,27 @@ func (s *Service) Open(ctx context.Context, a *repos.Access, index int64) (*issu
 	}
 	return i, nil
 }
+
+// Parent names what attachments and reactions hang on, as the route gives
+// it: an issue by its index (Comment 0), or a comment by its id.
+type Parent struct {
+	Index   int64
+	Comment int64
+}
+
+// IssueParent is the parent naming issue index itself (not its comments).
+func IssueParent(index int64) Parent { return Parent{Index: index} }
+
+// CommentParent is the parent naming comment id.
+func CommentParent(id int64) Parent { return Parent{Comment: id} }
+
+// openParent finds parent p for the caller: the issue (as Open) and, for a
+// comment, the comment (as openComment; nil for the issue itself).
+func (s *Service) openParent(ctx context.Context, a *repos.Access, p Parent) (*issue.Issue, *issue.Comment, error) {
+	if p.Comment == 0 {
+		i, err := s.Open(ctx, a, p.Index)
+		return i, nil, err
+	}
+	c, i, err := s.openComment(ctx, s.stores, a, p.Comment)
+	return i, c, err
+}

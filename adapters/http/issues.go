@@ -10,17 +10,22 @@ import (
 	"github.com/depothq/depot/domain/errs"
 )
 
-// issueRoutes lists the issue core's routes (catalogue 4.6, core 4.5).
-// Gitea's PATCH needs only a signed-in caller: who may change what is the
-// use case's decision (poster or writer).
+// issueCore serves the issues themselves (and pull requests as issues):
+// search, list, create, get, edit and delete (catalogue 4.6, core 4.5).
+type issueCore struct{ *kernel }
+
+// issueRoutes are the rows of issueCore. Gitea's PATCH needs only a
+// signed-in caller: who may change what is the use case's decision (poster
+// or writer).
 func (s *kernel) issueRoutes() []route {
+	h := issueCore{s}
 	return []route{
-		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
-		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", s.listIssues},
-		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues),NotBlocked", s.createIssue},
-		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", s.getIssue},
-		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", s.editIssue},
-		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", s.deleteIssue},
+		{"GET", "/repos/issues/search", scopes(catIssue), "-", h.searchIssues},
+		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", h.listIssues},
+		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues),NotBlocked", h.createIssue},
+		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", h.getIssue},
+		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", h.editIssue},
+		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", h.deleteIssue},
 	}
 }
 
@@ -64,7 +69,7 @@ func issueFilter(q *request) (issues.Filter, error) {
 }
 
 // listIssues answers GET R/issues with one page and the paging headers.
-func (s *kernel) listIssues(q *request) error {
+func (s issueCore) listIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -87,7 +92,7 @@ func (s *kernel) listIssues(q *request) error {
 
 // searchIssues answers GET /repos/issues/search: the issues of every
 // repository the caller may read.
-func (s *kernel) searchIssues(q *request) error {
+func (s issueCore) searchIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -137,7 +142,7 @@ type createIssueOption struct {
 }
 
 // createIssue answers POST R/issues with 201 and the issue.
-func (s *kernel) createIssue(q *request) error {
+func (s issueCore) createIssue(q *request) error {
 	var in createIssueOption
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
@@ -153,7 +158,7 @@ func (s *kernel) createIssue(q *request) error {
 }
 
 // getIssue answers GET R/issues/{index}.
-func (s *kernel) getIssue(q *request) error {
+func (s issueCore) getIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -182,7 +187,7 @@ type editIssueOption struct {
 
 // editIssue answers PATCH R/issues/{index} with 200 and the issue (the
 // spec's status; Gitea answers 201).
-func (s *kernel) editIssue(q *request) error {
+func (s issueCore) editIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -202,7 +207,7 @@ func (s *kernel) editIssue(q *request) error {
 }
 
 // deleteIssue answers DELETE R/issues/{index} with 204.
-func (s *kernel) deleteIssue(q *request) error {
+func (s issueCore) deleteIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
