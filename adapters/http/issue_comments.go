@@ -75,7 +75,7 @@ func (s *kernel) commentFilter(q *request) (issues.CommentFilter, error) {
 // listRepoComments answers GET R/issues/comments.
 func (s issueComments) listRepoComments(q *request) error {
 	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
-		return s.issues.ListRepoComments(ctx, q.repo, f)
+		return s.issues.Comments().ListRepo(ctx, q.repo, f)
 	}, s.commentsJSON)
 }
 
@@ -86,7 +86,7 @@ func (s issueComments) listIssueComments(q *request) error {
 		return err
 	}
 	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
-		return s.issues.ListComments(ctx, q.repo, index, f)
+		return s.issues.Comments().List(ctx, q.repo, index, f)
 	}, s.commentsJSON)
 }
 
@@ -119,7 +119,7 @@ func (s issueComments) getComment(q *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.issues.GetComment(q.r.Context(), q.repo, id)
+	v, err := s.issues.Comments().Get(q.r.Context(), q.repo, id)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func (s issueComments) createComment(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	v, err := s.issues.CreateComment(q.r.Context(), q.repo, index, b.Body)
+	v, err := s.issues.Comments().Create(q.r.Context(), q.repo, index, b.Body)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s issueComments) editComment(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	v, err := s.issues.EditComment(q.r.Context(), q.repo, id, b.Body)
+	v, err := s.issues.Comments().Edit(q.r.Context(), q.repo, id, b.Body)
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func (s issueComments) deleteComment(q *request) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.issues.DeleteComment(q.r.Context(), q.repo, id)
+	_, err = s.issues.Comments().Delete(q.r.Context(), q.repo, id)
 	return noContent(q, err)
 }
 

@@ -28,7 +28,7 @@ func (s issueTimeline) list(q *request) error {
 		return err
 	}
 	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
-		return s.issues.Timeline(ctx, q.repo, index, f)
+		return s.issues.Timeline().List(ctx, q.repo, index, f)
 	}, func(a *repos.Access, v *issues.CommentView) any { return s.toTimelineDTOs(a, v) })
 }
 

@@ -9,6 +9,7 @@ package issues
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
@@ -108,4 +109,19 @@ func (s *Service) openParent(ctx context.Context, a *repos.Access, p Parent) (*i
 	}
 	c, i, err := s.openComment(ctx, s.stores, a, p.Comment)
 	return i, c, err
+}
+
+// cmNow is the time of a write, at the precision both databases keep, so
+// what a write answers equals what a later read answers.
+func (s *Service) cmNow() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// removeFiles deletes attachment files whose rows are gone. A failure
+// leaves an unreachable file behind, which is logged, not answered: the
+// change the caller asked for is committed.
+func (s *Service) removeFiles(ctx context.Context, files []*issue.Attachment) {
+	for _, f := range files {
+		if err := s.blobs.Delete(context.WithoutCancel(ctx), f.UUID); err != nil {
+			s.log.Warn("removing an attachment file failed", "uuid", f.UUID, "err", err)
+		}
+	}
 }
