@@ -81,7 +81,7 @@ func (s issueCore) listIssues(q *request) error {
 	v := q.r.URL.Query()
 	in := issues.ListInput{Filter: f, ListOptions: opts,
 		CreatedBy: v.Get("created_by"), AssignedBy: v.Get("assigned_by"), MentionedBy: v.Get("mentioned_by")}
-	views, total, err := s.issues.List(q.r.Context(), q.repo, in)
+	views, total, err := s.issues.Issues().List(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (s issueCore) searchIssues(q *request) error {
 			}
 		}
 	}
-	views, total, err := s.issues.Search(q.r.Context(), q.caller, in)
+	views, total, err := s.issues.Issues().Search(q.r.Context(), q.caller, in)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (s issueCore) createIssue(q *request) error {
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
-	v, err := s.issues.Create(q.r.Context(), q.repo, issues.CreateInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+	v, err := s.issues.Issues().Create(q.r.Context(), q.repo, issues.CreateInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
 		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, Labels: in.Labels,
 		Closed: in.Closed, Deadline: in.Deadline})
 	if err != nil {
@@ -163,7 +163,7 @@ func (s issueCore) getIssue(q *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.issues.Get(q.r.Context(), q.repo, index)
+	v, err := s.issues.Issues().Get(q.r.Context(), q.repo, index)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (s issueCore) editIssue(q *request) error {
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
-	v, err := s.issues.Edit(q.r.Context(), q.repo, index, issues.EditInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+	v, err := s.issues.Issues().Edit(q.r.Context(), q.repo, index, issues.EditInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
 		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, State: in.State,
 		Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline})
 	if err != nil {
@@ -212,7 +212,7 @@ func (s issueCore) deleteIssue(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.issues.Delete(q.r.Context(), q.repo, index); err != nil {
+	if err := s.issues.Issues().Delete(q.r.Context(), q.repo, index); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)

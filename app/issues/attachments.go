@@ -32,15 +32,15 @@ type Upload struct {
 // attach, so that a refused request is answered before its body is read.
 type UploadSource func() (Upload, error)
 
-// AttachmentRules returns the site's attachment settings.
-func (s *Service) AttachmentRules() issue.AttachmentRules { return issue.AttachmentRulesOf(s.settings) }
-
 // Attachments is the attachment service: the same operations on the files
 // of an issue and of a comment, told apart only by their parent.
 type Attachments struct{ *Service }
 
 // Attachments returns the attachment service over this issue service.
 func (s *Service) Attachments() Attachments { return Attachments{s} }
+
+// Rules returns the site's attachment settings.
+func (s Attachments) Rules() issue.AttachmentRules { return issue.AttachmentRulesOf(s.settings) }
 
 // attachmentHolder is a parent resolved once: the issue and comment (0 for
 // the issue itself) its attachments carry, and whether the caller may
@@ -132,7 +132,7 @@ func (s Attachments) Delete(ctx context.Context, a *repos.Access, p Parent, id i
 // and opens its bytes: 404 unless c may read its issue. The download is
 // counted.
 func (s Attachments) Download(ctx context.Context, c auth.Caller, uuid string) (*issue.Attachment, io.ReadSeekCloser, error) {
-	if err := s.AttachmentRules().CheckEnabled(); err != nil {
+	if err := s.Rules().CheckEnabled(); err != nil {
 		return nil, nil, err
 	}
 	att, err := s.stores.Attachments.GetByUUID(ctx, uuid)
@@ -207,7 +207,7 @@ func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue
 	if err != nil {
 		return nil, err
 	}
-	rules := s.AttachmentRules()
+	rules := s.Rules()
 	if err := rules.CheckType(name, up.Sniffed); err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (s Attachments) rename(ctx context.Context, issueID, commentID, id int64, n
 	if err != nil {
 		return nil, err
 	}
-	if err := s.AttachmentRules().CheckType(clean, ""); err != nil {
+	if err := s.Rules().CheckType(clean, ""); err != nil {
 		return nil, err
 	}
 	att.Name = clean
