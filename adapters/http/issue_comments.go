@@ -91,7 +91,7 @@ func (s issueComments) listIssueComments(q *request) error {
 }
 
 // commentsJSON renders a page of comments.
-func (s *kernel) commentsJSON(a *repos.Access, v *issues.CommentView) any {
+func (s issueComments) commentsJSON(a *repos.Access, v *issues.CommentView) any {
 	return s.toCommentDTOs(a, v)
 }
 
