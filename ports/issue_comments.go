@@ -2,7 +2,6 @@ package ports
 
 import (
 	"context"
-	"io"
 	"time"
 
 	"github.com/depothq/depot/domain/issue"
@@ -43,44 +42,4 @@ type CommentStore interface {
 	// pull_ref) that the text of issue refIssueID (refCommentID 0) or of
 	// its comment refCommentID wrote on other issues.
 	RefsFrom(ctx context.Context, refIssueID, refCommentID int64) ([]*issue.Comment, error)
-}
-
-// ReactionStore persists reactions to issues and comments.
-type ReactionStore interface {
-	// Add records r; errs.ErrConflict when the user already reacted so.
-	Add(ctx context.Context, r *issue.Reaction) error
-	// Get finds the user's reaction of that type to the issue (commentID 0)
-	// or comment.
-	Get(ctx context.Context, issueID, commentID, userID int64, typ string) (*issue.Reaction, error)
-	// Remove deletes the user's reaction of that type; removing an absent
-	// one is not an error.
-	Remove(ctx context.Context, issueID, commentID, userID int64, typ string) error
-	// List returns the reactions of the issue (commentID 0) or comment, oldest first.
-	List(ctx context.Context, issueID, commentID int64, opts ListOptions) ([]*issue.Reaction, int64, error)
-}
-
-// AttachmentStore persists attachment rows (the bytes are in an AttachmentBlobs).
-type AttachmentStore interface {
-	Create(ctx context.Context, a *issue.Attachment) error
-	GetByID(ctx context.Context, id int64) (*issue.Attachment, error)
-	// GetByUUID finds an attachment by the UUID of its download address.
-	GetByUUID(ctx context.Context, uuid string) (*issue.Attachment, error)
-	// CountDownload adds one to the attachment's download count.
-	CountDownload(ctx context.Context, id int64) error
-	// ListByIssue returns the issue's own (comment 0) or a comment's attachments.
-	ListByIssue(ctx context.Context, issueID, commentID int64) ([]*issue.Attachment, error)
-	// OfComments returns the attachments of these comments in one query.
-	OfComments(ctx context.Context, commentIDs []int64) (map[int64][]*issue.Attachment, error)
-	Update(ctx context.Context, a *issue.Attachment) error
-	Delete(ctx context.Context, id int64) error
-}
-
-// AttachmentBlobs stores attachment bytes by UUID under the data directory.
-type AttachmentBlobs interface {
-	// NewUUID makes a random (version 4) UUID for a new attachment.
-	NewUUID() (string, error)
-	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond.
-	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error)
-	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)
-	Delete(ctx context.Context, uuid string) error
 }

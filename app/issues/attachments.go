@@ -32,28 +32,15 @@ type Upload struct {
 // attach, so that a refused request is answered before its body is read.
 type UploadSource func() (Upload, error)
 
-// AttachmentRules returns the site's attachment settings.
-func (s *Service) AttachmentRules() issue.AttachmentRules { return issue.AttachmentRulesOf(s.settings) }
-
-// AttachmentParent names what attachments hang on, as the route gives it:
-// an issue by its index (Comment 0), or a comment by its id.
-type AttachmentParent struct {
-	Index   int64
-	Comment int64
-}
-
-// IssueParent is the parent naming issue index itself (not its comments).
-func IssueParent(index int64) AttachmentParent { return AttachmentParent{Index: index} }
-
-// CommentParent is the parent naming comment id.
-func CommentParent(id int64) AttachmentParent { return AttachmentParent{Comment: id} }
-
 // Attachments is the attachment service: the same operations on the files
 // of an issue and of a comment, told apart only by their parent.
-type Attachments struct{ s *Service }
+type Attachments struct{ *Service }
 
 // Attachments returns the attachment service over this issue service.
 func (s *Service) Attachments() Attachments { return Attachments{s} }
+
+// Rules returns the site's attachment settings.
+func (s Attachments) Rules() issue.AttachmentRules { return issue.AttachmentRulesOf(s.settings) }
 
 // attachmentHolder is a parent resolved once: the issue and comment (0 for
 // the issue itself) its attachments carry, and whether the caller may
@@ -67,20 +54,15 @@ type attachmentHolder struct {
 // open resolves parent p for the caller: an issue's files may be changed
 // by its poster, writers and administrators; a comment's by its poster or
 // an administrator, if they also write the issues.
-func (at Attachments) open(ctx context.Context, a *repos.Access, p AttachmentParent) (attachmentHolder, error) {
-	s := at.s
-	if p.Comment == 0 {
-		i, err := s.Open(ctx, a, p.Index)
-		if err != nil {
-			return attachmentHolder{}, err
-		}
+func (s Attachments) open(ctx context.Context, a *repos.Access, p Parent) (attachmentHolder, error) {
+	i, c, err := s.openParent(ctx, a, p)
+	if err != nil {
+		return attachmentHolder{}, err
+	}
+	if c == nil {
 		return attachmentHolder{issue: i, mayChange: func() error {
 			return issue.CanAttachToIssue(i, a.Caller.UserID(), canWrite(a, i))
 		}}, nil
-	}
-	c, i, err := s.openComment(ctx, s.stores, a, p.Comment)
-	if err != nil {
-		return attachmentHolder{}, err
 	}
 	return attachmentHolder{issue: i, commentID: c.ID, mayChange: func() error {
 		return s.mayAttachToComment(a, c, i)
@@ -88,8 +70,8 @@ func (at Attachments) open(ctx context.Context, a *repos.Access, p AttachmentPar
 }
 
 // openToChange resolves p and checks that the caller may change its files.
-func (at Attachments) openToChange(ctx context.Context, a *repos.Access, p AttachmentParent) (attachmentHolder, error) {
-	h, err := at.open(ctx, a, p)
+func (s Attachments) openToChange(ctx context.Context, a *repos.Access, p Parent) (attachmentHolder, error) {
+	h, err := s.open(ctx, a, p)
 	if err != nil {
 		return attachmentHolder{}, err
 	}
@@ -101,56 +83,56 @@ func (at Attachments) openToChange(ctx context.Context, a *repos.Access, p Attac
 
 // List returns the attachments of p (of an issue itself, not of its
 // comments), oldest first.
-func (at Attachments) List(ctx context.Context, a *repos.Access, p AttachmentParent) ([]*issue.Attachment, error) {
-	h, err := at.open(ctx, a, p)
+func (s Attachments) List(ctx context.Context, a *repos.Access, p Parent) ([]*issue.Attachment, error) {
+	h, err := s.open(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return at.s.stores.Attachments.ListByIssue(ctx, h.issue.ID, h.commentID)
+	return s.stores.Attachments.ListByIssue(ctx, h.issue.ID, h.commentID)
 }
 
 // Get returns attachment id of p.
-func (at Attachments) Get(ctx context.Context, a *repos.Access, p AttachmentParent, id int64) (*issue.Attachment, error) {
-	h, err := at.open(ctx, a, p)
+func (s Attachments) Get(ctx context.Context, a *repos.Access, p Parent, id int64) (*issue.Attachment, error) {
+	h, err := s.open(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return at.s.attachmentOf(ctx, h.issue.ID, h.commentID, id)
+	return s.attachmentOf(ctx, h.issue.ID, h.commentID, id)
 }
 
 // Attach stores an upload as an attachment of p.
-func (at Attachments) Attach(ctx context.Context, a *repos.Access, p AttachmentParent, open UploadSource) (*issue.Attachment, error) {
-	h, err := at.openToChange(ctx, a, p)
+func (s Attachments) Attach(ctx context.Context, a *repos.Access, p Parent, open UploadSource) (*issue.Attachment, error) {
+	h, err := s.openToChange(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return at.s.attach(ctx, a, h.issue, h.commentID, open)
+	return s.attach(ctx, a, h.issue, h.commentID, open)
 }
 
 // Rename renames attachment id of p (an empty name keeps it); the new name
 // must still be of an allowed type.
-func (at Attachments) Rename(ctx context.Context, a *repos.Access, p AttachmentParent, id int64, name string) (*issue.Attachment, error) {
-	h, err := at.openToChange(ctx, a, p)
+func (s Attachments) Rename(ctx context.Context, a *repos.Access, p Parent, id int64, name string) (*issue.Attachment, error) {
+	h, err := s.openToChange(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return at.s.rename(ctx, h.issue.ID, h.commentID, id, name)
+	return s.rename(ctx, h.issue.ID, h.commentID, id, name)
 }
 
 // Delete deletes attachment id of p, row and file.
-func (at Attachments) Delete(ctx context.Context, a *repos.Access, p AttachmentParent, id int64) error {
-	h, err := at.openToChange(ctx, a, p)
+func (s Attachments) Delete(ctx context.Context, a *repos.Access, p Parent, id int64) error {
+	h, err := s.openToChange(ctx, a, p)
 	if err != nil {
 		return err
 	}
-	return at.s.detach(ctx, h.issue.ID, h.commentID, id)
+	return s.detach(ctx, h.issue.ID, h.commentID, id)
 }
 
-// OpenAttachment finds the attachment with this download UUID for caller c
+// Download finds the attachment with this download UUID for caller c
 // and opens its bytes: 404 unless c may read its issue. The download is
 // counted.
-func (s *Service) OpenAttachment(ctx context.Context, c auth.Caller, uuid string) (*issue.Attachment, io.ReadSeekCloser, error) {
-	if err := s.AttachmentRules().CheckEnabled(); err != nil {
+func (s Attachments) Download(ctx context.Context, c auth.Caller, uuid string) (*issue.Attachment, io.ReadSeekCloser, error) {
+	if err := s.Rules().CheckEnabled(); err != nil {
 		return nil, nil, err
 	}
 	att, err := s.stores.Attachments.GetByUUID(ctx, uuid)
@@ -190,13 +172,13 @@ func (s *Service) OpenAttachment(ctx context.Context, c auth.Caller, uuid string
 	return att, f, nil
 }
 
-func (s *Service) mayAttachToComment(a *repos.Access, c *issue.Comment, i *issue.Issue) error {
+func (s Attachments) mayAttachToComment(a *repos.Access, c *issue.Comment, i *issue.Issue) error {
 	admin := a.Perm.IsAdmin() || a.Caller.IsAdmin()
 	return issue.CanAttachToComment(c, a.Caller.UserID(), admin, canWrite(a, i))
 }
 
 // attachmentOf finds attachment id of the issue (commentID 0) or comment.
-func (s *Service) attachmentOf(ctx context.Context, issueID, commentID, id int64) (*issue.Attachment, error) {
+func (s Attachments) attachmentOf(ctx context.Context, issueID, commentID, id int64) (*issue.Attachment, error) {
 	if id <= 0 {
 		return nil, errAttachmentNotFound
 	}
@@ -216,7 +198,7 @@ func (s *Service) attachmentOf(ctx context.Context, issueID, commentID, id int64
 // attach checks and stores the upload: the name and type first, then the
 // bytes (at most the site's size, 413 past it) under a new UUID, then the
 // row; a failed insert removes the file again.
-func (s *Service) attach(ctx context.Context, a *repos.Access, i *issue.Issue, commentID int64, open UploadSource) (*issue.Attachment, error) {
+func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue, commentID int64, open UploadSource) (*issue.Attachment, error) {
 	up, err := open()
 	if err != nil {
 		return nil, err
@@ -225,7 +207,7 @@ func (s *Service) attach(ctx context.Context, a *repos.Access, i *issue.Issue, c
 	if err != nil {
 		return nil, err
 	}
-	rules := s.AttachmentRules()
+	rules := s.Rules()
 	if err := rules.CheckType(name, up.Sniffed); err != nil {
 		return nil, err
 	}
@@ -251,7 +233,7 @@ func (s *Service) attach(ctx context.Context, a *repos.Access, i *issue.Issue, c
 
 // rename gives attachment id a new name of an allowed type (by extension,
 // as Gitea checks a rename).
-func (s *Service) rename(ctx context.Context, issueID, commentID, id int64, name string) (*issue.Attachment, error) {
+func (s Attachments) rename(ctx context.Context, issueID, commentID, id int64, name string) (*issue.Attachment, error) {
 	att, err := s.attachmentOf(ctx, issueID, commentID, id)
 	if err != nil {
 		return nil, err
@@ -263,7 +245,7 @@ func (s *Service) rename(ctx context.Context, issueID, commentID, id int64, name
 	if err != nil {
 		return nil, err
 	}
-	if err := s.AttachmentRules().CheckType(clean, ""); err != nil {
+	if err := s.Rules().CheckType(clean, ""); err != nil {
 		return nil, err
 	}
 	att.Name = clean
@@ -277,7 +259,7 @@ func (s *Service) rename(ctx context.Context, issueID, commentID, id int64, name
 }
 
 // detach deletes attachment id: the row in a transaction, the file after.
-func (s *Service) detach(ctx context.Context, issueID, commentID, id int64) error {
+func (s Attachments) detach(ctx context.Context, issueID, commentID, id int64) error {
 	att, err := s.attachmentOf(ctx, issueID, commentID, id)
 	if err != nil {
 		return err

@@ -52,8 +52,14 @@ type CommentView struct {
 	Times map[int64]*issue.TrackedTime
 }
 
-// ListComments returns one page of an issue's plain comments, oldest first.
-func (s *Service) ListComments(ctx context.Context, a *repos.Access, index int64, f CommentFilter) (*CommentView, error) {
+// Comments are the use cases of the comments of issues and pull requests.
+type Comments struct{ *Service }
+
+// Comments returns the comment use cases.
+func (s *Service) Comments() Comments { return Comments{s} }
+
+// List returns one page of an issue's plain comments, oldest first.
+func (s Comments) List(ctx context.Context, a *repos.Access, index int64, f CommentFilter) (*CommentView, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -67,9 +73,9 @@ func (s *Service) ListComments(ctx context.Context, a *repos.Access, index int64
 	return v, s.loadCommentFacts(ctx, s.stores, v)
 }
 
-// ListRepoComments returns one page of the plain comments of a repository's
+// ListRepo returns one page of the plain comments of a repository's
 // issues and pull requests (those the caller may read), oldest first.
-func (s *Service) ListRepoComments(ctx context.Context, a *repos.Access, f CommentFilter) (*CommentView, error) {
+func (s Comments) ListRepo(ctx context.Context, a *repos.Access, f CommentFilter) (*CommentView, error) {
 	issues := a.Repo.HasUnit(permission.UnitIssues) && (a.Perm.CanRead(permission.UnitIssues) || a.Caller.IsAdmin())
 	pulls := a.Repo.HasUnit(permission.UnitPulls) && (a.Perm.CanRead(permission.UnitPulls) || a.Caller.IsAdmin())
 	q := ports.CommentQuery{RepoID: a.Repo.ID, Types: []issue.CommentType{issue.CommentPlain},
@@ -119,9 +125,9 @@ func (s *Service) openComment(ctx context.Context, st ports.Stores, a *repos.Acc
 	return c, i, nil
 }
 
-// GetComment returns comment id with what its JSON shows. A timeline event
+// Get returns comment id with what its JSON shows. A timeline event
 // is returned too: the caller answers it without a body, as Gitea does.
-func (s *Service) GetComment(ctx context.Context, a *repos.Access, id int64) (*CommentView, error) {
+func (s Comments) Get(ctx context.Context, a *repos.Access, id int64) (*CommentView, error) {
 	c, i, err := s.openComment(ctx, s.stores, a, id)
 	if err != nil {
 		return nil, err
@@ -130,10 +136,10 @@ func (s *Service) GetComment(ctx context.Context, a *repos.Access, id int64) (*C
 	return v, s.loadCommentFacts(ctx, s.stores, v)
 }
 
-// CreateComment adds a plain comment to issue index: counted on the issue,
+// Create adds a plain comment to issue index: counted on the issue,
 // its references recorded and the issue_comment "created" event emitted,
 // in one transaction. A locked issue takes comments from writers only.
-func (s *Service) CreateComment(ctx context.Context, a *repos.Access, index int64, body string) (*CommentView, error) {
+func (s Comments) Create(ctx context.Context, a *repos.Access, index int64, body string) (*CommentView, error) {
 	if err := issue.ValidateCommentBody(body); err != nil {
 		return nil, err
 	}
@@ -175,10 +181,10 @@ func (s *Service) CreateComment(ctx context.Context, a *repos.Access, index int6
 	return v, s.loadCommentFacts(ctx, s.stores, v)
 }
 
-// EditComment replaces the text of comment id. Only its poster or a writer
+// Edit replaces the text of comment id. Only its poster or a writer
 // may; an event without text is left alone and answered with a nil view
 // (Gitea's 204). An unchanged text writes nothing.
-func (s *Service) EditComment(ctx context.Context, a *repos.Access, id int64, body string) (*CommentView, error) {
+func (s Comments) Edit(ctx context.Context, a *repos.Access, id int64, body string) (*CommentView, error) {
 	if err := issue.ValidateCommentBody(body); err != nil {
 		return nil, err
 	}
@@ -214,10 +220,10 @@ func (s *Service) EditComment(ctx context.Context, a *repos.Access, id int64, bo
 	return v, s.loadCommentFacts(ctx, s.stores, v)
 }
 
-// DeleteComment removes comment id with its reactions and attachments
+// Delete removes comment id with its reactions and attachments
 // (their files after the commit). Only its poster or a writer may; a code
 // comment is left alone, as Gitea does. It reports whether it deleted.
-func (s *Service) DeleteComment(ctx context.Context, a *repos.Access, id int64) (bool, error) {
+func (s Comments) Delete(ctx context.Context, a *repos.Access, id int64) (bool, error) {
 	c, i, err := s.openComment(ctx, s.stores, a, id)
 	if err != nil {
 		return false, err
@@ -250,17 +256,6 @@ func (s *Service) DeleteComment(ctx context.Context, a *repos.Access, id int64) 
 	}
 	s.removeFiles(ctx, files)
 	return true, nil
-}
-
-// removeFiles deletes attachment files whose rows are gone. A failure
-// leaves an unreachable file behind, which is logged, not answered: the
-// change the caller asked for is committed.
-func (s *Service) removeFiles(ctx context.Context, files []*issue.Attachment) {
-	for _, f := range files {
-		if err := s.blobs.Delete(context.WithoutCancel(ctx), f.UUID); err != nil {
-			s.log.Warn("removing an attachment file failed", "uuid", f.UUID, "err", err)
-		}
-	}
 }
 
 // loadCommentIssues fills v.Issues with the issues of v's comments.
@@ -348,7 +343,3 @@ func missingIDs[T any](list []int64, have map[int64]T) []int64 {
 	}
 	return out
 }
-
-// cmNow is the time of a write, at the precision both databases keep, so
-// what a write answers equals what a later read answers.
-func (s *Service) cmNow() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }

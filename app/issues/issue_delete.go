@@ -11,7 +11,7 @@ import (
 // Delete removes an issue with everything hanging on it (the route checked
 // RA), recounts its labels and milestone, emits "deleted" and then removes
 // its attachment files.
-func (s *Service) Delete(ctx context.Context, a *repos.Access, index int64) error {
+func (s Issues) Delete(ctx context.Context, a *repos.Access, index int64) error {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *Service) Delete(ctx context.Context, a *repos.Access, index int64) erro
 }
 
 // issueFiles lists the attachments of the issue and of its comments.
-func (s *Service) issueFiles(ctx context.Context, tx ports.Stores, i *issue.Issue) ([]*issue.Attachment, error) {
+func (s Issues) issueFiles(ctx context.Context, tx ports.Stores, i *issue.Issue) ([]*issue.Attachment, error) {
 	own, err := tx.Attachments.ListByIssue(ctx, i.ID, 0)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ type EditInput struct {
 // assignees and milestone (silently ignored for others, as Gitea does).
 // Each change writes its timeline event and its webhook event in the same
 // transaction, and the counters of the labels and milestones it touches.
-func (s *Service) Edit(ctx context.Context, a *repos.Access, index int64, in EditInput) (*IssueView, error) {
+func (s Issues) Edit(ctx context.Context, a *repos.Access, index int64, in EditInput) (*IssueView, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ type editPlan struct {
 	milestone        *int64
 }
 
-func (s *Service) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue, in EditInput, rights issue.EditRights) (*editPlan, error) {
+func (s Issues) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue, in EditInput, rights issue.EditRights) (*editPlan, error) {
 	p := &editPlan{body: in.Body, ref: in.Ref}
 	if in.Title != "" {
 		t, err := issue.NormaliseTitle(in.Title)
@@ -132,7 +132,7 @@ func (s *Service) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue,
 }
 
 // applyEdit writes p on cur inside tx.
-func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Access, cur *issue.Issue, p *editPlan) error {
+func (s Issues) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Access, cur *issue.Issue, p *editPlan) error {
 	doer := a.Caller.UserID()
 	now := s.clock.Now()
 	changed := false
@@ -224,7 +224,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, a *repos.Acces
 
 // editAssignees replaces the assignees when p says so, with one timeline
 // event per user added or removed.
-func (s *Service) editAssignees(ctx context.Context, tx ports.Stores, cur *issue.Issue, p *editPlan, doer int64, now time.Time) (added, removed []int64, err error) {
+func (s Issues) editAssignees(ctx context.Context, tx ports.Stores, cur *issue.Issue, p *editPlan, doer int64, now time.Time) (added, removed []int64, err error) {
 	if p.assignees == nil {
 		return nil, nil, nil
 	}
@@ -257,7 +257,7 @@ func (s *Service) editAssignees(ctx context.Context, tx ports.Stores, cur *issue
 
 // recountAfterEdit recounts the milestones an edit moved the issue between
 // and, when its state changed, its labels and milestone.
-func (s *Service) recountAfterEdit(ctx context.Context, tx ports.Stores, cur *issue.Issue, stateChanged bool, oldMilestone int64, milestoned bool) error {
+func (s Issues) recountAfterEdit(ctx context.Context, tx ports.Stores, cur *issue.Issue, stateChanged bool, oldMilestone int64, milestoned bool) error {
 	var ms []int64
 	if milestoned && oldMilestone != 0 {
 		ms = append(ms, oldMilestone)
@@ -293,7 +293,7 @@ type editEvents struct {
 // emitEdit emits Gitea's events of an edit: edited (with the previous
 // title and body), closed or reopened, milestoned or demilestoned, and
 // assigned or unassigned per user.
-func (s *Service) emitEdit(ctx context.Context, tx ports.Stores, a *repos.Access, cur *issue.Issue, e editEvents) error {
+func (s Issues) emitEdit(ctx context.Context, tx ports.Stores, a *repos.Access, cur *issue.Issue, e editEvents) error {
 	if e.fromTitle != nil || e.fromBody != nil {
 		if err := s.emit(ctx, tx, a, cur, ports.IssueEventIssues, "edited", func(ev *ports.IssueEvent) {
 			ev.FromTitle, ev.FromBody = e.fromTitle, e.fromBody
@@ -333,7 +333,7 @@ func (s *Service) emitEdit(ctx context.Context, tx ports.Stores, a *repos.Access
 }
 
 // emit sends one issue event in tx, as the caller.
-func (s *Service) emit(ctx context.Context, tx ports.Stores, a *repos.Access, i *issue.Issue, kind ports.IssueEventKind,
+func (s Issues) emit(ctx context.Context, tx ports.Stores, a *repos.Access, i *issue.Issue, kind ports.IssueEventKind,
 	action string, edit func(e *ports.IssueEvent)) error {
 	e := ports.IssueEvent{Kind: kind, Action: action, Repo: a.Repo, Issue: i, SenderID: a.Caller.UserID()}
 	if edit != nil {

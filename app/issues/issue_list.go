@@ -24,7 +24,7 @@ type ListInput struct {
 // List returns one page of the repository's issues and pull requests
 // matching in, and the total. Unknown label and milestone names are
 // discarded, as Gitea does; an unknown user name matches nothing.
-func (s *Service) List(ctx context.Context, a *repos.Access, in ListInput) ([]*IssueView, int64, error) {
+func (s Issues) List(ctx context.Context, a *repos.Access, in ListInput) ([]*IssueView, int64, error) {
 	labels, err := filterNames("labels", in.Labels)
 	if err != nil {
 		return nil, 0, err
@@ -95,7 +95,7 @@ func nonEmpty(list []string) []string {
 
 // milestoneIDs resolves milestone titles (or, failing that, ids) of repo,
 // discarding the unknown ones as Gitea does.
-func (s *Service) milestoneIDs(ctx context.Context, repo *repository.Repository, refs []string) ([]int64, error) {
+func (s Issues) milestoneIDs(ctx context.Context, repo *repository.Repository, refs []string) ([]int64, error) {
 	refs, err := filterNames("milestones", refs)
 	if err != nil {
 		return nil, err

@@ -24,6 +24,13 @@ var errEditForbidden = errs.Forbidden("user should be the poster of the issue or
 // each one's permission stays a small, fixed cost.
 const maxAssignees = 20
 
+// Issues are the use cases of the issues (and pull requests as issues)
+// themselves: create, get, edit, delete, list and search.
+type Issues struct{ *Service }
+
+// Issues returns the use cases of the issues themselves.
+func (s *Service) Issues() Issues { return Issues{s} }
+
 // CreateInput is Gitea's CreateIssueOption.
 type CreateInput struct {
 	Title, Body, Ref string
@@ -42,7 +49,7 @@ type CreateInput struct {
 // need write access to issues and are ignored without it, as Gitea does.
 // closed creates it closed. Everything is one transaction with the
 // timeline events, the counters and the "opened" event.
-func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (*IssueView, error) {
+func (s Issues) Create(ctx context.Context, a *repos.Access, in CreateInput) (*IssueView, error) {
 	title, err := issue.NormaliseTitle(in.Title)
 	if err != nil {
 		return nil, err
@@ -136,7 +143,7 @@ func (s *Service) Create(ctx context.Context, a *repos.Access, in CreateInput) (
 // createdView is the view of an issue just created, from what creating it
 // already knows: only its labels (an exclusive label may have displaced
 // another) and its milestone (recounted) are read back.
-func (s *Service) createdView(ctx context.Context, tx ports.Stores, a *repos.Access, i *issue.Issue, labelled bool,
+func (s Issues) createdView(ctx context.Context, tx ports.Stores, a *repos.Access, i *issue.Issue, labelled bool,
 	assignees []*user.User) (*IssueView, error) {
 	v := &IssueView{Issue: i, Repo: a.Repo, Poster: a.Caller.User, Assignees: assignees}
 	if v.Poster == nil {
@@ -161,7 +168,7 @@ func (s *Service) createdView(ctx context.Context, tx ports.Stores, a *repos.Acc
 }
 
 // Get returns the issue (or pull request) with this index.
-func (s *Service) Get(ctx context.Context, a *repos.Access, index int64) (*IssueView, error) {
+func (s Issues) Get(ctx context.Context, a *repos.Access, index int64) (*IssueView, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -171,7 +178,7 @@ func (s *Service) Get(ctx context.Context, a *repos.Access, index int64) (*Issue
 
 // milestoneOf finds a milestone of repo: another repository's or an absent
 // one is a 422 naming milestone.
-func (s *Service) milestoneOf(ctx context.Context, repo *repository.Repository, id int64) (*issue.Milestone, error) {
+func (s Issues) milestoneOf(ctx context.Context, repo *repository.Repository, id int64) (*issue.Milestone, error) {
 	m, err := s.stores.Milestones.Get(ctx, repo.ID, id)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, errs.Invalid("milestone does not exist [id: "+strconv.FormatInt(id, 10)+"]", "milestone")
@@ -184,7 +191,7 @@ func (s *Service) milestoneOf(ctx context.Context, repo *repository.Repository, 
 // unit (or to code, as Gitea's CanBeAssigned allows), computed by the
 // repository permission core. An unknown name or a user without that
 // access is a 422 naming assignee.
-func (s *Service) assignable(ctx context.Context, repo *repository.Repository, i *issue.Issue, names []string) ([]*user.User, error) {
+func (s Issues) assignable(ctx context.Context, repo *repository.Repository, i *issue.Issue, names []string) ([]*user.User, error) {
 	if len(names) > maxAssignees {
 		return nil, errs.Invalid("too many assignees", "assignee")
 	}

@@ -18,27 +18,31 @@ type ReactionView struct {
 	Users     map[int64]*user.User
 }
 
-// IssueReactions returns one page of the reactions to issue index itself
-// (not to its comments), oldest first.
-func (s *Service) IssueReactions(ctx context.Context, a *repos.Access, index int64, opts ports.ListOptions) (*ReactionView, error) {
-	i, err := s.Open(ctx, a, index)
+// Reactions are the use cases of reactions: the same operations on the
+// reactions of an issue and of a comment, told apart only by their parent.
+type Reactions struct{ *Service }
+
+// Reactions returns the reaction use cases.
+func (s *Service) Reactions() Reactions { return Reactions{s} }
+
+// open resolves parent p for the caller: its issue and the id of the
+// comment (0 for the issue itself) whose reactions are meant.
+func (s Reactions) open(ctx context.Context, a *repos.Access, p Parent) (*issue.Issue, int64, error) {
+	i, c, err := s.openParent(ctx, a, p)
+	if err != nil || c == nil {
+		return i, 0, err
+	}
+	return i, c.ID, nil
+}
+
+// List returns one page of the reactions to p (to an issue itself, not to
+// its comments), oldest first.
+func (s Reactions) List(ctx context.Context, a *repos.Access, p Parent, opts ports.ListOptions) (*ReactionView, error) {
+	i, commentID, err := s.open(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.reactions(ctx, i.ID, 0, opts)
-}
-
-// CommentReactions returns one page of the reactions to comment id, oldest first.
-func (s *Service) CommentReactions(ctx context.Context, a *repos.Access, id int64, opts ports.ListOptions) (*ReactionView, error) {
-	c, _, err := s.openComment(ctx, s.stores, a, id)
-	if err != nil {
-		return nil, err
-	}
-	return s.reactions(ctx, c.IssueID, c.ID, opts)
-}
-
-func (s *Service) reactions(ctx context.Context, issueID, commentID int64, opts ports.ListOptions) (*ReactionView, error) {
-	list, total, err := s.stores.Reactions.List(ctx, issueID, commentID, opts)
+	list, total, err := s.stores.Reactions.List(ctx, i.ID, commentID, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -53,27 +57,14 @@ func (s *Service) reactions(ctx context.Context, issueID, commentID int64, opts 
 	return &ReactionView{Reactions: list, Total: total, Users: v.Users}, nil
 }
 
-// ReactToIssue adds the caller's reaction typ to issue index. created is
-// false when the caller had already reacted so: the existing reaction is
-// returned (Gitea answers it with 200 instead of 201).
-func (s *Service) ReactToIssue(ctx context.Context, a *repos.Access, index int64, typ string) (r *issue.Reaction, created bool, err error) {
-	i, err := s.Open(ctx, a, index)
+// Add adds the caller's reaction typ to p. created is false when the
+// caller had already reacted so: the existing reaction is returned (Gitea
+// answers it with 200 instead of 201).
+func (s Reactions) Add(ctx context.Context, a *repos.Access, p Parent, typ string) (r *issue.Reaction, created bool, err error) {
+	i, commentID, err := s.open(ctx, a, p)
 	if err != nil {
 		return nil, false, err
 	}
-	return s.react(ctx, a, i, 0, typ)
-}
-
-// ReactToComment adds the caller's reaction typ to comment id, as ReactToIssue.
-func (s *Service) ReactToComment(ctx context.Context, a *repos.Access, id int64, typ string) (r *issue.Reaction, created bool, err error) {
-	c, i, err := s.openComment(ctx, s.stores, a, id)
-	if err != nil {
-		return nil, false, err
-	}
-	return s.react(ctx, a, i, c.ID, typ)
-}
-
-func (s *Service) react(ctx context.Context, a *repos.Access, i *issue.Issue, commentID int64, typ string) (*issue.Reaction, bool, error) {
 	if err := issue.CanReact(i, canWrite(a, i)); err != nil {
 		return nil, false, err
 	}
@@ -81,8 +72,8 @@ func (s *Service) react(ctx context.Context, a *repos.Access, i *issue.Issue, co
 		return nil, false, err
 	}
 	doer := a.Caller.UserID()
-	r := &issue.Reaction{Type: typ, IssueID: i.ID, CommentID: commentID, UserID: doer, CreatedAt: s.cmNow()}
-	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	r = &issue.Reaction{Type: typ, IssueID: i.ID, CommentID: commentID, UserID: doer, CreatedAt: s.cmNow()}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Reactions.Add(ctx, r)
 	})
 	if errors.Is(err, errs.ErrConflict) {
@@ -95,26 +86,13 @@ func (s *Service) react(ctx context.Context, a *repos.Access, i *issue.Issue, co
 	return r, true, nil
 }
 
-// UnreactToIssue removes the caller's reaction typ from issue index;
-// removing one the caller never gave succeeds, as in Gitea.
-func (s *Service) UnreactToIssue(ctx context.Context, a *repos.Access, index int64, typ string) error {
-	i, err := s.Open(ctx, a, index)
+// Remove removes the caller's reaction typ from p; removing one the caller
+// never gave succeeds, as in Gitea.
+func (s Reactions) Remove(ctx context.Context, a *repos.Access, p Parent, typ string) error {
+	i, commentID, err := s.open(ctx, a, p)
 	if err != nil {
 		return err
 	}
-	return s.unreact(ctx, a, i, 0, typ)
-}
-
-// UnreactToComment removes the caller's reaction typ from comment id, as UnreactToIssue.
-func (s *Service) UnreactToComment(ctx context.Context, a *repos.Access, id int64, typ string) error {
-	c, i, err := s.openComment(ctx, s.stores, a, id)
-	if err != nil {
-		return err
-	}
-	return s.unreact(ctx, a, i, c.ID, typ)
-}
-
-func (s *Service) unreact(ctx context.Context, a *repos.Access, i *issue.Issue, commentID int64, typ string) error {
 	if err := issue.CanReact(i, canWrite(a, i)); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ package issues
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
@@ -84,4 +85,43 @@ func (s *Service) Open(ctx context.Context, a *repos.Access, index int64) (*issu
 		return nil, errIssueNotFound
 	}
 	return i, nil
+}
+
+// Parent names what attachments and reactions hang on, as the route gives
+// it: an issue by its index (Comment 0), or a comment by its id.
+type Parent struct {
+	Index   int64
+	Comment int64
+}
+
+// IssueParent is the parent naming issue index itself (not its comments).
+func IssueParent(index int64) Parent { return Parent{Index: index} }
+
+// CommentParent is the parent naming comment id.
+func CommentParent(id int64) Parent { return Parent{Comment: id} }
+
+// openParent finds parent p for the caller: the issue (as Open) and, for a
+// comment, the comment (as openComment; nil for the issue itself).
+func (s *Service) openParent(ctx context.Context, a *repos.Access, p Parent) (*issue.Issue, *issue.Comment, error) {
+	if p.Comment == 0 {
+		i, err := s.Open(ctx, a, p.Index)
+		return i, nil, err
+	}
+	c, i, err := s.openComment(ctx, s.stores, a, p.Comment)
+	return i, c, err
+}
+
+// cmNow is the time of a write, at the precision both databases keep, so
+// what a write answers equals what a later read answers.
+func (s *Service) cmNow() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// removeFiles deletes attachment files whose rows are gone. A failure
+// leaves an unreachable file behind, which is logged, not answered: the
+// change the caller asked for is committed.
+func (s *Service) removeFiles(ctx context.Context, files []*issue.Attachment) {
+	for _, f := range files {
+		if err := s.blobs.Delete(context.WithoutCancel(ctx), f.UUID); err != nil {
+			s.log.Warn("removing an attachment file failed", "uuid", f.UUID, "err", err)
+		}
+	}
 }

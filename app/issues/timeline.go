@@ -11,11 +11,18 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// Timeline returns one page of issue index's comments and events, oldest
+// Timeline is the use case of an issue's timeline: its comments and
+// events with what they name.
+type Timeline struct{ *Service }
+
+// Timeline returns the timeline use case.
+func (s *Service) Timeline() Timeline { return Timeline{s} }
+
+// List returns one page of issue index's comments and events, oldest
 // first, with what they name loaded in batches. As in Gitea, code comments
 // are left out, and so are references from issues the caller may not read
 // (the page is then shorter than asked).
-func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f CommentFilter) (*CommentView, error) {
+func (s Timeline) List(ctx context.Context, a *repos.Access, index int64, f CommentFilter) (*CommentView, error) {
 	i, err := s.Open(ctx, a, index)
 	if err != nil {
 		return nil, err
@@ -113,7 +120,7 @@ func (s *Service) Timeline(ctx context.Context, a *repos.Access, index int64, f 
 // hideUnreadableRefs drops from v the references (and dependencies) whose
 // other issue the caller may not read, opening each other repository once,
 // and keeps in v.Repos the repositories of the issues it shows.
-func (s *Service) hideUnreadableRefs(ctx context.Context, a *repos.Access, i *issue.Issue, v *CommentView) error {
+func (s Timeline) hideUnreadableRefs(ctx context.Context, a *repos.Access, i *issue.Issue, v *CommentView) error {
 	access := map[int64]*repos.Access{a.Repo.ID: a}
 	readable := func(id int64) (bool, error) {
 		other, ok := v.Issues[id]
@@ -178,7 +185,7 @@ func (s *Service) hideUnreadableRefs(ctx context.Context, a *repos.Access, i *is
 
 // addTimes loads the tracked times the page's time events record, in one
 // query. A time deleted since is absent, and its event shows without it.
-func (s *Service) addTimes(ctx context.Context, st ports.Stores, v *CommentView, ids []int64) error {
+func (s Timeline) addTimes(ctx context.Context, st ports.Stores, v *CommentView, ids []int64) error {
 	v.Times = map[int64]*issue.TrackedTime{}
 	ids = missingIDs(ids, v.Times)
 	if len(ids) == 0 {

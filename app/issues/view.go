@@ -73,7 +73,7 @@ func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repositor
 }
 
 // view builds one issue's view after a write, from the committed rows.
-func (s *Service) view(ctx context.Context, repo *repository.Repository, i *issue.Issue) (*IssueView, error) {
+func (s Issues) view(ctx context.Context, repo *repository.Repository, i *issue.Issue) (*IssueView, error) {
 	vs, err := s.Views(ctx, s.stores, []*repository.Repository{repo}, []*issue.Issue{i})
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ type SearchInput struct {
 // Search lists the issues and pull requests of every repository c may
 // read, matching in, in one query (the repository visibility rule runs in
 // SQL), and their total.
-func (s *Service) Search(ctx context.Context, c auth.Caller, in SearchInput) ([]*IssueView, int64, error) {
+func (s Issues) Search(ctx context.Context, c auth.Caller, in SearchInput) ([]*IssueView, int64, error) {
 	labels, err := filterNames("labels", in.Labels)
 	if err != nil {
 		return nil, 0, err

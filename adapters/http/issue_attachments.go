@@ -7,38 +7,54 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/permission"
 )
 
-// The attachment handlers of issues and comments (their rows are in
-// commentRoutes), the upload reader, and the download by UUID.
+// issueAttachments serves the attachments of issues and of comments
+// (catalogue 4.6): one handler set, told the parent by the row. The
+// download by UUID (serveAttachment) is outside the API.
+type issueAttachments struct{ *kernel }
+
+// commentAttachmentRoutes are the rows of issueAttachments under
+// R/issues/comments/{id}; every row carries IssuesOrPulls (404 when the
+// tracker is off or unreadable) and Attachments (404 while attachments are
+// disabled).
+func (s *kernel) commentAttachmentRoutes() []route {
+	h := issueAttachments{s}
+	return []route{
+		{"GET", R + "/issues/comments/{id}/assets", scopes(catIssue), "IssuesOrPulls,Attachments", h.list(commentParent)},
+		{"POST", R + "/issues/comments/{id}/assets", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.create(commentParent)},
+		{"GET", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,Attachments", h.get(commentParent)},
+		{"PATCH", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.edit(commentParent)},
+		{"DELETE", R + "/issues/comments/{id}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.delete(commentParent)},
+	}
+}
+
+// issueAttachmentRoutes are the rows of issueAttachments under
+// R/issues/{index}.
+func (s *kernel) issueAttachmentRoutes() []route {
+	h := issueAttachments{s}
+	return []route{
+		{"GET", R + "/issues/{index}/assets", scopes(catIssue), "IssuesOrPulls,Attachments", h.list(issueParent)},
+		{"POST", R + "/issues/{index}/assets", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.create(issueParent)},
+		{"GET", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,Attachments", h.get(issueParent)},
+		{"PATCH", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.edit(issueParent)},
+		{"DELETE", R + "/issues/{index}/assets/{attachment_id}", scopes(catIssue), "IssuesOrPulls,T,NA,Attachments", h.delete(issueParent)},
+	}
+}
 
 func attachmentID(q *request) (int64, error) {
 	return commentPathID(q, "attachment_id", "attachment does not exist")
 }
 
-// attachmentParent reads, from the route, what the attachments hang on:
-// the issue of {index} (issueAssets) or the comment of {id} (commentAssets).
-type attachmentParent func(q *request) (issues.AttachmentParent, error)
-
-// issueAssets is the parent of R/issues/{index}/assets.
-func issueAssets(q *request) (issues.AttachmentParent, error) {
-	index, err := issueIndex(q)
-	return issues.IssueParent(index), err
-}
-
-// commentAssets is the parent of R/issues/comments/{id}/assets.
-func commentAssets(q *request) (issues.AttachmentParent, error) {
-	id, err := commentID(q)
-	return issues.CommentParent(id), err
-}
-
-// andID reads the parent, then {attachment_id}, in that order, so
+// parentAndID reads the parent, then {attachment_id}, in that order, so
 // that an unknown parent answers first.
-func (p attachmentParent) andID(q *request) (issues.AttachmentParent, int64, error) {
+func parentAndID(q *request, p parentReader) (issues.Parent, int64, error) {
 	parent, err := p(q)
 	if err != nil {
 		return parent, 0, err
@@ -47,8 +63,8 @@ func (p attachmentParent) andID(q *request) (issues.AttachmentParent, int64, err
 	return parent, id, err
 }
 
-// listAssets answers GET <parent>/assets.
-func (s *kernel) listAssets(p attachmentParent) handler {
+// list answers GET <parent>/assets.
+func (s issueAttachments) list(p parentReader) handler {
 	return func(q *request) error {
 		parent, err := p(q)
 		if err != nil {
@@ -63,10 +79,10 @@ func (s *kernel) listAssets(p attachmentParent) handler {
 	}
 }
 
-// getAsset answers GET <parent>/assets/{attachment_id}.
-func (s *kernel) getAsset(p attachmentParent) handler {
+// get answers GET <parent>/assets/{attachment_id}.
+func (s issueAttachments) get(p parentReader) handler {
 	return func(q *request) error {
-		parent, id, err := p.andID(q)
+		parent, id, err := parentAndID(q, p)
 		if err != nil {
 			return err
 		}
@@ -79,10 +95,10 @@ func (s *kernel) getAsset(p attachmentParent) handler {
 	}
 }
 
-// createAsset answers POST <parent>/assets with 201: a multipart form
-// whose file field is "attachment", named by the query's "name" or the
-// file's name.
-func (s *kernel) createAsset(p attachmentParent) handler {
+// create answers POST <parent>/assets with 201: a multipart form whose
+// file field is "attachment", named by the query's "name" or the file's
+// name.
+func (s issueAttachments) create(p parentReader) handler {
 	return func(q *request) error {
 		parent, err := p(q)
 		if err != nil {
@@ -102,11 +118,11 @@ type attachmentEditBody struct {
 	Name string `json:"name"`
 }
 
-// editAsset answers PATCH <parent>/assets/{attachment_id} with 201,
-// Gitea's status for it.
-func (s *kernel) editAsset(p attachmentParent) handler {
+// edit answers PATCH <parent>/assets/{attachment_id} with 201, Gitea's
+// status for it.
+func (s issueAttachments) edit(p parentReader) handler {
 	return func(q *request) error {
-		parent, id, err := p.andID(q)
+		parent, id, err := parentAndID(q, p)
 		if err != nil {
 			return err
 		}
@@ -123,10 +139,10 @@ func (s *kernel) editAsset(p attachmentParent) handler {
 	}
 }
 
-// deleteAsset answers DELETE <parent>/assets/{attachment_id} with 204.
-func (s *kernel) deleteAsset(p attachmentParent) handler {
+// delete answers DELETE <parent>/assets/{attachment_id} with 204.
+func (s issueAttachments) delete(p parentReader) handler {
 	return func(q *request) error {
-		parent, id, err := p.andID(q)
+		parent, id, err := parentAndID(q, p)
 		if err != nil {
 			return err
 		}
@@ -225,7 +241,7 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	att, f, err := s.issues.OpenAttachment(r.Context(), caller, uuid)
+	att, f, err := s.issues.Attachments().Download(r.Context(), caller, uuid)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -265,4 +281,30 @@ func attachmentType(sniffed string) (ctype, disposition string) {
 		return "text/plain; charset=utf-8", "inline"
 	}
 	return "application/octet-stream", "attachment"
+}
+
+// attachmentDTO is Gitea's Attachment.
+type attachmentDTO struct {
+	ID            int64     `json:"id"`
+	Name          string    `json:"name"`
+	Size          int64     `json:"size"`
+	DownloadCount int64     `json:"download_count"`
+	Created       time.Time `json:"created_at"`
+	UUID          string    `json:"uuid"`
+	DownloadURL   string    `json:"browser_download_url"`
+}
+
+// toAttachmentDTO answers a; its download address is Gitea's, outside the
+// API (see serveAttachment).
+func (s *kernel) toAttachmentDTO(a *issue.Attachment) attachmentDTO {
+	return attachmentDTO{ID: a.ID, Name: a.Name, Size: a.Size, DownloadCount: a.DownloadCount,
+		Created: a.CreatedAt.UTC(), UUID: a.UUID, DownloadURL: s.baseURL + "/attachments/" + a.UUID}
+}
+
+func (s *kernel) toAttachmentDTOs(list []*issue.Attachment) []attachmentDTO {
+	out := make([]attachmentDTO, len(list))
+	for i, a := range list {
+		out[i] = s.toAttachmentDTO(a)
+	}
+	return out
 }

@@ -10,17 +10,22 @@ import (
 	"github.com/depothq/depot/domain/errs"
 )
 
-// issueRoutes lists the issue core's routes (catalogue 4.6, core 4.5).
-// Gitea's PATCH needs only a signed-in caller: who may change what is the
-// use case's decision (poster or writer).
+// issueCore serves the issues themselves (and pull requests as issues):
+// search, list, create, get, edit and delete (catalogue 4.6, core 4.5).
+type issueCore struct{ *kernel }
+
+// issueRoutes are the rows of issueCore. Gitea's PATCH needs only a
+// signed-in caller: who may change what is the use case's decision (poster
+// or writer).
 func (s *kernel) issueRoutes() []route {
+	h := issueCore{s}
 	return []route{
-		{"GET", "/repos/issues/search", scopes(catIssue), "-", s.searchIssues},
-		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", s.listIssues},
-		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues),NotBlocked", s.createIssue},
-		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", s.getIssue},
-		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", s.editIssue},
-		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", s.deleteIssue},
+		{"GET", "/repos/issues/search", scopes(catIssue), "-", h.searchIssues},
+		{"GET", R + "/issues", scopes(catIssue), "IssuesOrPulls", h.listIssues},
+		{"POST", R + "/issues", scopes(catIssue), "IssuesOrPulls,T,NA,RR(issues),NotBlocked", h.createIssue},
+		{"GET", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls", h.getIssue},
+		{"PATCH", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T", h.editIssue},
+		{"DELETE", R + "/issues/{index}", scopes(catIssue), "IssuesOrPulls,T,RA", h.deleteIssue},
 	}
 }
 
@@ -64,7 +69,7 @@ func issueFilter(q *request) (issues.Filter, error) {
 }
 
 // listIssues answers GET R/issues with one page and the paging headers.
-func (s *kernel) listIssues(q *request) error {
+func (s issueCore) listIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -76,7 +81,7 @@ func (s *kernel) listIssues(q *request) error {
 	v := q.r.URL.Query()
 	in := issues.ListInput{Filter: f, ListOptions: opts,
 		CreatedBy: v.Get("created_by"), AssignedBy: v.Get("assigned_by"), MentionedBy: v.Get("mentioned_by")}
-	views, total, err := s.issues.List(q.r.Context(), q.repo, in)
+	views, total, err := s.issues.Issues().List(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
@@ -87,7 +92,7 @@ func (s *kernel) listIssues(q *request) error {
 
 // searchIssues answers GET /repos/issues/search: the issues of every
 // repository the caller may read.
-func (s *kernel) searchIssues(q *request) error {
+func (s issueCore) searchIssues(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -114,7 +119,7 @@ func (s *kernel) searchIssues(q *request) error {
 			}
 		}
 	}
-	views, total, err := s.issues.Search(q.r.Context(), q.caller, in)
+	views, total, err := s.issues.Issues().Search(q.r.Context(), q.caller, in)
 	if err != nil {
 		return err
 	}
@@ -137,12 +142,12 @@ type createIssueOption struct {
 }
 
 // createIssue answers POST R/issues with 201 and the issue.
-func (s *kernel) createIssue(q *request) error {
+func (s issueCore) createIssue(q *request) error {
 	var in createIssueOption
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
-	v, err := s.issues.Create(q.r.Context(), q.repo, issues.CreateInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+	v, err := s.issues.Issues().Create(q.r.Context(), q.repo, issues.CreateInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
 		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, Labels: in.Labels,
 		Closed: in.Closed, Deadline: in.Deadline})
 	if err != nil {
@@ -153,12 +158,12 @@ func (s *kernel) createIssue(q *request) error {
 }
 
 // getIssue answers GET R/issues/{index}.
-func (s *kernel) getIssue(q *request) error {
+func (s issueCore) getIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
-	v, err := s.issues.Get(q.r.Context(), q.repo, index)
+	v, err := s.issues.Issues().Get(q.r.Context(), q.repo, index)
 	if err != nil {
 		return err
 	}
@@ -182,7 +187,7 @@ type editIssueOption struct {
 
 // editIssue answers PATCH R/issues/{index} with 200 and the issue (the
 // spec's status; Gitea answers 201).
-func (s *kernel) editIssue(q *request) error {
+func (s issueCore) editIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
@@ -191,7 +196,7 @@ func (s *kernel) editIssue(q *request) error {
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
-	v, err := s.issues.Edit(q.r.Context(), q.repo, index, issues.EditInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
+	v, err := s.issues.Issues().Edit(q.r.Context(), q.repo, index, issues.EditInput{Title: in.Title, Body: in.Body, Ref: in.Ref,
 		Assignee: in.Assignee, Assignees: in.Assignees, Milestone: in.Milestone, State: in.State,
 		Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline})
 	if err != nil {
@@ -202,12 +207,12 @@ func (s *kernel) editIssue(q *request) error {
 }
 
 // deleteIssue answers DELETE R/issues/{index} with 204.
-func (s *kernel) deleteIssue(q *request) error {
+func (s issueCore) deleteIssue(q *request) error {
 	index, err := issueIndex(q)
 	if err != nil {
 		return err
 	}
-	if err := s.issues.Delete(q.r.Context(), q.repo, index); err != nil {
+	if err := s.issues.Issues().Delete(q.r.Context(), q.repo, index); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)

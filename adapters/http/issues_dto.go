@@ -6,6 +6,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -191,4 +192,18 @@ func utcPtr(t *time.Time) *time.Time {
 	}
 	v := t.UTC()
 	return &v
+}
+
+// repoWebURL is the web address of r.
+func (s *kernel) repoWebURL(r *repository.Repository) string {
+	return s.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
+}
+
+// issueWebURL is the web address of i in r: under /pulls/ for a pull request.
+func (s *kernel) issueWebURL(r *repository.Repository, i *issue.Issue) string {
+	kind := "/issues/"
+	if i.IsPull {
+		kind = "/pulls/"
+	}
+	return s.repoWebURL(r) + kind + itoa(i.Index)
 }

@@ -1,56 +1,35 @@
 package http
 
 import (
-	"net/url"
+	"context"
 	"time"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/issue"
-	"github.com/depothq/depot/domain/repository"
-	"github.com/depothq/depot/domain/user"
 )
 
-// attachmentDTO is Gitea's Attachment.
-type attachmentDTO struct {
-	ID            int64     `json:"id"`
-	Name          string    `json:"name"`
-	Size          int64     `json:"size"`
-	DownloadCount int64     `json:"download_count"`
-	Created       time.Time `json:"created_at"`
-	UUID          string    `json:"uuid"`
-	DownloadURL   string    `json:"browser_download_url"`
-}
+// issueTimeline serves the timeline of an issue or pull request: its
+// comments and events (catalogue 4.6).
+type issueTimeline struct{ *kernel }
 
-// toAttachmentDTO answers a; its download address is Gitea's, outside the
-// API (see serveAttachment).
-func (s *kernel) toAttachmentDTO(a *issue.Attachment) attachmentDTO {
-	return attachmentDTO{ID: a.ID, Name: a.Name, Size: a.Size, DownloadCount: a.DownloadCount,
-		Created: a.CreatedAt.UTC(), UUID: a.UUID, DownloadURL: s.baseURL + "/attachments/" + a.UUID}
-}
-
-func (s *kernel) toAttachmentDTOs(list []*issue.Attachment) []attachmentDTO {
-	out := make([]attachmentDTO, len(list))
-	for i, a := range list {
-		out[i] = s.toAttachmentDTO(a)
+// issueTimelineRoutes are the rows of issueTimeline.
+func (s *kernel) issueTimelineRoutes() []route {
+	h := issueTimeline{s}
+	return []route{
+		{"GET", R + "/issues/{index}/timeline", scopes(catIssue), "IssuesOrPulls", h.list},
 	}
-	return out
 }
 
-// commentDTO is Gitea's Comment.
-type commentDTO struct {
-	ID               int64           `json:"id"`
-	HTMLURL          string          `json:"html_url"`
-	PRURL            string          `json:"pull_request_url"`
-	IssueURL         string          `json:"issue_url"`
-	User             *userDTO        `json:"user"`
-	OriginalAuthor   string          `json:"original_author"`
-	OriginalAuthorID int64           `json:"original_author_id"`
-	Body             string          `json:"body"`
-	Assets           []attachmentDTO `json:"assets"`
-	Created          time.Time       `json:"created_at"`
-	Updated          time.Time       `json:"updated_at"`
+// list answers GET R/issues/{index}/timeline.
+func (s issueTimeline) list(q *request) error {
+	index, err := issueIndex(q)
+	if err != nil {
+		return err
+	}
+	return s.commentPage(q, func(ctx context.Context, f issues.CommentFilter) (*issues.CommentView, error) {
+		return s.issues.Timeline().List(ctx, q.repo, index, f)
+	}, func(a *repos.Access, v *issues.CommentView) any { return s.toTimelineDTOs(a, v) })
 }
 
 // timelineDTO is Gitea's TimelineComment: a comment or an event, its type
@@ -85,65 +64,6 @@ type timelineDTO struct {
 	RemovedAssignee bool            `json:"removed_assignee"`
 	ResolveDoer     *userDTO        `json:"resolve_doer"`
 	DependentIssue  *issueDTO       `json:"dependent_issue"`
-}
-
-// repoWebURL is the web address of r.
-func (s *kernel) repoWebURL(r *repository.Repository) string {
-	return s.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
-}
-
-// issueWebURL is the web address of i in r: under /pulls/ for a pull request.
-func (s *kernel) issueWebURL(r *repository.Repository, i *issue.Issue) string {
-	kind := "/issues/"
-	if i.IsPull {
-		kind = "/pulls/"
-	}
-	return s.repoWebURL(r) + kind + itoa(i.Index)
-}
-
-// commentUser renders user id from the batch, or Gitea's ghost for an
-// account that is gone.
-func (s *kernel) commentUser(c auth.Caller, users map[int64]*user.User, id int64) *userDTO {
-	if u, ok := users[id]; ok {
-		d := s.toUser(c, u)
-		return &d
-	}
-	d := s.toUser(c, issues.Ghost())
-	return &d
-}
-
-// commentURLs are a comment's html_url, pull_request_url and issue_url, as
-// Gitea's Comment methods make them (issue_url is empty on a pull request,
-// pull_request_url on an issue).
-func (s *kernel) commentURLs(r *repository.Repository, i *issue.Issue, id int64) (html, pr, iss string) {
-	if r == nil || i == nil {
-		return "", "", ""
-	}
-	web := s.issueWebURL(r, i)
-	if i.IsPull {
-		pr = web
-	} else {
-		iss = web
-	}
-	return web + "#issuecomment-" + itoa(id), pr, iss
-}
-
-// toCommentDTO renders comment c of the view; r is its repository.
-func (s *kernel) toCommentDTO(caller auth.Caller, r *repository.Repository, v *issues.CommentView, c *issue.Comment) commentDTO {
-	html, pr, iss := s.commentURLs(r, v.Issues[c.IssueID], c.ID)
-	return commentDTO{ID: c.ID, HTMLURL: html, PRURL: pr, IssueURL: iss,
-		User: s.commentUser(caller, v.Users, c.PosterID), OriginalAuthor: c.OriginalAuthor,
-		OriginalAuthorID: c.OriginalAuthorID, Body: c.Body,
-		Assets: s.toAttachmentDTOs(v.Attachments[c.ID]), Created: c.CreatedAt.UTC(), Updated: c.UpdatedAt.UTC()}
-}
-
-// toCommentDTOs renders the comments of a's repository in the view.
-func (s *kernel) toCommentDTOs(a *repos.Access, v *issues.CommentView) []commentDTO {
-	out := make([]commentDTO, len(v.Comments))
-	for i, c := range v.Comments {
-		out[i] = s.toCommentDTO(a.Caller, a.Repo, v, c)
-	}
-	return out
 }
 
 // toTimelineDTOs renders a timeline page of an issue of a's repository.
@@ -222,15 +142,4 @@ func (s *kernel) timelineIssue(a *repos.Access, v *issues.CommentView, id int64)
 	}
 	d := s.issueDTO(a.Caller, iv)
 	return &d
-}
-
-// reactionDTO is Gitea's Reaction.
-type reactionDTO struct {
-	User     *userDTO  `json:"user"`
-	Reaction string    `json:"content"`
-	Created  time.Time `json:"created_at"`
-}
-
-func (s *kernel) toReactionDTO(c auth.Caller, users map[int64]*user.User, r *issue.Reaction) reactionDTO {
-	return reactionDTO{User: s.commentUser(c, users, r.UserID), Reaction: r.Type, Created: r.CreatedAt.UTC()}
 }

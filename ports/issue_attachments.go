@@ -1,0 +1,34 @@
+package ports
+
+import (
+	"context"
+	"io"
+
+	"github.com/depothq/depot/domain/issue"
+)
+
+// AttachmentStore persists attachment rows (the bytes are in an AttachmentBlobs).
+type AttachmentStore interface {
+	Create(ctx context.Context, a *issue.Attachment) error
+	GetByID(ctx context.Context, id int64) (*issue.Attachment, error)
+	// GetByUUID finds an attachment by the UUID of its download address.
+	GetByUUID(ctx context.Context, uuid string) (*issue.Attachment, error)
+	// CountDownload adds one to the attachment's download count.
+	CountDownload(ctx context.Context, id int64) error
+	// ListByIssue returns the issue's own (comment 0) or a comment's attachments.
+	ListByIssue(ctx context.Context, issueID, commentID int64) ([]*issue.Attachment, error)
+	// OfComments returns the attachments of these comments in one query.
+	OfComments(ctx context.Context, commentIDs []int64) (map[int64][]*issue.Attachment, error)
+	Update(ctx context.Context, a *issue.Attachment) error
+	Delete(ctx context.Context, id int64) error
+}
+
+// AttachmentBlobs stores attachment bytes by UUID under the data directory.
+type AttachmentBlobs interface {
+	// NewUUID makes a random (version 4) UUID for a new attachment.
+	NewUUID() (string, error)
+	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond.
+	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error)
+	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)
+	Delete(ctx context.Context, uuid string) error
+}
