@@ -27,7 +27,7 @@ type ifEntry struct {
 // timelineOf reads issue index of exowner/r's timeline as user.
 func timelineOf(t *testing.T, w *trackerWorld, index int64, user string) []ifEntry {
 	t.Helper()
-	r := w.srv.Do("GET", exRepo+"/issues/"+itoa64(index)+"/timeline", nil, basicAs(user)...)
+	r := w.srv.Do("GET", trackerRepo+"/issues/"+itoa64(index)+"/timeline", nil, basicAs(user)...)
 	wantStatus(t, r, http.StatusOK)
 	var out []ifEntry
 	r.Decode(t, &out)
@@ -63,7 +63,7 @@ func TestIssueRefChangeTimeline(t *testing.T) {
 
 		// A stranger may not edit someone else's issue: 403 and no event.
 		ref := "refs/heads/evil"
-		r := w.srv.Do("PATCH", exRepo+"/issues/1", gitea.EditIssueOption{Ref: &ref}, basicAs("exstranger")...)
+		r := w.srv.Do("PATCH", trackerRepo+"/issues/1", gitea.EditIssueOption{Ref: &ref}, basicAs("exstranger")...)
 		wantStatus(t, r, http.StatusForbidden)
 
 		got, _, err := w.owner.GetIssue("exowner", "r", one.Index)
@@ -166,7 +166,7 @@ func TestIssueTimelineTrackedTime(t *testing.T) {
 		is.Equal(deleted[0].TrackedTime, nil)
 
 		// Paging: the page holding only the second time event embeds it.
-		r := w.srv.Do("GET", exRepo+"/issues/1/timeline?page=2&limit=1", nil, basicAs("exowner")...)
+		r := w.srv.Do("GET", trackerRepo+"/issues/1/timeline?page=2&limit=1", nil, basicAs("exowner")...)
 		wantStatus(t, r, http.StatusOK)
 		var page []ifEntry
 		r.Decode(t, &page)
@@ -178,7 +178,7 @@ func TestIssueTimelineTrackedTime(t *testing.T) {
 		private := true
 		_, _, err = w.owner.EditRepo("exowner", "r", gitea.EditRepoOption{Private: &private})
 		is.NoErr(err)
-		r = w.srv.Do("GET", exRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
+		r = w.srv.Do("GET", trackerRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
 		wantStatus(t, r, http.StatusNotFound)
 	})
 }
@@ -200,7 +200,7 @@ func TestIssueTimelineLabel(t *testing.T) {
 		is.NoErr(err)
 
 		// On the wire: an object, never a list.
-		r := w.srv.Do("GET", exRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
+		r := w.srv.Do("GET", trackerRepo+"/issues/1/timeline", nil, basicAs("exstranger")...)
 		wantStatus(t, r, http.StatusOK)
 		var raw []map[string]json.RawMessage
 		r.Decode(t, &raw)

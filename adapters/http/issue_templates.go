@@ -22,7 +22,7 @@ func (s *kernel) issueTemplateRoutes() []route {
 
 // listIssueTemplates answers GET R/issue_templates.
 func (s issueTemplates) listIssueTemplates(q *request) error {
-	list, err := s.issues.IssueTemplates(q.r.Context(), q.repo)
+	list, err := s.issues.Templates().List(q.r.Context(), q.repo)
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (s issueTemplates) listIssueTemplates(q *request) error {
 // getIssueConfig answers GET R/issue_config (the default config when the
 // file is absent or broken).
 func (s issueTemplates) getIssueConfig(q *request) error {
-	c, _, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
+	c, _, err := s.issues.Templates().Config(q.r.Context(), q.repo)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s issueTemplates) getIssueConfig(q *request) error {
 
 // validateIssueConfig answers GET R/issue_config/validate.
 func (s issueTemplates) validateIssueConfig(q *request) error {
-	_, problem, err := s.issues.IssueTemplateConfig(q.r.Context(), q.repo)
+	_, problem, err := s.issues.Templates().Config(q.r.Context(), q.repo)
 	if err != nil {
 		return err
 	}

@@ -11,10 +11,17 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Templates are the use cases of a repository's issue templates and issue
+// config, read from its default branch.
+type Templates struct{ *Service }
+
+// Templates returns the issue template use cases.
+func (s *Service) Templates() Templates { return Templates{s} }
+
 // templateRev resolves the default branch of a repository to the commit
 // templates are read at; ok is false for an empty repository or a missing
 // default branch, which have no templates.
-func (s *Service) templateRev(ctx context.Context, a *repos.Access) (ports.RepoPath, string, bool, error) {
+func (s Templates) templateRev(ctx context.Context, a *repos.Access) (ports.RepoPath, string, bool, error) {
 	p := ports.RepoPath{Owner: a.Repo.Owner.Name, Name: a.Repo.Name}
 	if a.Repo.Empty {
 		return p, "", false, nil
@@ -29,10 +36,10 @@ func (s *Service) templateRev(ctx context.Context, a *repos.Access) (ports.RepoP
 	return p, rev.CommitID, true, nil
 }
 
-// IssueTemplates parses the issue templates of the default branch's
+// List parses the issue templates of the default branch's
 // template folders, in Gitea's folder order; invalid files are skipped (and
 // logged), as Gitea does.
-func (s *Service) IssueTemplates(ctx context.Context, a *repos.Access) ([]*issue.Template, error) {
+func (s Templates) List(ctx context.Context, a *repos.Access) ([]*issue.Template, error) {
 	out := []*issue.Template{}
 	p, commit, ok, err := s.templateRev(ctx, a)
 	if err != nil || !ok {
@@ -73,10 +80,10 @@ func (s *Service) IssueTemplates(ctx context.Context, a *repos.Access) ([]*issue
 	return out, nil
 }
 
-// IssueTemplateConfig reads the issue config of the default branch. A
+// Config reads the issue config of the default branch. A
 // broken file gives the default config and the reason it is broken
 // (problem, "" for a valid or absent file); err is a failure to read.
-func (s *Service) IssueTemplateConfig(ctx context.Context, a *repos.Access) (c issue.TemplateConfig, problem string, err error) {
+func (s Templates) Config(ctx context.Context, a *repos.Access) (c issue.TemplateConfig, problem string, err error) {
 	p, commit, ok, err := s.templateRev(ctx, a)
 	if err != nil || !ok {
 		return issue.DefaultTemplateConfig(), "", err

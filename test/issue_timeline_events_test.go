@@ -10,9 +10,10 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// TestIssueExtrasTimeline checks the events each change of this area
+// TestIssueTimelineEvents checks the events that time tracking, deadlines,
+// dependencies, pins and locks
 // leaves on the issues' timelines, in Gitea's type names.
-func TestIssueExtrasTimeline(t *testing.T) {
+func TestIssueTimelineEvents(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)
@@ -20,7 +21,7 @@ func TestIssueExtrasTimeline(t *testing.T) {
 		w.issue(t, w.owner, "two")
 		do := func(method, path string, body any, status int) {
 			t.Helper()
-			wantStatus(t, w.srv.Do(method, exRepo+path, body, basicAs("exowner")...), status)
+			wantStatus(t, w.srv.Do(method, trackerRepo+path, body, basicAs("exowner")...), status)
 		}
 		do("POST", "/issues/1/times", map[string]any{"time": 90}, http.StatusOK)
 		do("DELETE", "/issues/1/times", nil, http.StatusNoContent)

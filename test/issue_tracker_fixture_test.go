@@ -9,14 +9,15 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// trackerWorld is the shared fixture of the IssueExtras tests: a public
+// trackerWorld is the shared fixture of the tests of time tracking, dependencies,
+// subscriptions, pins, locks, templates and their timeline events: a public
 // repository exowner/r with a write collaborator, and a stranger.
 type trackerWorld struct {
 	srv                            *testserver.Server
 	admin, owner, writer, stranger *gitea.Client
 }
 
-const exRepo = "/repos/exowner/r"
+const trackerRepo = "/repos/exowner/r"
 
 func trackerSetup(t *testing.T, opts ...testserver.Option) *trackerWorld {
 	t.Helper()
@@ -65,3 +66,11 @@ func wantStatus(t *testing.T, r testserver.Response, status int) {
 
 // itoa64 writes an id for a path.
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// openIssueIn opens an issue in exowner/name (another repository than r) as the owner.
+func (w *trackerWorld) openIssueIn(t *testing.T, name string) {
+	t.Helper()
+	if _, _, err := w.owner.CreateIssue("exowner", name, gitea.CreateIssueOption{Title: "x"}); err != nil {
+		t.Fatalf("create issue: %v", err)
+	}
+}
