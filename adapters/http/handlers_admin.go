@@ -36,7 +36,7 @@ func (s *kernel) adminCreateUser(q *request) error {
 		v := user.Visibility(*b.Visibility)
 		in.Visibility = &v
 	}
-	u, err := s.users.Create(q.r.Context(), in)
+	u, err := s.users.Admin().Create(q.r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (s *kernel) adminEditUser(q *request) error {
 		v := user.Visibility(*b.Visibility)
 		in.Visibility = &v
 	}
-	u, err := s.users.Edit(q.r.Context(), q.subject.Name, in)
+	u, err := s.users.Admin().Edit(q.r.Context(), q.subject.Name, in)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s *kernel) adminEditUser(q *request) error {
 
 // adminDeleteUser answers DELETE /admin/users/{username}.
 func (s *kernel) adminDeleteUser(q *request) error {
-	if err := s.users.Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
+	if err := s.users.Admin().Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -109,7 +109,7 @@ func (s *kernel) adminRenameUser(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	if err := s.users.Rename(q.r.Context(), q.subject.Name, b.NewName); err != nil {
+	if err := s.users.Admin().Rename(q.r.Context(), q.subject.Name, b.NewName); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -122,7 +122,7 @@ func (s *kernel) adminListUsers(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.List(q.r.Context(), users.AdminListQuery{
+	list, total, err := s.users.Admin().List(q.r.Context(), users.AdminListQuery{
 		LoginName: q.r.URL.Query().Get("login_name"), ListOptions: opts})
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *kernel) adminSearchEmails(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.SearchEmails(q.r.Context(), q.r.URL.Query().Get("q"), opts)
+	list, total, err := s.users.Emails().Search(q.r.Context(), q.r.URL.Query().Get("q"), opts)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func (s *kernel) listBlocks(q *request, blocker *user.User) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.ListBlocks(q.r.Context(), blocker, opts)
+	list, total, err := s.users.Blocks().List(q.r.Context(), blocker, opts)
 	if err != nil {
 		return err
 	}
@@ -49,30 +49,30 @@ func (s *kernel) listBlocks(q *request, blocker *user.User) error {
 
 // checkMyBlock answers GET /user/blocks/{username}: 204 when blocked, else 404.
 func (s *kernel) checkMyBlock(q *request) error {
-	return noContent(q, s.users.CheckBlock(q.r.Context(), q.caller.User, q.subject))
+	return noContent(q, s.users.Blocks().Check(q.r.Context(), q.caller.User, q.subject))
 }
 
 // checkOrgBlock answers GET /orgs/{org}/blocks/{username}.
 func (s *kernel) checkOrgBlock(q *request) error {
-	return noContent(q, s.users.CheckBlock(q.r.Context(), orgBlocker(q), q.subject))
+	return noContent(q, s.users.Blocks().Check(q.r.Context(), orgBlocker(q), q.subject))
 }
 
 // blockAsMe answers PUT /user/blocks/{username}?note=….
 func (s *kernel) blockAsMe(q *request) error {
-	return noContent(q, s.users.Block(q.r.Context(), q.caller, q.caller.User, q.subject, q.r.URL.Query().Get("note")))
+	return noContent(q, s.users.Blocks().Block(q.r.Context(), q.caller, q.caller.User, q.subject, q.r.URL.Query().Get("note")))
 }
 
 // blockAsOrg answers PUT /orgs/{org}/blocks/{username}?note=….
 func (s *kernel) blockAsOrg(q *request) error {
-	return noContent(q, s.users.Block(q.r.Context(), q.caller, orgBlocker(q), q.subject, q.r.URL.Query().Get("note")))
+	return noContent(q, s.users.Blocks().Block(q.r.Context(), q.caller, orgBlocker(q), q.subject, q.r.URL.Query().Get("note")))
 }
 
 // unblockAsMe answers DELETE /user/blocks/{username}.
 func (s *kernel) unblockAsMe(q *request) error {
-	return noContent(q, s.users.Unblock(q.r.Context(), q.caller, q.caller.User, q.subject))
+	return noContent(q, s.users.Blocks().Unblock(q.r.Context(), q.caller, q.caller.User, q.subject))
 }
 
 // unblockAsOrg answers DELETE /orgs/{org}/blocks/{username}.
 func (s *kernel) unblockAsOrg(q *request) error {
-	return noContent(q, s.users.Unblock(q.r.Context(), q.caller, orgBlocker(q), q.subject))
+	return noContent(q, s.users.Blocks().Unblock(q.r.Context(), q.caller, orgBlocker(q), q.subject))
 }

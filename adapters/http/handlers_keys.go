@@ -40,7 +40,7 @@ func (s *kernel) writeKeyList(q *request, owner *user.User) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.ListPublicKeys(q.r.Context(), q.caller, owner, q.r.URL.Query().Get("fingerprint"), opts)
+	list, total, err := s.users.Keys().List(q.r.Context(), q.caller, owner, q.r.URL.Query().Get("fingerprint"), opts)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (s *kernel) getMyKey(q *request) error {
 	if err != nil {
 		return err
 	}
-	k, err := s.users.GetPublicKey(q.r.Context(), q.caller.UserID(), id)
+	k, err := s.users.Keys().Get(q.r.Context(), q.caller.UserID(), id)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (s *kernel) addKey(q *request, owner *user.User) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	k, err := s.users.AddPublicKey(q.r.Context(), owner, b.Title, b.Key)
+	k, err := s.users.Keys().Add(q.r.Context(), owner, b.Title, b.Key)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *kernel) deleteMyKey(q *request) error {
 	if err != nil {
 		return err
 	}
-	return noContent(q, s.users.DeletePublicKey(q.r.Context(), q.caller.UserID(), id))
+	return noContent(q, s.users.Keys().Delete(q.r.Context(), q.caller.UserID(), id))
 }
 
 // adminDeleteKey answers DELETE /admin/users/{username}/keys/{id} with 204;
@@ -100,5 +100,5 @@ func (s *kernel) adminDeleteKey(q *request) error {
 	if err != nil {
 		return err
 	}
-	return noContent(q, s.users.DeletePublicKey(q.r.Context(), q.subject.ID, id))
+	return noContent(q, s.users.Keys().Delete(q.r.Context(), q.subject.ID, id))
 }

@@ -22,12 +22,12 @@ func (s *kernel) setOrgAvatar(q *request) error {
 	if err != nil {
 		return err
 	}
-	return noContent(q, s.orgs.SetAvatar(q.r.Context(), q.org, img))
+	return noContent(q, s.orgs.Avatars().Set(q.r.Context(), q.org, img))
 }
 
 // deleteOrgAvatar answers DELETE /orgs/{org}/avatar; 204 also when it had none.
 func (s *kernel) deleteOrgAvatar(q *request) error {
-	return noContent(q, s.orgs.DeleteAvatar(q.r.Context(), q.org))
+	return noContent(q, s.orgs.Avatars().Delete(q.r.Context(), q.org))
 }
 
 // serveAccountAvatar answers GET /avatars/{hash} with the PNG of an
@@ -35,7 +35,7 @@ func (s *kernel) deleteOrgAvatar(q *request) error {
 // an account without (avatar_identicon.go).
 func (s *kernel) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
 	hash := strings.TrimPrefix(r.URL.Path, "/avatars/")
-	img, err := s.orgs.Avatar(r.Context(), hash)
+	img, err := s.orgs.Avatars().Open(r.Context(), hash)
 	if err != nil && isIdenticonHash(hash) {
 		img, err = renderIdenticon(hash)
 	}

@@ -17,7 +17,7 @@ func (s *kernel) listMyTeams(q *request) error {
 	if err != nil {
 		return err
 	}
-	teams, byID, total, err := s.orgs.MyTeams(q.r.Context(), q.caller, opts)
+	teams, byID, total, err := s.orgs.Teams().Mine(q.r.Context(), q.caller, opts)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *kernel) listTeams(q *request) error {
 	if err != nil {
 		return err
 	}
-	teams, total, err := s.orgs.ListTeams(q.r.Context(), q.org, "", false, opts)
+	teams, total, err := s.orgs.Teams().List(q.r.Context(), q.org, "", false, opts)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *kernel) searchTeams(q *request) error {
 	} else if b != nil {
 		includeDesc = *b
 	}
-	teams, total, err := s.orgs.ListTeams(q.r.Context(), q.org, q.r.URL.Query().Get("q"), includeDesc, opts)
+	teams, total, err := s.orgs.Teams().List(q.r.Context(), q.org, q.r.URL.Query().Get("q"), includeDesc, opts)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *kernel) editTeam(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	t, err := s.orgs.EditTeam(q.r.Context(), q.team, orgs.EditTeamInput{Name: b.Name, Description: b.Description,
+	t, err := s.orgs.Teams().Edit(q.r.Context(), q.team, orgs.EditTeamInput{Name: b.Name, Description: b.Description,
 		Permission: b.Permission, Units: b.Units, UnitsMap: b.UnitsMap,
 		IncludesAllRepositories: b.IncludesAllRepositories, CanCreateOrgRepo: b.CanCreateOrgRepo})
 	if err != nil {
@@ -110,7 +110,7 @@ func (s *kernel) editTeam(q *request) error {
 
 // deleteTeam answers DELETE /teams/{teamid}; the Owners team stays (422).
 func (s *kernel) deleteTeam(q *request) error {
-	if err := s.orgs.DeleteTeam(q.r.Context(), q.team); err != nil {
+	if err := s.orgs.Teams().Delete(q.r.Context(), q.team); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -123,7 +123,7 @@ func (s *kernel) listTeamMembers(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.orgs.TeamMembers(q.r.Context(), q.team, opts)
+	list, total, err := s.orgs.TeamMembers().List(q.r.Context(), q.team, opts)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (s *kernel) listTeamRepos(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.orgs.TeamRepos(q.r.Context(), q.team, opts)
+	list, total, err := s.orgs.TeamRepos().List(q.r.Context(), q.team, opts)
 	return s.writeRepoList(q, opts, list, total, err)
 }
 
@@ -154,7 +154,7 @@ func (s *kernel) getTeamRepo(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.orgs.CheckTeamRepo(q.r.Context(), q.team, a); err != nil {
+	if err := s.orgs.TeamRepos().Check(q.r.Context(), q.team, a); err != nil {
 		return err
 	}
 	return s.answerRepo(q, http.StatusOK, a.Repo.ID)
@@ -166,7 +166,7 @@ func (s *kernel) removeTeamRepo(q *request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.orgs.RemoveTeamRepo(q.r.Context(), q.team, a); err != nil {
+	if err := s.orgs.TeamRepos().Remove(q.r.Context(), q.team, a); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -184,7 +184,7 @@ func (s *kernel) noOrg(q *request, err error) error {
 
 // listRepoTeams answers GET R/teams.
 func (s *kernel) listRepoTeams(q *request) error {
-	teams, o, err := s.orgs.RepoTeams(q.r.Context(), q.repo)
+	teams, o, err := s.orgs.RepoTeams().List(q.r.Context(), q.repo)
 	if err != nil {
 		return s.noOrg(q, err)
 	}
@@ -195,7 +195,7 @@ func (s *kernel) listRepoTeams(q *request) error {
 // checkRepoTeam answers GET R/teams/{team}: the team when it reaches the
 // repository, 404 otherwise.
 func (s *kernel) checkRepoTeam(q *request) error {
-	t, o, has, err := s.orgs.RepoTeam(q.r.Context(), q.repo, q.var_("team"))
+	t, o, has, err := s.orgs.RepoTeams().Get(q.r.Context(), q.repo, q.var_("team"))
 	if err != nil {
 		return s.noOrg(q, err)
 	}
@@ -213,7 +213,7 @@ func (s *kernel) addRepoTeam(q *request) error { return s.setRepoTeam(q, true) }
 func (s *kernel) removeRepoTeam(q *request) error { return s.setRepoTeam(q, false) }
 
 func (s *kernel) setRepoTeam(q *request, give bool) error {
-	if err := s.orgs.SetRepoTeam(q.r.Context(), q.repo, q.var_("team"), give); err != nil {
+	if err := s.orgs.RepoTeams().Set(q.r.Context(), q.repo, q.var_("team"), give); err != nil {
 		return s.noOrg(q, err)
 	}
 	q.w.WriteHeader(http.StatusNoContent)

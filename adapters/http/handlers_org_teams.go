@@ -83,7 +83,7 @@ func (s *kernel) createTeam(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	t, err := s.orgs.CreateTeam(q.r.Context(), q.org, orgs.TeamInput{Name: b.Name, Description: b.Description,
+	t, err := s.orgs.Teams().Create(q.r.Context(), q.org, orgs.TeamInput{Name: b.Name, Description: b.Description,
 		Permission: b.Permission, Units: b.Units, UnitsMap: b.UnitsMap,
 		IncludesAllRepositories: b.IncludesAllRepositories, CanCreateOrgRepo: b.CanCreateOrgRepo})
 	if err != nil {
@@ -102,7 +102,7 @@ func (s *kernel) getTeam(q *request) error {
 // getTeamMember answers GET /teams/{teamid}/members/{username}: the user
 // when in the team, 404 otherwise.
 func (s *kernel) getTeamMember(q *request) error {
-	if err := s.orgs.CheckTeamMember(q.r.Context(), q.team, q.subject); err != nil {
+	if err := s.orgs.TeamMembers().Check(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
 	q.json(http.StatusOK, s.toUser(q.caller, q.subject))
@@ -111,7 +111,7 @@ func (s *kernel) getTeamMember(q *request) error {
 
 // addTeamMember answers PUT /teams/{teamid}/members/{username}.
 func (s *kernel) addTeamMember(q *request) error {
-	if err := s.orgs.AddTeamMember(q.r.Context(), q.team, q.subject); err != nil {
+	if err := s.orgs.TeamMembers().Add(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -121,7 +121,7 @@ func (s *kernel) addTeamMember(q *request) error {
 // removeTeamMember answers DELETE /teams/{teamid}/members/{username}; the
 // Owners team keeps its last member (409).
 func (s *kernel) removeTeamMember(q *request) error {
-	if err := s.orgs.RemoveTeamMember(q.r.Context(), q.team, q.subject); err != nil {
+	if err := s.orgs.TeamMembers().Remove(q.r.Context(), q.team, q.subject); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -138,7 +138,7 @@ func (s *kernel) addTeamRepo(q *request) error {
 	if q.org.Org.ID != q.team.Team.OrgID {
 		return errs.NotFound("repository does not exist")
 	}
-	if err := s.orgs.AddTeamRepo(q.r.Context(), q.team, a); err != nil {
+	if err := s.orgs.TeamRepos().Add(q.r.Context(), q.team, a); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)

@@ -277,7 +277,7 @@ func (s *kernel) listMembers(q *request, publicOnly bool) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.orgs.Members(q.r.Context(), q.org, publicOnly, opts)
+	list, total, err := s.orgs.Members().List(q.r.Context(), q.org, publicOnly, opts)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (s *kernel) checkOrgMember(q *request) error {
 func (s *kernel) checkOrgPublicMember(q *request) error { return s.answerMembership(q, true) }
 
 func (s *kernel) answerMembership(q *request, publicOnly bool) error {
-	if err := s.orgs.CheckMember(q.r.Context(), q.org, q.subject, publicOnly); err != nil {
+	if err := s.orgs.Members().Check(q.r.Context(), q.org, q.subject, publicOnly); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -312,7 +312,7 @@ func (s *kernel) answerMembership(q *request, publicOnly bool) error {
 // removeOrgMember answers DELETE /orgs/{org}/members/{username}; the last
 // owner stays (409).
 func (s *kernel) removeOrgMember(q *request) error {
-	if err := s.orgs.RemoveMember(q.r.Context(), q.org, q.subject); err != nil {
+	if err := s.orgs.Members().Remove(q.r.Context(), q.org, q.subject); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -326,7 +326,7 @@ func (s *kernel) publicizeOrgMember(q *request) error { return s.setPublicMember
 func (s *kernel) concealOrgMember(q *request) error { return s.setPublicMember(q, false) }
 
 func (s *kernel) setPublicMember(q *request, public bool) error {
-	if err := s.orgs.SetPublic(q.r.Context(), q.org, q.subject, public); err != nil {
+	if err := s.orgs.Members().SetPublic(q.r.Context(), q.org, q.subject, public); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)

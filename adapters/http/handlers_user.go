@@ -85,7 +85,7 @@ func (s *kernel) patchSettings(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	u, err := s.users.UpdateSettings(q.r.Context(), q.caller.User.ID, users.SettingsInput{
+	u, err := s.users.Settings().Update(q.r.Context(), q.caller.User.ID, users.SettingsInput{
 		FullName: b.FullName, Website: b.Website, Description: b.Description, Location: b.Location,
 		Language: b.Language, Theme: b.Theme, DiffViewStyle: b.DiffViewStyle,
 		HideEmail: b.HideEmail, HideActivity: b.HideActivity,
@@ -104,7 +104,7 @@ type emailsBody struct {
 
 // listEmails answers GET /user/emails.
 func (s *kernel) listEmails(q *request) error {
-	list, err := s.users.Emails(q.r.Context(), q.caller.User.ID)
+	list, err := s.users.Emails().List(q.r.Context(), q.caller.User.ID)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *kernel) addEmails(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	all, err := s.users.AddEmails(q.r.Context(), q.caller.User.ID, b.Emails)
+	all, err := s.users.Emails().Add(q.r.Context(), q.caller.User.ID, b.Emails)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *kernel) deleteEmails(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	if err := s.users.DeleteEmails(q.r.Context(), q.caller.User.ID, b.Emails); err != nil {
+	if err := s.users.Emails().Delete(q.r.Context(), q.caller.User.ID, b.Emails); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -145,7 +145,7 @@ func (s *kernel) listTokens(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.Tokens(q.r.Context(), q.subject.ID, opts)
+	list, total, err := s.users.Tokens().List(q.r.Context(), q.subject.ID, opts)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *kernel) createToken(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	t, secret, err := s.users.CreateToken(q.r.Context(), q.subject.ID, b.Name, b.Scopes)
+	t, secret, err := s.users.Tokens().Create(q.r.Context(), q.subject.ID, b.Name, b.Scopes)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (s *kernel) createToken(q *request) error {
 
 // deleteToken answers DELETE /users/{username}/tokens/{token}.
 func (s *kernel) deleteToken(q *request) error {
-	if err := s.users.DeleteToken(q.r.Context(), q.subject.ID, q.var_("token")); err != nil {
+	if err := s.users.Tokens().Delete(q.r.Context(), q.subject.ID, q.var_("token")); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
