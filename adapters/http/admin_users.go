@@ -8,6 +8,21 @@ import (
 	"github.com/depothq/depot/domain/user"
 )
 
+// adminUsers serves a site admin's administration of accounts (catalogue 4.9).
+type adminUsers struct{ *kernel }
+
+// adminUserRoutes are the rows of adminUsers.
+func (s *kernel) adminUserRoutes() []route {
+	h := adminUsers{s}
+	return []route{
+		{"GET", "/admin/users", scopes(catAdmin), "T,SA", h.adminListUsers},
+		{"POST", "/admin/users", scopes(catAdmin), "T,SA", h.adminCreateUser},
+		{"PATCH", "/admin/users/{username}", scopes(catAdmin), "T,SA", h.adminEditUser},
+		{"DELETE", "/admin/users/{username}", scopes(catAdmin), "T,SA", h.adminDeleteUser},
+		{"POST", "/admin/users/{username}/rename", scopes(catAdmin), "T,SA", h.adminRenameUser},
+	}
+}
+
 // createUserBody is Gitea's CreateUserOption.
 type createUserBody struct {
 	Username           string  `json:"username"`
@@ -22,7 +37,7 @@ type createUserBody struct {
 }
 
 // adminCreateUser answers POST /admin/users.
-func (s *kernel) adminCreateUser(q *request) error {
+func (s adminUsers) adminCreateUser(q *request) error {
 	var b createUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -67,7 +82,7 @@ type editUserBody struct {
 }
 
 // adminEditUser answers PATCH /admin/users/{username}.
-func (s *kernel) adminEditUser(q *request) error {
+func (s adminUsers) adminEditUser(q *request) error {
 	var b editUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -90,7 +105,7 @@ func (s *kernel) adminEditUser(q *request) error {
 }
 
 // adminDeleteUser answers DELETE /admin/users/{username}.
-func (s *kernel) adminDeleteUser(q *request) error {
+func (s adminUsers) adminDeleteUser(q *request) error {
 	if err := s.users.Admin().Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
 		return err
 	}
@@ -104,7 +119,7 @@ type renameBody struct {
 }
 
 // adminRenameUser answers POST /admin/users/{username}/rename.
-func (s *kernel) adminRenameUser(q *request) error {
+func (s adminUsers) adminRenameUser(q *request) error {
 	var b renameBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -117,7 +132,7 @@ func (s *kernel) adminRenameUser(q *request) error {
 }
 
 // adminListUsers answers GET /admin/users.
-func (s *kernel) adminListUsers(q *request) error {
+func (s adminUsers) adminListUsers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -129,25 +144,5 @@ func (s *kernel) adminListUsers(q *request) error {
 	}
 	s.setPaging(q.w, q.r, opts, total)
 	q.json(http.StatusOK, s.toUsers(q.caller, list))
-	return nil
-}
-
-// adminSearchEmails answers GET /admin/emails and GET /admin/emails/search.
-func (s *kernel) adminSearchEmails(q *request) error {
-	opts, err := s.listOptions(q.r)
-	if err != nil {
-		return err
-	}
-	list, total, err := s.users.Emails().Search(q.r.Context(), q.r.URL.Query().Get("q"), opts)
-	if err != nil {
-		return err
-	}
-	out := make([]emailDTO, 0, len(list))
-	for _, e := range list {
-		out = append(out, emailDTO{Email: e.Email.Email, Verified: e.Activated, Primary: e.Primary,
-			UserID: e.UserID, Username: e.UserName})
-	}
-	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, out)
 	return nil
 }
