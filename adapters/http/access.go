@@ -279,3 +279,49 @@ func isWrite(method string) bool {
 	}
 	return false
 }
+
+// resolveOrg loads the team ({teamid}) and the organisation ({org}) the
+// path names, with the caller's ties to them (404 when absent or hidden),
+// and applies the public-only token rule to the organisation.
+func (s *kernel) resolveOrg(q *request, c *compiledRoute) error {
+	if v, ok := q.vars["teamid"]; ok {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return errs.BadRequest("teamid: must be a positive integer")
+		}
+		if q.team, err = s.orgs.OpenTeam(q.r.Context(), q.caller, id); err != nil {
+			return err
+		}
+		if err := checkOrgPublicOnly(q, c, q.team.Org); err != nil {
+			return err
+		}
+	}
+	name, ok := q.vars["org"]
+	if !ok {
+		return nil
+	}
+	a, err := s.orgs.Open(q.r.Context(), q.caller, name)
+	if err != nil {
+		return err
+	}
+	q.org = a
+	return checkOrgPublicOnly(q, c, a)
+}
+
+func checkOrgPublicOnly(q *request, c *compiledRoute, a *orgs.Access) error {
+	return permission.CheckPublicOnly(q.caller.Actor(), c.scopes,
+		permission.PublicTarget{OrgNotPublic: a.Org.Visibility != user.VisibilityPublic})
+}
+
+// orgFacts relates the caller to the path's organisation for OO and OM, and
+// to the path's team for TM. On team routes the team's organisation counts,
+// and OO and OM answer 404 so as not to reveal the team.
+func orgFacts(q *request, f *permission.Facts) {
+	switch {
+	case q.team != nil:
+		m := q.team.Org.Membership
+		f.IsOrgOwner, f.IsOrgMember, f.IsTeamMember, f.TeamRoute = m.IsOwner, m.IsMember, q.team.IsMember, true
+	case q.org != nil:
+		f.IsOrgOwner, f.IsOrgMember = q.org.Membership.IsOwner, q.org.Membership.IsMember
+	}
+}

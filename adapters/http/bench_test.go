@@ -54,7 +54,7 @@ func newBenchApp(b *testing.B) benchApp {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, secret, err := app.Users.CreateToken(ctx, admin.ID, "bench", []string{"read:user"})
+	_, secret, err := app.Users.Tokens().Create(ctx, admin.ID, "bench", []string{"read:user"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func newBenchApp(b *testing.B) benchApp {
 // `make bench` sends to the repository routes.
 func (a benchApp) repoToken(b *testing.B) http.Header {
 	b.Helper()
-	_, secret, err := a.app.Users.CreateToken(context.Background(), a.admin.ID, "bench-repos",
+	_, secret, err := a.app.Users.Tokens().Create(context.Background(), a.admin.ID, "bench-repos",
 		[]string{"write:repository", "read:user"})
 	if err != nil {
 		b.Fatal(err)
@@ -251,12 +251,12 @@ func benchOrdinaryToken(b *testing.B, a benchApp) http.Header {
 	b.Helper()
 	ctx := context.Background()
 	no := false
-	u, err := a.app.Users.Create(ctx, users.CreateInput{Name: "someone", Email: "someone@example.com",
+	u, err := a.app.Users.Admin().Create(ctx, users.CreateInput{Name: "someone", Email: "someone@example.com",
 		Password: a.password, MustChangePassword: &no, SkipPasswordPolicy: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, secret, err := a.app.Users.CreateToken(ctx, u.ID, "bench-user", []string{"read:repository", "read:user"})
+	_, secret, err := a.app.Users.Tokens().Create(ctx, u.ID, "bench-user", []string{"read:repository", "read:user"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -142,7 +142,7 @@ var benchCreateSeed = 10_000
 func BenchmarkIssueCreate(b *testing.B) {
 	a := newBenchApp(b)
 	seedIssues(b, a, "issues-100k", benchCreateSeed)
-	_, secret, err := a.app.Users.CreateToken(context.Background(), a.admin.ID, "bench-issues",
+	_, secret, err := a.app.Users.Tokens().Create(context.Background(), a.admin.ID, "bench-issues",
 		[]string{"write:issue", "read:repository"})
 	if err != nil {
 		b.Fatal(err)

@@ -84,7 +84,7 @@ func seedOrgWithRepos(b *testing.B, a benchApp, repoCount, teamCount int) http.H
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, secret, err := a.app.Users.CreateToken(context.Background(), member.ID, "orgc-bench", []string{"read:organization"})
+	_, secret, err := a.app.Users.Tokens().Create(context.Background(), member.ID, "orgc-bench", []string{"read:organization"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,6 +27,7 @@ const (
 	catAdmin = token.Category("admin")
 	catRepo  = token.Category("repository")
 	catIssue = token.CategoryIssue
+	catOrg   = token.CategoryOrganization
 )
 
 // R is the catalogue's repository prefix.
@@ -43,19 +44,31 @@ func (s *Server) routes() []route {
 	for _, group := range [][]route{
 		s.miscRoutes(),
 		s.userRoutes(),
+		s.userTokenRoutes(),
+		s.userRepoRoutes(),
+		s.userSettingsRoutes(),
+		s.userEmailRoutes(),
 		s.repoRoutes(),
 		s.adminUserRoutes(),
+		s.adminEmailRoutes(),
 		s.refRoutes(),
 		s.commitRoutes(),
 		s.contentRoutes(),
 		s.archiveRoutes(),
 		s.changeRoutes(),
 		s.statusRoutes(),
-		s.keyRoutes(),
+		s.userKeyRoutes(),
 		s.mirrorRoutes(),
 		s.hookRoutes(),
 		s.hookDeliveryRoutes(),
 		s.orgRoutes(),
+		s.orgRepoRoutes(),
+		s.orgMemberRoutes(),
+		s.adminOrgRoutes(),
+		s.orgTeamRoutes(),
+		s.teamMemberRoutes(),
+		s.teamRepoRoutes(),
+		s.repoTeamRoutes(),
 		s.repoCommentRoutes(),
 		s.commentReactionRoutes(),
 		s.commentAttachmentRoutes(),
@@ -103,33 +116,6 @@ func (s *kernel) miscRoutes() []route {
 	}
 }
 
-// userRoutes are the 4.4 user rows.
-func (s *kernel) userRoutes() []route {
-	return []route{
-		{"GET", "/users/search", scopes(catUser), "UsersPage,Explore", s.searchUsers},
-		{"GET", "/users/{username}", scopes(catUser), "Explore", s.getUser},
-		{"GET", "/users/{username}/tokens", scopes(catUser), "Basic,SOA", s.listTokens},
-		{"POST", "/users/{username}/tokens", scopes(catUser), "T,Basic,SOA", s.createToken},
-		{"GET", "/users/{username}/repos", scopes(catRepo), "Explore", s.listUserRepos},
-		{"DELETE", "/users/{username}/tokens/{token}", scopes(catUser), "T,Basic,SOA", s.deleteToken},
-		{"GET", "/users/{username}/starred", scopes(catUser), "T,ST", s.listUserStarred},
-		{"GET", "/users/{username}/subscriptions", scopes(catUser), "T", s.listUserSubscriptions},
-		{"GET", "/user", scopes(catUser), "T", s.getSelf},
-		{"GET", "/user/settings", scopes(catUser), "T", s.getSettings},
-		{"PATCH", "/user/settings", scopes(catUser), "T", s.patchSettings},
-		{"GET", "/user/emails", scopes(catUser), "T", s.listEmails},
-		{"POST", "/user/emails", scopes(catUser), "T", s.addEmails},
-		{"DELETE", "/user/emails", scopes(catUser), "T", s.deleteEmails},
-		{"GET", "/user/repos", scopes(catRepo), "T", s.listMyRepos},
-		{"POST", "/user/repos", scopes(catRepo), "T", s.createMyRepo},
-		{"GET", "/user/starred", scopes(catRepo), "T,ST", s.listMyStarred},
-		{"GET", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.checkStarred},
-		{"PUT", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST,NotBlocked", s.star},
-		{"DELETE", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", s.unstar},
-		{"GET", "/user/subscriptions", scopes(catUser), "T", s.listMySubscriptions},
-	}
-}
-
 // repoRoutes are the 4.5 repository rows.
 func (s *kernel) repoRoutes() []route {
 	return []route{
@@ -167,19 +153,6 @@ func (s *kernel) repoRoutes() []route {
 		{"PUT", R + "/topics", scopes(catRepo), "T,RA,AR,NA", s.replaceTopics},
 		{"PUT", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.addTopic},
 		{"DELETE", R + "/topics/{topic}", scopes(catRepo), "T,RA,NA", s.deleteTopic},
-	}
-}
-
-// adminUserRoutes are the 4.9 user and e-mail administration rows.
-func (s *kernel) adminUserRoutes() []route {
-	return []route{
-		{"GET", "/admin/users", scopes(catAdmin), "T,SA", s.adminListUsers},
-		{"POST", "/admin/users", scopes(catAdmin), "T,SA", s.adminCreateUser},
-		{"PATCH", "/admin/users/{username}", scopes(catAdmin), "T,SA", s.adminEditUser},
-		{"DELETE", "/admin/users/{username}", scopes(catAdmin), "T,SA", s.adminDeleteUser},
-		{"POST", "/admin/users/{username}/rename", scopes(catAdmin), "T,SA", s.adminRenameUser},
-		{"GET", "/admin/emails", scopes(catAdmin), "T,SA", s.adminSearchEmails},
-		{"GET", "/admin/emails/search", scopes(catAdmin), "T,SA", s.adminSearchEmails},
 	}
 }
 

@@ -46,7 +46,7 @@ func TestIssueCreateStatements(t *testing.T) {
 			_, err = app.Repos.Create(ctx, auth.Caller{User: admin, Method: auth.MethodToken}, admin,
 				repos.CreateInput{Name: "tracker"})
 			is.NoErr(err)
-			_, secret, err := app.Users.CreateToken(ctx, admin.ID, "issueg", []string{"write:issue", "read:repository"})
+			_, secret, err := app.Users.Tokens().Create(ctx, admin.ID, "issueg", []string{"write:issue", "read:repository"})
 			is.NoErr(err)
 
 			do := func(method, path, body string, want int, out any) {

@@ -38,7 +38,7 @@ func TestOrgReposListingQueryCount(t *testing.T) {
 				_, err = app.Prepare(t.Context())
 				is.NoErr(err)
 				member, o, _ := seedOrg(t, app.DB, shape.repos, shape.teams)
-				_, secret, err := app.Users.CreateToken(context.Background(), member.ID, "orgc", []string{"read:organization"})
+				_, secret, err := app.Users.Tokens().Create(context.Background(), member.ID, "orgc", []string{"read:organization"})
 				is.NoErr(err)
 
 				get := func() []*gitea.Repository {

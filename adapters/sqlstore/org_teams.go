@@ -8,21 +8,128 @@ import (
 
 	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
-	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
-// GetMany finds organisations by id in one query.
-func (s *OrgStore) GetMany(ctx context.Context, ids []int64) ([]*org.Organization, error) {
-	if len(ids) == 0 {
-		return nil, nil
+type teamRow struct {
+	bun.BaseModel `bun:"table:teams,alias:t"`
+
+	ID               int64  `bun:"id,pk,autoincrement"`
+	OrgID            int64  `bun:"org_id"`
+	Name             string `bun:"name"`
+	LowerName        string `bun:"lower_name"`
+	Description      string `bun:"description"`
+	Mode             int    `bun:"mode"`
+	IncludesAllRepos bool   `bun:"includes_all_repos"`
+	CanCreateOrgRepo bool   `bun:"can_create_org_repo"`
+	NumMembers       int    `bun:"num_members,scanonly"`
+}
+
+func (r *teamRow) toDomain() *org.Team {
+	return &org.Team{ID: r.ID, OrgID: r.OrgID, Name: r.Name, LowerName: r.LowerName, Description: r.Description,
+		Mode: permission.AccessMode(r.Mode), IncludesAllRepositories: r.IncludesAllRepos,
+		CanCreateOrgRepo: r.CanCreateOrgRepo, NumMembers: r.NumMembers, Units: map[permission.Unit]permission.AccessMode{}}
+}
+
+type teamUnitRow struct {
+	bun.BaseModel `bun:"table:team_units,alias:tun"`
+
+	TeamID int64  `bun:"team_id,pk"`
+	Unit   string `bun:"unit,pk"`
+	Mode   int    `bun:"mode"`
+}
+
+// selectTeams selects teams with their member counts.
+func selectTeams(db bun.IDB, model any) *bun.SelectQuery {
+	return db.NewSelect().Model(model).ColumnExpr("t.*").
+		ColumnExpr("(SELECT count(*) FROM team_users AS m WHERE m.team_id = t.id) AS num_members")
+}
+
+// insertTeam inserts t and its units and sets t.ID.
+func insertTeam(ctx context.Context, tx bun.IDB, t *org.Team) error {
+	row := &teamRow{OrgID: t.OrgID, Name: t.Name, LowerName: strings.ToLower(t.Name), Description: t.Description,
+		Mode: int(t.Mode), IncludesAllRepos: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}
+	if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+		return teamMapping.mapErr(err)
 	}
-	var rows []orgRow
-	if err := selectOrgs(s.c.r(ctx), &rows).Where("u.id IN (?)", bun.In(ids)).Order("u.id ASC").Scan(ctx); err != nil {
-		return nil, orgMapping.mapErr(err)
+	t.ID, t.LowerName = row.ID, row.LowerName
+	if len(t.Units) == 0 {
+		return nil
 	}
-	out := domainAll(rows, (*orgRow).toDomain)
-	return out, nil
+	units := make([]teamUnitRow, 0, len(t.Units))
+	for _, u := range permission.AllUnits() {
+		if m, ok := t.Units[u]; ok {
+			units = append(units, teamUnitRow{TeamID: t.ID, Unit: string(u), Mode: int(m)})
+		}
+	}
+	if _, err := tx.NewInsert().Model(&units).Exec(ctx); err != nil {
+		return teamMapping.mapErr(err)
+	}
+	return nil
+}
+
+// OwnersTeam returns the organisation's Owners team and its units.
+func (s *OrgStore) OwnersTeam(ctx context.Context, orgID int64) (*org.Team, error) {
+	row := new(teamRow)
+	if err := selectTeams(s.c.r(ctx), row).Where("t.org_id = ?", orgID).Where("t.mode = ?", int(permission.ModeOwner)).
+		Scan(ctx); err != nil {
+		return nil, teamMapping.mapErr(err)
+	}
+	teams := []*org.Team{row.toDomain()}
+	if err := s.loadUnits(ctx, teams); err != nil {
+		return nil, err
+	}
+	return teams[0], nil
+}
+
+// TeamsOf returns the organisation's teams userID belongs to, by name.
+func (s *OrgStore) TeamsOf(ctx context.Context, orgID, userID int64) ([]*org.Team, error) {
+	var rows []teamRow
+	if err := selectTeams(s.c.r(ctx), &rows).Where("t.org_id = ?", orgID).
+		Where("t.id IN (SELECT tu.team_id FROM team_users AS tu WHERE tu.user_id = ? AND tu.org_id = ?)", userID, orgID).
+		Order("t.lower_name ASC").Scan(ctx); err != nil {
+		return nil, teamMapping.mapErr(err)
+	}
+	out := domainAll(rows, (*teamRow).toDomain)
+	return out, s.loadUnits(ctx, out)
+}
+
+// loadUnits fills the units of teams with one query.
+func (s *OrgStore) loadUnits(ctx context.Context, teams []*org.Team) error {
+	if len(teams) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*org.Team, len(teams))
+	ids := make([]int64, len(teams))
+	for i, t := range teams {
+		byID[t.ID], ids[i] = t, t.ID
+	}
+	var rows []teamUnitRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("tun.team_id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return teamMapping.mapErr(err)
+	}
+	for _, r := range rows {
+		byID[r.TeamID].Units[permission.Unit(r.Unit)] = permission.AccessMode(r.Mode)
+	}
+	return nil
+}
+
+// CreateTeam inserts t with its units.
+func (s *OrgStore) CreateTeam(ctx context.Context, t *org.Team) error {
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error { return insertTeam(ctx, tx, t) })
+}
+
+// GetTeam finds a team by id with its units and member count.
+func (s *OrgStore) GetTeam(ctx context.Context, id int64) (*org.Team, error) {
+	row := new(teamRow)
+	if err := selectTeams(s.c.r(ctx), row).Where("t.id = ?", id).Scan(ctx); err != nil {
+		return nil, teamMapping.mapErr(err)
+	}
+	teams := []*org.Team{row.toDomain()}
+	if err := s.loadUnits(ctx, teams); err != nil {
+		return nil, err
+	}
+	return teams[0], nil
 }
 
 // scanTeams runs a team page query, counts it, and loads the page's units.
@@ -119,36 +226,4 @@ func (s *OrgStore) DeleteTeam(ctx context.Context, id int64) error {
 		_, err = tx.ExecContext(ctx, dropLoneMembersSQL, orgID)
 		return memberMapping.mapErr(err)
 	})
-}
-
-// TeamMembers returns one page of a team's members by name.
-func (s *OrgStore) TeamMembers(ctx context.Context, teamID int64, opts ports.ListOptions) ([]*user.User, int64, error) {
-	var rows []userRow
-	sel := s.c.r(ctx).NewSelect().Model(&rows).Join("JOIN team_users AS tu ON tu.user_id = u.id").
-		Where("tu.team_id = ?", teamID).Order("u.lower_name ASC")
-	total, err := page(sel, opts).ScanAndCount(ctx)
-	if err != nil {
-		return nil, 0, memberMapping.mapErr(err)
-	}
-	out := domainAll(rows, (*userRow).toDomain)
-	return out, int64(total), nil
-}
-
-// RemoveTeamRepo takes a repository from a team.
-func (s *OrgStore) RemoveTeamRepo(ctx context.Context, teamID, repoID int64) error {
-	res, err := s.c.w(ctx).NewDelete().TableExpr("team_repos").Where("team_id = ?", teamID).Where("repo_id = ?", repoID).Exec(ctx)
-	return mapping{op: "team repo", notFound: "repository is not in the team"}.affected(res, err)
-}
-
-// RepoTeams returns the teams reaching a repository, by name.
-func (s *OrgStore) RepoTeams(ctx context.Context, repoID int64) ([]*org.Team, error) {
-	var rows []teamRow
-	if err := selectTeams(s.c.r(ctx), &rows).
-		Where(`(t.id IN (SELECT tr.team_id FROM team_repos AS tr WHERE tr.repo_id = ?)
-			OR (t.includes_all_repos AND t.org_id = (SELECT repo.owner_id FROM repos AS repo WHERE repo.id = ?)))`, repoID, repoID).
-		Order("t.lower_name ASC").Scan(ctx); err != nil {
-		return nil, teamMapping.mapErr(err)
-	}
-	out := domainAll(rows, (*teamRow).toDomain)
-	return out, s.loadUnits(ctx, out)
 }

@@ -99,6 +99,19 @@ func (s *UserStore) GetByName(ctx context.Context, name string) (*user.User, err
 	return row.toDomain(), nil
 }
 
+// GetByIDs finds the users with these ids in one query; absent ids are skipped.
+func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []userRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, userMapping.mapErr(err)
+	}
+	out := domainAll(rows, (*userRow).toDomain)
+	return out, nil
+}
+
 // Search returns one page ordered by id, and the total count matching.
 func (s *UserStore) Search(ctx context.Context, q ports.UserSearch) ([]*user.User, int64, error) {
 	var rows []userRow

@@ -9,12 +9,18 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Members are the use cases of an organisation's members and public members.
+type Members struct{ *Service }
+
+// Members returns the organisation membership use cases.
+func (s *Service) Members() Members { return Members{s} }
+
 // errNotMember is the 404 of a membership check for a non-member.
 var errNotMember = errs.NotFound("user is not a member of the organization")
 
-// Members lists the organisation's members as a.Caller may see them: all of
+// List lists the organisation's members as a.Caller may see them: all of
 // them to members and site admins, the public ones to everybody else.
-func (s *Service) Members(ctx context.Context, a *Access, publicOnly bool, opts ports.ListOptions) ([]*user.User, int64, error) {
+func (s Members) List(ctx context.Context, a *Access, publicOnly bool, opts ports.ListOptions) ([]*user.User, int64, error) {
 	if !a.Membership.IsMember && !a.Caller.IsAdmin() {
 		publicOnly = true
 	}
@@ -24,9 +30,9 @@ func (s *Service) Members(ctx context.Context, a *Access, publicOnly bool, opts 
 // CanSeeAllMembers reports whether a.Caller sees concealed memberships.
 func (a *Access) CanSeeAllMembers() bool { return a.Membership.IsMember || a.Caller.IsAdmin() }
 
-// CheckMember answers whether u is a member (publicOnly: a public member)
+// Check answers whether u is a member (publicOnly: a public member)
 // of the organisation: nil, or errs.ErrNotFound.
-func (s *Service) CheckMember(ctx context.Context, a *Access, u *user.User, publicOnly bool) error {
+func (s Members) Check(ctx context.Context, a *Access, u *user.User, publicOnly bool) error {
 	m, err := s.stores.Orgs.Membership(ctx, a.Org.ID, u.ID)
 	if err != nil {
 		return err
@@ -39,7 +45,7 @@ func (s *Service) CheckMember(ctx context.Context, a *Access, u *user.User, publ
 
 // SetPublic shows or conceals u's membership. Only u may change it, as in
 // Gitea (a site admin too).
-func (s *Service) SetPublic(ctx context.Context, a *Access, u *user.User, public bool) error {
+func (s Members) SetPublic(ctx context.Context, a *Access, u *user.User, public bool) error {
 	if a.Caller.UserID() != u.ID && !a.Caller.IsAdmin() {
 		return errs.Forbidden("Cannot publicize another member")
 	}
@@ -48,9 +54,9 @@ func (s *Service) SetPublic(ctx context.Context, a *Access, u *user.User, public
 	})
 }
 
-// RemoveMember takes u out of the organisation and all its teams; the last
+// Remove takes u out of the organisation and all its teams; the last
 // owner stays.
-func (s *Service) RemoveMember(ctx context.Context, a *Access, u *user.User) error {
+func (s Members) Remove(ctx context.Context, a *Access, u *user.User) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		m, err := tx.Orgs.Membership(ctx, a.Org.ID, u.ID)
 		if err != nil {

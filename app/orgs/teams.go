@@ -6,13 +6,19 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
-	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
-	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
+
+// Teams are the use cases of an organisation's teams: creating, listing,
+// editing and deleting them, and the caller's own teams. Opening a team
+// from the path (OpenTeam) stays on Service.
+type Teams struct{ *Service }
+
+// Teams returns the team use cases.
+func (s *Service) Teams() Teams { return Teams{s} }
 
 // errTeamNotFound is the answer for an absent team and for one in an
 // organisation the caller may not see.
@@ -120,8 +126,8 @@ func buildTeam(orgID int64, in TeamInput) (*org.Team, error) {
 	return t, nil
 }
 
-// CreateTeam adds a team to the organisation.
-func (s *Service) CreateTeam(ctx context.Context, a *Access, in TeamInput) (*org.Team, error) {
+// Create adds a team to the organisation.
+func (s Teams) Create(ctx context.Context, a *Access, in TeamInput) (*org.Team, error) {
 	t, err := buildTeam(a.Org.ID, in)
 	if err != nil {
 		return nil, err
@@ -136,58 +142,102 @@ func (s *Service) CreateTeam(ctx context.Context, a *Access, in TeamInput) (*org
 	return t, err
 }
 
-// AddTeamMember puts u in the team (and so in the organisation).
-func (s *Service) AddTeamMember(ctx context.Context, ta *TeamAccess, u *user.User) error {
-	if u.Kind != user.KindIndividual {
-		return errs.NotFound("user does not exist")
-	}
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		// Gitea's 403: whom the organisation blocks may not join its teams.
-		if err := s.users.CheckNotBlocked(ctx, u, ta.Team.OrgID); err != nil {
-			return err
-		}
-		return tx.Orgs.AddTeamMember(ctx, ta.Team.ID, u.ID)
-	})
+// List lists the organisation's teams; with a keyword, those whose
+// name (or with includeDesc, description) contains it.
+func (s Teams) List(ctx context.Context, a *Access, keyword string, includeDesc bool, opts ports.ListOptions) ([]*org.Team, int64, error) {
+	return s.stores.Orgs.ListTeams(ctx, a.Org.ID, keyword, includeDesc, opts)
 }
 
-// RemoveTeamMember takes u out of the team; the Owners team keeps its last member.
-func (s *Service) RemoveTeamMember(ctx context.Context, ta *TeamAccess, u *user.User) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.Orgs.RemoveTeamMember(ctx, ta.Team.ID, u.ID)
-	})
-}
-
-// CheckTeamMember answers whether u is in the team: nil or errs.ErrNotFound.
-func (s *Service) CheckTeamMember(ctx context.Context, ta *TeamAccess, u *user.User) error {
-	in, err := s.stores.Orgs.IsTeamMember(ctx, ta.Team.ID, u.ID)
+// Mine lists c's teams across organisations, with their organisations
+// loaded in one query, keyed by id.
+func (s Teams) Mine(ctx context.Context, c auth.Caller, opts ports.ListOptions) ([]*org.Team, map[int64]*org.Organization, int64, error) {
+	teams, total, err := s.stores.Orgs.TeamsOfUser(ctx, c.UserID(), opts)
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	if !in {
-		return errs.NotFound("user is not a member of the team")
-	}
-	return nil
+	orgs, err := s.orgsOf(ctx, teams)
+	return teams, orgs, total, err
 }
 
-// AddTeamRepo gives the team one repository of its organisation; the caller
-// must administer the repository, as in Gitea.
-func (s *Service) AddTeamRepo(ctx context.Context, ta *TeamAccess, r *repos.Access) error {
-	if err := checkTeamRepoChange(ta, r); err != nil {
-		return err
+// orgsOf loads the organisations of teams in one query.
+func (s Teams) orgsOf(ctx context.Context, teams []*org.Team) (map[int64]*org.Organization, error) {
+	seen := map[int64]bool{}
+	var ids []int64
+	for _, t := range teams {
+		if !seen[t.OrgID] {
+			seen[t.OrgID] = true
+			ids = append(ids, t.OrgID)
+		}
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.Orgs.AddTeamRepo(ctx, ta.Team.ID, r.Repo.ID)
-	})
+	list, err := s.stores.Orgs.GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*org.Organization, len(list))
+	for _, o := range list {
+		out[o.ID] = o
+	}
+	return out, nil
 }
 
-// checkTeamRepoChange lets a team's repositories change: the repository
-// must be the team's organisation's, and the caller must administer it.
-func checkTeamRepoChange(ta *TeamAccess, r *repos.Access) error {
-	if r.Repo.Owner.ID != ta.Team.OrgID {
-		return errs.NotFound("repository does not exist")
+// EditTeamInput is Gitea's EditTeamOption: empty or nil fields keep their value.
+type EditTeamInput struct {
+	Name                    string
+	Description             *string
+	Permission              string
+	Units                   []string
+	UnitsMap                map[string]string
+	IncludesAllRepositories *bool
+	CanCreateOrgRepo        *bool
+}
+
+// Edit changes a team. The Owners team keeps its name, mode and units;
+// only its description changes, as in Gitea.
+func (s Teams) Edit(ctx context.Context, ta *TeamAccess, in EditTeamInput) (*org.Team, error) {
+	t := *ta.Team
+	if in.Description != nil {
+		t.Description = *in.Description
 	}
-	if !r.Perm.IsAdmin() && !ta.Org.Caller.IsAdmin() {
-		return errs.Forbidden("user is nonexistent or does not have admin access")
+	if !t.IsOwnersTeam() {
+		if in.Name != "" {
+			if err := t.CheckRename(in.Name); err != nil {
+				return nil, err
+			}
+			t.Name = in.Name
+		}
+		if in.IncludesAllRepositories != nil {
+			t.IncludesAllRepositories = *in.IncludesAllRepositories
+		}
+		if in.CanCreateOrgRepo != nil {
+			t.CanCreateOrgRepo = *in.CanCreateOrgRepo
+		}
+		if in.Permission != "" || len(in.UnitsMap) > 0 || len(in.Units) > 0 {
+			perm := in.Permission
+			if perm == "" && len(in.UnitsMap) == 0 {
+				perm = t.Mode.String()
+			}
+			built, err := buildTeam(t.OrgID, TeamInput{Name: t.Name, Description: t.Description, Permission: perm,
+				Units: in.Units, UnitsMap: in.UnitsMap})
+			if err != nil {
+				return nil, err
+			}
+			t.Mode, t.Units = built.Mode, built.Units
+		}
 	}
-	return nil
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error { return tx.Orgs.UpdateTeam(ctx, &t) })
+	if errors.Is(err, errs.ErrConflict) {
+		return nil, errs.Invalid("team already exists", "name")
+	}
+	return &t, err
+}
+
+// Delete removes a team; never the Owners team.
+func (s Teams) Delete(ctx context.Context, ta *TeamAccess) error {
+	if err := ta.Team.CheckDelete(); err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error { return tx.Orgs.DeleteTeam(ctx, ta.Team.ID) })
 }

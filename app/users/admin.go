@@ -10,6 +10,14 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Admin are the use cases of administering accounts: creating, editing,
+// renaming, deleting and listing them (the API's admin routes and the
+// command line's).
+type Admin struct{ *Service }
+
+// Admin returns the account administration use cases.
+func (s *Service) Admin() Admin { return Admin{s} }
+
 // CreateInput is a new account.
 type CreateInput struct {
 	Name, Email, Password, FullName string
@@ -22,7 +30,7 @@ type CreateInput struct {
 }
 
 // Create makes an account with its primary e-mail address in one transaction.
-func (s *Service) Create(ctx context.Context, in CreateInput) (*user.User, error) {
+func (s Admin) Create(ctx context.Context, in CreateInput) (*user.User, error) {
 	if err := user.ValidateName("Username", in.Name); err != nil {
 		return nil, err
 	}
@@ -75,7 +83,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*user.User, error
 	return u, nil
 }
 
-func (s *Service) checkPassword(pw string, skipPolicy bool) error {
+func (s Admin) checkPassword(pw string, skipPolicy bool) error {
 	if skipPolicy {
 		if pw == "" {
 			return errs.Invalid("Required", "Password")
@@ -97,7 +105,7 @@ type EditInput struct {
 }
 
 // Edit applies in to the account called name and returns it.
-func (s *Service) Edit(ctx context.Context, name string, in EditInput) (*user.User, error) {
+func (s Admin) Edit(ctx context.Context, name string, in EditInput) (*user.User, error) {
 	var out *user.User
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
@@ -121,7 +129,7 @@ func (s *Service) Edit(ctx context.Context, name string, in EditInput) (*user.Us
 	return out, nil
 }
 
-func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, u *user.User, in EditInput) error {
+func (s Admin) applyEdit(ctx context.Context, tx ports.Stores, u *user.User, in EditInput) error {
 	if in.Password != nil && *in.Password != "" {
 		if err := s.checkPassword(*in.Password, in.SkipPasswordPolicy); err != nil {
 			return err
@@ -176,7 +184,7 @@ func (s *Service) applyEdit(ctx context.Context, tx ports.Stores, u *user.User, 
 
 // changePrimaryEmail makes addr the primary address, adding it when the user
 // does not have it yet.
-func (s *Service) changePrimaryEmail(ctx context.Context, tx ports.Stores, u *user.User, addr string) error {
+func (s Admin) changePrimaryEmail(ctx context.Context, tx ports.Stores, u *user.User, addr string) error {
 	if err := user.ValidateEmail("Email", addr); err != nil {
 		return err
 	}
@@ -215,7 +223,7 @@ func setBool(dst *bool, v *bool) {
 
 // Delete removes the account called name. An administrator cannot delete
 // itself, so that a site is never left without the one who administers it.
-func (s *Service) Delete(ctx context.Context, doerID int64, name string) error {
+func (s Admin) Delete(ctx context.Context, doerID int64, name string) error {
 	var id int64
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		u, err := tx.Users.GetByName(ctx, name)
@@ -250,7 +258,7 @@ func (s *Service) Delete(ctx context.Context, doerID int64, name string) error {
 
 // Rename gives the account called name the name newName, and leaves a
 // redirect from the old name.
-func (s *Service) Rename(ctx context.Context, name, newName string) error {
+func (s Admin) Rename(ctx context.Context, name, newName string) error {
 	if err := user.ValidateName("NewUsername", newName); err != nil {
 		return err
 	}
@@ -318,7 +326,7 @@ func (s *Service) Rename(ctx context.Context, name, newName string) error {
 }
 
 // settleOwnerMove forgets a journalled owner move.
-func (s *Service) settleOwnerMove(ctx context.Context, m ports.DirMove) {
+func (s Admin) settleOwnerMove(ctx context.Context, m ports.DirMove) {
 	if err := s.git.SettleMove(context.WithoutCancel(ctx), m); err != nil {
 		s.log.Error("settling an owner move", "journal", m.ID, "err", err)
 	}
@@ -331,7 +339,7 @@ type AdminListQuery struct {
 }
 
 // List lists every individual account, for administrators.
-func (s *Service) List(ctx context.Context, q AdminListQuery) ([]*user.User, int64, error) {
+func (s Admin) List(ctx context.Context, q AdminListQuery) ([]*user.User, int64, error) {
 	return s.stores.Users.Search(ctx, ports.UserSearch{
 		LoginName: strings.ToLower(q.LoginName), Kind: user.KindIndividual, ListOptions: q.ListOptions,
 	})

@@ -11,16 +11,24 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Blocks are the use cases of blocking: an account's (or an organisation's)
+// blocks of other users. The checks other use cases make against blocks
+// (CheckNotBlocked, BlockedByAny) stay on Service.
+type Blocks struct{ *Service }
+
+// Blocks returns the blocking use cases.
+func (s *Service) Blocks() Blocks { return Blocks{s} }
+
 // MaxBlockNoteLength bounds a block's note, as Gitea's column does.
 const MaxBlockNoteLength = 255
 
-// ListBlocks lists one page of the users blocker blocks, and the total.
-func (s *Service) ListBlocks(ctx context.Context, blocker *user.User, opts ports.ListOptions) ([]*user.User, int64, error) {
+// List lists one page of the users blocker blocks, and the total.
+func (s Blocks) List(ctx context.Context, blocker *user.User, opts ports.ListOptions) ([]*user.User, int64, error) {
 	return s.stores.Blocks.List(ctx, blocker.ID, opts)
 }
 
-// CheckBlock answers nil when blocker blocks blockee, else a 404.
-func (s *Service) CheckBlock(ctx context.Context, blocker, blockee *user.User) error {
+// Check answers nil when blocker blocks blockee, else a 404.
+func (s Blocks) Check(ctx context.Context, blocker, blockee *user.User) error {
 	ok, err := s.stores.Blocks.IsBlocked(ctx, blocker.ID, blockee.ID)
 	if err != nil {
 		return err
@@ -62,7 +70,7 @@ func blockFacts(ctx context.Context, tx ports.Stores, doer, blocker, blockee *us
 // block blockee, as Gitea's BlockUser: in the same transaction each stops
 // starring and watching the other's repositories, loses its collaborations
 // on them, and pending transfers between the two are cancelled.
-func (s *Service) Block(ctx context.Context, c auth.Caller, blocker, blockee *user.User, note string) error {
+func (s Blocks) Block(ctx context.Context, c auth.Caller, blocker, blockee *user.User, note string) error {
 	if c.User == nil {
 		return errs.Unauthenticated("token is required")
 	}
@@ -98,7 +106,7 @@ func (s *Service) Block(ctx context.Context, c auth.Caller, blocker, blockee *us
 }
 
 // Unblock lifts blocker's block of blockee; the ties it severed stay severed.
-func (s *Service) Unblock(ctx context.Context, c auth.Caller, blocker, blockee *user.User) error {
+func (s Blocks) Unblock(ctx context.Context, c auth.Caller, blocker, blockee *user.User) error {
 	if c.User == nil {
 		return errs.Unauthenticated("token is required")
 	}

@@ -25,7 +25,7 @@ func (s *Service) EnsureAdmin(ctx context.Context) (string, error) {
 		return "", err
 	}
 	no := false
-	_, err = s.Create(ctx, CreateInput{
+	_, err = s.Admin().Create(ctx, CreateInput{
 		Name: BootstrapAdminName, Email: "admin@" + s.noReply[len("noreply."):], Password: pw,
 		IsAdmin: true, MustChangePassword: &no, SkipPasswordPolicy: true,
 	})

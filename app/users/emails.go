@@ -10,19 +10,26 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Emails are the use cases of accounts' e-mail addresses: the caller's own,
+// and the administrators' search through everybody's.
+type Emails struct{ *Service }
+
+// Emails returns the e-mail address use cases.
+func (s *Service) Emails() Emails { return Emails{s} }
+
 // maxEmailsPerCall bounds one add or delete call.
 const maxEmailsPerCall = 50
 
-// Emails lists the addresses of the user with id.
-func (s *Service) Emails(ctx context.Context, userID int64) ([]*user.Email, error) {
+// List lists the addresses of the user with id.
+func (s Emails) List(ctx context.Context, userID int64) ([]*user.Email, error) {
 	return s.stores.Emails.ListByUser(ctx, userID)
 }
 
-// AddEmails adds addresses to the user with id, all or none, and returns
+// Add adds addresses to the user with id, all or none, and returns
 // all of the user's addresses after the change, read in the same
 // transaction: Gitea's AddEmail answers GetEmailAddresses of the doer, not
 // just the new ones.
-func (s *Service) AddEmails(ctx context.Context, userID int64, addrs []string) ([]*user.Email, error) {
+func (s Emails) Add(ctx context.Context, userID int64, addrs []string) ([]*user.Email, error) {
 	if len(addrs) == 0 {
 		return nil, errs.Invalid("Required", "Emails")
 	}
@@ -58,9 +65,9 @@ func (s *Service) AddEmails(ctx context.Context, userID int64, addrs []string) (
 	return all, nil
 }
 
-// DeleteEmails removes addresses of the user with id, all or none. The
+// Delete removes addresses of the user with id, all or none. The
 // primary address cannot be removed.
-func (s *Service) DeleteEmails(ctx context.Context, userID int64, addrs []string) error {
+func (s Emails) Delete(ctx context.Context, userID int64, addrs []string) error {
 	if len(addrs) == 0 {
 		return errs.Invalid("Required", "Emails")
 	}
@@ -87,7 +94,7 @@ func (s *Service) DeleteEmails(ctx context.Context, userID int64, addrs []string
 	})
 }
 
-// SearchEmails lists addresses of all users, for administrators.
-func (s *Service) SearchEmails(ctx context.Context, keyword string, opts ports.ListOptions) ([]*user.EmailOwner, int64, error) {
+// Search lists addresses of all users, for administrators.
+func (s Emails) Search(ctx context.Context, keyword string, opts ports.ListOptions) ([]*user.EmailOwner, int64, error) {
 	return s.stores.Emails.Search(ctx, strings.ToLower(strings.TrimSpace(keyword)), opts)
 }

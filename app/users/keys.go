@@ -11,26 +11,32 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// ListPublicKeys lists one page of owner's SSH keys as c may see them; a
+// Keys are the use cases of accounts' SSH public keys.
+type Keys struct{ *Service }
+
+// Keys returns the SSH public key use cases.
+func (s *Service) Keys() Keys { return Keys{s} }
+
+// List lists one page of owner's SSH keys as c may see them; a
 // non-empty fingerprint keeps only that key. An account c may not see is
 // absent (the spec's visibility rule for accounts named in the path).
-func (s *Service) ListPublicKeys(ctx context.Context, c auth.Caller, owner *user.User, fingerprint string, opts ports.ListOptions) ([]*user.PublicKey, int64, error) {
+func (s Keys) List(ctx context.Context, c auth.Caller, owner *user.User, fingerprint string, opts ports.ListOptions) ([]*user.PublicKey, int64, error) {
 	if !user.CanSee(Viewer(c), owner) {
 		return nil, 0, errs.NotFound("user does not exist")
 	}
 	return s.stores.PublicKeys.List(ctx, owner.ID, fingerprint, opts)
 }
 
-// GetPublicKey returns one of ownerID's keys; another account's key is absent.
-func (s *Service) GetPublicKey(ctx context.Context, ownerID, id int64) (*user.PublicKey, error) {
+// Get returns one of ownerID's keys; another account's key is absent.
+func (s Keys) Get(ctx context.Context, ownerID, id int64) (*user.PublicKey, error) {
 	return s.stores.PublicKeys.Get(ctx, ownerID, id)
 }
 
-// AddPublicKey registers an OpenSSH public key (an authorized_keys line or
+// Add registers an OpenSSH public key (an authorized_keys line or
 // an RFC 4716 block) for owner. The key is stored without its comment; a key
 // any account or any repository already uses, or a title owner already
 // gave a key, is refused with a 422 naming the field, as Gitea does.
-func (s *Service) AddPublicKey(ctx context.Context, owner *user.User, title, key string) (*user.PublicKey, error) {
+func (s Keys) Add(ctx context.Context, owner *user.User, title, key string) (*user.PublicKey, error) {
 	if !user.CanHoldKeys(owner) {
 		return nil, errs.NotFound("user does not exist")
 	}
@@ -58,8 +64,8 @@ func (s *Service) AddPublicKey(ctx context.Context, owner *user.User, title, key
 	return k, nil
 }
 
-// DeletePublicKey removes one of ownerID's keys; another account's key is
+// Delete removes one of ownerID's keys; another account's key is
 // absent, so a caller cannot learn which ids other accounts hold.
-func (s *Service) DeletePublicKey(ctx context.Context, ownerID, id int64) error {
+func (s Keys) Delete(ctx context.Context, ownerID, id int64) error {
 	return s.stores.PublicKeys.Delete(ctx, ownerID, id)
 }

@@ -1,6 +1,9 @@
 // Package users holds the account use cases: looking users up and searching
 // them, administering accounts, their e-mail addresses, settings and access
-// tokens, and the first administrator of a new site.
+// tokens, and the first administrator of a new site. Looking accounts up
+// stays on Service, as does what other packages share (Resolve, View,
+// CheckNotBlocked, BlockedByAny); each resource has a focused type reached
+// from Service (Tokens, Emails, Settings, Keys, Blocks, Admin).
 package users
 
 import (

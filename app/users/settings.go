@@ -9,6 +9,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Settings are the use cases of the caller's own profile settings.
+type Settings struct{ *Service }
+
+// Settings returns the profile settings use cases.
+func (s *Service) Settings() Settings { return Settings{s} }
+
 // SettingsInput changes the caller's own profile settings; nil fields stay.
 type SettingsInput struct {
 	FullName, Website, Description, Location, Language, Theme, DiffViewStyle *string
@@ -18,8 +24,8 @@ type SettingsInput struct {
 // diffViews are the diff styles the UI knows.
 var diffViews = map[string]bool{"": true, "unified": true, "split": true}
 
-// UpdateSettings applies in to the user with id and returns the account.
-func (s *Service) UpdateSettings(ctx context.Context, id int64, in SettingsInput) (*user.User, error) {
+// Update applies in to the user with id and returns the account.
+func (s Settings) Update(ctx context.Context, id int64, in SettingsInput) (*user.User, error) {
 	if err := validateSettings(in); err != nil {
 		return nil, err
 	}

@@ -11,14 +11,20 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// Tokens lists the access tokens of the user with id.
-func (s *Service) Tokens(ctx context.Context, userID int64, opts ports.ListOptions) ([]*token.AccessToken, int64, error) {
+// Tokens are the use cases of an account's access tokens.
+type Tokens struct{ *Service }
+
+// Tokens returns the access token use cases.
+func (s *Service) Tokens() Tokens { return Tokens{s} }
+
+// List lists the access tokens of the user with id.
+func (s Tokens) List(ctx context.Context, userID int64, opts ports.ListOptions) ([]*token.AccessToken, int64, error) {
 	return s.stores.Tokens.ListByUser(ctx, userID, opts)
 }
 
-// CreateToken makes an access token for the user with id and returns it with
+// Create makes an access token for the user with id and returns it with
 // its secret, which is shown this once and never stored.
-func (s *Service) CreateToken(ctx context.Context, userID int64, name string, scopes []string) (*token.AccessToken, string, error) {
+func (s Tokens) Create(ctx context.Context, userID int64, name string, scopes []string) (*token.AccessToken, string, error) {
 	name = strings.TrimSpace(name)
 	if err := token.ValidateName(name); err != nil {
 		return nil, "", err
@@ -45,9 +51,9 @@ func (s *Service) CreateToken(ctx context.Context, userID int64, name string, sc
 	return t, secret, nil
 }
 
-// DeleteToken removes a token of the user with id, named by its id or, when
+// Delete removes a token of the user with id, named by its id or, when
 // ref is not a number, by its name.
-func (s *Service) DeleteToken(ctx context.Context, userID int64, ref string) error {
+func (s Tokens) Delete(ctx context.Context, userID int64, ref string) error {
 	var t *token.AccessToken
 	var err error
 	if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil && id > 0 {

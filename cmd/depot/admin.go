@@ -111,7 +111,7 @@ func cmdAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		if *username == "" || *password == "" || *email == "" {
 			return errors.New("--username, --password and --email are required")
 		}
-		u, err := svc.Create(ctx, users.CreateInput{Name: *username, Email: *email, Password: *password,
+		u, err := svc.Admin().Create(ctx, users.CreateInput{Name: *username, Email: *email, Password: *password,
 			IsAdmin: *admin, MustChangePassword: mustChg, SkipPasswordPolicy: true})
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func cmdAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		if *username == "" || *password == "" {
 			return errors.New("--username and --password are required")
 		}
-		if _, err := svc.Edit(ctx, *username, users.EditInput{Password: password, SkipPasswordPolicy: true}); err != nil {
+		if _, err := svc.Admin().Edit(ctx, *username, users.EditInput{Password: password, SkipPasswordPolicy: true}); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "password of %s changed\n", *username)
@@ -151,7 +151,7 @@ func listUsers(ctx context.Context, svc *users.Service, stdout io.Writer) error 
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA")
 	for page := 1; ; page++ {
-		list, total, err := svc.List(ctx, users.AdminListQuery{ListOptions: ports.ListOptions{Page: page, Limit: 100}})
+		list, total, err := svc.Admin().List(ctx, users.AdminListQuery{ListOptions: ports.ListOptions{Page: page, Limit: 100}})
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// SetAvatar stores image as a.Org's avatar, replacing any earlier one; an
+// Avatars are the use cases of uploaded avatars: an organisation's, and
+// reading any account's stored image.
+type Avatars struct{ *Service }
+
+// Avatars returns the avatar use cases.
+func (s *Service) Avatars() Avatars { return Avatars{s} }
+
+// Set stores image as a.Org's avatar, replacing any earlier one; an
 // image that does not decode is a 422 naming "image".
-func (s *Service) SetAvatar(ctx context.Context, a *Access, image []byte) error {
+func (s Avatars) Set(ctx context.Context, a *Access, image []byte) error {
 	hash, err := s.avatars.Put(ctx, "image", "user-"+strconv.FormatInt(a.Org.ID, 10), image)
 	if err != nil {
 		return err
@@ -17,15 +24,15 @@ func (s *Service) SetAvatar(ctx context.Context, a *Access, image []byte) error 
 	return s.setAvatar(ctx, a, hash)
 }
 
-// DeleteAvatar removes a.Org's avatar; removing none is a no-op.
-func (s *Service) DeleteAvatar(ctx context.Context, a *Access) error {
+// Delete removes a.Org's avatar; removing none is a no-op.
+func (s Avatars) Delete(ctx context.Context, a *Access) error {
 	return s.setAvatar(ctx, a, "")
 }
 
 // setAvatar records hash on the organisation's account row, read afresh in
 // the transaction, and then removes the file it replaced: the file goes
 // only once nothing refers to it.
-func (s *Service) setAvatar(ctx context.Context, a *Access, hash string) error {
+func (s Avatars) setAvatar(ctx context.Context, a *Access, hash string) error {
 	var old string
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		o, err := tx.Orgs.Get(ctx, a.Org.ID)
@@ -51,7 +58,7 @@ func (s *Service) setAvatar(ctx context.Context, a *Access, hash string) error {
 	return nil
 }
 
-// Avatar returns a stored account avatar image by its name.
-func (s *Service) Avatar(ctx context.Context, hash string) ([]byte, error) {
+// Open returns a stored account avatar image by its name.
+func (s Avatars) Open(ctx context.Context, hash string) ([]byte, error) {
 	return s.avatars.Open(ctx, hash)
 }

@@ -7,10 +7,49 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/depothq/depot/domain/user"
 )
+
+// serveAccountAvatar answers GET /avatars/{hash} with the PNG of an
+// account's uploaded avatar (Gitea's avatar link), or the generated one of
+// an account without (renderIdenticon).
+func (s *kernel) serveAccountAvatar(w http.ResponseWriter, r *http.Request) {
+	hash := strings.TrimPrefix(r.URL.Path, "/avatars/")
+	img, err := s.orgs.Avatars().Open(r.Context(), hash)
+	if err != nil && isIdenticonHash(hash) {
+		img, err = renderIdenticon(hash)
+	}
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/png")
+	h.Set("Cache-Control", "public, max-age=86400, immutable")
+	_, _ = w.Write(img) // a failed write means the client left
+}
+
+// accountAvatarURL is the link of an account's uploaded avatar, empty when
+// it has none.
+func (s *kernel) accountAvatarURL(hash string) string {
+	if hash == "" {
+		return ""
+	}
+	return s.baseURL + "/avatars/" + hash
+}
+
+// userAvatarURL is u's avatar link: its upload when it has one, else its
+// generated identicon.
+func (s *kernel) userAvatarURL(u *user.User) string {
+	if u.Avatar != "" {
+		return s.accountAvatarURL(u.Avatar)
+	}
+	return s.baseURL + "/avatars/" + identiconHash(u.ID)
+}
 
 // An account without an uploaded avatar gets a generated one, as Gitea does
 // in its default offline mode (models/user/avatar.go GenerateRandomAvatar:
@@ -45,15 +84,6 @@ func isIdenticonHash(h string) bool {
 		return false
 	}
 	return identiconCheck(h[:16]) == h[16:]
-}
-
-// userAvatarURL is u's avatar link: its upload when it has one, else its
-// generated identicon.
-func (s *kernel) userAvatarURL(u *user.User) string {
-	if u.Avatar != "" {
-		return s.accountAvatarURL(u.Avatar)
-	}
-	return s.baseURL + "/avatars/" + identiconHash(u.ID)
 }
 
 // renderIdenticon draws the avatar of hash h: a 5×5 grid mirrored left to

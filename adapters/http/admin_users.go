@@ -8,6 +8,21 @@ import (
 	"github.com/depothq/depot/domain/user"
 )
 
+// adminUsers serves a site admin's administration of accounts (catalogue 4.9).
+type adminUsers struct{ *kernel }
+
+// adminUserRoutes are the rows of adminUsers.
+func (s *kernel) adminUserRoutes() []route {
+	h := adminUsers{s}
+	return []route{
+		{"GET", "/admin/users", scopes(catAdmin), "T,SA", h.adminListUsers},
+		{"POST", "/admin/users", scopes(catAdmin), "T,SA", h.adminCreateUser},
+		{"PATCH", "/admin/users/{username}", scopes(catAdmin), "T,SA", h.adminEditUser},
+		{"DELETE", "/admin/users/{username}", scopes(catAdmin), "T,SA", h.adminDeleteUser},
+		{"POST", "/admin/users/{username}/rename", scopes(catAdmin), "T,SA", h.adminRenameUser},
+	}
+}
+
 // createUserBody is Gitea's CreateUserOption.
 type createUserBody struct {
 	Username           string  `json:"username"`
@@ -22,7 +37,7 @@ type createUserBody struct {
 }
 
 // adminCreateUser answers POST /admin/users.
-func (s *kernel) adminCreateUser(q *request) error {
+func (s adminUsers) adminCreateUser(q *request) error {
 	var b createUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -36,7 +51,7 @@ func (s *kernel) adminCreateUser(q *request) error {
 		v := user.Visibility(*b.Visibility)
 		in.Visibility = &v
 	}
-	u, err := s.users.Create(q.r.Context(), in)
+	u, err := s.users.Admin().Create(q.r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -67,7 +82,7 @@ type editUserBody struct {
 }
 
 // adminEditUser answers PATCH /admin/users/{username}.
-func (s *kernel) adminEditUser(q *request) error {
+func (s adminUsers) adminEditUser(q *request) error {
 	var b editUserBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -81,7 +96,7 @@ func (s *kernel) adminEditUser(q *request) error {
 		v := user.Visibility(*b.Visibility)
 		in.Visibility = &v
 	}
-	u, err := s.users.Edit(q.r.Context(), q.subject.Name, in)
+	u, err := s.users.Admin().Edit(q.r.Context(), q.subject.Name, in)
 	if err != nil {
 		return err
 	}
@@ -90,8 +105,8 @@ func (s *kernel) adminEditUser(q *request) error {
 }
 
 // adminDeleteUser answers DELETE /admin/users/{username}.
-func (s *kernel) adminDeleteUser(q *request) error {
-	if err := s.users.Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
+func (s adminUsers) adminDeleteUser(q *request) error {
+	if err := s.users.Admin().Delete(q.r.Context(), q.caller.User.ID, q.subject.Name); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -104,12 +119,12 @@ type renameBody struct {
 }
 
 // adminRenameUser answers POST /admin/users/{username}/rename.
-func (s *kernel) adminRenameUser(q *request) error {
+func (s adminUsers) adminRenameUser(q *request) error {
 	var b renameBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	if err := s.users.Rename(q.r.Context(), q.subject.Name, b.NewName); err != nil {
+	if err := s.users.Admin().Rename(q.r.Context(), q.subject.Name, b.NewName); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)
@@ -117,37 +132,17 @@ func (s *kernel) adminRenameUser(q *request) error {
 }
 
 // adminListUsers answers GET /admin/users.
-func (s *kernel) adminListUsers(q *request) error {
+func (s adminUsers) adminListUsers(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
 	}
-	list, total, err := s.users.List(q.r.Context(), users.AdminListQuery{
+	list, total, err := s.users.Admin().List(q.r.Context(), users.AdminListQuery{
 		LoginName: q.r.URL.Query().Get("login_name"), ListOptions: opts})
 	if err != nil {
 		return err
 	}
 	s.setPaging(q.w, q.r, opts, total)
 	q.json(http.StatusOK, s.toUsers(q.caller, list))
-	return nil
-}
-
-// adminSearchEmails answers GET /admin/emails and GET /admin/emails/search.
-func (s *kernel) adminSearchEmails(q *request) error {
-	opts, err := s.listOptions(q.r)
-	if err != nil {
-		return err
-	}
-	list, total, err := s.users.SearchEmails(q.r.Context(), q.r.URL.Query().Get("q"), opts)
-	if err != nil {
-		return err
-	}
-	out := make([]emailDTO, 0, len(list))
-	for _, e := range list {
-		out = append(out, emailDTO{Email: e.Email.Email, Verified: e.Activated, Primary: e.Primary,
-			UserID: e.UserID, Username: e.UserName})
-	}
-	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, out)
 	return nil
 }
