@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -18,11 +20,10 @@ import (
 
 var _ ports.IssueStore = (*IssueStore)(nil)
 
-// IssueStore is the in-memory ports.IssueStore. Its List supports the
-// filters a single repository's listing uses (state, kind, labels by id,
-// milestones, poster, assignee, keyword as a plain substring, time bounds)
-// and the latest, oldest, recentupdate and leastupdate sorts; the
-// cross-repository search (Viewer, OwnerID, TeamID) is not implemented.
+// IssueStore is the in-memory ports.IssueStore. Its List supports every
+// filter of ports.IssueQuery and the latest, oldest, recentupdate,
+// leastupdate, mostcomment and leastcomment sorts (not the due-date and
+// priority ones).
 type IssueStore struct{ d *DB }
 
 var errIssueNotFound = errs.NotFound("issue does not exist")
@@ -163,7 +164,114 @@ func (s *state) deleteIssue(id int64) {
 	}
 }
 
-// matches applies the single-repository filters of q to i.
+// words splits text into the lower-cased words the search matches
+// against, as issue.SearchTerms splits a keyword.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// allPrefix reports whether every term starts one of the words.
+func allPrefix(terms, words []string) bool {
+	for _, t := range terms {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, t) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesKeyword applies IssueQuery.Keyword: every term starts a word of
+// the issue's title and body, or of one of its plain comments; a number
+// also matches the issue with that index.
+func (s *state) matchesKeyword(i issue.Issue, kw string) bool {
+	if n, err := strconv.ParseInt(strings.TrimSpace(kw), 10, 64); err == nil && n == i.Index {
+		return true
+	}
+	terms := issue.SearchTerms(kw)
+	if len(terms) == 0 {
+		return false
+	}
+	if allPrefix(terms, words(i.Title+" "+i.Body)) {
+		return true
+	}
+	for _, c := range s.comments {
+		if c.IssueID == i.ID && c.Type == issue.CommentPlain && allPrefix(terms, words(c.Body)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readable reports whether the cross-repository searcher v reads issues
+// like i in their repository.
+func (s *state) readable(i issue.Issue, v *ports.IssueViewer) bool {
+	row, ok := s.repos[i.RepoID]
+	if !ok {
+		return false
+	}
+	r := s.repoOut(row)
+	unit := permission.UnitIssues
+	if i.IsPull {
+		unit = permission.UnitPulls
+	}
+	if !r.HasUnit(unit) {
+		return false
+	}
+	switch {
+	case v.PublicOnly || v.UserID == 0:
+		return !r.Private && r.Owner.Visibility == user.VisibilityPublic
+	case v.IsAdmin:
+		return true
+	}
+	facts := r.Facts()
+	actor := permission.Actor{Kind: permission.ActorUser, UserID: v.UserID, IsActive: true, IsActivated: true,
+		IsRestricted: v.Restricted}
+	return permission.Compute(actor, facts, s.relations(facts, v.UserID)).CanRead(unit)
+}
+
+// inScope applies the query's repository scope: the listed repositories,
+// or for a cross-repository search those the viewer reads, narrowed to an
+// owner's or a team's.
+func (s *state) inScope(i issue.Issue, q ports.IssueQuery) bool {
+	if len(q.RepoIDs) > 0 && !slices.Contains(q.RepoIDs, i.RepoID) {
+		return false
+	}
+	if q.Viewer != nil && !s.readable(i, q.Viewer) {
+		return false
+	}
+	r := s.repos[i.RepoID]
+	if q.OwnerID != 0 && r.Owner.ID != q.OwnerID {
+		return false
+	}
+	if q.TeamID != 0 {
+		t, ok := s.teams[q.TeamID]
+		if !ok || !(s.teamRepos[pair{q.TeamID, r.ID}] || t.IncludesAllRepositories && t.OrgID == r.Owner.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// namedLabels resolves label names against the issue's repository and its
+// owner's labels; unknown names are discarded.
+func (s *state) namedLabels(repoID int64, names []string) []int64 {
+	owner := s.repos[repoID].Owner.ID
+	var ids []int64
+	for _, n := range names {
+		var found int64
+		for _, l := range s.labels {
+			if l.Name == n && (l.RepoID == repoID || l.OrgID != 0 && l.OrgID == owner) && (found == 0 || l.ID < found) {
+				found = l.ID
+			}
+		}
+		if found != 0 {
+			ids = append(ids, found)
+		}
+	}
+	return ids
+}
+
+// matches applies the filters of q to i.
 func (s *state) matches(i issue.Issue, q ports.IssueQuery) bool {
 	switch q.State {
 	case "closed":
@@ -176,16 +284,22 @@ func (s *state) matches(i issue.Issue, q ports.IssueQuery) bool {
 			return false
 		}
 	}
-	if len(q.RepoIDs) > 0 && !slices.Contains(q.RepoIDs, i.RepoID) || q.IsPull != nil && i.IsPull != *q.IsPull {
+	if !s.inScope(i, q) || q.IsPull != nil && i.IsPull != *q.IsPull {
 		return false
 	}
-	for _, l := range q.LabelIDs {
+	for _, l := range append(slices.Clone(q.LabelIDs), s.namedLabels(i.RepoID, q.LabelNames)...) {
 		if !s.issueLabels[pair{i.ID, l}] {
 			return false
 		}
 	}
 	if len(q.MilestoneIDs) > 0 && !slices.Contains(q.MilestoneIDs, i.MilestoneID) || q.NoMilestone && i.MilestoneID != 0 {
 		return false
+	}
+	if len(q.MilestoneNames) > 0 {
+		m, ok := s.milestones[i.MilestoneID]
+		if !ok || !slices.Contains(q.MilestoneNames, m.Title) {
+			return false
+		}
 	}
 	if !q.Since.IsZero() && i.UpdatedAt.Before(q.Since) || !q.Before.IsZero() && i.UpdatedAt.After(q.Before) {
 		return false
@@ -195,42 +309,75 @@ func (s *state) matches(i issue.Issue, q ports.IssueQuery) bool {
 	}
 	if q.MentionedID != 0 {
 		u, ok := s.users[q.MentionedID]
-		if !ok || !strings.Contains(strings.ToLower(i.Body), "@"+u.LowerName) {
+		if !ok || !mentions(i.Body, u.LowerName) {
 			return false
 		}
 	}
-	if kw := strings.ToLower(strings.TrimSpace(q.Keyword)); kw != "" {
-		if n, err := strconv.ParseInt(kw, 10, 64); err == nil && n == i.Index {
-			return true
-		}
-		if !containsFold(i.Title, kw) && !containsFold(i.Body, kw) {
-			return false
-		}
+	if q.Keyword != "" && !s.matchesKeyword(i, q.Keyword) {
+		return false
 	}
 	return true
 }
 
-func (s *IssueStore) List(ctx context.Context, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
-	if q.Viewer != nil || q.OwnerID != 0 || q.TeamID != 0 || len(q.LabelNames) > 0 || len(q.MilestoneNames) > 0 {
-		return nil, 0, errors.New("memstore: issue search across repositories is not implemented")
-	}
-	defer s.d.lock(ctx)()
-	var list []*issue.Issue
-	for _, i := range s.d.s.issues {
-		if s.d.s.matches(i, q) {
-			list = append(list, issueOut(i))
+// mentions reports whether body holds "@name" as a whole name.
+func mentions(body, name string) bool {
+	body = strings.ToLower(body)
+	for rest := body; ; {
+		at := strings.Index(rest, "@"+name)
+		if at < 0 {
+			return false
 		}
+		end := rest[at+1+len(name):]
+		if end == "" || !isNameRune(rune(end[0])) {
+			return true
+		}
+		rest = end
 	}
-	slices.SortFunc(list, func(a, b *issue.Issue) int {
-		switch q.Sort {
+}
+
+func isNameRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.'
+}
+
+// issueOrder compares two issues by IssueQuery.Sort, newest first by default.
+func issueOrder(sort string) func(a, b *issue.Issue) int {
+	return func(a, b *issue.Issue) int {
+		switch sort {
 		case "oldest":
 			return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 		case "recentupdate":
 			return cmp.Or(b.UpdatedAt.Compare(a.UpdatedAt), cmp.Compare(b.ID, a.ID))
 		case "leastupdate":
 			return cmp.Or(a.UpdatedAt.Compare(b.UpdatedAt), cmp.Compare(a.ID, b.ID))
+		case "mostcomment":
+			return cmp.Or(cmp.Compare(b.NumComments, a.NumComments), cmp.Compare(b.ID, a.ID))
+		case "leastcomment":
+			return cmp.Or(cmp.Compare(a.NumComments, b.NumComments), cmp.Compare(a.ID, b.ID))
 		}
 		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID))
+	}
+}
+
+func (s *IssueStore) List(ctx context.Context, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
+	defer s.d.lock(ctx)()
+	if len(q.RepoIDs) == 0 && q.Viewer == nil {
+		return nil, 0, errors.New("memstore: an issue listing names its repositories or its viewer")
+	}
+	list := []*issue.Issue{}
+	for _, i := range s.d.s.issues {
+		if s.d.s.matches(i, q) {
+			list = append(list, issueOut(i))
+		}
+	}
+	order := issueOrder(q.Sort)
+	slices.SortFunc(list, func(a, b *issue.Issue) int {
+		if q.PriorityRepoID != 0 && (a.RepoID == q.PriorityRepoID) != (b.RepoID == q.PriorityRepoID) {
+			if a.RepoID == q.PriorityRepoID {
+				return -1
+			}
+			return 1
+		}
+		return order(a, b)
 	})
 	return page(list, q.ListOptions), int64(len(list)), nil
 }

@@ -316,8 +316,8 @@ func (s *state) teamReaches(r *repository.Repository, userID int64) bool {
 	return false
 }
 
-// matchesKeyword applies RepoSearch.Keyword (see ports.RepoSearch).
-func (s *state) matchesKeyword(r *repository.Repository, q ports.RepoSearch) bool {
+// repoMatchesKeyword applies RepoSearch.Keyword (see ports.RepoSearch).
+func (s *state) repoMatchesKeyword(r *repository.Repository, q ports.RepoSearch) bool {
 	kw := strings.ToLower(strings.TrimSpace(q.Keyword))
 	if kw == "" {
 		return true
@@ -362,7 +362,7 @@ func (s *RepoStore) Search(ctx context.Context, q ports.RepoSearch) ([]*reposito
 	var list []*repository.Repository
 	for _, id := range sortedKeys(st.repos) {
 		r := st.repoOut(st.repos[id])
-		if !st.visibleTo(r, q.Viewer) || !st.matchesKeyword(r, q) {
+		if !st.visibleTo(r, q.Viewer) || !st.repoMatchesKeyword(r, q) {
 			continue
 		}
 		if q.TeamID != 0 {
@@ -465,39 +465,45 @@ func raise(units map[permission.Unit]permission.AccessMode, u permission.Unit, m
 
 func (s *RepoStore) RelationsMany(ctx context.Context, rs []permission.Repo, userID int64) (map[int64]permission.Relations, error) {
 	defer s.d.lock(ctx)()
-	st := s.d.s
 	out := make(map[int64]permission.Relations, len(rs))
 	for _, r := range rs {
-		rel := permission.Relations{IsOwner: userID != 0 && userID == r.OwnerID, CollaboratorMode: permission.ModeNone}
-		if userID == 0 || userID == r.OwnerID {
-			out[r.ID] = rel
-			continue
-		}
-		if c, ok := st.collaborators[pair{r.ID, userID}]; ok {
-			rel.CollaboratorMode = c.Mode
-		}
-		if r.OwnerIsOrg {
-			for id, t := range st.teams {
-				if t.OrgID != r.OwnerID || !st.teamUsers[pair{id, userID}] {
-					continue
-				}
-				rel.IsOrgMember = true
-				if t.Mode == permission.ModeOwner {
-					rel.IsOrgOwner = true
-				}
-				if t.IncludesAllRepositories || st.teamRepos[pair{id, r.ID}] {
-					for u, m := range t.Units {
-						rel.TeamUnits = raise(rel.TeamUnits, u, m)
-					}
-				}
-			}
-			if _, ok := st.members[pair{r.OwnerID, userID}]; ok {
-				rel.IsOrgMember = true
-			}
-		}
-		out[r.ID] = rel
+		out[r.ID] = s.d.s.relations(r, userID)
 	}
 	return out, nil
+}
+
+// relations gathers userID's ties to r: collaboration, and for an
+// organisation's repository membership, ownership and the units of the
+// teams that reach it.
+func (s *state) relations(r permission.Repo, userID int64) permission.Relations {
+	rel := permission.Relations{IsOwner: userID != 0 && userID == r.OwnerID, CollaboratorMode: permission.ModeNone}
+	if userID == 0 || userID == r.OwnerID {
+		return rel
+	}
+	if c, ok := s.collaborators[pair{r.ID, userID}]; ok {
+		rel.CollaboratorMode = c.Mode
+	}
+	if !r.OwnerIsOrg {
+		return rel
+	}
+	for id, t := range s.teams {
+		if t.OrgID != r.OwnerID || !s.teamUsers[pair{id, userID}] {
+			continue
+		}
+		rel.IsOrgMember = true
+		if t.Mode == permission.ModeOwner {
+			rel.IsOrgOwner = true
+		}
+		if t.IncludesAllRepositories || s.teamRepos[pair{id, r.ID}] {
+			for u, m := range t.Units {
+				rel.TeamUnits = raise(rel.TeamUnits, u, m)
+			}
+		}
+	}
+	if _, ok := s.members[pair{r.OwnerID, userID}]; ok {
+		rel.IsOrgMember = true
+	}
+	return rel
 }
 
 func (s *RepoStore) RecountSocial(ctx context.Context, repoID int64) error {
