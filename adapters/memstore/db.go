@@ -5,9 +5,8 @@
 // It passes, whole, the contract suite's groups (test/contract) named in
 // Groups. Not implemented, and so not run:
 //   - the stores left nil in Stores: PublicKeys, CommitStatuses, Jobs,
-//     Mirrors, PushMirrors, Hooks, HookDeliveries and TrackedTimes, and
-//     the groups that need them (PublicKeys, CommitStatuses, Jobs, Mirrors,
-//     Hooks, HookDeliveries, IssueExtras, IssueBatchLookups).
+//     Mirrors, PushMirrors, Hooks and HookDeliveries, and their groups
+//     (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks, HookDeliveries).
 //
 // Beyond the suite, IssueStore.List does not sort by due date or priority.
 //
@@ -31,7 +30,7 @@ var Groups = []string{
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
 	"ReposEmpty",
 	"Orgs", "OrgTeams", "Blocks",
-	"Issues", "Labels", "Comments",
+	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 }
 
 // DB is one in-memory database.
@@ -77,6 +76,7 @@ func (d *DB) Stores() ports.Stores {
 		Comments:       &CommentStore{d},
 		Reactions:      &ReactionStore{d},
 		Attachments:    &AttachmentStore{d},
+		TrackedTimes:   &TrackedTimeStore{d},
 		IssueRelations: &IssueRelationStore{d},
 	}
 }

@@ -139,6 +139,16 @@ func (s *state) deleteIssue(id int64) {
 			delete(s.attachments, k)
 		}
 	}
+	for k, t := range s.times {
+		if t.IssueID == id {
+			delete(s.times, k)
+		}
+	}
+	for k, w := range s.stopwatches {
+		if w.IssueID == id {
+			delete(s.stopwatches, k)
+		}
+	}
 	for k := range s.issueLabels {
 		if k.a == id {
 			delete(s.issueLabels, k)

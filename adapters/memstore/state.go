@@ -75,6 +75,8 @@ type state struct {
 	milestones  map[int64]issue.Milestone
 	reactions   map[int64]issue.Reaction
 	attachments map[int64]issue.Attachment
+	times       map[int64]trackedTimeRow
+	stopwatches map[int64]issue.Stopwatch
 	deps        map[pair]int64 // issue, depends on: link order
 	issueWatch  map[pair]bool  // issue, user
 }
@@ -93,7 +95,8 @@ func newState() *state {
 		issues: map[int64]issue.Issue{}, nextIndex: map[int64]int64{}, assignees: map[int64][]int64{},
 		comments: map[int64]issue.Comment{}, labels: map[int64]issue.Label{}, issueLabels: map[pair]bool{},
 		milestones: map[int64]issue.Milestone{}, reactions: map[int64]issue.Reaction{},
-		attachments: map[int64]issue.Attachment{},
+		attachments: map[int64]issue.Attachment{}, times: map[int64]trackedTimeRow{},
+		stopwatches: map[int64]issue.Stopwatch{},
 		deps:        map[pair]int64{}, issueWatch: map[pair]bool{},
 	}
 }
@@ -112,7 +115,8 @@ func (s *state) clone() *state {
 		issues: maps.Clone(s.issues), nextIndex: maps.Clone(s.nextIndex), assignees: maps.Clone(s.assignees),
 		comments: maps.Clone(s.comments), labels: maps.Clone(s.labels), issueLabels: maps.Clone(s.issueLabels),
 		milestones: maps.Clone(s.milestones), reactions: maps.Clone(s.reactions),
-		attachments: maps.Clone(s.attachments),
+		attachments: maps.Clone(s.attachments), times: maps.Clone(s.times),
+		stopwatches: maps.Clone(s.stopwatches),
 		deps:        maps.Clone(s.deps), issueWatch: maps.Clone(s.issueWatch),
 	}
 }
