@@ -137,3 +137,19 @@ func TestEditPolicyOpenDependencyBlocksClosing(t *testing.T) {
 	is.NoErr(err)
 	is.True(f.stored(i.ID).IsClosed)
 }
+
+func TestEditPolicyStrangerReadsPublicTrackerButMayNotEdit(t *testing.T) {
+	is := is.New(t)
+	f := newTracker(t)
+	i := f.issue(f.poster, "Public bug")
+	f.repo.Private = false
+	is.NoErr(f.stores.Repos.Update(f.ctx, f.repo))
+
+	a := f.mustAccess(f.stranger)
+	v, err := f.svc.Get(f.ctx, a, i.Index)
+	is.NoErr(err) // reads it
+	is.True(v != nil)
+	_, err = f.svc.Edit(f.ctx, a, i.Index, issues.EditInput{State: ptr("closed")})
+	is.True(errors.Is(err, errs.ErrForbidden))
+	is.True(!f.stored(i.ID).IsClosed)
+}
