@@ -1,7 +1,9 @@
 // Package contract holds the behaviour every implementation of the store
-// ports must share. Each adapter (SQLite, Postgres, a memory fake) runs the
-// same suite, so the application can rely on the port's documentation rather
-// than on one backend's quirks.
+// ports must share. The SQL adapter runs the whole suite on SQLite and
+// Postgres (RunStoreSuite); the in-memory fake of adapters/memstore runs the
+// groups it implements (RunStoreGroups), so the application and its unit
+// tests can rely on the port's documentation rather than on one backend's
+// quirks.
 package contract
 
 import (
@@ -20,14 +22,62 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// RunStoreSuite runs the contract of UserStore, EmailStore, AccessTokenStore,
-// the repository stores (RepoStore, CollaboratorStore, DeployKeyStore,
-// TopicStore, StarStore, WatchStore, TransferStore) and Transactor. open must give each call a fresh, empty, migrated database
-// (and the transaction runner bound to it): every subtest opens its own, so
-// subtests run in parallel and counts are exact.
+// RunStoreSuite runs every group of the contract: the account stores
+// (UserStore, EmailStore, AccessTokenStore, PublicKeyStore), the repository
+// stores (RepoStore, CollaboratorStore, DeployKeyStore, TopicStore,
+// StarStore, WatchStore, TransferStore), commit statuses, jobs, mirrors,
+// hooks, organisations and blocks, the issue stores and Transactor. open
+// must give each call a fresh, empty, migrated database (and the
+// transaction runner bound to it): every subtest opens its own, so subtests
+// run in parallel and counts are exact.
 func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Transactor)) {
 	t.Helper()
-	groups := map[string]map[string]func(t *testing.T, f *fixture){
+	RunStoreGroups(t, open, storeGroupOrder...)
+}
+
+// RunStoreGroups runs only the named groups of the suite, in the suite's
+// order, for an adapter that implements some of the stores (a group is
+// passed whole or not run). An unknown name fails the test.
+func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Transactor), names ...string) {
+	t.Helper()
+	groups := storeGroups()
+	want := map[string]bool{}
+	for _, n := range names {
+		if groups[n] == nil {
+			t.Fatalf("contract: no store group %q", n)
+		}
+		want[n] = true
+	}
+	for _, group := range storeGroupOrder {
+		if !want[group] {
+			continue
+		}
+		t.Run(group, func(t *testing.T) {
+			for name, test := range groups[group] {
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					stores, tx := open(t)
+					test(t, &fixture{t: t, ctx: t.Context(), Stores: stores, tx: tx})
+				})
+			}
+		})
+	}
+}
+
+// storeGroupOrder is the order the suite runs its groups in.
+var storeGroupOrder = []string{
+	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
+	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
+	"ReposEmpty", "PublicKeys",
+	"CommitStatuses",
+	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
+	"Orgs", "OrgTeams", "Blocks",
+	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
+}
+
+// storeGroups are the suite's tests by group and name.
+func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
+	return map[string]map[string]func(t *testing.T, f *fixture){
 		"Users":  userTests,
 		"Emails": emailTests,
 		"Tokens": tokenTests,
@@ -62,26 +112,6 @@ func RunStoreSuite(t *testing.T, open func(t *testing.T) (ports.Stores, ports.Tr
 		"Comments":          commentTests,
 		"IssueExtras":       issueExtraTests,
 		"IssueBatchLookups": issueBatchLookupTests,
-	}
-	order := []string{
-		"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
-		"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-		"ReposEmpty", "PublicKeys",
-		"CommitStatuses",
-		"Jobs", "Mirrors", "Hooks", "HookDeliveries",
-		"Orgs", "OrgTeams", "Blocks",
-		"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	}
-	for _, group := range order {
-		t.Run(group, func(t *testing.T) {
-			for name, test := range groups[group] {
-				t.Run(name, func(t *testing.T) {
-					t.Parallel()
-					stores, tx := open(t)
-					test(t, &fixture{t: t, ctx: t.Context(), Stores: stores, tx: tx})
-				})
-			}
-		})
 	}
 }
 

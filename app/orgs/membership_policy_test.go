@@ -1,0 +1,130 @@
+package orgs_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/user"
+)
+
+// Creating organisations, seeing them, and their members: who may create
+// one, who sees a private one and its concealed members, who publicises a
+// membership, and that the last owner stays.
+func TestMembershipPolicyWhoCreatesOrganisations(t *testing.T) {
+	is := is.New(t)
+	w := newWorld(t)
+	plain, allowed := w.user("plain"), w.user("allowed", mayCreateOrgs)
+	restricted := w.user("restricted", mayCreateOrgs, func(u *user.User) { u.IsRestricted = true })
+
+	for _, u := range []*user.User{plain, restricted} {
+		_, err := w.svc.Create(w.ctx, caller(u), u, orgs.CreateInput{Name: "club-" + u.Name})
+		is.True(errors.Is(err, errs.ErrForbidden))
+	}
+	o, err := w.svc.Create(w.ctx, caller(allowed), allowed, orgs.CreateInput{Name: "club"})
+	is.NoErr(err)
+	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, allowed.ID)
+	is.NoErr(err)
+	is.True(m.IsOwner) // the creator owns it
+
+	_, err = w.svc.Create(w.ctx, caller(allowed), allowed, orgs.CreateInput{Name: "CLUB"})
+	is.True(errors.Is(err, errs.ErrInvalid)) // the name is taken, case-insensitively
+	_, err = w.svc.Create(w.ctx, caller(allowed), &o.User, orgs.CreateInput{Name: "sub-club"})
+	is.True(errors.Is(err, errs.ErrInvalid)) // an organisation owns no organisation
+}
+
+func TestMembershipPolicyPrivateOrganisationHiddenFromNonMembers(t *testing.T) {
+	is := is.New(t)
+	w := newWorld(t)
+	owner, member, outsider, root := w.user("owner"), w.user("member"), w.user("outsider"), w.user("root", admin)
+	w.org("hidden", owner, user.VisibilityPrivate)
+	w.team(w.mustOpen(owner, "hidden"), orgs.TeamInput{Name: "crew", Permission: "read"}, member)
+
+	_, err := w.open(outsider, "hidden")
+	is.True(errors.Is(err, errs.ErrNotFound))
+	_, err = w.open(nil, "hidden")
+	is.True(errors.Is(err, errs.ErrNotFound))
+	for _, u := range []*user.User{owner, member, root} {
+		_, err := w.open(u, "hidden")
+		is.NoErr(err)
+	}
+
+	w.org("limited", owner, user.VisibilityLimited)
+	_, err = w.open(outsider, "limited")
+	is.NoErr(err) // limited: any signed-in user
+	_, err = w.open(nil, "limited")
+	is.True(errors.Is(err, errs.ErrNotFound))
+}
+
+func TestMembershipPolicyConcealedMembersShowToMembersOnly(t *testing.T) {
+	is := is.New(t)
+	w := newWorld(t)
+	owner, shy, proud, outsider := w.user("owner"), w.user("shy"), w.user("proud"), w.user("outsider")
+	w.org("acme", owner, user.VisibilityPublic)
+	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, shy, proud)
+	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(proud, "acme"), proud, true))
+
+	list, total, err := w.svc.Members(w.ctx, w.mustOpen(outsider, "acme"), false, pageOne)
+	is.NoErr(err)
+	is.Equal(names(list), []string{"proud"}) // others see the public members only
+	is.Equal(total, int64(1))
+
+	list, _, err = w.svc.Members(w.ctx, w.mustOpen(shy, "acme"), false, pageOne)
+	is.NoErr(err)
+	is.Equal(names(list), []string{"owner", "proud", "shy"})
+
+	a := w.mustOpen(outsider, "acme")
+	is.True(errors.Is(w.svc.CheckMember(w.ctx, a, shy, true), errs.ErrNotFound))
+	is.NoErr(w.svc.CheckMember(w.ctx, a, proud, true))
+	is.True(errors.Is(w.svc.CheckMember(w.ctx, a, outsider, false), errs.ErrNotFound))
+}
+
+func TestMembershipPolicyOnlyTheMemberPublicisesItself(t *testing.T) {
+	is := is.New(t)
+	w := newWorld(t)
+	owner, member, root := w.user("owner"), w.user("member"), w.user("root", admin)
+	w.org("acme", owner, user.VisibilityPublic)
+	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, member)
+
+	err := w.svc.SetPublic(w.ctx, w.mustOpen(owner, "acme"), member, true)
+	is.True(errors.Is(err, errs.ErrForbidden)) // not even an owner
+	m, err := w.stores.Orgs.Membership(w.ctx, w.mustOpen(owner, "acme").Org.ID, member.ID)
+	is.NoErr(err)
+	is.True(!m.IsPublic)
+
+	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(root, "acme"), member, true)) // a site admin may
+	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(member, "acme"), member, false))
+	is.True(!w.mustOpen(member, "acme").Membership.IsPublic)
+}
+
+func TestMembershipPolicyLastOwnerStays(t *testing.T) {
+	is := is.New(t)
+	w := newWorld(t)
+	owner, second, member := w.user("owner"), w.user("second"), w.user("member")
+	o := w.org("acme", owner, user.VisibilityPublic)
+	a := w.mustOpen(owner, "acme")
+	crew := w.team(a, orgs.TeamInput{Name: "crew", Permission: "write"}, member)
+
+	err := w.svc.RemoveMember(w.ctx, a, owner)
+	is.True(errors.Is(err, org.ErrLastOwner))
+	is.True(errors.Is(err, errs.ErrConflict))
+
+	owners, err := w.stores.Orgs.OwnersTeam(w.ctx, o.ID)
+	is.NoErr(err)
+	ownersAccess, err := w.svc.OpenTeam(w.ctx, caller(owner), owners.ID)
+	is.NoErr(err)
+	is.NoErr(w.svc.AddTeamMember(w.ctx, ownersAccess, second))
+	is.NoErr(w.svc.RemoveMember(w.ctx, a, owner)) // another owner remains
+	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, owner.ID)
+	is.NoErr(err)
+	is.True(!m.IsMember)
+
+	is.NoErr(w.svc.RemoveMember(w.ctx, a, member))
+	is.True(errors.Is(w.svc.CheckTeamMember(w.ctx, crew, member), errs.ErrNotFound)) // out of its teams too
+	err = w.svc.RemoveMember(w.ctx, a, member)
+	is.True(errors.Is(err, errs.ErrNotFound)) // no longer a member
+}
