@@ -19,7 +19,7 @@ func TestEditPolicyPosterChangesTitleAndClosesOwnIssue(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Crash on start")
 
-	v, err := f.svc.Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Title: "Crash at startup", State: ptr("closed")})
+	v, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Title: "Crash at startup", State: ptr("closed")})
 	is.NoErr(err)
 	is.True(v != nil)
 
@@ -35,10 +35,10 @@ func TestEditPolicyPosterReopensOwnIssue(t *testing.T) {
 	is := is.New(t)
 	f := newTracker(t)
 	i := f.issue(f.poster, "Flaky test")
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 
-	_, err = f.svc.Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{State: ptr("open")})
+	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{State: ptr("open")})
 	is.NoErr(err)
 	got := f.stored(i.ID)
 	is.True(!got.IsClosed)
@@ -50,7 +50,7 @@ func TestEditPolicyReaderMayNotEditOthersIssue(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Typo in docs")
 
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.reader), i.Index, issues.EditInput{Title: "hijacked", State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.reader), i.Index, issues.EditInput{Title: "hijacked", State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "user should be the poster of the issue or have write permission")
 
@@ -79,7 +79,7 @@ func TestEditPolicyWriterClosesOthersIssueAndSetsMilestone(t *testing.T) {
 	m := &issue.Milestone{RepoID: f.repo.ID, Title: "v1", CreatedAt: f.clock.at, UpdatedAt: f.clock.at}
 	is.NoErr(f.stores.Milestones.Create(f.ctx, m))
 
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed"), Milestone: ptr(m.ID)})
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed"), Milestone: ptr(m.ID)})
 	is.NoErr(err)
 	got := f.stored(i.ID)
 	is.True(got.IsClosed)
@@ -98,7 +98,7 @@ func TestEditPolicyPosterMetadataChangesAreIgnored(t *testing.T) {
 
 	// A poster without write access changes the text but not the
 	// milestone or the assignees (Gitea ignores them silently).
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Body: ptr("now blue"),
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Body: ptr("now blue"),
 		Milestone: ptr(m.ID), Assignees: &[]string{f.writer.Name}})
 	is.NoErr(err)
 	got := f.stored(i.ID)
@@ -114,7 +114,7 @@ func TestEditPolicySiteAdminEditsWithoutTies(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Needs triage")
 
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.admin), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.admin), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 	is.True(f.stored(i.ID).IsClosed)
 }
@@ -126,14 +126,14 @@ func TestEditPolicyOpenDependencyBlocksClosing(t *testing.T) {
 	i := f.issue(f.poster, "Waits for upstream")
 	is.NoErr(f.stores.IssueRelations.AddDependency(f.ctx, i.ID, blocker.ID))
 
-	_, err := f.svc.Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrPrecondition))
 	is.True(!f.stored(i.ID).IsClosed)
 	is.Equal(len(f.timeline(i.ID)), 0) // the transaction rolled back its event too
 
-	_, err = f.svc.Edit(f.ctx, f.mustAccess(f.writer), blocker.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), blocker.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
-	_, err = f.svc.Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 	is.True(f.stored(i.ID).IsClosed)
 }
@@ -146,10 +146,10 @@ func TestEditPolicyStrangerReadsPublicTrackerButMayNotEdit(t *testing.T) {
 	is.NoErr(f.stores.Repos.Update(f.ctx, f.repo))
 
 	a := f.mustAccess(f.stranger)
-	v, err := f.svc.Get(f.ctx, a, i.Index)
+	v, err := f.svc.Issues().Get(f.ctx, a, i.Index)
 	is.NoErr(err) // reads it
 	is.True(v != nil)
-	_, err = f.svc.Edit(f.ctx, a, i.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.ctx, a, i.Index, issues.EditInput{State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.True(!f.stored(i.ID).IsClosed)
 }

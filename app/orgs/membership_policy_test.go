@@ -66,21 +66,21 @@ func TestMembershipPolicyConcealedMembersShowToMembersOnly(t *testing.T) {
 	owner, shy, proud, outsider := w.user("owner"), w.user("shy"), w.user("proud"), w.user("outsider")
 	w.org("acme", owner, user.VisibilityPublic)
 	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, shy, proud)
-	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(proud, "acme"), proud, true))
+	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(proud, "acme"), proud, true))
 
-	list, total, err := w.svc.Members(w.ctx, w.mustOpen(outsider, "acme"), false, pageOne)
+	list, total, err := w.svc.Members().List(w.ctx, w.mustOpen(outsider, "acme"), false, pageOne)
 	is.NoErr(err)
 	is.Equal(names(list), []string{"proud"}) // others see the public members only
 	is.Equal(total, int64(1))
 
-	list, _, err = w.svc.Members(w.ctx, w.mustOpen(shy, "acme"), false, pageOne)
+	list, _, err = w.svc.Members().List(w.ctx, w.mustOpen(shy, "acme"), false, pageOne)
 	is.NoErr(err)
 	is.Equal(names(list), []string{"owner", "proud", "shy"})
 
 	a := w.mustOpen(outsider, "acme")
-	is.True(errors.Is(w.svc.CheckMember(w.ctx, a, shy, true), errs.ErrNotFound))
-	is.NoErr(w.svc.CheckMember(w.ctx, a, proud, true))
-	is.True(errors.Is(w.svc.CheckMember(w.ctx, a, outsider, false), errs.ErrNotFound))
+	is.True(errors.Is(w.svc.Members().Check(w.ctx, a, shy, true), errs.ErrNotFound))
+	is.NoErr(w.svc.Members().Check(w.ctx, a, proud, true))
+	is.True(errors.Is(w.svc.Members().Check(w.ctx, a, outsider, false), errs.ErrNotFound))
 }
 
 func TestMembershipPolicyOnlyTheMemberPublicisesItself(t *testing.T) {
@@ -90,14 +90,14 @@ func TestMembershipPolicyOnlyTheMemberPublicisesItself(t *testing.T) {
 	w.org("acme", owner, user.VisibilityPublic)
 	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, member)
 
-	err := w.svc.SetPublic(w.ctx, w.mustOpen(owner, "acme"), member, true)
+	err := w.svc.Members().SetPublic(w.ctx, w.mustOpen(owner, "acme"), member, true)
 	is.True(errors.Is(err, errs.ErrForbidden)) // not even an owner
 	m, err := w.stores.Orgs.Membership(w.ctx, w.mustOpen(owner, "acme").Org.ID, member.ID)
 	is.NoErr(err)
 	is.True(!m.IsPublic)
 
-	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(root, "acme"), member, true)) // a site admin may
-	is.NoErr(w.svc.SetPublic(w.ctx, w.mustOpen(member, "acme"), member, false))
+	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(root, "acme"), member, true)) // a site admin may
+	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(member, "acme"), member, false))
 	is.True(!w.mustOpen(member, "acme").Membership.IsPublic)
 }
 
@@ -109,7 +109,7 @@ func TestMembershipPolicyLastOwnerStays(t *testing.T) {
 	a := w.mustOpen(owner, "acme")
 	crew := w.team(a, orgs.TeamInput{Name: "crew", Permission: "write"}, member)
 
-	err := w.svc.RemoveMember(w.ctx, a, owner)
+	err := w.svc.Members().Remove(w.ctx, a, owner)
 	is.True(errors.Is(err, org.ErrLastOwner))
 	is.True(errors.Is(err, errs.ErrConflict))
 
@@ -117,14 +117,14 @@ func TestMembershipPolicyLastOwnerStays(t *testing.T) {
 	is.NoErr(err)
 	ownersAccess, err := w.svc.OpenTeam(w.ctx, caller(owner), owners.ID)
 	is.NoErr(err)
-	is.NoErr(w.svc.AddTeamMember(w.ctx, ownersAccess, second))
-	is.NoErr(w.svc.RemoveMember(w.ctx, a, owner)) // another owner remains
+	is.NoErr(w.svc.TeamMembers().Add(w.ctx, ownersAccess, second))
+	is.NoErr(w.svc.Members().Remove(w.ctx, a, owner)) // another owner remains
 	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, owner.ID)
 	is.NoErr(err)
 	is.True(!m.IsMember)
 
-	is.NoErr(w.svc.RemoveMember(w.ctx, a, member))
-	is.True(errors.Is(w.svc.CheckTeamMember(w.ctx, crew, member), errs.ErrNotFound)) // out of its teams too
-	err = w.svc.RemoveMember(w.ctx, a, member)
+	is.NoErr(w.svc.Members().Remove(w.ctx, a, member))
+	is.True(errors.Is(w.svc.TeamMembers().Check(w.ctx, crew, member), errs.ErrNotFound)) // out of its teams too
+	err = w.svc.Members().Remove(w.ctx, a, member)
 	is.True(errors.Is(err, errs.ErrNotFound)) // no longer a member
 }

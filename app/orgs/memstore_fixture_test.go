@@ -110,12 +110,12 @@ func (s *world) mustOpen(u *user.User, name string) *orgs.Access {
 // team creates a team of o through the use case, as its first owner, with members.
 func (s *world) team(a *orgs.Access, in orgs.TeamInput, members ...*user.User) *orgs.TeamAccess {
 	s.t.Helper()
-	t, err := s.svc.CreateTeam(s.ctx, a, in)
+	t, err := s.svc.Teams().Create(s.ctx, a, in)
 	s.must(err)
 	ta, err := s.svc.OpenTeam(s.ctx, a.Caller, t.ID)
 	s.must(err)
 	for _, m := range members {
-		s.must(s.svc.AddTeamMember(s.ctx, ta, m))
+		s.must(s.svc.TeamMembers().Add(s.ctx, ta, m))
 	}
 	return ta
 }

@@ -25,12 +25,12 @@ func TestTeamPolicyNames(t *testing.T) {
 	w.org("acme", owner, user.VisibilityPublic)
 	a := w.mustOpen(owner, "acme")
 
-	_, err := w.svc.CreateTeam(w.ctx, a, orgs.TeamInput{Name: org.OwnersTeamName, Permission: "read"})
+	_, err := w.svc.Teams().Create(w.ctx, a, orgs.TeamInput{Name: org.OwnersTeamName, Permission: "read"})
 	is.True(errors.Is(err, errs.ErrInvalid)) // the Owners team exists already
 	w.team(a, orgs.TeamInput{Name: "crew", Permission: "read"})
-	_, err = w.svc.CreateTeam(w.ctx, a, orgs.TeamInput{Name: "CREW", Permission: "write"})
+	_, err = w.svc.Teams().Create(w.ctx, a, orgs.TeamInput{Name: "CREW", Permission: "write"})
 	is.True(errors.Is(err, errs.ErrInvalid)) // names are unique, case-insensitively
-	teams, total, err := w.svc.ListTeams(w.ctx, a, "", false, pageOne)
+	teams, total, err := w.svc.Teams().List(w.ctx, a, "", false, pageOne)
 	is.NoErr(err)
 	is.Equal(total, int64(2))
 	is.Equal([]string{teams[0].Name, teams[1].Name}, []string{"crew", "Owners"})
@@ -50,11 +50,11 @@ func TestTeamPolicyMembershipFollowsTeams(t *testing.T) {
 	is.True(m.IsMember && !m.IsOwner)
 	is.Equal(m.MaxMode, permission.ModeWrite)
 
-	is.NoErr(w.svc.RemoveTeamMember(w.ctx, one, dev))
+	is.NoErr(w.svc.TeamMembers().Remove(w.ctx, one, dev))
 	is.True(w.mustOpen(dev, "acme").Membership.IsMember) // still in team two
-	is.NoErr(w.svc.RemoveTeamMember(w.ctx, two, dev))
+	is.NoErr(w.svc.TeamMembers().Remove(w.ctx, two, dev))
 	is.True(!w.mustOpen(dev, "acme").Membership.IsMember) // its last team: out of the organisation
-	err = w.svc.RemoveTeamMember(w.ctx, two, dev)
+	err = w.svc.TeamMembers().Remove(w.ctx, two, dev)
 	is.True(errors.Is(err, errs.ErrNotFound))
 }
 
@@ -69,7 +69,7 @@ func TestTeamPolicyOwnersTeamKeepsItsLastMember(t *testing.T) {
 	is.NoErr(err)
 	is.True(ta.IsMember)
 
-	err = w.svc.RemoveTeamMember(w.ctx, ta, owner)
+	err = w.svc.TeamMembers().Remove(w.ctx, ta, owner)
 	is.True(errors.Is(err, org.ErrLastOwner))
 	is.True(w.mustOpen(owner, "acme").Membership.IsOwner)
 }
@@ -82,13 +82,13 @@ func TestTeamPolicyBlockedUserMayNotJoin(t *testing.T) {
 	crew := w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"})
 	is.NoErr(w.stores.Blocks.Block(w.ctx, &user.Block{BlockerID: o.ID, BlockeeID: troll.ID, Created: w.clock.at}))
 
-	err := w.svc.AddTeamMember(w.ctx, crew, troll)
+	err := w.svc.TeamMembers().Add(w.ctx, crew, troll)
 	is.True(errors.Is(err, errs.ErrForbidden))
 	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, troll.ID)
 	is.NoErr(err)
 	is.True(!m.IsMember)
 
-	err = w.svc.AddTeamMember(w.ctx, crew, &o.User)
+	err = w.svc.TeamMembers().Add(w.ctx, crew, &o.User)
 	is.True(errors.Is(err, errs.ErrNotFound)) // an organisation joins no team
 }
 
@@ -126,7 +126,7 @@ func TestTeamPolicyRepositoriesOfTheOrganisationByTheirAdministrators(t *testing
 	is.NoErr(err)
 	devView, err := w.repos.OpenByID(w.ctx, auth.Caller{User: dev}, tool.ID)
 	is.NoErr(err)
-	err = w.svc.AddTeamRepo(w.ctx, devCrew, devView)
+	err = w.svc.TeamRepos().Add(w.ctx, devCrew, devView)
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.NoErr(w.stores.Collaborators.Remove(w.ctx, tool.ID, dev.ID))
 	ownerView, err := w.repos.OpenByID(w.ctx, auth.Caller{User: owner}, tool.ID)
@@ -135,16 +135,16 @@ func TestTeamPolicyRepositoriesOfTheOrganisationByTheirAdministrators(t *testing
 	// Only the organisation's repositories.
 	strangerView, err := w.repos.OpenByID(w.ctx, auth.Caller{User: stranger}, foreign.ID)
 	is.NoErr(err)
-	err = w.svc.AddTeamRepo(w.ctx, crew, strangerView)
+	err = w.svc.TeamRepos().Add(w.ctx, crew, strangerView)
 	is.True(errors.Is(err, errs.ErrNotFound))
 
-	is.NoErr(w.svc.AddTeamRepo(w.ctx, crew, ownerView))
+	is.NoErr(w.svc.TeamRepos().Add(w.ctx, crew, ownerView))
 	got, err := w.repos.OpenByID(w.ctx, auth.Caller{User: dev}, tool.ID)
 	is.NoErr(err)
 	is.True(got.Perm.CanWrite(permission.UnitCode)) // the team's mode
 	is.True(!got.Perm.IsAdmin())
 
-	is.NoErr(w.svc.RemoveTeamRepo(w.ctx, crew, ownerView))
+	is.NoErr(w.svc.TeamRepos().Remove(w.ctx, crew, ownerView))
 	_, err = w.repos.OpenByID(w.ctx, auth.Caller{User: dev}, tool.ID)
 	is.True(errors.Is(err, errs.ErrNotFound))
 }

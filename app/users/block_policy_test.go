@@ -32,10 +32,10 @@ func TestBlockPolicySeversTiesBothWays(t *testing.T) {
 	other := w.repo(w.user("carol"), "gamma")
 	w.must(w.stores.Stars.Star(w.ctx, bob.ID, other.ID)) // a tie to someone else stays
 
-	is.NoErr(w.svc.Block(w.ctx, caller(alice), alice, bob, "spam"))
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(alice), alice, bob, "spam"))
 
 	is.Equal(w.blocked(alice), []string{"bob"})
-	is.NoErr(w.svc.CheckBlock(w.ctx, alice, bob))
+	is.NoErr(w.svc.Blocks().Check(w.ctx, alice, bob))
 	starred, err := w.stores.Stars.IsStarred(w.ctx, bob.ID, ra.ID)
 	is.NoErr(err)
 	is.True(!starred)
@@ -62,15 +62,15 @@ func TestBlockPolicyRefusals(t *testing.T) {
 	alice, bob, mallory := w.user("alice"), w.user("bob"), w.user("mallory")
 	o := w.org("acme", alice)
 
-	is.Equal(w.svc.Block(w.ctx, caller(alice), alice, alice, ""), user.ErrCannotBlock)         // oneself
-	is.Equal(w.svc.Block(w.ctx, caller(alice), alice, &o.User, ""), user.ErrBlockOrganization) // an organisation
-	is.Equal(w.svc.Block(w.ctx, caller(mallory), alice, bob, ""), user.ErrCannotBlock)         // for someone else
-	is.NoErr(w.svc.Block(w.ctx, caller(alice), alice, bob, ""))
-	is.Equal(w.svc.Block(w.ctx, caller(alice), alice, bob, ""), user.ErrCannotBlock) // twice
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(alice), alice, alice, ""), user.ErrCannotBlock)         // oneself
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(alice), alice, &o.User, ""), user.ErrBlockOrganization) // an organisation
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(mallory), alice, bob, ""), user.ErrCannotBlock)         // for someone else
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(alice), alice, bob, ""))
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(alice), alice, bob, ""), user.ErrCannotBlock) // twice
 	is.Equal(w.blocked(alice), []string{"bob"})
 	is.Equal(len(w.blocked(mallory)), 0)
 
-	err := w.svc.Block(w.ctx, caller(nil), alice, bob, "")
+	err := w.svc.Blocks().Block(w.ctx, caller(nil), alice, bob, "")
 	is.True(errors.Is(err, errs.ErrUnauthenticated))
 }
 
@@ -80,9 +80,9 @@ func TestBlockPolicyOrganisationOwnersBlockForIt(t *testing.T) {
 	owner, member, troll := w.user("owner"), w.user("member"), w.user("troll")
 	o := w.org("acme", owner, member)
 
-	is.Equal(w.svc.Block(w.ctx, caller(member), &o.User, troll, ""), user.ErrCannotBlock) // a plain member may not
-	is.Equal(w.svc.Block(w.ctx, caller(owner), &o.User, member, ""), user.ErrCannotBlock) // nor block its own member
-	is.NoErr(w.svc.Block(w.ctx, caller(owner), &o.User, troll, ""))
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(member), &o.User, troll, ""), user.ErrCannotBlock) // a plain member may not
+	is.Equal(w.svc.Blocks().Block(w.ctx, caller(owner), &o.User, member, ""), user.ErrCannotBlock) // nor block its own member
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(owner), &o.User, troll, ""))
 	is.Equal(w.blocked(&o.User), []string{"troll"})
 }
 
@@ -91,9 +91,9 @@ func TestBlockPolicySiteAdministrators(t *testing.T) {
 	w := newWorld(t)
 	alice, bob, root := w.user("alice"), w.user("bob"), w.user("root", admin)
 
-	is.NoErr(w.svc.Block(w.ctx, caller(root), alice, bob, "")) // an admin acts for anyone
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(root), alice, bob, "")) // an admin acts for anyone
 	is.Equal(w.blocked(alice), []string{"bob"})
-	is.NoErr(w.svc.Block(w.ctx, caller(alice), alice, root, ""))
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(alice), alice, root, ""))
 	is.NoErr(w.svc.CheckNotBlocked(w.ctx, root, alice.ID)) // and is never held back
 }
 
@@ -103,13 +103,13 @@ func TestBlockPolicyUnblock(t *testing.T) {
 	alice, bob := w.user("alice"), w.user("bob")
 	r := w.repo(alice, "alpha")
 	w.must(w.stores.Stars.Star(w.ctx, bob.ID, r.ID))
-	is.NoErr(w.svc.Block(w.ctx, caller(alice), alice, bob, ""))
+	is.NoErr(w.svc.Blocks().Block(w.ctx, caller(alice), alice, bob, ""))
 
-	is.Equal(w.svc.Unblock(w.ctx, caller(bob), alice, bob), user.ErrCannotUnblock) // the blockee may not
-	is.NoErr(w.svc.Unblock(w.ctx, caller(alice), alice, bob))
-	is.Equal(w.svc.Unblock(w.ctx, caller(alice), alice, bob), user.ErrCannotUnblock) // not blocked any more
+	is.Equal(w.svc.Blocks().Unblock(w.ctx, caller(bob), alice, bob), user.ErrCannotUnblock) // the blockee may not
+	is.NoErr(w.svc.Blocks().Unblock(w.ctx, caller(alice), alice, bob))
+	is.Equal(w.svc.Blocks().Unblock(w.ctx, caller(alice), alice, bob), user.ErrCannotUnblock) // not blocked any more
 	is.Equal(len(w.blocked(alice)), 0)
-	is.True(errors.Is(w.svc.CheckBlock(w.ctx, alice, bob), errs.ErrNotFound))
+	is.True(errors.Is(w.svc.Blocks().Check(w.ctx, alice, bob), errs.ErrNotFound))
 	starred, err := w.stores.Stars.IsStarred(w.ctx, bob.ID, r.ID)
 	is.NoErr(err)
 	is.True(!starred) // the severed ties stay severed

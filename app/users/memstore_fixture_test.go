@@ -94,7 +94,7 @@ func (w *world) repo(owner *user.User, name string) *repository.Repository {
 // blocked lists the names of the accounts blocker blocks.
 func (w *world) blocked(blocker *user.User) []string {
 	w.t.Helper()
-	list, _, err := w.svc.ListBlocks(w.ctx, blocker, ports.ListOptions{Page: 1, Limit: 50})
+	list, _, err := w.svc.Blocks().List(w.ctx, blocker, ports.ListOptions{Page: 1, Limit: 50})
 	w.must(err)
 	out := []string{}
 	for _, u := range list {
