@@ -14,8 +14,8 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// cmIssue opens an issue through the API as the client's user.
-func cmIssue(t *testing.T, c *gitea.Client, owner, repo, title, body string) *gitea.Issue {
+// openTestIssue opens an issue through the API as the client's user.
+func openTestIssue(t *testing.T, c *gitea.Client, owner, repo, title, body string) *gitea.Issue {
 	t.Helper()
 	i, _, err := c.CreateIssue(owner, repo, gitea.CreateIssueOption{Title: title, Body: body})
 	if err != nil {
@@ -24,8 +24,8 @@ func cmIssue(t *testing.T, c *gitea.Client, owner, repo, title, body string) *gi
 	return i
 }
 
-// cmComment comments on issue index through the API.
-func cmComment(t *testing.T, c *gitea.Client, owner, repo string, index int64, body string) *gitea.Comment {
+// postComment comments on issue index through the API.
+func postComment(t *testing.T, c *gitea.Client, owner, repo string, index int64, body string) *gitea.Comment {
 	t.Helper()
 	cm, _, err := c.CreateIssueComment(owner, repo, index, gitea.CreateIssueCommentOption{Body: body})
 	if err != nil {
@@ -34,16 +34,16 @@ func cmComment(t *testing.T, c *gitea.Client, owner, repo string, index int64, b
 	return cm
 }
 
-// cmCollaborator gives name the permission on owner/repo.
-func cmCollaborator(t *testing.T, c *gitea.Client, owner, repo, name string, perm gitea.AccessMode) {
+// addTestCollaborator gives name the permission on owner/repo.
+func addTestCollaborator(t *testing.T, c *gitea.Client, owner, repo, name string, perm gitea.AccessMode) {
 	t.Helper()
 	if _, err := c.AddCollaborator(owner, repo, name, gitea.AddCollaboratorOption{Permission: &perm}); err != nil {
 		t.Fatalf("add collaborator %s: %v", name, err)
 	}
 }
 
-// cmIssueComments reads the issue's comment counter.
-func cmIssueComments(t *testing.T, c *gitea.Client, owner, repo string, index int64) int {
+// issueCommentCount reads the issue's comment counter.
+func issueCommentCount(t *testing.T, c *gitea.Client, owner, repo string, index int64) int {
 	t.Helper()
 	i, _, err := c.GetIssue(owner, repo, index)
 	if err != nil {
@@ -61,22 +61,22 @@ func TestIssueComments(t *testing.T) {
 		newAccount(t, srv, "dave", gitea.VisibleTypePublic)
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "tools"})
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "other"})
-		cmCollaborator(t, alice, "alice", "tools", "carol", gitea.AccessModeWrite)
-		first := cmIssue(t, alice, "alice", "tools", "first", "")
+		addTestCollaborator(t, alice, "alice", "tools", "carol", gitea.AccessModeWrite)
+		first := openTestIssue(t, alice, "alice", "tools", "first", "")
 		const R = "/repos/alice/tools"
 
 		t.Run("create, get and count", func(t *testing.T) {
 			is := is.New(t)
 			before := time.Now().Add(-time.Minute)
-			c := cmComment(t, bob, "alice", "tools", first.Index, "hello from bob")
+			c := postComment(t, bob, "alice", "tools", first.Index, "hello from bob")
 			is.Equal(c.Body, "hello from bob")
 			is.Equal(c.Poster.UserName, "bob")
-			is.Equal(c.IssueURL, srv.URL+"/alice/tools/issues/"+cmItoa(first.Index))
-			is.Equal(c.HTMLURL, c.IssueURL+"#issuecomment-"+cmItoa(c.ID))
+			is.Equal(c.IssueURL, srv.URL+"/alice/tools/issues/"+formatID(first.Index))
+			is.Equal(c.HTMLURL, c.IssueURL+"#issuecomment-"+formatID(c.ID))
 			is.Equal(c.PRURL, "")
 			is.True(c.Created.After(before))
 			is.Equal(len(c.Attachments), 0)
-			is.Equal(cmIssueComments(t, alice, "alice", "tools", first.Index), 1)
+			is.Equal(issueCommentCount(t, alice, "alice", "tools", first.Index), 1)
 
 			got, _, err := alice.GetIssueComment("alice", "tools", c.ID)
 			is.NoErr(err)
@@ -84,7 +84,7 @@ func TestIssueComments(t *testing.T) {
 			is.Equal(got.ID, c.ID)
 
 			// The raw answer carries Gitea's every field, assets as an array.
-			r := srv.Do("GET", R+"/issues/comments/"+cmItoa(c.ID), nil)
+			r := srv.Do("GET", R+"/issues/comments/"+formatID(c.ID), nil)
 			is.Equal(r.Status, http.StatusOK)
 			var raw map[string]any
 			r.Decode(t, &raw)
@@ -97,29 +97,29 @@ func TestIssueComments(t *testing.T) {
 		})
 
 		t.Run("not found", func(t *testing.T) {
-			c := cmComment(t, alice, "alice", "tools", first.Index, "mine")
-			elsewhere := cmIssue(t, alice, "alice", "other", "elsewhere", "")
-			oc := cmComment(t, alice, "alice", "other", elsewhere.Index, "other repo")
+			c := postComment(t, alice, "alice", "tools", first.Index, "mine")
+			elsewhere := openTestIssue(t, alice, "alice", "other", "elsewhere", "")
+			oc := postComment(t, alice, "alice", "other", elsewhere.Index, "other repo")
 			assertAPIError(t, srv.Do("GET", R+"/issues/comments/999999", nil), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("GET", R+"/issues/comments/abc", nil), http.StatusNotFound, "")
 			// A comment of another repository is not found through this one.
-			assertAPIError(t, srv.Do("GET", R+"/issues/comments/"+cmItoa(oc.ID), nil), http.StatusNotFound, "")
-			assertAPIError(t, srv.Do("PATCH", R+"/issues/comments/"+cmItoa(oc.ID), map[string]string{"body": "x"},
+			assertAPIError(t, srv.Do("GET", R+"/issues/comments/"+formatID(oc.ID), nil), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do("PATCH", R+"/issues/comments/"+formatID(oc.ID), map[string]string{"body": "x"},
 				adminHeader(srv)...), http.StatusNotFound, "")
-			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+cmItoa(oc.ID), nil, adminHeader(srv)...),
+			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+formatID(oc.ID), nil, adminHeader(srv)...),
 				http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("GET", R+"/issues/999/comments", nil), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("POST", R+"/issues/999/comments", map[string]string{"body": "x"}, basicAs("bob")...),
 				http.StatusNotFound, "")
-			assertAPIError(t, srv.Do("GET", "/repos/alice/nope/issues/comments/"+cmItoa(c.ID), nil), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do("GET", "/repos/alice/nope/issues/comments/"+formatID(c.ID), nil), http.StatusNotFound, "")
 		})
 
 		t.Run("list issue and repository comments", func(t *testing.T) {
 			is := is.New(t)
-			i := cmIssue(t, alice, "alice", "tools", "listing", "")
+			i := openTestIssue(t, alice, "alice", "tools", "listing", "")
 			var made []int64
 			for k := range 3 {
-				made = append(made, cmComment(t, bob, "alice", "tools", i.Index, "c"+strconv.Itoa(k)).ID)
+				made = append(made, postComment(t, bob, "alice", "tools", i.Index, "c"+strconv.Itoa(k)).ID)
 			}
 			list, resp, err := alice.ListIssueComments("alice", "tools", i.Index, gitea.ListIssueCommentOptions{
 				ListOptions: gitea.ListOptions{Page: 1, PageSize: 2}})
@@ -144,12 +144,12 @@ func TestIssueComments(t *testing.T) {
 			is.Equal(r.Status, http.StatusOK)
 			is.Equal(string(r.Body), "[]\n")
 			past := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
-			r = srv.Do("GET", R+"/issues/"+cmItoa(i.Index)+"/comments?since="+url.QueryEscape(past), nil)
+			r = srv.Do("GET", R+"/issues/"+formatID(i.Index)+"/comments?since="+url.QueryEscape(past), nil)
 			is.Equal(r.Status, http.StatusOK)
 			var got []gitea.Comment
 			r.Decode(t, &got)
 			is.Equal(len(got), 3)
-			r = srv.Do("GET", R+"/issues/"+cmItoa(i.Index)+"/comments?before="+url.QueryEscape(past), nil)
+			r = srv.Do("GET", R+"/issues/"+formatID(i.Index)+"/comments?before="+url.QueryEscape(past), nil)
 			is.Equal(r.Status, http.StatusOK)
 			is.Equal(string(r.Body), "[]\n")
 
@@ -159,15 +159,15 @@ func TestIssueComments(t *testing.T) {
 
 		t.Run("edit", func(t *testing.T) {
 			is := is.New(t)
-			c := cmComment(t, bob, "alice", "tools", first.Index, "draft")
-			path := R + "/issues/comments/" + cmItoa(c.ID)
+			c := postComment(t, bob, "alice", "tools", first.Index, "draft")
+			path := R + "/issues/comments/" + formatID(c.ID)
 
 			edited, _, err := bob.EditIssueComment("alice", "tools", c.ID, gitea.EditIssueCommentOption{Body: "final"})
 			is.NoErr(err)
 			is.Equal(edited.Body, "final")
 			is.True(!edited.Updated.Before(c.Updated))
 			// A writer may edit anyone's comment, through the deprecated form too.
-			r := srv.Do("PATCH", R+"/issues/"+cmItoa(first.Index)+"/comments/"+cmItoa(c.ID),
+			r := srv.Do("PATCH", R+"/issues/"+formatID(first.Index)+"/comments/"+formatID(c.ID),
 				map[string]string{"body": "by carol"}, basicAs("carol")...)
 			is.Equal(r.Status, http.StatusOK)
 			var got gitea.Comment
@@ -186,7 +186,7 @@ func TestIssueComments(t *testing.T) {
 		})
 
 		t.Run("create refuses", func(t *testing.T) {
-			path := R + "/issues/" + cmItoa(first.Index) + "/comments"
+			path := R + "/issues/" + formatID(first.Index) + "/comments"
 			assertAPIError(t, srv.Do("POST", path, map[string]string{"body": "x"}), http.StatusUnauthorized, "")
 			assertInvalid(t, srv.Do("POST", path, map[string]string{"body": "  "}, basicAs("bob")...), "Body")
 			assertInvalid(t, srv.Do("POST", path, map[string]any{"body": 5}, basicAs("bob")...), "Body")
@@ -194,33 +194,33 @@ func TestIssueComments(t *testing.T) {
 
 		t.Run("delete", func(t *testing.T) {
 			is := is.New(t)
-			i := cmIssue(t, alice, "alice", "tools", "deleting", "")
-			c1 := cmComment(t, bob, "alice", "tools", i.Index, "one")
-			c2 := cmComment(t, bob, "alice", "tools", i.Index, "two")
-			is.Equal(cmIssueComments(t, alice, "alice", "tools", i.Index), 2)
+			i := openTestIssue(t, alice, "alice", "tools", "deleting", "")
+			c1 := postComment(t, bob, "alice", "tools", i.Index, "one")
+			c2 := postComment(t, bob, "alice", "tools", i.Index, "two")
+			is.Equal(issueCommentCount(t, alice, "alice", "tools", i.Index), 2)
 
-			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+cmItoa(c1.ID), nil, basicAs("dave")...),
+			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+formatID(c1.ID), nil, basicAs("dave")...),
 				http.StatusForbidden, "")
-			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+cmItoa(c1.ID), nil), http.StatusUnauthorized, "")
+			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+formatID(c1.ID), nil), http.StatusUnauthorized, "")
 			_, err := bob.DeleteIssueComment("alice", "tools", c1.ID)
 			is.NoErr(err)
-			is.Equal(cmIssueComments(t, alice, "alice", "tools", i.Index), 1)
-			assertAPIError(t, srv.Do("GET", R+"/issues/comments/"+cmItoa(c1.ID), nil), http.StatusNotFound, "")
+			is.Equal(issueCommentCount(t, alice, "alice", "tools", i.Index), 1)
+			assertAPIError(t, srv.Do("GET", R+"/issues/comments/"+formatID(c1.ID), nil), http.StatusNotFound, "")
 			// The deprecated form, by a writer.
-			r := srv.Do("DELETE", R+"/issues/"+cmItoa(i.Index)+"/comments/"+cmItoa(c2.ID), nil, basicAs("carol")...)
+			r := srv.Do("DELETE", R+"/issues/"+formatID(i.Index)+"/comments/"+formatID(c2.ID), nil, basicAs("carol")...)
 			is.Equal(r.Status, http.StatusNoContent)
-			is.Equal(cmIssueComments(t, alice, "alice", "tools", i.Index), 0)
-			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+cmItoa(c2.ID), nil, basicAs("carol")...),
+			is.Equal(issueCommentCount(t, alice, "alice", "tools", i.Index), 0)
+			assertAPIError(t, srv.Do("DELETE", R+"/issues/comments/"+formatID(c2.ID), nil, basicAs("carol")...),
 				http.StatusNotFound, "")
 		})
 
 		t.Run("closed issue takes comments", func(t *testing.T) {
 			is := is.New(t)
-			i := cmIssue(t, alice, "alice", "tools", "closing", "")
+			i := openTestIssue(t, alice, "alice", "tools", "closing", "")
 			closed := gitea.StateClosed
 			_, _, err := alice.EditIssue("alice", "tools", i.Index, gitea.EditIssueOption{State: &closed})
 			is.NoErr(err)
-			c := cmComment(t, bob, "alice", "tools", i.Index, "after the close")
+			c := postComment(t, bob, "alice", "tools", i.Index, "after the close")
 			is.Equal(c.Body, "after the close")
 			got, _, err := alice.GetIssue("alice", "tools", i.Index)
 			is.NoErr(err)
@@ -229,29 +229,29 @@ func TestIssueComments(t *testing.T) {
 
 		t.Run("locked issue", func(t *testing.T) {
 			is := is.New(t)
-			i := cmIssue(t, alice, "alice", "tools", "heated", "")
+			i := openTestIssue(t, alice, "alice", "tools", "heated", "")
 			_, err := alice.LockIssue("alice", "tools", i.Index, gitea.LockIssueOption{LockReason: "Too heated"})
 			is.NoErr(err)
-			path := R + "/issues/" + cmItoa(i.Index) + "/comments"
+			path := R + "/issues/" + formatID(i.Index) + "/comments"
 			assertAPIError(t, srv.Do("POST", path, map[string]string{"body": "x"}, basicAs("bob")...),
 				http.StatusForbidden, "You cannot comment on a locked issue.")
-			cmComment(t, carol, "alice", "tools", i.Index, "writers may") // a writer still may
-			is.Equal(cmIssueComments(t, alice, "alice", "tools", i.Index), 1)
+			postComment(t, carol, "alice", "tools", i.Index, "writers may") // a writer still may
+			is.Equal(issueCommentCount(t, alice, "alice", "tools", i.Index), 1)
 		})
 
 		t.Run("private repository", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "secret", Private: true})
-			i := cmIssue(t, alice, "alice", "secret", "hidden", "")
-			c := cmComment(t, alice, "alice", "secret", i.Index, "psst")
+			i := openTestIssue(t, alice, "alice", "secret", "hidden", "")
+			c := postComment(t, alice, "alice", "secret", i.Index, "psst")
 			const P = "/repos/alice/secret"
-			for _, p := range []string{P + "/issues/comments", P + "/issues/comments/" + cmItoa(c.ID),
-				P + "/issues/" + cmItoa(i.Index) + "/comments"} {
+			for _, p := range []string{P + "/issues/comments", P + "/issues/comments/" + formatID(c.ID),
+				P + "/issues/" + formatID(i.Index) + "/comments"} {
 				assertAPIError(t, srv.Do("GET", p, nil), http.StatusNotFound, "")
 				assertAPIError(t, srv.Do("GET", p, nil, basicAs("bob")...), http.StatusNotFound, "")
 			}
 			// Anonymous writes to a private repository are not found either (not 401).
-			assertAPIError(t, srv.Do("POST", P+"/issues/"+cmItoa(i.Index)+"/comments", map[string]string{"body": "x"}),
+			assertAPIError(t, srv.Do("POST", P+"/issues/"+formatID(i.Index)+"/comments", map[string]string{"body": "x"}),
 				http.StatusNotFound, "")
 			got, _, err := alice.GetIssueComment("alice", "secret", c.ID)
 			is.NoErr(err)
@@ -261,8 +261,8 @@ func TestIssueComments(t *testing.T) {
 		t.Run("issues disabled", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "quiet", AutoInit: true})
-			i := cmIssue(t, alice, "alice", "quiet", "before", "")
-			c := cmComment(t, alice, "alice", "quiet", i.Index, "before")
+			i := openTestIssue(t, alice, "alice", "quiet", "before", "")
+			c := postComment(t, alice, "alice", "quiet", i.Index, "before")
 			off := false
 			_, _, err := alice.EditRepo("alice", "quiet", gitea.EditRepoOption{HasIssues: &off})
 			is.NoErr(err)
@@ -273,8 +273,8 @@ func TestIssueComments(t *testing.T) {
 			r := srv.Do("GET", Q+"/issues/comments", nil)
 			is.Equal(r.Status, http.StatusOK)
 			is.Equal(string(r.Body), "[]\n")
-			assertAPIError(t, srv.Do("GET", Q+"/issues/comments/"+cmItoa(c.ID), nil, basicAs("bob")...), http.StatusNotFound, "")
-			assertAPIError(t, srv.Do("POST", Q+"/issues/"+cmItoa(i.Index)+"/comments", map[string]string{"body": "x"},
+			assertAPIError(t, srv.Do("GET", Q+"/issues/comments/"+formatID(c.ID), nil, basicAs("bob")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do("POST", Q+"/issues/"+formatID(i.Index)+"/comments", map[string]string{"body": "x"},
 				basicAs("bob")...), http.StatusNotFound, "")
 			_, _, err = alice.EditRepo("alice", "quiet", gitea.EditRepoOption{HasPullRequests: &off})
 			is.NoErr(err)
@@ -285,15 +285,15 @@ func TestIssueComments(t *testing.T) {
 		t.Run("archived repository", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "attic"})
-			i := cmIssue(t, alice, "alice", "attic", "old", "")
-			c := cmComment(t, alice, "alice", "attic", i.Index, "old")
+			i := openTestIssue(t, alice, "alice", "attic", "old", "")
+			c := postComment(t, alice, "alice", "attic", i.Index, "old")
 			yes := true
 			_, _, err := alice.EditRepo("alice", "attic", gitea.EditRepoOption{Archived: &yes})
 			is.NoErr(err)
 			const A = "/repos/alice/attic"
-			assertAPIError(t, srv.Do("POST", A+"/issues/"+cmItoa(i.Index)+"/comments", map[string]string{"body": "x"},
+			assertAPIError(t, srv.Do("POST", A+"/issues/"+formatID(i.Index)+"/comments", map[string]string{"body": "x"},
 				basicAs("alice")...), http.StatusLocked, "")
-			assertAPIError(t, srv.Do("PATCH", A+"/issues/comments/"+cmItoa(c.ID), map[string]string{"body": "x"},
+			assertAPIError(t, srv.Do("PATCH", A+"/issues/comments/"+formatID(c.ID), map[string]string{"body": "x"},
 				basicAs("alice")...), http.StatusLocked, "")
 			// Reading stays possible.
 			list, _, err := alice.ListIssueComments("alice", "attic", i.Index, gitea.ListIssueCommentOptions{})
@@ -303,4 +303,4 @@ func TestIssueComments(t *testing.T) {
 	})
 }
 
-func cmItoa(n int64) string { return fmt.Sprint(n) }
+func formatID(n int64) string { return fmt.Sprint(n) }

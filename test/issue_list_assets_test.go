@@ -24,8 +24,8 @@ func TestIssueListAssets(t *testing.T) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "tools"})
-		with := cmIssue(t, alice, "alice", "tools", "with files", "")
-		bare := cmIssue(t, alice, "alice", "tools", "without files", "")
+		with := openTestIssue(t, alice, "alice", "tools", "with files", "")
+		bare := openTestIssue(t, alice, "alice", "tools", "without files", "")
 		a1, _, err := alice.CreateIssueAttachment("alice", "tools", with.Index, strings.NewReader("one\n"), "one.txt")
 		is.NoErr(err)
 		a2, _, err := alice.CreateIssueAttachment("alice", "tools", with.Index, strings.NewReader("two!\n"), "two.txt")
@@ -100,7 +100,7 @@ func TestIssueListTotals(t *testing.T) {
 			if k%2 == 0 {
 				body = "first steps here"
 			}
-			i := cmIssue(t, alice, "alice", "tools", "issue "+strconv.Itoa(k)+" rarewords", body)
+			i := openTestIssue(t, alice, "alice", "tools", "issue "+strconv.Itoa(k)+" rarewords", body)
 			if k%3 == 0 {
 				closed := gitea.StateClosed
 				_, _, err := alice.EditIssue("alice", "tools", i.Index, gitea.EditIssueOption{State: &closed})

@@ -18,12 +18,12 @@ func TestIssueReactions(t *testing.T) {
 		_, carol := newAccount(t, srv, "carol", gitea.VisibleTypePublic)
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "tools"})
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "other"})
-		cmCollaborator(t, alice, "alice", "tools", "carol", gitea.AccessModeWrite)
-		i := cmIssue(t, alice, "alice", "tools", "react to me", "")
-		c := cmComment(t, alice, "alice", "tools", i.Index, "and to me")
+		addTestCollaborator(t, alice, "alice", "tools", "carol", gitea.AccessModeWrite)
+		i := openTestIssue(t, alice, "alice", "tools", "react to me", "")
+		c := postComment(t, alice, "alice", "tools", i.Index, "and to me")
 		const R = "/repos/alice/tools"
-		issuePath := R + "/issues/" + cmItoa(i.Index) + "/reactions"
-		commentPath := R + "/issues/comments/" + cmItoa(c.ID) + "/reactions"
+		issuePath := R + "/issues/" + formatID(i.Index) + "/reactions"
+		commentPath := R + "/issues/comments/" + formatID(c.ID) + "/reactions"
 
 		t.Run("issue reactions", func(t *testing.T) {
 			is := is.New(t)
@@ -92,21 +92,21 @@ func TestIssueReactions(t *testing.T) {
 			assertAPIError(t, srv.Do("POST", issuePath, "{", basicAs("bob")...), http.StatusBadRequest, "")
 			assertAPIError(t, srv.Do("GET", R+"/issues/999/reactions", nil), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("GET", R+"/issues/comments/999999/reactions", nil), http.StatusNotFound, "")
-			o := cmIssue(t, alice, "alice", "other", "o", "")
-			oc := cmComment(t, alice, "alice", "other", o.Index, "o")
-			assertAPIError(t, srv.Do("POST", R+"/issues/comments/"+cmItoa(oc.ID)+"/reactions",
+			o := openTestIssue(t, alice, "alice", "other", "o", "")
+			oc := postComment(t, alice, "alice", "other", o.Index, "o")
+			assertAPIError(t, srv.Do("POST", R+"/issues/comments/"+formatID(oc.ID)+"/reactions",
 				map[string]string{"content": "+1"}, basicAs("bob")...), http.StatusNotFound, "")
 		})
 
 		t.Run("locked issue", func(t *testing.T) {
 			is := is.New(t)
-			l := cmIssue(t, alice, "alice", "tools", "locked", "")
-			lc := cmComment(t, alice, "alice", "tools", l.Index, "x")
+			l := openTestIssue(t, alice, "alice", "tools", "locked", "")
+			lc := postComment(t, alice, "alice", "tools", l.Index, "x")
 			_, err := alice.LockIssue("alice", "tools", l.Index, gitea.LockIssueOption{})
 			is.NoErr(err)
-			assertAPIError(t, srv.Do("POST", R+"/issues/"+cmItoa(l.Index)+"/reactions", map[string]string{"content": "+1"},
+			assertAPIError(t, srv.Do("POST", R+"/issues/"+formatID(l.Index)+"/reactions", map[string]string{"content": "+1"},
 				basicAs("bob")...), http.StatusForbidden, "no permission to change reaction")
-			assertAPIError(t, srv.Do("POST", R+"/issues/comments/"+cmItoa(lc.ID)+"/reactions",
+			assertAPIError(t, srv.Do("POST", R+"/issues/comments/"+formatID(lc.ID)+"/reactions",
 				map[string]string{"content": "+1"}, basicAs("bob")...), http.StatusForbidden, "no permission to change reaction")
 			_, _, err = carol.PostIssueReaction("alice", "tools", l.Index, "+1") // writers still may
 			is.NoErr(err)
@@ -115,10 +115,10 @@ func TestIssueReactions(t *testing.T) {
 		t.Run("private repository", func(t *testing.T) {
 			is := is.New(t)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "secret", Private: true})
-			p := cmIssue(t, alice, "alice", "secret", "hidden", "")
+			p := openTestIssue(t, alice, "alice", "secret", "hidden", "")
 			_, _, err := alice.PostIssueReaction("alice", "secret", p.Index, "heart")
 			is.NoErr(err)
-			path := "/repos/alice/secret/issues/" + cmItoa(p.Index) + "/reactions"
+			path := "/repos/alice/secret/issues/" + formatID(p.Index) + "/reactions"
 			assertAPIError(t, srv.Do("GET", path, nil), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("POST", path, map[string]string{"content": "+1"}, basicAs("bob")...), http.StatusNotFound, "")
 		})

@@ -36,11 +36,11 @@ func TestIssueReferencesBounded(t *testing.T) {
 	r := srv.Do("POST", "/repos/alice/tools/issues", map[string]any{"title": "past the bound",
 		"body": refs(100) + fmt.Sprintf("#%d", target.Index)}, basicAs("alice")...)
 	is.Equal(r.Status, http.StatusCreated)
-	is.Equal(len(cmOfType(cmTimeline(t, srv, path+"/timeline", basicAs("alice")...), "issue_ref")), 0)
+	is.Equal(len(entriesOfType(fetchTimeline(t, srv, path+"/timeline", basicAs("alice")...), "issue_ref")), 0)
 
 	// Within the bound it is (the target is the 100th; repeats count once).
 	r = srv.Do("POST", "/repos/alice/tools/issues", map[string]any{"title": "within the bound",
 		"body": refs(99) + refs(99) + fmt.Sprintf("#%d ", target.Index) + refs(500)}, basicAs("alice")...)
 	is.Equal(r.Status, http.StatusCreated)
-	is.Equal(len(cmOfType(cmTimeline(t, srv, path+"/timeline", basicAs("alice")...), "issue_ref")), 1)
+	is.Equal(len(entriesOfType(fetchTimeline(t, srv, path+"/timeline", basicAs("alice")...), "issue_ref")), 1)
 }

@@ -220,7 +220,7 @@ func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue
 		return nil, err
 	}
 	att := &issue.Attachment{UUID: uuid, RepoID: a.Repo.ID, IssueID: i.ID, CommentID: commentID,
-		UploaderID: a.Caller.UserID(), Name: name, Size: size, CreatedAt: s.cmNow()}
+		UploaderID: a.Caller.UserID(), Name: name, Size: size, CreatedAt: s.timestamp()}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Attachments.Create(ctx, att)
 	})

@@ -151,7 +151,7 @@ func (s Comments) Create(ctx context.Context, a *repos.Access, index int64, body
 		return nil, err
 	}
 	doer := a.Caller.UserID()
-	now := s.cmNow()
+	now := s.timestamp()
 	c := &issue.Comment{Type: issue.CommentPlain, IssueID: i.ID, RepoID: i.RepoID, PosterID: doer, Body: body,
 		CreatedAt: now, UpdatedAt: now}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -202,7 +202,7 @@ func (s Comments) Edit(ctx context.Context, a *repos.Access, id int64, body stri
 	if body != c.Body {
 		old := c.Body
 		err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-			c.Body, c.UpdatedAt = body, s.cmNow()
+			c.Body, c.UpdatedAt = body, s.timestamp()
 			if err := tx.Comments.Update(ctx, c); err != nil {
 				return err
 			}

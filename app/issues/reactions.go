@@ -72,7 +72,7 @@ func (s Reactions) Add(ctx context.Context, a *repos.Access, p Parent, typ strin
 		return nil, false, err
 	}
 	doer := a.Caller.UserID()
-	r = &issue.Reaction{Type: typ, IssueID: i.ID, CommentID: commentID, UserID: doer, CreatedAt: s.cmNow()}
+	r = &issue.Reaction{Type: typ, IssueID: i.ID, CommentID: commentID, UserID: doer, CreatedAt: s.timestamp()}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Reactions.Add(ctx, r)
 	})

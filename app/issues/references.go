@@ -51,7 +51,7 @@ func (s *Service) recordReferences(ctx context.Context, tx ports.Stores, repo *r
 		typ = issue.CommentCommentRef
 	}
 	opened := map[string]*repos.Access{}
-	now := s.cmNow()
+	now := s.timestamp()
 	for _, ref := range refs.Issues {
 		target, err := s.referencedIssue(ctx, tx, caller, repo, ref, opened)
 		if err != nil {

@@ -111,9 +111,9 @@ func (s *Service) openParent(ctx context.Context, a *repos.Access, p Parent) (*i
 	return i, c, err
 }
 
-// cmNow is the time of a write, at the precision both databases keep, so
+// timestamp is the time of a write, at the precision both databases keep, so
 // what a write answers equals what a later read answers.
-func (s *Service) cmNow() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+func (s *Service) timestamp() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // removeFiles deletes attachment files whose rows are gone. A failure
 // leaves an unreachable file behind, which is logged, not answered: the

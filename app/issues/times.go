@@ -195,7 +195,7 @@ func (s Times) Add(ctx context.Context, a *repos.Access, index int64, in AddTime
 		}
 		uid = u.ID
 	}
-	now := s.cmNow()
+	now := s.timestamp()
 	created := in.Created.UTC().Truncate(time.Microsecond) // what a later read gives back
 	if in.Created.IsZero() {
 		created = now
