@@ -215,3 +215,6 @@ func (s *Service) signature(u *user.User) ports.GitSignature {
 	}
 	return ports.GitSignature{Name: name, Email: email, When: s.clock.Now()}
 }
+
+// Templates returns the template texts, for the template routes.
+func (s *Service) Templates() ports.Templates { return s.templates }
