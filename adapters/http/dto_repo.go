@@ -232,7 +232,7 @@ func (s *kernel) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, err
 	if a.Repo.IsMirror {
 		// Only a mirror costs the query; one without sync state (marked a
 		// mirror by other means) shows the zero time, as in Gitea.
-		m, err := s.mirrors.MirrorState(ctx, a.Repo)
+		m, err := s.mirrors.PullMirrors().State(ctx, a.Repo)
 		if err != nil && !errors.Is(err, errs.ErrNotFound) {
 			return nil, err
 		}
@@ -277,7 +277,7 @@ func (s *kernel) renderRepos(ctx context.Context, c auth.Caller, list []*reposit
 	if err != nil {
 		return nil, err
 	}
-	synced, err := s.mirrors.MirrorsUpdated(ctx, list)
+	synced, err := s.mirrors.PullMirrors().Updated(ctx, list)
 	if err != nil {
 		return nil, err
 	}

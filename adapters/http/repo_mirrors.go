@@ -29,7 +29,7 @@ func (s *kernel) repoMirrorRoutes() []route {
 // syncMirror answers POST R/mirror-sync with 202: a sync is queued. A
 // repository that is no pull mirror is 404, as the spec has it.
 func (s repoMirrors) syncMirror(q *request) error {
-	if err := s.mirrors.SyncMirror(q.r.Context(), q.repo); err != nil {
+	if err := s.mirrors.PullMirrors().Sync(q.r.Context(), q.repo); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusAccepted)
@@ -39,7 +39,7 @@ func (s repoMirrors) syncMirror(q *request) error {
 // syncPushMirrors answers POST R/push_mirrors-sync with Gitea's 200 and no
 // body: a push to each push mirror is queued.
 func (s repoMirrors) syncPushMirrors(q *request) error {
-	if err := s.mirrors.SyncPushMirrors(q.r.Context(), q.repo); err != nil {
+	if err := s.mirrors.PushMirrors().Sync(q.r.Context(), q.repo); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusOK)
@@ -52,7 +52,7 @@ func (s repoMirrors) listPushMirrors(q *request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := s.mirrors.ListPushMirrors(q.r.Context(), q.repo, opts)
+	list, total, err := s.mirrors.PushMirrors().List(q.r.Context(), q.repo, opts)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s repoMirrors) addPushMirror(q *request) error {
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
 	}
-	m, err := s.mirrors.CreatePushMirror(q.r.Context(), q.repo, mirrors.PushMirrorInput{
+	m, err := s.mirrors.PushMirrors().Create(q.r.Context(), q.repo, mirrors.PushMirrorInput{
 		RemoteAddress: b.RemoteAddress, RemoteUsername: b.RemoteUsername, RemotePassword: b.RemotePassword,
 		Interval: b.Interval, SyncOnCommit: b.SyncOnCommit,
 	})
@@ -81,7 +81,7 @@ func (s repoMirrors) addPushMirror(q *request) error {
 
 // getPushMirror answers GET R/push_mirrors/{name}.
 func (s repoMirrors) getPushMirror(q *request) error {
-	m, err := s.mirrors.GetPushMirror(q.r.Context(), q.repo, q.var_("name"))
+	m, err := s.mirrors.PushMirrors().Get(q.r.Context(), q.repo, q.var_("name"))
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s repoMirrors) getPushMirror(q *request) error {
 
 // deletePushMirror answers DELETE R/push_mirrors/{name} with 204.
 func (s repoMirrors) deletePushMirror(q *request) error {
-	return noContent(q, s.mirrors.DeletePushMirror(q.r.Context(), q.repo, q.var_("name")))
+	return noContent(q, s.mirrors.PushMirrors().Delete(q.r.Context(), q.repo, q.var_("name")))
 }
 
 // createPushMirrorBody is Gitea's CreatePushMirrorOption.
