@@ -2,10 +2,12 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
+	"github.com/uptrace/bun"
 )
 
 var collaboratorMapping = mapping{
@@ -63,4 +65,25 @@ func (s *CollaboratorStore) List(ctx context.Context, repoID int64, opts ports.L
 		out[i] = ports.CollaboratorUser{User: rows[i].userRow.toDomain(), Mode: permission.AccessMode(rows[i].CollabMode)}
 	}
 	return out, total, nil
+}
+
+type collaborationRow struct {
+	bun.BaseModel `bun:"table:collaborations,alias:c"`
+
+	RepoID  int64     `bun:"repo_id,pk"`
+	UserID  int64     `bun:"user_id,pk"`
+	Mode    int       `bun:"mode"`
+	Created time.Time `bun:"created,nullzero"`
+	Updated time.Time `bun:"updated,nullzero"`
+}
+
+// collaboratorUserRow is a user joined with its collaboration's mode.
+type collaboratorUserRow struct {
+	userRow `bun:",extend"`
+
+	CollabMode int `bun:"collab_mode,scanonly"`
+}
+
+func (r *collaborationRow) toDomain() *repository.Collaborator {
+	return &repository.Collaborator{RepoID: r.RepoID, UserID: r.UserID, Mode: permission.AccessMode(r.Mode)}
 }

@@ -2,10 +2,12 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
+	"github.com/uptrace/bun"
 )
 
 var deployKeyMapping = mapping{
@@ -84,4 +86,30 @@ func (s *DeployKeyStore) FingerprintInUse(ctx context.Context, fingerprint strin
 func (s *DeployKeyStore) Delete(ctx context.Context, repoID, id int64) error {
 	res, err := s.c.w(ctx).NewDelete().Model((*deployKeyRow)(nil)).Where("repo_id = ?", repoID).Where("id = ?", id).Exec(ctx)
 	return deployKeyMapping.affected(res, err)
+}
+
+type deployKeyRow struct {
+	bun.BaseModel `bun:"table:deploy_keys,alias:dk"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	RepoID      int64     `bun:"repo_id"`
+	Title       string    `bun:"title"`
+	Content     string    `bun:"content"`
+	Fingerprint string    `bun:"fingerprint"`
+	ReadOnly    bool      `bun:"read_only"`
+	Created     time.Time `bun:"created,nullzero"`
+}
+
+func toDeployKeyRow(k *repository.DeployKey) *deployKeyRow {
+	return &deployKeyRow{
+		ID: k.ID, RepoID: k.RepoID, Title: k.Title, Content: k.Content, Fingerprint: k.Fingerprint,
+		ReadOnly: k.ReadOnly, Created: dbTime(k.Created),
+	}
+}
+
+func (r *deployKeyRow) toDomain() *repository.DeployKey {
+	return &repository.DeployKey{
+		ID: r.ID, RepoID: r.RepoID, Title: r.Title, Content: r.Content, Fingerprint: r.Fingerprint,
+		ReadOnly: r.ReadOnly, Created: domainTime(r.Created),
+	}
 }

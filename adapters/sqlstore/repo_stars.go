@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -110,4 +111,12 @@ func (s *StarStore) ClearRepo(ctx context.Context, repoID int64) error {
 		}
 		return recount(ctx, tx, recountStarsSQL, repoID)
 	})
+}
+
+type starRow struct {
+	bun.BaseModel `bun:"table:stars,alias:s"`
+
+	UserID  int64     `bun:"user_id,pk"`
+	RepoID  int64     `bun:"repo_id,pk"`
+	Created time.Time `bun:"created,nullzero"`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -119,4 +120,27 @@ func (s *TopicStore) Search(ctx context.Context, keyword string, opts ports.List
 	}
 	out := domainAll(rows, (*topicRow).toDomain)
 	return out, total, nil
+}
+
+type topicRow struct {
+	bun.BaseModel `bun:"table:topics,alias:tp"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	Name      string    `bun:"name"`
+	RepoCount int       `bun:"repo_count"`
+	Created   time.Time `bun:"created,nullzero"`
+	Updated   time.Time `bun:"updated,nullzero"`
+}
+
+type repoTopicRow struct {
+	bun.BaseModel `bun:"table:repo_topics,alias:rt"`
+
+	RepoID  int64 `bun:"repo_id,pk"`
+	TopicID int64 `bun:"topic_id,pk"`
+}
+
+func (r *topicRow) toDomain() ports.TopicCount {
+	return ports.TopicCount{
+		ID: r.ID, Name: r.Name, RepoCount: r.RepoCount, Created: domainTime(r.Created), Updated: domainTime(r.Updated),
+	}
 }

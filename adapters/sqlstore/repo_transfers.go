@@ -2,9 +2,11 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
+	"github.com/uptrace/bun"
 )
 
 var transferMapping = mapping{
@@ -38,4 +40,21 @@ func (s *TransferStore) Get(ctx context.Context, repoID int64) (*repository.Tran
 func (s *TransferStore) Delete(ctx context.Context, repoID int64) error {
 	res, err := s.c.w(ctx).NewDelete().Model((*transferRow)(nil)).Where("repo_id = ?", repoID).Exec(ctx)
 	return transferMapping.affected(res, err)
+}
+
+type transferRow struct {
+	bun.BaseModel `bun:"table:repo_transfers,alias:tr"`
+
+	RepoID      int64     `bun:"repo_id,pk"`
+	DoerID      int64     `bun:"doer_id"`
+	RecipientID int64     `bun:"recipient_id"`
+	Created     time.Time `bun:"created,nullzero"`
+}
+
+func toTransferRow(t *repository.Transfer) *transferRow {
+	return &transferRow{RepoID: t.RepoID, DoerID: t.DoerID, RecipientID: t.RecipientID, Created: dbTime(t.Created)}
+}
+
+func (r *transferRow) toDomain() *repository.Transfer {
+	return &repository.Transfer{RepoID: r.RepoID, DoerID: r.DoerID, RecipientID: r.RecipientID, Created: domainTime(r.Created)}
 }

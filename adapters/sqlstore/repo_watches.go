@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -101,4 +102,17 @@ func (s *WatchStore) PruneRepo(ctx context.Context, repoID int64) error {
 		}
 		return recount(ctx, tx, recountWatchesSQL, repoID)
 	})
+}
+
+type watchRow struct {
+	bun.BaseModel `bun:"table:watches,alias:w"`
+
+	UserID  int64     `bun:"user_id,pk"`
+	RepoID  int64     `bun:"repo_id,pk"`
+	Mode    int       `bun:"mode"`
+	Created time.Time `bun:"created,nullzero"`
+}
+
+func (r *watchRow) toDomain() *ports.Watch {
+	return &ports.Watch{UserID: r.UserID, RepoID: r.RepoID, Mode: r.Mode, Created: domainTime(r.Created)}
 }
