@@ -2,11 +2,9 @@ package ports
 
 import (
 	"context"
-	"time"
 
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
-	"github.com/depothq/depot/domain/user"
 )
 
 // RepoViewer is who a repository listing is for: it sees public repositories
@@ -54,20 +52,6 @@ type RepoSearch struct {
 	ListOptions
 }
 
-// CollaboratorUser is a collaborator with its account.
-type CollaboratorUser struct {
-	User *user.User
-	Mode permission.AccessMode
-}
-
-// TopicCount is a topic with how many repositories use it.
-type TopicCount struct {
-	ID               int64
-	Name             string
-	RepoCount        int
-	Created, Updated time.Time
-}
-
 // RepoStore persists repositories. Names are unique per owner,
 // case-insensitively. Reads fill Owner (from the users table) and Topics.
 // Missing rows are errs.ErrNotFound; taken names are errs.ErrConflict.
@@ -106,81 +90,4 @@ type RepoStore interface {
 	LookupRedirect(ctx context.Context, ownerID int64, oldName string) (int64, error)
 	// DeleteRedirect forgets an old name (when it is taken again).
 	DeleteRedirect(ctx context.Context, ownerID int64, name string) error
-}
-
-// CollaboratorStore persists collaborators.
-type CollaboratorStore interface {
-	// Set adds a collaborator or changes its mode.
-	Set(ctx context.Context, c repository.Collaborator) error
-	// Remove drops a collaborator; errs.ErrNotFound when it was none.
-	Remove(ctx context.Context, repoID, userID int64) error
-	Get(ctx context.Context, repoID, userID int64) (*repository.Collaborator, error)
-	// List returns one page ordered by user name, and the total.
-	List(ctx context.Context, repoID int64, opts ListOptions) ([]CollaboratorUser, int64, error)
-}
-
-// DeployKeyStore persists deploy keys. A key's fingerprint is unique per
-// repository (errs.ErrConflict), as is its title.
-type DeployKeyStore interface {
-	Create(ctx context.Context, k *repository.DeployKey) error
-	Get(ctx context.Context, repoID, id int64) (*repository.DeployKey, error)
-	// List returns one page ordered by id and the total; fingerprint filters when non-empty.
-	List(ctx context.Context, repoID int64, fingerprint string, opts ListOptions) ([]*repository.DeployKey, int64, error)
-	Delete(ctx context.Context, repoID, id int64) error
-	// GetByFingerprint finds the repository's key with this fingerprint
-	// (the SSH server's lookup once it knows the repository asked for).
-	GetByFingerprint(ctx context.Context, repoID int64, fingerprint string) (*repository.DeployKey, error)
-	// FingerprintInUse reports whether any repository has a deploy key
-	// with this fingerprint (the SSH server's sign-in check).
-	FingerprintInUse(ctx context.Context, fingerprint string) (bool, error)
-}
-
-// TopicStore persists repository topics and their usage counts.
-type TopicStore interface {
-	// Replace sets the repository's topics (normalised, sorted), keeping
-	// every topic's repository count right.
-	Replace(ctx context.Context, repoID int64, topics []string) error
-	// Search lists topics whose name contains keyword, most used first, one page, and the total.
-	Search(ctx context.Context, keyword string, opts ListOptions) ([]TopicCount, int64, error)
-}
-
-// StarStore persists stars; starring keeps the repository's counter right.
-type StarStore interface {
-	// Star and Unstar are idempotent.
-	Star(ctx context.Context, userID, repoID int64) error
-	Unstar(ctx context.Context, userID, repoID int64) error
-	IsStarred(ctx context.Context, userID, repoID int64) (bool, error)
-	// ClearRepo removes every star of a repository (it went private).
-	ClearRepo(ctx context.Context, repoID int64) error
-	// Stargazers lists one page of the users who starred the repository, and the total.
-	Stargazers(ctx context.Context, repoID int64, opts ListOptions) ([]*user.User, int64, error)
-}
-
-// Watch is one user's subscription to a repository.
-type Watch struct {
-	UserID, RepoID int64
-	Mode           int
-	Created        time.Time
-}
-
-// WatchStore persists watches; watching keeps the repository's counter right.
-type WatchStore interface {
-	// Watch and Unwatch are idempotent.
-	Watch(ctx context.Context, userID, repoID int64) error
-	Unwatch(ctx context.Context, userID, repoID int64) error
-	// PruneRepo removes the watches of users who can no longer read a
-	// private repository: all but its owner, its collaborators and site admins.
-	PruneRepo(ctx context.Context, repoID int64) error
-	// Get returns the user's watch, errs.ErrNotFound when not watching.
-	Get(ctx context.Context, userID, repoID int64) (*Watch, error)
-	// Watchers lists one page of the users watching the repository, and the total.
-	Watchers(ctx context.Context, repoID int64, opts ListOptions) ([]*user.User, int64, error)
-}
-
-// TransferStore persists pending repository transfers, at most one per repository.
-type TransferStore interface {
-	// Create records an offer, replacing any earlier one.
-	Create(ctx context.Context, t *repository.Transfer) error
-	Get(ctx context.Context, repoID int64) (*repository.Transfer, error)
-	Delete(ctx context.Context, repoID int64) error
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
-	"github.com/depothq/depot/ports"
 )
 
 // repoDTO is Gitea's Repository.
@@ -233,7 +232,7 @@ func (s *kernel) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, err
 	if a.Repo.IsMirror {
 		// Only a mirror costs the query; one without sync state (marked a
 		// mirror by other means) shows the zero time, as in Gitea.
-		m, err := s.mirrors.MirrorState(ctx, a.Repo)
+		m, err := s.mirrors.PullMirrors().State(ctx, a.Repo)
 		if err != nil && !errors.Is(err, errs.ErrNotFound) {
 			return nil, err
 		}
@@ -246,7 +245,7 @@ func (s *kernel) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, err
 
 // transferOf renders r's pending transfer, nil when none.
 func (s *kernel) transferOf(ctx context.Context, c auth.Caller, r *repository.Repository) (*repoTransferDTO, error) {
-	t, err := s.repos.PendingTransfer(ctx, r)
+	t, err := s.repos.Transfers().Pending(ctx, r)
 	if err != nil || t == nil {
 		return nil, err
 	}
@@ -278,7 +277,7 @@ func (s *kernel) renderRepos(ctx context.Context, c auth.Caller, list []*reposit
 	if err != nil {
 		return nil, err
 	}
-	synced, err := s.mirrors.MirrorsUpdated(ctx, list)
+	synced, err := s.mirrors.PullMirrors().Updated(ctx, list)
 	if err != nil {
 		return nil, err
 	}
@@ -293,57 +292,45 @@ func (s *kernel) renderRepos(ctx context.Context, c auth.Caller, list []*reposit
 	return out, nil
 }
 
-// deployKeyDTO is Gitea's DeployKey.
-type deployKeyDTO struct {
-	ID          int64     `json:"id"`
-	KeyID       int64     `json:"key_id"`
-	Key         string    `json:"key"`
-	URL         string    `json:"url"`
-	Title       string    `json:"title"`
-	Fingerprint string    `json:"fingerprint"`
-	Created     time.Time `json:"created_at"`
-	ReadOnly    bool      `json:"read_only"`
-	Repository  *repoDTO  `json:"repository,omitempty"`
-}
-
-func (s *kernel) toDeployKey(a *repos.Access, k *repository.DeployKey) deployKeyDTO {
-	esc := url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
-	return deployKeyDTO{
-		ID: k.ID, KeyID: k.ID, Key: k.Content, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
-		Created: k.Created.UTC(), URL: s.baseURL + apiPrefix + "/repos/" + esc + "/keys/" + itoa(k.ID),
+func (s *kernel) listOwnedRepos(q *request, owner *user.User, withCollaborations bool) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
 	}
+	list, total, err := s.repos.ListOwned(q.r.Context(), q.caller, owner, withCollaborations, opts)
+	return s.writeRepoList(q, opts, list, total, err)
 }
 
-// watchDTO is Gitea's WatchInfo.
-type watchDTO struct {
-	Subscribed    bool      `json:"subscribed"`
-	Ignored       bool      `json:"ignored"`
-	Reason        any       `json:"reason"`
-	CreatedAt     time.Time `json:"created_at"`
-	URL           string    `json:"url"`
-	RepositoryURL string    `json:"repository_url"`
+// createRepoBody is Gitea's CreateRepoOption.
+type createRepoBody struct {
+	Name          string `json:"name"`
+	Description   string `json:"description"`
+	Private       bool   `json:"private"`
+	IssueLabels   string `json:"issue_labels"`
+	AutoInit      bool   `json:"auto_init"`
+	Template      bool   `json:"template"`
+	Gitignores    string `json:"gitignores"`
+	License       string `json:"license"`
+	Readme        string `json:"readme"`
+	DefaultBranch string `json:"default_branch"`
+	TrustModel    string `json:"trust_model"`
+	ObjectFormat  string `json:"object_format_name"`
 }
 
-func (s *kernel) toWatch(a *repos.Access, w *ports.Watch) watchDTO {
-	repoURL := s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
-	return watchDTO{
-		Subscribed: w.Mode == repository.WatchNormal || w.Mode == repository.WatchAuto, Ignored: w.Mode == repository.WatchDont,
-		CreatedAt: w.Created.UTC(), URL: repoURL + "/subscription", RepositoryURL: repoURL,
+// decodeCreateRepo reads a CreateRepoOption body into the use case's input.
+func decodeCreateRepo(q *request) (repos.CreateInput, error) {
+	var b createRepoBody
+	if err := decodeJSON(q.r, &b); err != nil {
+		return repos.CreateInput{}, err
 	}
-}
-
-// topicDTO is Gitea's TopicResponse.
-type topicDTO struct {
-	ID        int64     `json:"id"`
-	Name      string    `json:"topic_name"`
-	RepoCount int       `json:"repo_count"`
-	Created   time.Time `json:"created"`
-	Updated   time.Time `json:"updated"`
-}
-
-// collaboratorPermissionDTO is Gitea's RepoCollaboratorPermission.
-type collaboratorPermissionDTO struct {
-	Permission string  `json:"permission"`
-	RoleName   string  `json:"role_name"`
-	User       userDTO `json:"user"`
+	switch b.TrustModel {
+	case "", "default", "collaborator", "committer", "collaboratorcommitter":
+	default:
+		return repos.CreateInput{}, errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
+	}
+	return repos.CreateInput{
+		Name: b.Name, Description: b.Description, Private: b.Private, Template: b.Template, AutoInit: b.AutoInit,
+		Gitignores: b.Gitignores, License: b.License, Readme: b.Readme, IssueLabels: b.IssueLabels,
+		DefaultBranch: b.DefaultBranch, ObjectFormat: b.ObjectFormat,
+	}, nil
 }

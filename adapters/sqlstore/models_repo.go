@@ -9,7 +9,6 @@ import (
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
-	"github.com/depothq/depot/ports"
 )
 
 // The repository aggregate's query models, mirroring the current schema
@@ -114,78 +113,6 @@ type repoRedirectRow struct {
 	OwnerID   int64  `bun:"owner_id,pk"`
 	LowerName string `bun:"lower_name,pk"`
 	RepoID    int64  `bun:"repo_id"`
-}
-
-type collaborationRow struct {
-	bun.BaseModel `bun:"table:collaborations,alias:c"`
-
-	RepoID  int64     `bun:"repo_id,pk"`
-	UserID  int64     `bun:"user_id,pk"`
-	Mode    int       `bun:"mode"`
-	Created time.Time `bun:"created,nullzero"`
-	Updated time.Time `bun:"updated,nullzero"`
-}
-
-// collaboratorUserRow is a user joined with its collaboration's mode.
-type collaboratorUserRow struct {
-	userRow `bun:",extend"`
-
-	CollabMode int `bun:"collab_mode,scanonly"`
-}
-
-type deployKeyRow struct {
-	bun.BaseModel `bun:"table:deploy_keys,alias:dk"`
-
-	ID          int64     `bun:"id,pk,autoincrement"`
-	RepoID      int64     `bun:"repo_id"`
-	Title       string    `bun:"title"`
-	Content     string    `bun:"content"`
-	Fingerprint string    `bun:"fingerprint"`
-	ReadOnly    bool      `bun:"read_only"`
-	Created     time.Time `bun:"created,nullzero"`
-}
-
-type topicRow struct {
-	bun.BaseModel `bun:"table:topics,alias:tp"`
-
-	ID        int64     `bun:"id,pk,autoincrement"`
-	Name      string    `bun:"name"`
-	RepoCount int       `bun:"repo_count"`
-	Created   time.Time `bun:"created,nullzero"`
-	Updated   time.Time `bun:"updated,nullzero"`
-}
-
-type repoTopicRow struct {
-	bun.BaseModel `bun:"table:repo_topics,alias:rt"`
-
-	RepoID  int64 `bun:"repo_id,pk"`
-	TopicID int64 `bun:"topic_id,pk"`
-}
-
-type starRow struct {
-	bun.BaseModel `bun:"table:stars,alias:s"`
-
-	UserID  int64     `bun:"user_id,pk"`
-	RepoID  int64     `bun:"repo_id,pk"`
-	Created time.Time `bun:"created,nullzero"`
-}
-
-type watchRow struct {
-	bun.BaseModel `bun:"table:watches,alias:w"`
-
-	UserID  int64     `bun:"user_id,pk"`
-	RepoID  int64     `bun:"repo_id,pk"`
-	Mode    int       `bun:"mode"`
-	Created time.Time `bun:"created,nullzero"`
-}
-
-type transferRow struct {
-	bun.BaseModel `bun:"table:repo_transfers,alias:tr"`
-
-	RepoID      int64     `bun:"repo_id,pk"`
-	DoerID      int64     `bun:"doer_id"`
-	RecipientID int64     `bun:"recipient_id"`
-	Created     time.Time `bun:"created,nullzero"`
 }
 
 func toRepoRow(r *repository.Repository) *repoRow {
@@ -300,42 +227,6 @@ func splitList(s string) []string {
 		return nil
 	}
 	return strings.Split(s, ",")
-}
-
-func (r *collaborationRow) toDomain() *repository.Collaborator {
-	return &repository.Collaborator{RepoID: r.RepoID, UserID: r.UserID, Mode: permission.AccessMode(r.Mode)}
-}
-
-func toDeployKeyRow(k *repository.DeployKey) *deployKeyRow {
-	return &deployKeyRow{
-		ID: k.ID, RepoID: k.RepoID, Title: k.Title, Content: k.Content, Fingerprint: k.Fingerprint,
-		ReadOnly: k.ReadOnly, Created: dbTime(k.Created),
-	}
-}
-
-func (r *deployKeyRow) toDomain() *repository.DeployKey {
-	return &repository.DeployKey{
-		ID: r.ID, RepoID: r.RepoID, Title: r.Title, Content: r.Content, Fingerprint: r.Fingerprint,
-		ReadOnly: r.ReadOnly, Created: domainTime(r.Created),
-	}
-}
-
-func (r *topicRow) toDomain() ports.TopicCount {
-	return ports.TopicCount{
-		ID: r.ID, Name: r.Name, RepoCount: r.RepoCount, Created: domainTime(r.Created), Updated: domainTime(r.Updated),
-	}
-}
-
-func (r *watchRow) toDomain() *ports.Watch {
-	return &ports.Watch{UserID: r.UserID, RepoID: r.RepoID, Mode: r.Mode, Created: domainTime(r.Created)}
-}
-
-func toTransferRow(t *repository.Transfer) *transferRow {
-	return &transferRow{RepoID: t.RepoID, DoerID: t.DoerID, RecipientID: t.RecipientID, Created: dbTime(t.Created)}
-}
-
-func (r *transferRow) toDomain() *repository.Transfer {
-	return &repository.Transfer{RepoID: r.RepoID, DoerID: r.DoerID, RecipientID: r.RecipientID, Created: domainTime(r.Created)}
 }
 
 func usersToDomain(rows []userRow) []*user.User {

@@ -96,7 +96,7 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 	if err := s.check(ctx, "CloneAddr", clean, migrateSchemes...); err != nil {
 		return nil, err
 	}
-	r, err := s.repos.CreateForMigration(ctx, c, owner, repos.MigrateInput{
+	r, err := s.repos.Migrations().Create(ctx, c, owner, repos.MigrateInput{
 		Name: in.RepoName, Description: in.Description, Private: in.Private,
 		Mirror: in.Mirror, MirrorInterval: interval, OriginalURL: clean,
 	})
@@ -108,7 +108,7 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 		err = s.migrateTracker(ctx, r, src, c.UserID(), in.Extras)
 	}
 	if err != nil {
-		if derr := s.repos.DiscardMigration(ctx, r); derr != nil {
+		if derr := s.repos.Migrations().Discard(ctx, r); derr != nil {
 			s.log.Error("removing the repository of a failed migration", "repo", r.FullName(), "err", derr)
 		}
 		return nil, err
@@ -119,7 +119,7 @@ func (s *Service) Migrate(ctx context.Context, c auth.Caller, in MigrateInput) (
 // migrationOwner resolves the owner a migration names.
 func (s *Service) migrationOwner(ctx context.Context, c auth.Caller, in MigrateInput) (*user.User, error) {
 	if in.RepoOwner != "" || in.RepoOwnerID == 0 {
-		return s.repos.MigrationOwner(ctx, c, in.RepoOwner, "RepoOwner")
+		return s.repos.Migrations().Owner(ctx, c, in.RepoOwner, "RepoOwner")
 	}
 	if in.RepoOwnerID == c.UserID() {
 		return c.User, nil
@@ -131,7 +131,7 @@ func (s *Service) migrationOwner(ctx context.Context, c auth.Caller, in MigrateI
 	if err != nil {
 		return nil, err
 	}
-	return s.repos.MigrationOwner(ctx, c, u.Name, "RepoOwnerID")
+	return s.repos.Migrations().Owner(ctx, c, u.Name, "RepoOwnerID")
 }
 
 // fill fetches the remote into the new repository r and records what came:

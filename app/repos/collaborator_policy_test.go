@@ -23,26 +23,26 @@ func TestCollaboratorPolicyAddChangesAndRemoves(t *testing.T) {
 
 	_, err := w.open(bob, r)
 	is.True(errors.Is(err, errs.ErrNotFound))
-	is.NoErr(w.svc.AddCollaborator(w.ctx, a, "Bob", permission.ModeRead))
+	is.NoErr(w.svc.Collaborators().Add(w.ctx, a, "Bob", permission.ModeRead))
 	ab := w.mustOpen(bob, r)
 	is.True(ab.Perm.CanRead(permission.UnitCode))
 	is.True(!ab.Perm.CanWrite(permission.UnitCode))
-	is.NoErr(w.svc.IsCollaborator(w.ctx, a, "bob"))
+	is.NoErr(w.svc.Collaborators().Check(w.ctx, a, "bob"))
 
-	is.NoErr(w.svc.AddCollaborator(w.ctx, a, "bob", permission.ModeWrite)) // changes the mode
+	is.NoErr(w.svc.Collaborators().Add(w.ctx, a, "bob", permission.ModeWrite)) // changes the mode
 	c, err := w.stores.Collaborators.Get(w.ctx, r.ID, bob.ID)
 	is.NoErr(err)
 	is.Equal(c.Mode, permission.ModeWrite)
 
 	is.NoErr(w.stores.Watches.Watch(w.ctx, bob.ID, r.ID))
-	is.NoErr(w.svc.RemoveCollaborator(w.ctx, a, "bob"))
+	is.NoErr(w.svc.Collaborators().Remove(w.ctx, a, "bob"))
 	_, err = w.open(bob, r)
 	is.True(errors.Is(err, errs.ErrNotFound))
 	_, err = w.stores.Watches.Get(w.ctx, bob.ID, r.ID)
 	is.True(errors.Is(err, errs.ErrNotFound)) // no longer watches what it cannot read
-	err = w.svc.IsCollaborator(w.ctx, a, "bob")
+	err = w.svc.Collaborators().Check(w.ctx, a, "bob")
 	is.True(errors.Is(err, errs.ErrNotFound))
-	is.NoErr(w.svc.RemoveCollaborator(w.ctx, a, "bob")) // removing a non-collaborator is a no-op
+	is.NoErr(w.svc.Collaborators().Remove(w.ctx, a, "bob")) // removing a non-collaborator is a no-op
 }
 
 func TestCollaboratorPolicyRemovalKeepsWatchOfPublicRepository(t *testing.T) {
@@ -51,10 +51,10 @@ func TestCollaboratorPolicyRemovalKeepsWatchOfPublicRepository(t *testing.T) {
 	alice, bob := w.user("alice"), w.user("bob")
 	r := w.repo(alice, "tool")
 	a := w.mustOpen(alice, r)
-	is.NoErr(w.svc.AddCollaborator(w.ctx, a, "bob", permission.ModeWrite))
+	is.NoErr(w.svc.Collaborators().Add(w.ctx, a, "bob", permission.ModeWrite))
 	is.NoErr(w.stores.Watches.Watch(w.ctx, bob.ID, r.ID))
 
-	is.NoErr(w.svc.RemoveCollaborator(w.ctx, a, "bob"))
+	is.NoErr(w.svc.Collaborators().Remove(w.ctx, a, "bob"))
 	_, err := w.stores.Watches.Get(w.ctx, bob.ID, r.ID)
 	is.NoErr(err) // still reads it
 }
@@ -70,10 +70,10 @@ func TestCollaboratorPolicyRefusesOwnerOrganisationsInactiveAndUnknown(t *testin
 	a := w.mustOpen(alice, r)
 
 	for _, name := range []string{"alice", "acme", "sleeper", "banned", "nobody"} {
-		err := w.svc.AddCollaborator(w.ctx, a, name, permission.ModeRead)
+		err := w.svc.Collaborators().Add(w.ctx, a, name, permission.ModeRead)
 		is.True(errors.Is(err, errs.ErrInvalid)) // a 422 for each
 	}
-	list, total, err := w.svc.ListCollaborators(w.ctx, a, pageOne)
+	list, total, err := w.svc.Collaborators().List(w.ctx, a, pageOne)
 	is.NoErr(err)
 	is.Equal(total, int64(0))
 	is.Equal(len(list), 0)
@@ -89,11 +89,11 @@ func TestCollaboratorPolicyBlocksEitherWayRefuse(t *testing.T) {
 	w.block(carol, alice) // the user blocks the owner
 
 	for _, name := range []string{"bob", "carol"} {
-		err := w.svc.AddCollaborator(w.ctx, a, name, permission.ModeWrite)
+		err := w.svc.Collaborators().Add(w.ctx, a, name, permission.ModeWrite)
 		is.True(errors.Is(err, errs.ErrForbidden))
 		is.Equal(errs.Message(err), "user is blocked")
 	}
-	_, total, err := w.svc.ListCollaborators(w.ctx, a, pageOne)
+	_, total, err := w.svc.Collaborators().List(w.ctx, a, pageOne)
 	is.NoErr(err)
 	is.Equal(total, int64(0))
 }
@@ -106,9 +106,9 @@ func TestCollaboratorPolicyOrganisationRepositoryIgnoresMemberBlocks(t *testing.
 	r := w.repo(&o.User, "tool")
 	w.block(bob, owner) // a block of a member is no block of the organisation
 
-	is.NoErr(w.svc.AddCollaborator(w.ctx, w.mustOpen(owner, r), "bob", permission.ModeRead))
+	is.NoErr(w.svc.Collaborators().Add(w.ctx, w.mustOpen(owner, r), "bob", permission.ModeRead))
 	w.block(&o.User, bob) // the organisation's own block refuses
-	err := w.svc.AddCollaborator(w.ctx, w.mustOpen(owner, r), "bob", permission.ModeWrite)
+	err := w.svc.Collaborators().Add(w.ctx, w.mustOpen(owner, r), "bob", permission.ModeWrite)
 	is.True(errors.Is(err, errs.ErrForbidden))
 	c, err := w.stores.Collaborators.Get(w.ctx, r.ID, bob.ID)
 	is.NoErr(err)

@@ -3,7 +3,6 @@ package repos
 import (
 	"context"
 	"errors"
-	"sort"
 	"strings"
 
 	"github.com/depothq/depot/app/auth"
@@ -14,15 +13,22 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// ListCollaborators lists one page of a's collaborators.
-func (s *Service) ListCollaborators(ctx context.Context, a *Access, opts ports.ListOptions) ([]ports.CollaboratorUser, int64, error) {
+// Collaborators are the use cases of a repository's collaborators: listing, checking, adding and
+// removing them, and asking a user's permission.
+type Collaborators struct{ *Service }
+
+// Collaborators returns the collaborator use cases.
+func (s *Service) Collaborators() Collaborators { return Collaborators{s} }
+
+// List lists one page of a's collaborators.
+func (s Collaborators) List(ctx context.Context, a *Access, opts ports.ListOptions) ([]ports.CollaboratorUser, int64, error) {
 	return s.stores.Collaborators.List(ctx, a.Repo.ID, opts)
 }
 
 // collaboratorUser finds the account named in a collaborator route. As in
 // Gitea, an unknown account is a 422, not a 404: the 404 of these routes
 // means "not a collaborator" or "no such repository".
-func (s *Service) collaboratorUser(ctx context.Context, name string) (*user.User, error) {
+func (s Collaborators) collaboratorUser(ctx context.Context, name string) (*user.User, error) {
 	u, err := s.stores.Users.GetByName(ctx, name)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, errs.Invalid("user does not exist [name: "+name+"]", "collaborator")
@@ -30,9 +36,9 @@ func (s *Service) collaboratorUser(ctx context.Context, name string) (*user.User
 	return u, err
 }
 
-// IsCollaborator answers nil when name collaborates on a, a 404 when not,
+// Check answers nil when name collaborates on a, a 404 when not,
 // and a 422 when no such account exists.
-func (s *Service) IsCollaborator(ctx context.Context, a *Access, name string) error {
+func (s Collaborators) Check(ctx context.Context, a *Access, name string) error {
 	u, err := s.collaboratorUser(ctx, name)
 	if err != nil {
 		return err
@@ -46,8 +52,8 @@ func (s *Service) IsCollaborator(ctx context.Context, a *Access, name string) er
 	return nil
 }
 
-// AddCollaborator adds name to a with mode, or changes its mode.
-func (s *Service) AddCollaborator(ctx context.Context, a *Access, name string, mode permission.AccessMode) error {
+// Add adds name to a with mode, or changes its mode.
+func (s Collaborators) Add(ctx context.Context, a *Access, name string, mode permission.AccessMode) error {
 	u, err := s.collaboratorUser(ctx, name)
 	if err != nil {
 		return err
@@ -71,7 +77,7 @@ func (s *Service) AddCollaborator(ctx context.Context, a *Access, name string, m
 
 // checkNotBlockedEither refuses a collaboration between r's owner and u when
 // either blocks the other, as Gitea's AddOrUpdateCollaborator (403).
-func (s *Service) checkNotBlockedEither(ctx context.Context, tx ports.Stores, r *repository.Repository, u *user.User) error {
+func (s Collaborators) checkNotBlockedEither(ctx context.Context, tx ports.Stores, r *repository.Repository, u *user.User) error {
 	if err := s.users.CheckNotBlocked(ctx, u, r.Owner.ID); err != nil {
 		return err
 	}
@@ -85,11 +91,11 @@ func (s *Service) checkNotBlockedEither(ctx context.Context, tx ports.Stores, r 
 	return s.users.CheckNotBlocked(ctx, owner, u.ID)
 }
 
-// RemoveCollaborator drops name from a; dropping a non-collaborator is a
+// Remove drops name from a; dropping a non-collaborator is a
 // no-op, as in Gitea. As Gitea's ReconsiderWatches does, a user who may no
 // longer read a at all stops watching it, in the same transaction, so that
 // the watcher count and list never name someone shut out.
-func (s *Service) RemoveCollaborator(ctx context.Context, a *Access, name string) error {
+func (s Collaborators) Remove(ctx context.Context, a *Access, name string) error {
 	u, err := s.collaboratorUser(ctx, name)
 	if err != nil {
 		return err
@@ -117,12 +123,12 @@ type CollaboratorPermission struct {
 	Perm permission.Permission
 }
 
-// PermissionOfUser answers GET …/collaborators/{name}/permission: site
+// Permission answers GET …/collaborators/{name}/permission: site
 // admins and repository admins may ask about anyone, others only about
 // themselves (Gitea's rule and message). The rule is checked on the name
 // before any lookup, as Gitea does, so that a caller who may not ask learns
 // nothing about which accounts exist.
-func (s *Service) PermissionOfUser(ctx context.Context, a *Access, name string) (*CollaboratorPermission, error) {
+func (s Collaborators) Permission(ctx context.Context, a *Access, name string) (*CollaboratorPermission, error) {
 	self := a.Caller.User != nil && strings.EqualFold(a.Caller.User.Name, name)
 	if !a.Caller.IsAdmin() && !self && !a.Perm.IsAdmin() {
 		return nil, errs.Forbidden("Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own")
@@ -139,49 +145,4 @@ func (s *Service) PermissionOfUser(ctx context.Context, a *Access, name string) 
 		return nil, err
 	}
 	return &CollaboratorPermission{User: u, Perm: perm}, nil
-}
-
-// Assignees lists who may be assigned issues in a: the personal owner and
-// collaborators with write access, active accounts only, ordered by name as
-// Gitea's GetRepoAssignees does.
-func (s *Service) Assignees(ctx context.Context, a *Access) ([]*user.User, error) {
-	all, err := s.assigneeCandidates(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	out := all[:0]
-	for _, u := range all {
-		if u.IsActive {
-			out = append(out, u)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LowerName < out[j].LowerName })
-	return out, nil
-}
-
-// assigneeCandidates gathers the personal owner and the collaborators who may write.
-func (s *Service) assigneeCandidates(ctx context.Context, a *Access) ([]*user.User, error) {
-	var out []*user.User
-	if a.Repo.Owner.Kind == user.KindIndividual {
-		owner, err := s.stores.Users.GetByID(ctx, a.Repo.Owner.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, owner)
-	}
-	const page = 50
-	for p := 1; ; p++ {
-		list, total, err := s.stores.Collaborators.List(ctx, a.Repo.ID, ports.ListOptions{Page: p, Limit: page})
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range list {
-			if c.Mode >= permission.ModeWrite {
-				out = append(out, c.User)
-			}
-		}
-		if int64(p*page) >= total {
-			return out, nil
-		}
-	}
 }

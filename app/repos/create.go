@@ -245,3 +245,39 @@ func (s *Service) checkRepoLimit(ctx context.Context, owner *user.User) error {
 	}
 	return nil
 }
+
+// targetOwner is the account a new repository of the caller goes to: the
+// caller itself when name is empty or its own, else an organisation the
+// caller may create repositories in (an owner, or a member of a team allowed
+// to create them; site admins anywhere), as Gitea's prepareDoerCreateRepoInOrg.
+// otherUser is the refusal when name is another individual's account,
+// worded per route.
+func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field string, otherUser error) (*user.User, error) {
+	if name == "" || strings.EqualFold(name, c.User.Name) {
+		return c.User, nil
+	}
+	u, err := s.users.View(ctx, c, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errs.Invalid("owner does not exist", field)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.IsAdmin() {
+		return u, nil
+	}
+	if u.Kind != user.KindOrganization {
+		return nil, otherUser
+	}
+	m, err := s.stores.Orgs.Membership(ctx, u.ID, c.UserID())
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !m.IsMember:
+		return nil, errs.Forbidden("Must be an organization member")
+	case !m.IsOwner && !m.CanCreateRepo:
+		return nil, errs.Forbidden("Given user is not allowed to create repository in organization " + u.Name + ".")
+	}
+	return u, nil
+}

@@ -20,7 +20,7 @@ func TestForkPolicyIntoOwnAccount(t *testing.T) {
 	alice, bob := w.user("alice"), w.user("bob")
 	parent := w.repo(alice, "tool")
 
-	fork, err := w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.NoErr(err)
 	is.Equal(fork.Owner.ID, bob.ID)
 	is.Equal(fork.Name, "tool")
@@ -31,7 +31,7 @@ func TestForkPolicyIntoOwnAccount(t *testing.T) {
 	is.NoErr(err) // the creator watches its fork
 	is.Equal(watch.RepoID, fork.ID)
 
-	_, err = w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-2"})
+	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-2"})
 	is.True(errors.Is(err, errs.ErrConflict)) // one fork per account
 }
 
@@ -41,7 +41,7 @@ func TestForkPolicyNotIntoTheParentsOwner(t *testing.T) {
 	alice := w.user("alice")
 	parent := w.repo(alice, "tool")
 
-	_, err := w.svc.Fork(w.ctx, w.mustOpen(alice, parent), repos.ForkInput{Name: "tool-copy"})
+	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(alice, parent), repos.ForkInput{Name: "tool-copy"})
 	is.True(errors.Is(err, errs.ErrConflict))
 	is.Equal(errs.Message(err), "cannot fork a repository into its own owner")
 	is.Equal(w.stored(parent.ID).NumForks, 0)
@@ -54,11 +54,11 @@ func TestForkPolicyNameTakenInTarget(t *testing.T) {
 	parent := w.repo(alice, "tool")
 	w.repo(bob, "tool")
 
-	_, err := w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.True(errors.Is(err, errs.ErrConflict))
 	is.Equal(errs.Message(err), "repository with the same name already exists")
 
-	fork, err := w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-fork"})
+	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-fork"})
 	is.NoErr(err) // under another name it goes
 	is.Equal(fork.Name, "tool-fork")
 }
@@ -69,9 +69,9 @@ func TestForkPolicyIntoAnotherUsersAccountIsForbidden(t *testing.T) {
 	alice, bob, carol := w.user("alice"), w.user("bob"), w.user("carol")
 	parent := w.repo(alice, "tool")
 
-	_, err := w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: carol.Name})
+	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: carol.Name})
 	is.True(errors.Is(err, errs.ErrForbidden))
-	_, err = w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: "nobody"})
+	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: "nobody"})
 	is.True(errors.Is(err, errs.ErrInvalid))
 	n, err := w.stores.Repos.CountByOwner(w.ctx, carol.ID)
 	is.NoErr(err)
@@ -87,20 +87,20 @@ func TestForkPolicyIntoOrganisation(t *testing.T) {
 	w.team(o, "builders", permission.ModeWrite, true, creator)
 	w.team(o, "readers", permission.ModeRead, false, member)
 
-	_, err := w.svc.Fork(w.ctx, w.mustOpen(outsider, parent), repos.ForkInput{Organization: "acme"})
+	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(outsider, parent), repos.ForkInput{Organization: "acme"})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "Must be an organization member")
 
-	_, err = w.svc.Fork(w.ctx, w.mustOpen(member, parent), repos.ForkInput{Organization: "acme"})
+	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(member, parent), repos.ForkInput{Organization: "acme"})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "Given user is not allowed to create repository in organization acme.")
 
-	fork, err := w.svc.Fork(w.ctx, w.mustOpen(creator, parent), repos.ForkInput{Organization: "acme"})
+	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(creator, parent), repos.ForkInput{Organization: "acme"})
 	is.NoErr(err) // a team allowed to create repositories
 	is.Equal(fork.Owner.ID, o.ID)
 
 	other := w.repo(alice, "lib")
-	fork, err = w.svc.Fork(w.ctx, w.mustOpen(owner, other), repos.ForkInput{Organization: "ACME"})
+	fork, err = w.svc.Forks().Create(w.ctx, w.mustOpen(owner, other), repos.ForkInput{Organization: "ACME"})
 	is.NoErr(err) // an owner of the organisation
 	is.Equal(fork.Owner.ID, o.ID)
 }
@@ -116,7 +116,7 @@ func TestForkPolicyOfPrivateOrganisationStaysPrivate(t *testing.T) {
 	parent := w.repo(&o.User, "tool")
 	w.must(w.stores.Orgs.AddTeamRepo(w.ctx, team.ID, parent.ID))
 
-	fork, err := w.svc.Fork(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.NoErr(err)
 	is.True(fork.Private) // it would otherwise publish what the organisation hides
 }

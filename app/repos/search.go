@@ -100,21 +100,6 @@ func (s *Service) ListOwned(ctx context.Context, c auth.Caller, owner *user.User
 	})
 }
 
-// ListForks lists the forks of a that c may see.
-func (s *Service) ListForks(ctx context.Context, a *Access, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
-	return s.stores.Repos.Search(ctx, ports.RepoSearch{ForkOf: a.Repo.ID, Sort: "id", Viewer: viewer(a.Caller), ListOptions: opts})
-}
-
-// ListStarred lists what u starred, as c may see it.
-func (s *Service) ListStarred(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
-	return s.stores.Repos.Search(ctx, ports.RepoSearch{StarredBy: u.ID, Sort: "id", Viewer: viewer(c), ListOptions: opts})
-}
-
-// ListWatched lists what u watches, as c may see it.
-func (s *Service) ListWatched(ctx context.Context, c auth.Caller, u *user.User, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
-	return s.stores.Repos.Search(ctx, ports.RepoSearch{WatchedBy: u.ID, Sort: "id", Viewer: viewer(c), ListOptions: opts})
-}
-
 // Parent returns the fork parent of r as c may see it, nil when r is no fork
 // or c may not see its parent.
 func (s *Service) Parent(ctx context.Context, c auth.Caller, r *repository.Repository) (*Access, error) {

@@ -1,6 +1,10 @@
 // Package repos holds the repository use cases: creating, reading, editing,
 // renaming, transferring, forking and deleting repositories, and their
-// collaborators, deploy keys, topics, stars, watches and avatars. Git
+// collaborators, deploy keys, topics, stars, watches and avatars. Service
+// holds what they share (opening a repository, permissions, creating one);
+// each sub-resource is a focused type reached from it (Collaborators,
+// Assignees, DeployKeys, Topics, Stars, Watches, Transfers, Forks, Avatars,
+// Migrations), in the file of its name. Git
 // storage is reached through ports.GitStorage; every database write is one
 // transaction, and Git writes happen before the commit and are undone when it
 // fails.
@@ -215,3 +219,6 @@ func (s *Service) signature(u *user.User) ports.GitSignature {
 	}
 	return ports.GitSignature{Name: name, Email: email, When: s.clock.Now()}
 }
+
+// Templates returns the template texts, for the template routes.
+func (s *Service) Templates() ports.Templates { return s.templates }

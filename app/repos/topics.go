@@ -8,10 +8,16 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// ReplaceTopics sets a's topics. Each is trimmed and lower-cased first, so
+// Topics are the use cases of repository topics.
+type Topics struct{ *Service }
+
+// Topics returns the topic use cases.
+func (s *Service) Topics() Topics { return Topics{s} }
+
+// Replace sets a's topics. Each is trimmed and lower-cased first, so
 // that, as in Gitea, a refusal lists the invalid topics as they would have
 // been stored rather than as typed.
-func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string) error {
+func (s Topics) Replace(ctx context.Context, a *Access, topics []string) error {
 	trimmed := make([]string, len(topics))
 	for i, t := range topics {
 		trimmed[i] = repository.NormalizeTopic(t)
@@ -23,8 +29,8 @@ func (s *Service) ReplaceTopics(ctx context.Context, a *Access, topics []string)
 	return s.writeTopics(ctx, a.Repo.ID, norm)
 }
 
-// AddTopic adds one topic to a.
-func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
+// Add adds one topic to a.
+func (s Topics) Add(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
 		return repository.InvalidTopic(t)
@@ -44,8 +50,8 @@ func (s *Service) AddTopic(ctx context.Context, a *Access, topic string) error {
 	return s.writeTopics(ctx, a.Repo.ID, norm)
 }
 
-// RemoveTopic removes one topic from a; removing one it lacks is a no-op.
-func (s *Service) RemoveTopic(ctx context.Context, a *Access, topic string) error {
+// Remove removes one topic from a; removing one it lacks is a no-op.
+func (s Topics) Remove(ctx context.Context, a *Access, topic string) error {
 	t := repository.NormalizeTopic(topic)
 	if !repository.ValidTopic(t) {
 		return repository.InvalidTopic(t)
@@ -62,13 +68,13 @@ func (s *Service) RemoveTopic(ctx context.Context, a *Access, topic string) erro
 	return s.writeTopics(ctx, a.Repo.ID, keep)
 }
 
-func (s *Service) writeTopics(ctx context.Context, repoID int64, topics []string) error {
+func (s Topics) writeTopics(ctx context.Context, repoID int64, topics []string) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Topics.Replace(ctx, repoID, topics)
 	})
 }
 
-// SearchTopics lists topics containing keyword, most used first.
-func (s *Service) SearchTopics(ctx context.Context, keyword string, opts ports.ListOptions) ([]ports.TopicCount, int64, error) {
+// Search lists topics containing keyword, most used first.
+func (s Topics) Search(ctx context.Context, keyword string, opts ports.ListOptions) ([]ports.TopicCount, int64, error) {
 	return s.stores.Topics.Search(ctx, strings.ToLower(strings.TrimSpace(keyword)), opts)
 }

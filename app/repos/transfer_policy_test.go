@@ -22,7 +22,7 @@ func TestTransferPolicyOfferWaitsForTheRecipient(t *testing.T) {
 	alice, bob := w.user("alice"), w.user("bob")
 	r := w.repo(alice, "tool")
 
-	res, err := w.svc.Transfer(w.ctx, w.mustOpen(alice, r), "bob")
+	res, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 	is.True(res.Pending)
 	got := w.stored(r.ID)
@@ -34,7 +34,7 @@ func TestTransferPolicyOfferWaitsForTheRecipient(t *testing.T) {
 
 	// A second offer waits for the first to be answered.
 	carol := w.user("carol")
-	_, err = w.svc.Transfer(w.ctx, w.mustOpen(alice, r), carol.Name)
+	_, err = w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), carol.Name)
 	is.True(errors.Is(err, errs.ErrConflict))
 }
 
@@ -45,15 +45,15 @@ func TestTransferPolicyRecipientAcceptsAndOthersMayNot(t *testing.T) {
 	r := w.repo(alice, "tool")
 	w.must(w.stores.Collaborators.Set(w.ctx, repository.Collaborator{RepoID: r.ID, UserID: bob.ID, Mode: permission.ModeWrite}))
 	w.must(w.stores.Collaborators.Set(w.ctx, repository.Collaborator{RepoID: r.ID, UserID: mallory.ID, Mode: permission.ModeRead}))
-	_, err := w.svc.Transfer(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 
-	_, err = w.svc.AcceptTransfer(w.ctx, w.mustOpen(mallory, r))
+	_, err = w.svc.Transfers().Accept(w.ctx, w.mustOpen(mallory, r))
 	is.True(errors.Is(err, errs.ErrForbidden)) // only the recipient answers
-	_, err = w.svc.AcceptTransfer(w.ctx, w.mustOpen(alice, r))
+	_, err = w.svc.Transfers().Accept(w.ctx, w.mustOpen(alice, r))
 	is.True(errors.Is(err, errs.ErrForbidden)) // nor does the one who offered
 
-	moved, err := w.svc.AcceptTransfer(w.ctx, w.mustOpen(bob, r))
+	moved, err := w.svc.Transfers().Accept(w.ctx, w.mustOpen(bob, r))
 	is.NoErr(err)
 	is.Equal(moved.Owner.ID, bob.ID)
 	got := w.stored(r.ID)
@@ -73,10 +73,10 @@ func TestTransferPolicyRecipientRejects(t *testing.T) {
 	w := newWorld(t)
 	alice, bob := w.user("alice"), w.user("bob")
 	r := w.repo(alice, "tool")
-	_, err := w.svc.Transfer(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 
-	_, err = w.svc.RejectTransfer(w.ctx, w.mustOpen(bob, r))
+	_, err = w.svc.Transfers().Reject(w.ctx, w.mustOpen(bob, r))
 	is.NoErr(err)
 	_, err = w.stores.Transfers.Get(w.ctx, r.ID)
 	is.True(errors.Is(err, errs.ErrNotFound))
@@ -91,7 +91,7 @@ func TestTransferPolicyRecipientSeesOfferedPrivateRepository(t *testing.T) {
 	_, err := w.open(bob, r)
 	is.True(errors.Is(err, errs.ErrNotFound))
 
-	_, err = w.svc.Transfer(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err = w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 	a, err := w.open(bob, r)
 	is.NoErr(err)
@@ -106,7 +106,7 @@ func TestTransferPolicyBlockedRecipientRefuses(t *testing.T) {
 	r := w.repo(alice, "tool")
 	w.block(bob, alice)
 
-	_, err := w.svc.Transfer(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "user is blocked")
 	is.Equal(w.stored(r.ID).PendingTransferTo, int64(0))
@@ -120,12 +120,12 @@ func TestTransferPolicyOrganisationNeedsAnAdministrator(t *testing.T) {
 	r := w.repo(alice, "tool")
 
 	// Even an owner of the organisation does not offer to it: Gitea's 403.
-	_, err := w.svc.Transfer(w.ctx, w.mustOpen(alice, r), o.Name)
+	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), o.Name)
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(w.stored(r.ID).Owner.ID, alice.ID)
 
 	// A site administrator moves it at once.
-	res, err := w.svc.Transfer(w.ctx, w.mustOpen(root, r), o.Name)
+	res, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(root, r), o.Name)
 	is.NoErr(err)
 	is.True(!res.Pending)
 	is.Equal(w.stored(r.ID).Owner.ID, o.ID)
@@ -139,11 +139,11 @@ func TestTransferPolicyRefusesCurrentOwnerTakenNameAndUnknownUser(t *testing.T) 
 	w.repo(bob, "tool")
 	a := w.mustOpen(alice, r)
 
-	_, err := w.svc.Transfer(w.ctx, a, "alice")
+	_, err := w.svc.Transfers().Start(w.ctx, a, "alice")
 	is.True(errors.Is(err, errs.ErrInvalid)) // the current owner
-	_, err = w.svc.Transfer(w.ctx, a, "bob")
+	_, err = w.svc.Transfers().Start(w.ctx, a, "bob")
 	is.True(errors.Is(err, errs.ErrInvalid)) // bob has a "tool" already
-	_, err = w.svc.Transfer(w.ctx, a, "nobody")
+	_, err = w.svc.Transfers().Start(w.ctx, a, "nobody")
 	is.True(errors.Is(err, errs.ErrNotFound))
 	_, err = w.stores.Transfers.Get(w.ctx, r.ID)
 	is.True(errors.Is(err, errs.ErrNotFound)) // no offer was recorded

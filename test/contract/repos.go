@@ -294,10 +294,5 @@ func testRepoGetByFullNameInTx(t *testing.T, f *fixture) {
 	is.True(errors.Is(err, errs.ErrNotFound))
 }
 
-func topicCounts(ts []ports.TopicCount) map[string]int {
-	out := map[string]int{}
-	for _, t := range ts {
-		out[t.Name] = t.RepoCount
-	}
-	return out
-}
+// firstPage is the first page of fifty, as most listings here ask for it.
+var firstPage = ports.ListOptions{Page: 1, Limit: 50}

@@ -8,8 +8,14 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// SetAvatar stores image as a's avatar, replacing any earlier one.
-func (s *Service) SetAvatar(ctx context.Context, a *Access, image []byte) error {
+// Avatars are the use cases of repository avatars.
+type Avatars struct{ *Service }
+
+// Avatars returns the repository avatar use cases.
+func (s *Service) Avatars() Avatars { return Avatars{s} }
+
+// Set stores image as a's avatar, replacing any earlier one.
+func (s Avatars) Set(ctx context.Context, a *Access, image []byte) error {
 	hash, err := s.avatars.Put(ctx, "image", "repo-"+strconv.FormatInt(a.Repo.ID, 10), image)
 	if err != nil {
 		return err
@@ -17,8 +23,8 @@ func (s *Service) SetAvatar(ctx context.Context, a *Access, image []byte) error 
 	return s.setAvatar(ctx, a.Repo, hash)
 }
 
-// DeleteAvatar removes a's avatar; removing none is a no-op.
-func (s *Service) DeleteAvatar(ctx context.Context, a *Access) error {
+// Delete removes a's avatar; removing none is a no-op.
+func (s Avatars) Delete(ctx context.Context, a *Access) error {
 	if a.Repo.Avatar == "" {
 		return nil
 	}
@@ -26,7 +32,7 @@ func (s *Service) DeleteAvatar(ctx context.Context, a *Access) error {
 }
 
 // setAvatar records hash and then removes the file it replaces.
-func (s *Service) setAvatar(ctx context.Context, r *repository.Repository, hash string) error {
+func (s Avatars) setAvatar(ctx context.Context, r *repository.Repository, hash string) error {
 	old := r.Avatar
 	if old == hash {
 		return nil
@@ -47,10 +53,7 @@ func (s *Service) setAvatar(ctx context.Context, r *repository.Repository, hash 
 	return nil
 }
 
-// Avatar returns a stored avatar image by its hash.
-func (s *Service) Avatar(ctx context.Context, hash string) ([]byte, error) {
+// Get returns a stored avatar image by its hash.
+func (s Avatars) Get(ctx context.Context, hash string) ([]byte, error) {
 	return s.avatars.Open(ctx, hash)
 }
-
-// Templates returns the template texts, for the template routes.
-func (s *Service) Templates() ports.Templates { return s.templates }

@@ -5,13 +5,18 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
+
+// Forks are the use cases of forks.
+type Forks struct{ *Service }
+
+// Forks returns the fork use cases.
+func (s *Service) Forks() Forks { return Forks{s} }
 
 // ForkInput is Gitea's CreateForkOption.
 type ForkInput struct {
@@ -21,10 +26,10 @@ type ForkInput struct {
 	Name string
 }
 
-// Fork clones a into a new repository of the caller (or of an organisation
+// Create clones a into a new repository of the caller (or of an organisation
 // it may create repositories in). The Git clone shares objects by hard links
 // where the file system allows.
-func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repository.Repository, error) {
+func (s Forks) Create(ctx context.Context, a *Access, in ForkInput) (*repository.Repository, error) {
 	parent := a.Repo
 	owner, err := s.targetOwner(ctx, a.Caller, in.Organization, "organization", errForkForOtherUser)
 	if err != nil {
@@ -84,41 +89,10 @@ func (s *Service) Fork(ctx context.Context, a *Access, in ForkInput) (*repositor
 	return s.stores.Repos.GetByID(ctx, r.ID)
 }
 
+// List lists the forks of a that c may see.
+func (s Forks) List(ctx context.Context, a *Access, opts ports.ListOptions) ([]*repository.Repository, int64, error) {
+	return s.stores.Repos.Search(ctx, ports.RepoSearch{ForkOf: a.Repo.ID, Sort: "id", Viewer: viewer(a.Caller), ListOptions: opts})
+}
+
 // errForkForOtherUser refuses a fork into another user's account.
 var errForkForOtherUser = errs.Forbidden("you may only create repositories for yourself or an organization you belong to")
-
-// targetOwner is the account a new repository of the caller goes to: the
-// caller itself when name is empty or its own, else an organisation the
-// caller may create repositories in (an owner, or a member of a team allowed
-// to create them; site admins anywhere), as Gitea's prepareDoerCreateRepoInOrg.
-// otherUser is the refusal when name is another individual's account,
-// worded per route.
-func (s *Service) targetOwner(ctx context.Context, c auth.Caller, name, field string, otherUser error) (*user.User, error) {
-	if name == "" || strings.EqualFold(name, c.User.Name) {
-		return c.User, nil
-	}
-	u, err := s.users.View(ctx, c, name)
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil, errs.Invalid("owner does not exist", field)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if c.IsAdmin() {
-		return u, nil
-	}
-	if u.Kind != user.KindOrganization {
-		return nil, otherUser
-	}
-	m, err := s.stores.Orgs.Membership(ctx, u.ID, c.UserID())
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !m.IsMember:
-		return nil, errs.Forbidden("Must be an organization member")
-	case !m.IsOwner && !m.CanCreateRepo:
-		return nil, errs.Forbidden("Given user is not allowed to create repository in organization " + u.Name + ".")
-	}
-	return u, nil
-}

@@ -11,16 +11,23 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Transfers are the use cases of repository transfers: offering a repository to another owner, and the
+// recipient's answer.
+type Transfers struct{ *Service }
+
+// Transfers returns the transfer use cases.
+func (s *Service) Transfers() Transfers { return Transfers{s} }
+
 // TransferResult says whether a transfer happened or waits for the recipient.
 type TransferResult struct {
 	Repo    *repository.Repository
 	Pending bool
 }
 
-// Transfer offers a to newOwner, or moves it at once when the caller
+// Start offers a to newOwner, or moves it at once when the caller
 // administers the recipient (itself, or as a site admin): Gitea answers 202
 // for a done transfer and 201 for a pending one.
-func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*TransferResult, error) {
+func (s Transfers) Start(ctx context.Context, a *Access, newOwner string) (*TransferResult, error) {
 	if newOwner == "" {
 		return nil, errs.Invalid("Required", "NewOwner")
 	}
@@ -33,7 +40,7 @@ func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*Tr
 	}
 	// One offer at a time, as Gitea refuses to start a transfer (even a
 	// direct one) while another waits for its recipient.
-	if pending, err := s.PendingTransfer(ctx, a.Repo); err != nil {
+	if pending, err := s.Pending(ctx, a.Repo); err != nil {
 		return nil, err
 	} else if pending != nil {
 		return nil, errs.Conflict("repository is already being transferred [uname: " + a.Repo.Owner.Name + ", name: " + a.Repo.Name + "]")
@@ -69,12 +76,12 @@ func (s *Service) Transfer(ctx context.Context, a *Access, newOwner string) (*Tr
 }
 
 // administers reports whether c may put repositories into u's account.
-func (s *Service) administers(c auth.Caller, u *user.User) bool {
+func (s Transfers) administers(c auth.Caller, u *user.User) bool {
 	return c.IsAdmin() || c.UserID() == u.ID
 }
 
-// PendingTransfer returns r's pending transfer, nil when none.
-func (s *Service) PendingTransfer(ctx context.Context, r *repository.Repository) (*repository.Transfer, error) {
+// Pending returns r's pending transfer, nil when none.
+func (s Transfers) Pending(ctx context.Context, r *repository.Repository) (*repository.Transfer, error) {
 	if r.PendingTransferTo == 0 {
 		return nil, nil // reads fill PendingTransferTo, so no query is needed
 	}
@@ -86,7 +93,7 @@ func (s *Service) PendingTransfer(ctx context.Context, r *repository.Repository)
 }
 
 // recipientTransfer is a's pending transfer when the caller may answer it.
-func (s *Service) recipientTransfer(ctx context.Context, a *Access) (*repository.Transfer, *user.User, error) {
+func (s Transfers) recipientTransfer(ctx context.Context, a *Access) (*repository.Transfer, *user.User, error) {
 	t, err := s.stores.Transfers.Get(ctx, a.Repo.ID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil, errs.NotFound("no pending transfer")
@@ -104,8 +111,8 @@ func (s *Service) recipientTransfer(ctx context.Context, a *Access) (*repository
 	return t, to, nil
 }
 
-// AcceptTransfer completes a's pending transfer for its recipient.
-func (s *Service) AcceptTransfer(ctx context.Context, a *Access) (*repository.Repository, error) {
+// Accept completes a's pending transfer for its recipient.
+func (s Transfers) Accept(ctx context.Context, a *Access) (*repository.Repository, error) {
 	_, to, err := s.recipientTransfer(ctx, a)
 	if err != nil {
 		return nil, err
@@ -113,8 +120,8 @@ func (s *Service) AcceptTransfer(ctx context.Context, a *Access) (*repository.Re
 	return s.move(ctx, a.Repo, to)
 }
 
-// RejectTransfer drops a's pending transfer.
-func (s *Service) RejectTransfer(ctx context.Context, a *Access) (*repository.Repository, error) {
+// Reject drops a's pending transfer.
+func (s Transfers) Reject(ctx context.Context, a *Access) (*repository.Repository, error) {
 	if _, _, err := s.recipientTransfer(ctx, a); err != nil {
 		return nil, err
 	}
@@ -127,7 +134,7 @@ func (s *Service) RejectTransfer(ctx context.Context, a *Access) (*repository.Re
 // move gives r to a new owner: the Git directory moves first and back again
 // if the database refuses; the old path redirects to the new one; a
 // collaboration of the new owner ends, as the owner needs none.
-func (s *Service) move(ctx context.Context, r *repository.Repository, to *user.User) (*repository.Repository, error) {
+func (s Transfers) move(ctx context.Context, r *repository.Repository, to *user.User) (*repository.Repository, error) {
 	moved := *r
 	moved.Owner = repository.Owner{ID: to.ID, Name: to.Name, Kind: to.Kind, Visibility: to.Visibility}
 	moved.Updated = s.clock.Now()

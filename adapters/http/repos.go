@@ -8,41 +8,29 @@ import (
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
-	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
-	"github.com/depothq/depot/ports"
 )
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+// repositories serves repositories themselves: reading, searching, editing, deleting,
+// their issue-tracker settings and generating one from a template (catalogue 4.5).
+type repositories struct{ *kernel }
 
-// queryBool reads an optional boolean query parameter; a malformed one is a 400.
-func queryBool(q *request, name string) (*bool, error) {
-	v := q.r.URL.Query().Get(name)
-	if v == "" {
-		return nil, nil
+// repositoryRoutes are the rows of repositories.
+func (s *kernel) repositoryRoutes() []route {
+	h := repositories{s}
+	return []route{
+		{"GET", "/repositories/{repoid}", scopes(catRepo), "T", h.getRepo},
+		{"GET", "/repos/search", scopes(catRepo), "-", h.searchRepos},
+		{"GET", R, scopes(catRepo), "AR", h.getRepo},
+		{"DELETE", R, scopes(catRepo), "T,RO", h.deleteRepo},
+		{"PATCH", R, scopes(catRepo), "T,RA", h.editRepo},
+		{"PATCH", R + "/issue-tracker", scopes(catRepo), "T,RA,NA", h.editIssueTracker},
+		{"POST", R + "/generate", scopes(catRepo), "T,RR(code)", h.generateRepo},
 	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return nil, errs.BadRequest(name + ": must be true or false")
-	}
-	return &b, nil
-}
-
-// queryInt reads an optional integer query parameter; a malformed one is a 400.
-func queryInt(q *request, name string) (int64, error) {
-	v := q.r.URL.Query().Get(name)
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, errs.BadRequest(name + ": must be an integer")
-	}
-	return n, nil
 }
 
 // searchRepos answers GET /repos/search with the {data, ok} envelope.
-func (s *kernel) searchRepos(q *request) error {
+func (s repositories) searchRepos(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -100,6 +88,9 @@ func (s *kernel) searchRepos(q *request) error {
 	return nil
 }
 
+// listMyRepos, listUserRepos and createMyRepo serve rows that sit with the
+// user rows (/user/repos, /users/{username}/repos), hence on the kernel.
+
 // listMyRepos answers GET /user/repos: owned and collaborated repositories.
 func (s *kernel) listMyRepos(q *request) error {
 	return s.listOwnedRepos(q, q.caller.User, true)
@@ -115,71 +106,14 @@ func (s *kernel) listUserRepos(q *request) error {
 	return s.listOwnedRepos(q, q.subject, false)
 }
 
-func (s *kernel) listOwnedRepos(q *request, owner *user.User, withCollaborations bool) error {
-	opts, err := s.listOptions(q.r)
-	if err != nil {
-		return err
-	}
-	list, total, err := s.repos.ListOwned(q.r.Context(), q.caller, owner, withCollaborations, opts)
-	return s.writeRepoList(q, opts, list, total, err)
-}
-
-// writeRepoList answers a bare array of repositories with paging headers.
-func (s *kernel) writeRepoList(q *request, opts ports.ListOptions, list []*repository.Repository, total int64, err error) error {
-	if err != nil {
-		return err
-	}
-	out, err := s.renderRepos(q.r.Context(), q.caller, list)
-	if err != nil {
-		return err
-	}
-	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, out)
-	return nil
-}
-
 // getRepo answers GET /repos/{owner}/{repo} and /repositories/{id}.
-func (s *kernel) getRepo(q *request) error {
+func (s repositories) getRepo(q *request) error {
 	d, err := s.renderRepo(q.r.Context(), q.repo)
 	if err != nil {
 		return err
 	}
 	q.json(http.StatusOK, d)
 	return nil
-}
-
-// createRepoBody is Gitea's CreateRepoOption.
-type createRepoBody struct {
-	Name          string `json:"name"`
-	Description   string `json:"description"`
-	Private       bool   `json:"private"`
-	IssueLabels   string `json:"issue_labels"`
-	AutoInit      bool   `json:"auto_init"`
-	Template      bool   `json:"template"`
-	Gitignores    string `json:"gitignores"`
-	License       string `json:"license"`
-	Readme        string `json:"readme"`
-	DefaultBranch string `json:"default_branch"`
-	TrustModel    string `json:"trust_model"`
-	ObjectFormat  string `json:"object_format_name"`
-}
-
-// decodeCreateRepo reads a CreateRepoOption body into the use case's input.
-func decodeCreateRepo(q *request) (repos.CreateInput, error) {
-	var b createRepoBody
-	if err := decodeJSON(q.r, &b); err != nil {
-		return repos.CreateInput{}, err
-	}
-	switch b.TrustModel {
-	case "", "default", "collaborator", "committer", "collaboratorcommitter":
-	default:
-		return repos.CreateInput{}, errs.Invalid("must be one of default, collaborator, committer, collaboratorcommitter", "TrustModel")
-	}
-	return repos.CreateInput{
-		Name: b.Name, Description: b.Description, Private: b.Private, Template: b.Template, AutoInit: b.AutoInit,
-		Gitignores: b.Gitignores, License: b.License, Readme: b.Readme, IssueLabels: b.IssueLabels,
-		DefaultBranch: b.DefaultBranch, ObjectFormat: b.ObjectFormat,
-	}, nil
 }
 
 // createMyRepo answers POST /user/repos.
@@ -193,20 +127,6 @@ func (s *kernel) createMyRepo(q *request) error {
 		return err
 	}
 	return s.answerRepo(q, http.StatusCreated, r.ID)
-}
-
-// answerRepo renders the repository with id as the caller now sees it.
-func (s *kernel) answerRepo(q *request, status int, id int64) error {
-	a, err := s.repos.OpenByID(q.r.Context(), q.caller, id)
-	if err != nil {
-		return err
-	}
-	d, err := s.renderRepo(q.r.Context(), a)
-	if err != nil {
-		return err
-	}
-	q.json(status, d)
-	return nil
 }
 
 // editRepoBody is Gitea's EditRepoOption.
@@ -258,7 +178,7 @@ type editRepoBody struct {
 }
 
 // editRepo answers PATCH /repos/{owner}/{repo}.
-func (s *kernel) editRepo(q *request) error {
+func (s repositories) editRepo(q *request) error {
 	var b editRepoBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -300,7 +220,7 @@ func (s *kernel) editRepo(q *request) error {
 }
 
 // deleteRepo answers DELETE /repos/{owner}/{repo}.
-func (s *kernel) deleteRepo(q *request) error {
+func (s repositories) deleteRepo(q *request) error {
 	if err := s.repos.Delete(q.r.Context(), q.repo); err != nil {
 		return err
 	}
@@ -318,7 +238,7 @@ type issueTrackerBody struct {
 }
 
 // editIssueTracker answers PATCH /repos/{owner}/{repo}/issue-tracker.
-func (s *kernel) editIssueTracker(q *request) error {
+func (s repositories) editIssueTracker(q *request) error {
 	var b issueTrackerBody
 	if err := decodeJSON(q.r, &b); err != nil {
 		return err
@@ -333,11 +253,32 @@ func (s *kernel) editIssueTracker(q *request) error {
 	return nil
 }
 
-// parsePositive reads a positive decimal integer.
-func parsePositive(s string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errs.BadRequest("must be a positive integer")
+// generateRepo answers POST R/generate with 201.
+func (s repositories) generateRepo(q *request) error {
+	var b struct {
+		Owner           string `json:"owner"`
+		Name            string `json:"name"`
+		DefaultBranch   string `json:"default_branch"`
+		Description     string `json:"description"`
+		Private         bool   `json:"private"`
+		GitContent      bool   `json:"git_content"`
+		Topics          bool   `json:"topics"`
+		GitHooks        bool   `json:"git_hooks"`
+		Webhooks        bool   `json:"webhooks"`
+		Avatar          bool   `json:"avatar"`
+		Labels          bool   `json:"labels"`
+		ProtectedBranch bool   `json:"protected_branch"`
 	}
-	return n, nil
+	if err := decodeJSON(q.r, &b); err != nil {
+		return err
+	}
+	r, err := s.repos.Generate(q.r.Context(), q.repo, repos.GenerateInput{
+		Owner: b.Owner, Name: b.Name, Description: b.Description, DefaultBranch: b.DefaultBranch, Private: b.Private,
+		GitContent: b.GitContent, Topics: b.Topics, Avatar: b.Avatar, GitHooks: b.GitHooks, Webhooks: b.Webhooks,
+		Labels: b.Labels, ProtectedBranch: b.ProtectedBranch,
+	})
+	if err != nil {
+		return err
+	}
+	return s.answerRepo(q, http.StatusCreated, r.ID)
 }

@@ -13,6 +13,13 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Migrations are the repository side of a migration: the owner it goes to, the empty repository it
+// fetches into, and its removal when the migration fails (the mirrors use cases run migrations).
+type Migrations struct{ *Service }
+
+// Migrations returns the migration entry points.
+func (s *Service) Migrations() Migrations { return Migrations{s} }
+
 // Pull mirror intervals, as Gitea's [mirror] defaults: syncs every eight
 // hours unless told otherwise, never more often than every ten minutes; 0
 // turns scheduled syncs off.
@@ -72,18 +79,18 @@ type MigrateInput struct {
 // individual's account.
 var errMigrateForOtherUser = errs.Forbidden("Given user is not an organization.")
 
-// MigrationOwner resolves the account named in a migration (the caller
+// Owner resolves the account named in a migration (the caller
 // when name is empty): a site admin may name anyone, others themselves or
 // an organisation they own. An unknown account is a 422 naming field.
-func (s *Service) MigrationOwner(ctx context.Context, c auth.Caller, name, field string) (*user.User, error) {
+func (s Migrations) Owner(ctx context.Context, c auth.Caller, name, field string) (*user.User, error) {
 	return s.targetOwner(ctx, c, name, field, errMigrateForOtherUser)
 }
 
-// CreateForMigration makes the empty repository a migration fetches into:
+// Create makes the empty repository a migration fetches into:
 // the row and an empty Git directory, as Create makes them (the name is
 // reserved by the row, so the fetch, which may take long, runs outside any
-// lock). The caller fills it with DiscardMigration as the way back.
-func (s *Service) CreateForMigration(ctx context.Context, c auth.Caller, owner *user.User, in MigrateInput) (*repository.Repository, error) {
+// lock). The caller fills it, with Discard as the way back.
+func (s Migrations) Create(ctx context.Context, c auth.Caller, owner *user.User, in MigrateInput) (*repository.Repository, error) {
 	if err := validateNew("RepoName", in.Name, in.Description); err != nil {
 		return nil, err
 	}
@@ -100,9 +107,9 @@ func (s *Service) CreateForMigration(ctx context.Context, c auth.Caller, owner *
 	})
 }
 
-// DiscardMigration removes the repository of a failed migration, row and
+// Discard removes the repository of a failed migration, row and
 // directory, as Delete does.
-func (s *Service) DiscardMigration(ctx context.Context, r *repository.Repository) error {
+func (s Migrations) Discard(ctx context.Context, r *repository.Repository) error {
 	return s.Delete(context.WithoutCancel(ctx), &Access{Repo: r})
 }
 

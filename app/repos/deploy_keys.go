@@ -10,18 +10,24 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// ListDeployKeys lists one page of a's deploy keys, optionally only the one with fingerprint.
-func (s *Service) ListDeployKeys(ctx context.Context, a *Access, fingerprint string, opts ports.ListOptions) ([]*repository.DeployKey, int64, error) {
+// DeployKeys are the use cases of a repository's deploy keys.
+type DeployKeys struct{ *Service }
+
+// DeployKeys returns the deploy key use cases.
+func (s *Service) DeployKeys() DeployKeys { return DeployKeys{s} }
+
+// List lists one page of a's deploy keys, optionally only the one with fingerprint.
+func (s DeployKeys) List(ctx context.Context, a *Access, fingerprint string, opts ports.ListOptions) ([]*repository.DeployKey, int64, error) {
 	return s.stores.DeployKeys.List(ctx, a.Repo.ID, fingerprint, opts)
 }
 
-// GetDeployKey finds one of a's deploy keys.
-func (s *Service) GetDeployKey(ctx context.Context, a *Access, id int64) (*repository.DeployKey, error) {
+// Get finds one of a's deploy keys.
+func (s DeployKeys) Get(ctx context.Context, a *Access, id int64) (*repository.DeployKey, error) {
 	return s.stores.DeployKeys.Get(ctx, a.Repo.ID, id)
 }
 
-// AddDeployKey adds an OpenSSH public key to a.
-func (s *Service) AddDeployKey(ctx context.Context, a *Access, title, key string, readOnly bool) (*repository.DeployKey, error) {
+// Add adds an OpenSSH public key to a.
+func (s DeployKeys) Add(ctx context.Context, a *Access, title, key string, readOnly bool) (*repository.DeployKey, error) {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return nil, errs.Invalid("Required", "Title")
@@ -54,7 +60,7 @@ func (s *Service) AddDeployKey(ctx context.Context, a *Access, title, key string
 	return k, nil
 }
 
-// DeleteDeployKey removes one of a's deploy keys.
-func (s *Service) DeleteDeployKey(ctx context.Context, a *Access, id int64) error {
+// Delete removes one of a's deploy keys.
+func (s DeployKeys) Delete(ctx context.Context, a *Access, id int64) error {
 	return s.stores.DeployKeys.Delete(ctx, a.Repo.ID, id)
 }

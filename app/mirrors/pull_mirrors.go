@@ -11,13 +11,20 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// PullMirrors are the use cases of pull mirrors that the routes reach: a sync on demand, and the sync
+// state a repository is rendered with.
+type PullMirrors struct{ *Service }
+
+// PullMirrors returns the pull mirror use cases.
+func (s *Service) PullMirrors() PullMirrors { return PullMirrors{s} }
+
 // errNotMirror answers a sync of a repository that is no pull mirror; the
 // spec answers it 404 (Gitea 400).
 var errNotMirror = errs.NotFound("repository is not a mirror")
 
-// SyncMirror queues a sync of the pull mirror a, due now; a sync already
+// Sync queues a sync of the pull mirror a, due now; a sync already
 // waiting makes this a no-op.
-func (s *Service) SyncMirror(ctx context.Context, a *repos.Access) error {
+func (s PullMirrors) Sync(ctx context.Context, a *repos.Access) error {
 	if !a.Repo.IsMirror {
 		return errNotMirror
 	}
@@ -31,9 +38,9 @@ func (s *Service) SyncMirror(ctx context.Context, a *repos.Access) error {
 	})
 }
 
-// MirrorState is a pull mirror's sync state, for the repository's
+// State is a pull mirror's sync state, for the repository's
 // mirror_updated.
-func (s *Service) MirrorState(ctx context.Context, r *repository.Repository) (*ports.Mirror, error) {
+func (s PullMirrors) State(ctx context.Context, r *repository.Repository) (*ports.Mirror, error) {
 	if !r.IsMirror {
 		return nil, errNotMirror
 	}
@@ -45,10 +52,10 @@ func (s *Service) MirrorState(ctx context.Context, r *repository.Repository) (*p
 	return m, nil
 }
 
-// MirrorsUpdated is when each pull mirror among list last synced, by
+// Updated is when each pull mirror among list last synced, by
 // repository id, for a page's mirror_updated: one query for the page, none
 // when it holds no mirror. Mirrors that never synced are absent.
-func (s *Service) MirrorsUpdated(ctx context.Context, list []*repository.Repository) (map[int64]time.Time, error) {
+func (s PullMirrors) Updated(ctx context.Context, list []*repository.Repository) (map[int64]time.Time, error) {
 	var ids []int64
 	for _, r := range list {
 		if r.IsMirror {

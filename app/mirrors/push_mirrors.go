@@ -11,6 +11,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// PushMirrors are the use cases of a repository's push mirrors.
+type PushMirrors struct{ *Service }
+
+// PushMirrors returns the push mirror use cases.
+func (s *Service) PushMirrors() PushMirrors { return PushMirrors{s} }
+
 // PushMirrorInput is Gitea's CreatePushMirrorOption.
 type PushMirrorInput struct {
 	RemoteAddress, RemoteUsername, RemotePassword string
@@ -25,10 +31,10 @@ var pushSchemes = []string{"http", "https"}
 // remoteNamePrefix starts every push mirror's name, as in Gitea.
 const remoteNamePrefix = "remote_mirror_"
 
-// CreatePushMirror adds a push mirror to a. Its first push comes with the
+// Create adds a push mirror to a. Its first push comes with the
 // first scheduled instant, a push to a (with sync_on_commit) or a sync
 // asked for, as in Gitea.
-func (s *Service) CreatePushMirror(ctx context.Context, a *repos.Access, in PushMirrorInput) (*ports.PushMirror, error) {
+func (s PushMirrors) Create(ctx context.Context, a *repos.Access, in PushMirrorInput) (*ports.PushMirror, error) {
 	interval := repos.DefaultMirrorInterval
 	if strings.TrimSpace(in.Interval) != "" {
 		var err error
@@ -73,8 +79,8 @@ func (s *Service) CreatePushMirror(ctx context.Context, a *repos.Access, in Push
 	return m, nil
 }
 
-// ListPushMirrors returns one page of a's push mirrors and the total.
-func (s *Service) ListPushMirrors(ctx context.Context, a *repos.Access, opts ports.ListOptions) ([]*ports.PushMirror, int64, error) {
+// List returns one page of a's push mirrors and the total.
+func (s PushMirrors) List(ctx context.Context, a *repos.Access, opts ports.ListOptions) ([]*ports.PushMirror, int64, error) {
 	list, total, err := s.stores.PushMirrors.List(ctx, a.Repo.ID, opts)
 	for _, m := range list {
 		m.Credentials = ""
@@ -82,8 +88,8 @@ func (s *Service) ListPushMirrors(ctx context.Context, a *repos.Access, opts por
 	return list, total, err
 }
 
-// GetPushMirror returns a's push mirror by remote name.
-func (s *Service) GetPushMirror(ctx context.Context, a *repos.Access, name string) (*ports.PushMirror, error) {
+// Get returns a's push mirror by remote name.
+func (s PushMirrors) Get(ctx context.Context, a *repos.Access, name string) (*ports.PushMirror, error) {
 	m, err := s.stores.PushMirrors.Get(ctx, a.Repo.ID, name)
 	if err != nil {
 		return nil, err
@@ -92,16 +98,16 @@ func (s *Service) GetPushMirror(ctx context.Context, a *repos.Access, name strin
 	return m, nil
 }
 
-// DeletePushMirror removes a's push mirror by remote name; its queued
+// Delete removes a's push mirror by remote name; its queued
 // pushes find it gone and do nothing.
-func (s *Service) DeletePushMirror(ctx context.Context, a *repos.Access, name string) error {
+func (s PushMirrors) Delete(ctx context.Context, a *repos.Access, name string) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.PushMirrors.Delete(ctx, a.Repo.ID, name)
 	})
 }
 
-// SyncPushMirrors queues a push, due now, to each of a's push mirrors.
-func (s *Service) SyncPushMirrors(ctx context.Context, a *repos.Access) error {
+// Sync queues a push, due now, to each of a's push mirrors.
+func (s PushMirrors) Sync(ctx context.Context, a *repos.Access) error {
 	return s.inTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return enqueuePushes(ctx, tx, a.Repo.ID, false)
 	})
