@@ -16,7 +16,7 @@ func (s *kernel) repoStarRoutes() []route {
 }
 
 // listMyStarred answers GET /user/starred.
-func (s *kernel) listMyStarred(q *request) error {
+func (s repoStars) listMyStarred(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func (s *kernel) listMyStarred(q *request) error {
 }
 
 // listUserStarred answers GET /users/{username}/starred.
-func (s *kernel) listUserStarred(q *request) error {
+func (s repoStars) listUserStarred(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -36,17 +36,17 @@ func (s *kernel) listUserStarred(q *request) error {
 }
 
 // checkStarred answers GET /user/starred/{owner}/{repo}: 204 or 404.
-func (s *kernel) checkStarred(q *request) error {
+func (s repoStars) checkStarred(q *request) error {
 	return noContent(q, s.repos.Stars().Check(q.r.Context(), q.repo))
 }
 
 // star answers PUT /user/starred/{owner}/{repo}.
-func (s *kernel) star(q *request) error {
+func (s repoStars) star(q *request) error {
 	return noContent(q, s.repos.Stars().Add(q.r.Context(), q.repo))
 }
 
 // unstar answers DELETE /user/starred/{owner}/{repo}.
-func (s *kernel) unstar(q *request) error {
+func (s repoStars) unstar(q *request) error {
 	return noContent(q, s.repos.Stars().Remove(q.r.Context(), q.repo))
 }
 
@@ -62,4 +62,16 @@ func (s repoStars) listStargazers(q *request) error {
 	}
 	s.writeUserList(q, list, total)
 	return nil
+}
+
+// userStarRoutes are the 4.4 rows of an account's stars.
+func (s *kernel) userStarRoutes() []route {
+	h := repoStars{s}
+	return []route{
+		{"GET", "/users/{username}/starred", scopes(catUser), "T,ST", h.listUserStarred},
+		{"GET", "/user/starred", scopes(catRepo), "T,ST", h.listMyStarred},
+		{"GET", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", h.checkStarred},
+		{"PUT", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST,NotBlocked", h.star},
+		{"DELETE", "/user/starred/{owner}/{repo}", scopes(catRepo), "T,ST", h.unstar},
+	}
 }

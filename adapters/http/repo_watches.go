@@ -67,7 +67,7 @@ func (s repoWatches) unwatch(q *request) error {
 }
 
 // listMySubscriptions answers GET /user/subscriptions.
-func (s *kernel) listMySubscriptions(q *request) error {
+func (s repoWatches) listMySubscriptions(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (s *kernel) listMySubscriptions(q *request) error {
 }
 
 // listUserSubscriptions answers GET /users/{username}/subscriptions.
-func (s *kernel) listUserSubscriptions(q *request) error {
+func (s repoWatches) listUserSubscriptions(q *request) error {
 	opts, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -101,5 +101,14 @@ func (s repoWatches) toWatch(a *repos.Access, w *ports.Watch) watchDTO {
 	return watchDTO{
 		Subscribed: w.Mode == repository.WatchNormal || w.Mode == repository.WatchAuto, Ignored: w.Mode == repository.WatchDont,
 		CreatedAt: w.Created.UTC(), URL: repoURL + "/subscription", RepositoryURL: repoURL,
+	}
+}
+
+// userWatchRoutes are the 4.4 rows of an account's watched repositories.
+func (s *kernel) userWatchRoutes() []route {
+	h := repoWatches{s}
+	return []route{
+		{"GET", "/users/{username}/subscriptions", scopes(catUser), "T", h.listUserSubscriptions},
+		{"GET", "/user/subscriptions", scopes(catUser), "T", h.listMySubscriptions},
 	}
 }

@@ -92,14 +92,14 @@ func (s repositories) searchRepos(q *request) error {
 // user rows (/user/repos, /users/{username}/repos), hence on the kernel.
 
 // listMyRepos answers GET /user/repos: owned and collaborated repositories.
-func (s *kernel) listMyRepos(q *request) error {
+func (s repositories) listMyRepos(q *request) error {
 	return s.listOwnedRepos(q, q.caller.User, true)
 }
 
 // listUserRepos answers GET /users/{username}/repos. An account the caller
 // may not see (a private user to others, a limited one to anonymous callers)
 // answers 404, as GET /users/{username} does.
-func (s *kernel) listUserRepos(q *request) error {
+func (s repositories) listUserRepos(q *request) error {
 	if !user.CanSee(users.Viewer(q.caller), q.subject) {
 		return errs.NotFound("user does not exist")
 	}
@@ -117,7 +117,7 @@ func (s repositories) getRepo(q *request) error {
 }
 
 // createMyRepo answers POST /user/repos.
-func (s *kernel) createMyRepo(q *request) error {
+func (s repositories) createMyRepo(q *request) error {
 	in, err := decodeCreateRepo(q)
 	if err != nil {
 		return err
@@ -281,4 +281,14 @@ func (s repositories) generateRepo(q *request) error {
 		return err
 	}
 	return s.answerRepo(q, http.StatusCreated, r.ID)
+}
+
+// userOwnedRepoRoutes are the 4.4 rows of the repositories an account owns.
+func (s *kernel) userOwnedRepoRoutes() []route {
+	h := repositories{s}
+	return []route{
+		{"GET", "/users/{username}/repos", scopes(catRepo), "Explore", h.listUserRepos},
+		{"GET", "/user/repos", scopes(catRepo), "T", h.listMyRepos},
+		{"POST", "/user/repos", scopes(catRepo), "T", h.createMyRepo},
+	}
 }
