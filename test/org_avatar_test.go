@@ -53,7 +53,7 @@ func TestOrgAvatar(t *testing.T) {
 		team := orgTeam(t, aliceC, "acme", gitea.CreateTeamOption{Name: "devs", Permission: gitea.AccessModeWrite,
 			Units: []gitea.RepoUnitType{gitea.RepoUnitCode}}, "dave")
 		const P = "/orgs/acme/avatar"
-		img := base64.StdEncoding.EncodeToString(socPNG(t, 64, 40))
+		img := base64.StdEncoding.EncodeToString(gradientPNG(t, 64, 40))
 		var first string
 
 		t.Run("upload", func(t *testing.T) {
@@ -78,7 +78,7 @@ func TestOrgAvatar(t *testing.T) {
 
 		t.Run("replace", func(t *testing.T) {
 			is := is.New(t)
-			other := base64.StdEncoding.EncodeToString(socPNG(t, 30, 90))
+			other := base64.StdEncoding.EncodeToString(gradientPNG(t, 30, 90))
 			// A site admin may change it too.
 			blockWant(t, srv, "POST", P, map[string]string{"image": other}, http.StatusNoContent, "", adminHeader(srv)...)
 			now := orgAvatarURL(t, srv, "acme")

@@ -16,15 +16,15 @@ import (
 // The refusals of the access matrix, as domain/permission/code.go and
 // domain/token/scope.go word them.
 const (
-	fkMsgToken      = "token is required"
-	fkMsgRepoAdmin  = "user should be an owner or a collaborator with admin write of a repository"
-	fkMsgRepoOwner  = "user should be the owner of the repo"
-	fkMsgPublicOnly = "token scope is limited to public repos"
-	fkMsgNoRepo     = "repository does not exist"
+	msgTokenRequired = "token is required"
+	msgRepoAdmin     = "user should be an owner or a collaborator with admin write of a repository"
+	msgRepoOwner     = "user should be the owner of the repo"
+	msgPublicOnly    = "token scope is limited to public repos"
+	msgNoRepo        = "repository does not exist"
 )
 
-// fkActor is one caller of the access matrix.
-type fkActor struct {
+// forkActor is one caller of the access matrix.
+type forkActor struct {
 	name string
 	// header is the Authorization header value, "" for anonymous.
 	header string
@@ -33,40 +33,40 @@ type fkActor struct {
 	scopes string
 }
 
-// fkRoute is one representative route of an access code.
-type fkRoute struct {
+// forkRoute is one representative route of an access code.
+type forkRoute struct {
 	method, path, codes string
 	// body builds the request body; nil for none.
 	body func() any
 	// throwaway runs each case on a fresh repository (for DELETE).
 	throwaway bool
 	// want is per actor the expected outcome on the public and the private
-	// repository: a status, or one of the refusal keys of fkExpect.
+	// repository: a status, or one of the refusal keys of forkExpect.
 	want map[string][2]string
 }
 
-// fkExpect turns an outcome key into the status and message to assert. A
+// forkExpect turns an outcome key into the status and message to assert. A
 // plain number is a success (or conflict) status whose message is not
 // checked; "scope" is the token scope refusal for the route's method.
-func fkExpect(t *testing.T, key string, rt fkRoute, a fkActor) (int, string) {
+func forkExpect(t *testing.T, key string, rt forkRoute, a forkActor) (int, string) {
 	t.Helper()
 	switch key {
 	case "401":
-		return http.StatusUnauthorized, fkMsgToken
+		return http.StatusUnauthorized, msgTokenRequired
 	case "404":
-		return http.StatusNotFound, fkMsgNoRepo
+		return http.StatusNotFound, msgNoRepo
 	case "ra":
-		return http.StatusForbidden, fkMsgRepoAdmin
+		return http.StatusForbidden, msgRepoAdmin
 	case "ro":
-		return http.StatusForbidden, fkMsgRepoOwner
+		return http.StatusForbidden, msgRepoOwner
 	case "public":
-		return http.StatusForbidden, fkMsgPublicOnly
+		return http.StatusForbidden, msgPublicOnly
 	case "scope":
 		level := "read"
 		if rt.method != http.MethodGet {
 			level = "write"
 		}
-		return http.StatusForbidden, fkScopeDenied + level + ":repository], token scope=" + a.scopes
+		return http.StatusForbidden, scopeDenied + level + ":repository], token scope=" + a.scopes
 	}
 	n, err := strconv.Atoi(key)
 	if err != nil {
@@ -75,9 +75,9 @@ func fkExpect(t *testing.T, key string, rt fkRoute, a fkActor) (int, string) {
 	return n, ""
 }
 
-// fkMatrixRepos makes alice's repository name (public or private) with a
+// matrixRepos makes alice's repository name (public or private) with a
 // read, a write and an admin collaborator.
-func fkMatrixRepos(t *testing.T, aliceC *gitea.Client, name string, private bool) *gitea.Repository {
+func matrixRepos(t *testing.T, aliceC *gitea.Client, name string, private bool) *gitea.Repository {
 	t.Helper()
 	r := createRepo(t, aliceC, gitea.CreateRepoOption{Name: name, Private: private, AutoInit: true})
 	for who, mode := range map[string]gitea.AccessMode{
@@ -90,19 +90,19 @@ func fkMatrixRepos(t *testing.T, aliceC *gitea.Client, name string, private bool
 	return r
 }
 
-// fkOutcomes is a want row written as "public/private" per actor, in the
+// forkOutcomes is a want row written as "public/private" per actor, in the
 // order of the matrix's actors.
-func fkOutcomes(cells ...string) map[string][2]string {
+func forkOutcomes(cells ...string) map[string][2]string {
 	names := []string{"anonymous", "other", "reader", "writer", "admin-collaborator", "owner", "site-admin",
 		"public-only", "no-repo-scope", "read-repo-token"}
 	if len(cells) != len(names) {
-		panic(fmt.Sprintf("fkOutcomes: %d cells for %d actors", len(cells), len(names)))
+		panic(fmt.Sprintf("forkOutcomes: %d cells for %d actors", len(cells), len(names)))
 	}
 	out := map[string][2]string{}
 	for i, c := range cells {
 		pub, priv, ok := strings.Cut(c, "/")
 		if !ok {
-			panic("fkOutcomes: cell without a slash: " + c)
+			panic("forkOutcomes: cell without a slash: " + c)
 		}
 		out[names[i]] = [2]string{pub, priv}
 	}
@@ -116,21 +116,21 @@ func TestRepoAccessMatrix(t *testing.T) {
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
-			fkRunMatrix(t, testserver.Start(t, b.opts...))
+			runMatrix(t, testserver.Start(t, b.opts...))
 		})
 	}
 }
 
-func fkRunMatrix(t *testing.T, srv *testserver.Server) {
+func runMatrix(t *testing.T, srv *testserver.Server) {
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"carol", "reader", "writer", "boss", "dave"} {
 		newAccount(t, srv, n, gitea.VisibleTypePublic)
 	}
-	repos := [2]*gitea.Repository{fkMatrixRepos(t, aliceC, "pub", false), fkMatrixRepos(t, aliceC, "priv", true)}
-	token := func(scopes ...string) fkActor {
-		return fkActor{header: "token " + srv.CreateToken("alice", userPassword, scopes...), scopes: strings.Join(scopes, ",")}
+	repos := [2]*gitea.Repository{matrixRepos(t, aliceC, "pub", false), matrixRepos(t, aliceC, "priv", true)}
+	token := func(scopes ...string) forkActor {
+		return forkActor{header: "token " + srv.CreateToken("alice", userPassword, scopes...), scopes: strings.Join(scopes, ",")}
 	}
-	actors := []fkActor{
+	actors := []forkActor{
 		{name: "anonymous"},
 		{name: "other", header: testserver.Basic("carol", userPassword)},
 		{name: "reader", header: testserver.Basic("reader", userPassword)},
@@ -157,31 +157,31 @@ func fkRunMatrix(t *testing.T, srv *testserver.Server) {
 	// anonymous caller gets 404 for a private repository even where T would
 	// answer 401. /repositories/{id} checks T first, as Gitea's reqToken
 	// on that route does.
-	routes := []fkRoute{
-		{method: "GET", path: "", codes: "AR", want: fkOutcomes(
+	routes := []forkRoute{
+		{method: "GET", path: "", codes: "AR", want: forkOutcomes(
 			"200/404", "200/404", "200/200", "200/200", "200/200", "200/200", "200/200", "200/public", "scope/scope", "200/200")},
-		{method: "PATCH", path: "", codes: "T,RA", body: func() any { return map[string]any{"description": "edited"} }, want: fkOutcomes(
+		{method: "PATCH", path: "", codes: "T,RA", body: func() any { return map[string]any{"description": "edited"} }, want: forkOutcomes(
 			"401/404", "ra/404", "ra/ra", "ra/ra", "200/200", "200/200", "200/200", "200/public", "scope/scope", "scope/scope")},
-		{method: "DELETE", path: "", codes: "T,RO", throwaway: true, want: fkOutcomes(
+		{method: "DELETE", path: "", codes: "T,RO", throwaway: true, want: forkOutcomes(
 			"401/404", "ro/404", "ro/ro", "ro/ro", "ro/ro", "204/204", "204/204", "204/public", "scope/scope", "scope/scope")},
-		{method: "GET", path: "/collaborators", codes: "T,AR", want: fkOutcomes(
+		{method: "GET", path: "/collaborators", codes: "T,AR", want: forkOutcomes(
 			"401/404", "200/404", "200/200", "200/200", "200/200", "200/200", "200/200", "200/public", "scope/scope", "200/200")},
 		{method: "PUT", path: "/collaborators/dave", codes: "T,RA,NA", body: func() any { return map[string]any{"permission": "read"} },
-			want: fkOutcomes(
+			want: forkOutcomes(
 				"401/404", "ra/404", "ra/ra", "ra/ra", "204/204", "204/204", "204/204", "204/public", "scope/scope", "scope/scope")},
-		{method: "GET", path: "/keys", codes: "T,RA", want: fkOutcomes(
+		{method: "GET", path: "/keys", codes: "T,RA", want: forkOutcomes(
 			"401/404", "ra/404", "ra/ra", "ra/ra", "200/200", "200/200", "200/200", "200/public", "scope/scope", "200/200")},
 		{method: "PUT", path: "/topics", codes: "T,RA,AR,NA", body: func() any { return map[string]any{"topics": []string{"matrix"}} },
-			want: fkOutcomes(
+			want: forkOutcomes(
 				"401/404", "ra/404", "ra/ra", "ra/ra", "204/204", "204/204", "204/204", "204/public", "scope/scope", "scope/scope")},
 		// The owner (and its token) cannot fork into its own account: 409.
-		{method: "POST", path: "/forks", codes: "T,RR(code)", body: func() any { return map[string]any{} }, want: fkOutcomes(
+		{method: "POST", path: "/forks", codes: "T,RR(code)", body: func() any { return map[string]any{} }, want: forkOutcomes(
 			"401/404", "202/404", "202/202", "202/202", "202/202", "409/409", "202/202", "409/public", "scope/scope", "scope/scope")},
-		{method: "GET", path: "/stargazers", codes: "ST", want: fkOutcomes(
+		{method: "GET", path: "/stargazers", codes: "ST", want: forkOutcomes(
 			"200/404", "200/404", "200/200", "200/200", "200/200", "200/200", "200/200", "200/public", "scope/scope", "200/200")},
-		{method: "PUT", path: "/subscription", codes: "T", want: fkOutcomes(
+		{method: "PUT", path: "/subscription", codes: "T", want: forkOutcomes(
 			"401/404", "200/404", "200/200", "200/200", "200/200", "200/200", "200/200", "200/public", "scope/scope", "scope/scope")},
-		{method: "GET", path: "/repositories/{id}", codes: "T", want: fkOutcomes(
+		{method: "GET", path: "/repositories/{id}", codes: "T", want: forkOutcomes(
 			"401/401", "200/404", "200/200", "200/200", "200/200", "200/200", "200/200", "200/public", "scope/scope", "200/200")},
 	}
 
@@ -195,7 +195,7 @@ func fkRunMatrix(t *testing.T, srv *testserver.Server) {
 						repo := repos[vis]
 						if rt.throwaway {
 							throwaways++
-							repo = fkMatrixRepos(t, aliceC, fmt.Sprintf("del-%d", throwaways), vis == 1)
+							repo = matrixRepos(t, aliceC, fmt.Sprintf("del-%d", throwaways), vis == 1)
 						}
 						path := "/repos/alice/" + repo.Name + rt.path
 						if rt.path == "/repositories/{id}" {
@@ -209,7 +209,7 @@ func fkRunMatrix(t *testing.T, srv *testserver.Server) {
 						if a.header != "" {
 							header = []string{"Authorization", a.header}
 						}
-						status, msg := fkExpect(t, rt.want[a.name][vis], rt, a)
+						status, msg := forkExpect(t, rt.want[a.name][vis], rt, a)
 						r := srv.Do(rt.method, path, body, header...)
 						if msg != "" {
 							assertAPIError(t, r, status, msg)
@@ -231,15 +231,15 @@ func fkRunMatrix(t *testing.T, srv *testserver.Server) {
 		// Watchers: alice (as creator), the three collaborators and the site
 		// admin, and carol on the public one.
 		for name, watchers := range map[string]int{"pub": 6, "priv": 5} {
-			got := fkGetRepo(t, aliceC, "alice", name)
+			got := mustGetRepo(t, aliceC, "alice", name)
 			is.Equal(got.Description, "edited")
 			is.Equal(strings.Join(got.Topics, ","), "matrix")
 			is.Equal(got.Watchers, watchers)
 			r := srv.Do("GET", "/repos/alice/"+name+"/collaborators/dave", nil, basicAs("alice")...)
 			is.Equal(r.Status, http.StatusNoContent)
 		}
-		is.Equal(fkGetRepo(t, aliceC, "alice", "pub").Forks, 5)  // carol, reader, writer, boss, admin
-		is.Equal(fkGetRepo(t, aliceC, "alice", "priv").Forks, 4) // reader, writer, boss, admin
+		is.Equal(mustGetRepo(t, aliceC, "alice", "pub").Forks, 5)  // carol, reader, writer, boss, admin
+		is.Equal(mustGetRepo(t, aliceC, "alice", "priv").Forks, 4) // reader, writer, boss, admin
 	})
 }
 
@@ -258,7 +258,7 @@ func TestRepoAccessSiteSwitches(t *testing.T) {
 			assertAPIError(t, srv.Do("GET", "/repos/alice/pub/stargazers", nil, h...), http.StatusForbidden, "stars disabled by administrator")
 		}
 		// The repository is resolved first: a missing one is still a 404.
-		assertAPIError(t, srv.Do("GET", "/repos/alice/nothing/stargazers", nil), http.StatusNotFound, fkMsgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/alice/nothing/stargazers", nil), http.StatusNotFound, msgNoRepo)
 	})
 
 	t.Run("archived repository", func(t *testing.T) {
@@ -279,9 +279,9 @@ func TestRepoAccessSiteSwitches(t *testing.T) {
 				http.StatusLocked, "alice/old is archived")
 		}
 		// Access codes before NA still answer first.
-		assertAPIError(t, srv.Do("PUT", "/repos/alice/old/topics", map[string]any{"topics": []string{"x"}}), http.StatusUnauthorized, fkMsgToken)
+		assertAPIError(t, srv.Do("PUT", "/repos/alice/old/topics", map[string]any{"topics": []string{"x"}}), http.StatusUnauthorized, msgTokenRequired)
 		assertAPIError(t, srv.Do("PUT", "/repos/alice/old/topics", map[string]any{"topics": []string{"x"}}, basicAs("dave")...),
-			http.StatusForbidden, fkMsgRepoAdmin)
+			http.StatusForbidden, msgRepoAdmin)
 		// Routes without NA still work: reading, forking, watching, unarchiving.
 		is := is.New(t)
 		is.Equal(srv.Do("GET", "/repos/alice/old", nil).Status, http.StatusOK)
@@ -308,15 +308,15 @@ func TestRepoAccessResolveFirst(t *testing.T) {
 	edit := map[string]any{"description": "x"}
 
 	for _, path := range []string{"/repos/alice/nothing", "/repos/nobody/pub", "/repos/alice/priv"} {
-		assertAPIError(t, srv.Do("PATCH", path, edit), http.StatusNotFound, fkMsgNoRepo)
-		assertAPIError(t, srv.Do("DELETE", path, nil), http.StatusNotFound, fkMsgNoRepo)
-		assertAPIError(t, srv.Do("POST", path+"/forks", map[string]any{}), http.StatusNotFound, fkMsgNoRepo)
-		assertAPIError(t, srv.Do("POST", path+"/transfer", map[string]any{"new_owner": "admin"}), http.StatusNotFound, fkMsgNoRepo)
+		assertAPIError(t, srv.Do("PATCH", path, edit), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("DELETE", path, nil), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("POST", path+"/forks", map[string]any{}), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("POST", path+"/transfer", map[string]any{"new_owner": "admin"}), http.StatusNotFound, msgNoRepo)
 	}
-	assertAPIError(t, srv.Do("PATCH", "/repos/alice/pub", edit), http.StatusUnauthorized, fkMsgToken)
-	assertAPIError(t, srv.Do("POST", "/repos/alice/pub/transfer", map[string]any{"new_owner": "admin"}), http.StatusUnauthorized, fkMsgToken)
+	assertAPIError(t, srv.Do("PATCH", "/repos/alice/pub", edit), http.StatusUnauthorized, msgTokenRequired)
+	assertAPIError(t, srv.Do("POST", "/repos/alice/pub/transfer", map[string]any{"new_owner": "admin"}), http.StatusUnauthorized, msgTokenRequired)
 	// A token without the repository scope is refused before the lookup.
 	noRepo := "token " + srv.CreateToken("alice", userPassword, "write:user")
 	assertAPIError(t, srv.Do("PATCH", "/repos/alice/nothing", edit, "Authorization", noRepo),
-		http.StatusForbidden, fkScopeDenied+"write:repository], token scope=write:user")
+		http.StatusForbidden, scopeDenied+"write:repository], token scope=write:user")
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/matryer/is"
 )
 
-// socPNG encodes a w×h PNG with a diagonal gradient.
-func socPNG(t *testing.T, w, h int) []byte {
+// gradientPNG encodes a w×h PNG with a diagonal gradient.
+func gradientPNG(t *testing.T, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -37,14 +37,14 @@ func socPNG(t *testing.T, w, h int) []byte {
 func TestSocRepoAvatar(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t)
-	socAccounts(t, srv, "carol", "sam", "ada", "walt")
-	socRepo(t, srv, "carol", "pretty", false)
-	socRepo(t, srv, "carol", "veiled", true)
-	socCollab(t, srv, "carol", "pretty", "ada", gitea.AccessModeAdmin)
-	socCollab(t, srv, "carol", "pretty", "walt", gitea.AccessModeWrite)
-	carol := socClient(srv, "carol")
+	socialAccounts(t, srv, "carol", "sam", "ada", "walt")
+	createRepoAs(t, srv, "carol", "pretty", false)
+	createRepoAs(t, srv, "carol", "veiled", true)
+	socialCollab(t, srv, "carol", "pretty", "ada", gitea.AccessModeAdmin)
+	socialCollab(t, srv, "carol", "pretty", "walt", gitea.AccessModeWrite)
+	carol := userClient(srv, "carol")
 	const R = "/repos/carol/pretty/avatar"
-	img := base64.StdEncoding.EncodeToString(socPNG(t, 64, 40))
+	img := base64.StdEncoding.EncodeToString(gradientPNG(t, 64, 40))
 	var firstURL string
 
 	fetch := func(t *testing.T, url string) (int, string, []byte) {
@@ -65,7 +65,7 @@ func TestSocRepoAvatar(t *testing.T) {
 		is := is.New(t)
 		resp, err := carol.UpdateRepoAvatar("carol", "pretty", gitea.UpdateRepoAvatarOption{Image: img})
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		_, repo := getRepoAs(t, srv, "carol", "pretty", basicAs("carol")...)
 		is.True(strings.HasPrefix(repo.AvatarURL, srv.URL+"/"))
 		firstURL = repo.AvatarURL
 
@@ -80,9 +80,9 @@ func TestSocRepoAvatar(t *testing.T) {
 
 	t.Run("replace", func(t *testing.T) {
 		is := is.New(t)
-		other := base64.StdEncoding.EncodeToString(socPNG(t, 300, 500))
+		other := base64.StdEncoding.EncodeToString(gradientPNG(t, 300, 500))
 		is.Equal(srv.Do("POST", R, map[string]string{"image": other}, basicAs("ada")...).Status, http.StatusNoContent)
-		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		_, repo := getRepoAs(t, srv, "carol", "pretty", basicAs("carol")...)
 		is.True(repo.AvatarURL != "")
 		is.True(repo.AvatarURL != firstURL)
 		status, _, body := fetch(t, repo.AvatarURL)
@@ -98,7 +98,7 @@ func TestSocRepoAvatar(t *testing.T) {
 
 	t.Run("invalid", func(t *testing.T) {
 		is := is.New(t)
-		before, _ := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		before, _ := getRepoAs(t, srv, "carol", "pretty", basicAs("carol")...)
 		is.Equal(before, http.StatusOK)
 		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": "!!! not base64 !!!"}, basicAs("carol")...), http.StatusBadRequest, "")
 		assertAPIError(t, srv.Do("POST", R, map[string]string{"image": base64.StdEncoding.EncodeToString([]byte("hello, not an image"))},
@@ -111,27 +111,27 @@ func TestSocRepoAvatar(t *testing.T) {
 		is := is.New(t)
 		body := map[string]string{"image": img}
 		for _, m := range []string{"POST", "DELETE"} {
-			assertAPIError(t, srv.Do(m, R, body), http.StatusUnauthorized, socMsgTokenRequired)
-			assertAPIError(t, srv.Do(m, R, body, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
-			assertAPIError(t, srv.Do(m, R, body, basicAs("walt")...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do(m, R, body), http.StatusUnauthorized, msgTokenRequired)
+			assertAPIError(t, srv.Do(m, R, body, basicAs("sam")...), http.StatusForbidden, msgRepoAdmin)
+			assertAPIError(t, srv.Do(m, R, body, basicAs("walt")...), http.StatusForbidden, msgRepoAdmin)
 			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body, basicAs("sam")...), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body), http.StatusNotFound, "")
-			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body, socToken(srv, "carol", "public-only", "write:repository")...),
-				http.StatusForbidden, socMsgPublicRepos)
+			assertAPIError(t, srv.Do(m, "/repos/carol/veiled/avatar", body, tokenHeader(srv, "carol", "public-only", "write:repository")...),
+				http.StatusForbidden, msgPublicOnly)
 		}
-		scopeWantDenied(is, srv.Do("POST", R, body, socToken(srv, "carol", "read:repository")...), "write:repository", "read:repository")
-		is.Equal(srv.Do("POST", "/repos/carol/veiled/avatar", body, socAdmin(srv)...).Status, http.StatusNoContent)
-		_, repo := socGetRepo(t, srv, "carol", "veiled", basicAs("carol")...)
+		scopeWantDenied(is, srv.Do("POST", R, body, tokenHeader(srv, "carol", "read:repository")...), "write:repository", "read:repository")
+		is.Equal(srv.Do("POST", "/repos/carol/veiled/avatar", body, socialAdmin(srv)...).Status, http.StatusNoContent)
+		_, repo := getRepoAs(t, srv, "carol", "veiled", basicAs("carol")...)
 		is.True(repo.AvatarURL != "")
 	})
 
 	t.Run("delete", func(t *testing.T) {
 		is := is.New(t)
-		_, repo := socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		_, repo := getRepoAs(t, srv, "carol", "pretty", basicAs("carol")...)
 		old := repo.AvatarURL
 		resp, err := carol.DeleteRepoAvatar("carol", "pretty")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		_, repo = socGetRepo(t, srv, "carol", "pretty", basicAs("carol")...)
+		_, repo = getRepoAs(t, srv, "carol", "pretty", basicAs("carol")...)
 		is.Equal(repo.AvatarURL, "")
 		status, _, _ := fetch(t, old)
 		is.Equal(status, http.StatusNotFound)

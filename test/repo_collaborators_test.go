@@ -11,55 +11,52 @@ import (
 	"github.com/matryer/is"
 )
 
-// Messages of the access codes and rules these tests meet (spec sections 5 and 7).
+// Messages of the rules these tests meet beyond the access codes'
+// (repo_access_test.go holds those).
 const (
-	socMsgTokenRequired = "token is required"
-	socMsgRepoAdmin     = "user should be an owner or a collaborator with admin write of a repository"
-	socMsgRepoOwner     = "user should be the owner of the repo"
-	socMsgPublicRepos   = "token scope is limited to public repos"
-	socMsgStarsOff      = "stars disabled by administrator"
-	socMsgPermOthers    = "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own"
+	msgStarsOff   = "stars disabled by administrator"
+	msgPermOthers = "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own"
 )
 
-// socAccounts makes public accounts with userPassword.
-func socAccounts(t *testing.T, srv *testserver.Server, names ...string) {
+// socialAccounts makes public accounts with userPassword.
+func socialAccounts(t *testing.T, srv *testserver.Server, names ...string) {
 	t.Helper()
 	for _, n := range names {
 		newAccount(t, srv, n, gitea.VisibleTypePublic)
 	}
 }
 
-// socClient is an SDK client signed in as name with Basic auth.
-func socClient(srv *testserver.Server, name string) *gitea.Client {
+// userClient is an SDK client signed in as name with Basic auth.
+func userClient(srv *testserver.Server, name string) *gitea.Client {
 	return srv.Client(gitea.SetBasicAuth(name, userPassword))
 }
 
-// socAdmin is the Authorization pair of the bootstrap site administrator.
-func socAdmin(srv *testserver.Server) []string {
+// socialAdmin is the Authorization pair of the bootstrap site administrator.
+func socialAdmin(srv *testserver.Server) []string {
 	return []string{"Authorization", testserver.Basic("admin", srv.AdminPassword)}
 }
 
-// socToken makes a token for name with scopes and returns its Authorization pair.
-func socToken(srv *testserver.Server, name string, scopes ...string) []string {
+// tokenHeader makes a token for name with scopes and returns its Authorization pair.
+func tokenHeader(srv *testserver.Server, name string, scopes ...string) []string {
 	return []string{"Authorization", "token " + srv.CreateToken(name, userPassword, scopes...)}
 }
 
-// socRepo creates owner/name (private or not) through the API.
-func socRepo(t *testing.T, srv *testserver.Server, owner, name string, private bool) *gitea.Repository {
+// createRepoAs creates owner/name (private or not) through the API.
+func createRepoAs(t *testing.T, srv *testserver.Server, owner, name string, private bool) *gitea.Repository {
 	t.Helper()
-	return createRepo(t, socClient(srv, owner), gitea.CreateRepoOption{Name: name, Private: private})
+	return createRepo(t, userClient(srv, owner), gitea.CreateRepoOption{Name: name, Private: private})
 }
 
-// socCollab makes name a collaborator of owner/repo with perm, as the owner.
-func socCollab(t *testing.T, srv *testserver.Server, owner, repo, name string, perm gitea.AccessMode) {
+// socialCollab makes name a collaborator of owner/repo with perm, as the owner.
+func socialCollab(t *testing.T, srv *testserver.Server, owner, repo, name string, perm gitea.AccessMode) {
 	t.Helper()
-	resp, err := socClient(srv, owner).AddCollaborator(owner, repo, name, gitea.AddCollaboratorOption{Permission: &perm})
+	resp, err := userClient(srv, owner).AddCollaborator(owner, repo, name, gitea.AddCollaboratorOption{Permission: &perm})
 	assertSDKStatus(t, resp, err, http.StatusNoContent)
 }
 
-// socGetRepo reads owner/repo with the given Authorization pair and returns
+// getRepoAs reads owner/repo with the given Authorization pair and returns
 // the status and, on 200, the repository.
-func socGetRepo(t *testing.T, srv *testserver.Server, owner, repo string, header ...string) (int, *gitea.Repository) {
+func getRepoAs(t *testing.T, srv *testserver.Server, owner, repo string, header ...string) (int, *gitea.Repository) {
 	t.Helper()
 	r := srv.Do("GET", "/repos/"+owner+"/"+repo, nil, header...)
 	if r.Status != http.StatusOK {
@@ -70,8 +67,8 @@ func socGetRepo(t *testing.T, srv *testserver.Server, owner, repo string, header
 	return r.Status, &out
 }
 
-// socLogins returns the sorted logins of users.
-func socLogins(users []*gitea.User) []string {
+// socialLogins returns the sorted logins of users.
+func socialLogins(users []*gitea.User) []string {
 	out := make([]string, 0, len(users))
 	for _, u := range users {
 		out = append(out, u.UserName)
@@ -80,16 +77,16 @@ func socLogins(users []*gitea.User) []string {
 	return out
 }
 
-// socDecodeLogins decodes a raw array of users and returns their sorted logins.
-func socDecodeLogins(t *testing.T, r testserver.Response) []string {
+// decodeLogins decodes a raw array of users and returns their sorted logins.
+func decodeLogins(t *testing.T, r testserver.Response) []string {
 	t.Helper()
 	var users []*gitea.User
 	r.Decode(t, &users)
-	return socLogins(users)
+	return socialLogins(users)
 }
 
-// socRepoNames returns the sorted full names of repos.
-func socRepoNames(repos []*gitea.Repository) []string {
+// repoNames returns the sorted full names of repos.
+func repoNames(repos []*gitea.Repository) []string {
 	out := make([]string, 0, len(repos))
 	for _, r := range repos {
 		out = append(out, r.FullName)
@@ -108,9 +105,9 @@ func TestSocCollaborators(t *testing.T) {
 
 func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
-	socRepo(t, srv, "carol", "proj", false)
-	carol := socClient(srv, "carol")
+	socialAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
+	createRepoAs(t, srv, "carol", "proj", false)
+	carol := userClient(srv, "carol")
 	const R = "/repos/carol/proj/collaborators/"
 
 	t.Run("empty list", func(t *testing.T) {
@@ -125,7 +122,7 @@ func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("add with each permission", func(t *testing.T) {
 		is := is.New(t)
-		socCollab(t, srv, "carol", "proj", "rita", gitea.AccessModeRead)
+		socialCollab(t, srv, "carol", "proj", "rita", gitea.AccessModeRead)
 		// No body at all and an empty object both mean write.
 		is.Equal(srv.Do("PUT", R+"walt", nil, basicAs("carol")...).Status, http.StatusNoContent)
 		is.Equal(srv.Do("PUT", R+"ada", "{}", basicAs("carol")...).Status, http.StatusNoContent)
@@ -140,15 +137,15 @@ func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		list, _, err := carol.ListCollaborators("carol", "proj", gitea.ListCollaboratorsOptions{})
 		is.NoErr(err)
-		is.Equal(socLogins(list), []string{"ada", "rita", "walt"})
+		is.Equal(socialLogins(list), []string{"ada", "rita", "walt"})
 		// A reader of the public repository may list them too (AR).
-		list, _, err = socClient(srv, "sam").ListCollaborators("carol", "proj", gitea.ListCollaboratorsOptions{})
+		list, _, err = userClient(srv, "sam").ListCollaborators("carol", "proj", gitea.ListCollaboratorsOptions{})
 		is.NoErr(err)
 		is.Equal(len(list), 3)
 		// Pages.
 		r := srv.Do("GET", "/repos/carol/proj/collaborators?limit=2&page=2", nil, basicAs("carol")...)
 		is.Equal(r.Status, http.StatusOK)
-		is.Equal(len(socDecodeLogins(t, r)), 1)
+		is.Equal(len(decodeLogins(t, r)), 1)
 		is.Equal(r.Header.Get("X-Total-Count"), "3")
 	})
 
@@ -202,7 +199,7 @@ func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 			is := is.New(t)
 			c := srv.AdminClient()
 			if w.asker != "admin" {
-				c = socClient(srv, w.asker)
+				c = userClient(srv, w.asker)
 			}
 			p, _, err := c.CollaboratorPermission("carol", "proj", w.about)
 			is.NoErr(err)
@@ -211,11 +208,11 @@ func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 			is.Equal(p.User.UserName, w.about)
 		}
 		assertAPIError(t, srv.Do("GET", R+"ghost/permission", nil, basicAs("carol")...), http.StatusNotFound, "")
-		assertAPIError(t, srv.Do("GET", R+"walt/permission", nil, basicAs("rita")...), http.StatusForbidden, socMsgPermOthers)
-		assertAPIError(t, srv.Do("GET", R+"carol/permission", nil, basicAs("sam")...), http.StatusForbidden, socMsgPermOthers)
+		assertAPIError(t, srv.Do("GET", R+"walt/permission", nil, basicAs("rita")...), http.StatusForbidden, msgPermOthers)
+		assertAPIError(t, srv.Do("GET", R+"carol/permission", nil, basicAs("sam")...), http.StatusForbidden, msgPermOthers)
 		// Gitea refuses before looking the account up, so an unknown name
 		// tells a non-admin nothing either.
-		assertAPIError(t, srv.Do("GET", R+"ghost/permission", nil, basicAs("sam")...), http.StatusForbidden, socMsgPermOthers)
+		assertAPIError(t, srv.Do("GET", R+"ghost/permission", nil, basicAs("sam")...), http.StatusForbidden, msgPermOthers)
 		// The name is compared without case.
 		is.New(t).Equal(srv.Do("GET", R+"RITA/permission", nil, basicAs("rita")...).Status, http.StatusOK)
 	})
@@ -233,7 +230,7 @@ func testSocCollaborators(t *testing.T, opts ...testserver.Option) {
 		assertAPIError(t, srv.Do("DELETE", R+"ghost", nil, basicAs("carol")...), http.StatusUnprocessableEntity, "")
 		list, _, err := carol.ListCollaborators("carol", "proj", gitea.ListCollaboratorsOptions{})
 		is.NoErr(err)
-		is.Equal(socLogins(list), []string{"ada", "walt"})
+		is.Equal(socialLogins(list), []string{"ada", "walt"})
 		// rita is a mere reader of the public repository again.
 		p, _, err := carol.CollaboratorPermission("carol", "proj", "rita")
 		is.NoErr(err)
@@ -257,13 +254,13 @@ func TestSocCollaboratorAccessEffect(t *testing.T) {
 
 func testSocCollaboratorAccessEffect(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
-	socRepo(t, srv, "carol", "vault", true)
+	socialAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
+	createRepoAs(t, srv, "carol", "vault", true)
 	desc := func(s string) map[string]any { return map[string]any{"description": s} }
 
 	t.Run("hidden before", func(t *testing.T) {
 		is := is.New(t)
-		st, _ := socGetRepo(t, srv, "carol", "vault", basicAs("rita")...)
+		st, _ := getRepoAs(t, srv, "carol", "vault", basicAs("rita")...)
 		is.Equal(st, http.StatusNotFound)
 		assertAPIError(t, srv.Do("GET", "/repos/carol/vault/collaborators", nil, basicAs("rita")...), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("PATCH", "/repos/carol/vault", desc("x"), basicAs("rita")...), http.StatusNotFound, "")
@@ -271,97 +268,97 @@ func testSocCollaboratorAccessEffect(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("read", func(t *testing.T) {
 		is := is.New(t)
-		socCollab(t, srv, "carol", "vault", "rita", gitea.AccessModeRead)
-		st, r := socGetRepo(t, srv, "carol", "vault", basicAs("rita")...)
+		socialCollab(t, srv, "carol", "vault", "rita", gitea.AccessModeRead)
+		st, r := getRepoAs(t, srv, "carol", "vault", basicAs("rita")...)
 		is.Equal(st, http.StatusOK)
 		is.Equal(*r.Permissions, gitea.Permission{Pull: true})
-		assertAPIError(t, srv.Do("PATCH", "/repos/carol/vault", desc("x"), basicAs("rita")...), http.StatusForbidden, socMsgRepoAdmin)
+		assertAPIError(t, srv.Do("PATCH", "/repos/carol/vault", desc("x"), basicAs("rita")...), http.StatusForbidden, msgRepoAdmin)
 		// A reader lists and checks collaborators (AR) but manages none (RA).
 		is.Equal(srv.Do("GET", "/repos/carol/vault/collaborators", nil, basicAs("rita")...).Status, http.StatusOK)
 		is.Equal(srv.Do("GET", "/repos/carol/vault/collaborators/rita", nil, basicAs("rita")...).Status, http.StatusNoContent)
-		assertAPIError(t, srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, basicAs("rita")...), http.StatusForbidden, socMsgRepoAdmin)
-		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault/collaborators/rita", nil, basicAs("rita")...), http.StatusForbidden, socMsgRepoAdmin)
-		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault", nil, basicAs("rita")...), http.StatusForbidden, socMsgRepoOwner)
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, basicAs("rita")...), http.StatusForbidden, msgRepoAdmin)
+		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault/collaborators/rita", nil, basicAs("rita")...), http.StatusForbidden, msgRepoAdmin)
+		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault", nil, basicAs("rita")...), http.StatusForbidden, msgRepoOwner)
 	})
 
 	t.Run("write", func(t *testing.T) {
 		is := is.New(t)
-		socCollab(t, srv, "carol", "vault", "walt", gitea.AccessModeWrite)
-		st, r := socGetRepo(t, srv, "carol", "vault", basicAs("walt")...)
+		socialCollab(t, srv, "carol", "vault", "walt", gitea.AccessModeWrite)
+		st, r := getRepoAs(t, srv, "carol", "vault", basicAs("walt")...)
 		is.Equal(st, http.StatusOK)
 		is.Equal(*r.Permissions, gitea.Permission{Push: true, Pull: true})
-		assertAPIError(t, srv.Do("PATCH", "/repos/carol/vault", desc("x"), basicAs("walt")...), http.StatusForbidden, socMsgRepoAdmin)
-		assertAPIError(t, srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, basicAs("walt")...), http.StatusForbidden, socMsgRepoAdmin)
+		assertAPIError(t, srv.Do("PATCH", "/repos/carol/vault", desc("x"), basicAs("walt")...), http.StatusForbidden, msgRepoAdmin)
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, basicAs("walt")...), http.StatusForbidden, msgRepoAdmin)
 	})
 
 	t.Run("admin", func(t *testing.T) {
 		is := is.New(t)
-		socCollab(t, srv, "carol", "vault", "ada", gitea.AccessModeAdmin)
-		st, r := socGetRepo(t, srv, "carol", "vault", basicAs("ada")...)
+		socialCollab(t, srv, "carol", "vault", "ada", gitea.AccessModeAdmin)
+		st, r := getRepoAs(t, srv, "carol", "vault", basicAs("ada")...)
 		is.Equal(st, http.StatusOK)
 		is.Equal(*r.Permissions, gitea.Permission{Admin: true, Push: true, Pull: true})
-		edited, _, err := socClient(srv, "ada").EditRepo("carol", "vault", gitea.EditRepoOption{Description: gitea.OptionalString("by ada")})
+		edited, _, err := userClient(srv, "ada").EditRepo("carol", "vault", gitea.EditRepoOption{Description: gitea.OptionalString("by ada")})
 		is.NoErr(err)
 		is.Equal(edited.Description, "by ada")
 		// A repository admin manages collaborators…
 		is.Equal(srv.Do("PUT", "/repos/carol/vault/collaborators/sam", map[string]string{"permission": "read"}, basicAs("ada")...).Status,
 			http.StatusNoContent)
-		st, _ = socGetRepo(t, srv, "carol", "vault", basicAs("sam")...)
+		st, _ = getRepoAs(t, srv, "carol", "vault", basicAs("sam")...)
 		is.Equal(st, http.StatusOK)
 		is.Equal(srv.Do("DELETE", "/repos/carol/vault/collaborators/sam", nil, basicAs("ada")...).Status, http.StatusNoContent)
-		st, _ = socGetRepo(t, srv, "carol", "vault", basicAs("sam")...)
+		st, _ = getRepoAs(t, srv, "carol", "vault", basicAs("sam")...)
 		is.Equal(st, http.StatusNotFound)
 		// …but only the owner deletes the repository.
-		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault", nil, basicAs("ada")...), http.StatusForbidden, socMsgRepoOwner)
-		st, _ = socGetRepo(t, srv, "carol", "vault", basicAs("carol")...)
+		assertAPIError(t, srv.Do("DELETE", "/repos/carol/vault", nil, basicAs("ada")...), http.StatusForbidden, msgRepoOwner)
+		st, _ = getRepoAs(t, srv, "carol", "vault", basicAs("carol")...)
 		is.Equal(st, http.StatusOK)
 	})
 
 	t.Run("site admin", func(t *testing.T) {
 		is := is.New(t)
-		is.Equal(srv.Do("GET", "/repos/carol/vault/collaborators", nil, socAdmin(srv)...).Status, http.StatusOK)
-		is.Equal(srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, socAdmin(srv)...).Status, http.StatusNoContent)
-		is.Equal(srv.Do("DELETE", "/repos/carol/vault/collaborators/sam", nil, socAdmin(srv)...).Status, http.StatusNoContent)
+		is.Equal(srv.Do("GET", "/repos/carol/vault/collaborators", nil, socialAdmin(srv)...).Status, http.StatusOK)
+		is.Equal(srv.Do("PUT", "/repos/carol/vault/collaborators/sam", nil, socialAdmin(srv)...).Status, http.StatusNoContent)
+		is.Equal(srv.Do("DELETE", "/repos/carol/vault/collaborators/sam", nil, socialAdmin(srv)...).Status, http.StatusNoContent)
 	})
 
 	t.Run("removal hides again", func(t *testing.T) {
 		is := is.New(t)
 		// rita watches and stars the repository while she may see it.
-		_, err := socClient(srv, "rita").WatchRepo("carol", "vault")
+		_, err := userClient(srv, "rita").WatchRepo("carol", "vault")
 		is.NoErr(err)
-		_, err = socClient(srv, "rita").StarRepo("carol", "vault")
+		_, err = userClient(srv, "rita").StarRepo("carol", "vault")
 		is.NoErr(err)
-		_, r := socGetRepo(t, srv, "carol", "vault", basicAs("carol")...)
+		_, r := getRepoAs(t, srv, "carol", "vault", basicAs("carol")...)
 		is.Equal(r.Watchers, 2)
-		resp, err := socClient(srv, "carol").DeleteCollaborator("carol", "vault", "rita")
+		resp, err := userClient(srv, "carol").DeleteCollaborator("carol", "vault", "rita")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		st, _ := socGetRepo(t, srv, "carol", "vault", basicAs("rita")...)
+		st, _ := getRepoAs(t, srv, "carol", "vault", basicAs("rita")...)
 		is.Equal(st, http.StatusNotFound)
 		assertAPIError(t, srv.Do("GET", "/repos/carol/vault/collaborators/rita/permission", nil, basicAs("rita")...),
 			http.StatusNotFound, "")
 		// As in Gitea (ReconsiderWatches), one who may no longer read the
 		// repository stops watching it; the star stays.
-		_, r = socGetRepo(t, srv, "carol", "vault", basicAs("carol")...)
+		_, r = getRepoAs(t, srv, "carol", "vault", basicAs("carol")...)
 		is.Equal(r.Watchers, 1)
 		is.Equal(r.Stars, 1)
-		is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/vault/subscribers", nil, basicAs("carol")...)), []string{"carol"})
+		is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/vault/subscribers", nil, basicAs("carol")...)), []string{"carol"})
 		// Added back, she is no watcher until she watches again.
-		socCollab(t, srv, "carol", "vault", "rita", gitea.AccessModeRead)
+		socialCollab(t, srv, "carol", "vault", "rita", gitea.AccessModeRead)
 		assertAPIError(t, srv.Do("GET", "/repos/carol/vault/subscription", nil, basicAs("rita")...), http.StatusNotFound, "")
 	})
 
 	t.Run("removal from a public repository keeps the watch", func(t *testing.T) {
 		is := is.New(t)
-		socRepo(t, srv, "carol", "plaza", false)
-		socCollab(t, srv, "carol", "plaza", "walt", gitea.AccessModeWrite)
-		_, err := socClient(srv, "walt").WatchRepo("carol", "plaza")
+		createRepoAs(t, srv, "carol", "plaza", false)
+		socialCollab(t, srv, "carol", "plaza", "walt", gitea.AccessModeWrite)
+		_, err := userClient(srv, "walt").WatchRepo("carol", "plaza")
 		is.NoErr(err)
-		resp, err := socClient(srv, "carol").DeleteCollaborator("carol", "plaza", "walt")
+		resp, err := userClient(srv, "carol").DeleteCollaborator("carol", "plaza", "walt")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		ok, _, err := socClient(srv, "walt").CheckRepoWatch("carol", "plaza")
+		ok, _, err := userClient(srv, "walt").CheckRepoWatch("carol", "plaza")
 		is.NoErr(err)
 		is.True(ok)
-		_, r := socGetRepo(t, srv, "carol", "plaza", basicAs("carol")...)
+		_, r := getRepoAs(t, srv, "carol", "plaza", basicAs("carol")...)
 		is.Equal(r.Watchers, 2)
 	})
 }
@@ -371,10 +368,10 @@ func testSocCollaboratorAccessEffect(t *testing.T, opts ...testserver.Option) {
 func TestSocCollaboratorRouteAccess(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t)
-	socAccounts(t, srv, "carol", "rita", "sam")
-	socRepo(t, srv, "carol", "open", false)
-	socRepo(t, srv, "carol", "shut", true)
-	socCollab(t, srv, "carol", "shut", "rita", gitea.AccessModeRead)
+	socialAccounts(t, srv, "carol", "rita", "sam")
+	createRepoAs(t, srv, "carol", "open", false)
+	createRepoAs(t, srv, "carol", "shut", true)
+	socialCollab(t, srv, "carol", "shut", "rita", gitea.AccessModeRead)
 	routes := []struct{ method, path string }{
 		{"GET", "/collaborators"},
 		{"GET", "/collaborators/rita"},
@@ -385,7 +382,7 @@ func TestSocCollaboratorRouteAccess(t *testing.T) {
 
 	t.Run("anonymous", func(t *testing.T) {
 		for _, rt := range routes {
-			assertAPIError(t, srv.Do(rt.method, "/repos/carol/open"+rt.path, nil), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(rt.method, "/repos/carol/open"+rt.path, nil), http.StatusUnauthorized, msgTokenRequired)
 			// As in Gitea, the repository is resolved first: a private or
 			// absent one is a 404 to anonymous callers too.
 			assertAPIError(t, srv.Do(rt.method, "/repos/carol/shut"+rt.path, nil), http.StatusNotFound, "")
@@ -396,8 +393,8 @@ func TestSocCollaboratorRouteAccess(t *testing.T) {
 	t.Run("stranger", func(t *testing.T) {
 		is := is.New(t)
 		is.Equal(srv.Do("GET", "/repos/carol/open/collaborators", nil, basicAs("sam")...).Status, http.StatusOK)
-		assertAPIError(t, srv.Do("PUT", "/repos/carol/open/collaborators/sam", nil, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
-		assertAPIError(t, srv.Do("DELETE", "/repos/carol/open/collaborators/rita", nil, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/open/collaborators/sam", nil, basicAs("sam")...), http.StatusForbidden, msgRepoAdmin)
+		assertAPIError(t, srv.Do("DELETE", "/repos/carol/open/collaborators/rita", nil, basicAs("sam")...), http.StatusForbidden, msgRepoAdmin)
 		// A private repository is absent to whoever may not see it.
 		for _, rt := range routes {
 			assertAPIError(t, srv.Do(rt.method, "/repos/carol/shut"+rt.path, nil, basicAs("sam")...), http.StatusNotFound, "")
@@ -406,24 +403,24 @@ func TestSocCollaboratorRouteAccess(t *testing.T) {
 
 	t.Run("public-only token", func(t *testing.T) {
 		is := is.New(t)
-		tok := socToken(srv, "carol", "public-only", "write:repository")
+		tok := tokenHeader(srv, "carol", "public-only", "write:repository")
 		is.Equal(srv.Do("GET", "/repos/carol/open/collaborators", nil, tok...).Status, http.StatusOK)
 		is.Equal(srv.Do("PUT", "/repos/carol/open/collaborators/sam", nil, tok...).Status, http.StatusNoContent)
 		for _, rt := range routes {
-			assertAPIError(t, srv.Do(rt.method, "/repos/carol/shut"+rt.path, nil, tok...), http.StatusForbidden, socMsgPublicRepos)
+			assertAPIError(t, srv.Do(rt.method, "/repos/carol/shut"+rt.path, nil, tok...), http.StatusForbidden, msgPublicOnly)
 		}
 	})
 
 	t.Run("token scopes", func(t *testing.T) {
 		is := is.New(t)
-		userOnly := socToken(srv, "carol", "write:user")
+		userOnly := tokenHeader(srv, "carol", "write:user")
 		scopeWantDenied(is, srv.Do("GET", "/repos/carol/open/collaborators", nil, userOnly...), "read:repository", "write:user")
 		scopeWantDenied(is, srv.Do("GET", "/repos/carol/shut/collaborators/rita/permission", nil, userOnly...), "read:repository", "write:user")
-		readRepo := socToken(srv, "carol", "read:repository")
+		readRepo := tokenHeader(srv, "carol", "read:repository")
 		is.Equal(srv.Do("GET", "/repos/carol/shut/collaborators", nil, readRepo...).Status, http.StatusOK)
 		scopeWantDenied(is, srv.Do("PUT", "/repos/carol/shut/collaborators/sam", nil, readRepo...), "write:repository", "read:repository")
 		scopeWantDenied(is, srv.Do("DELETE", "/repos/carol/shut/collaborators/rita", nil, readRepo...), "write:repository", "read:repository")
-		writeRepo := socToken(srv, "carol", "write:repository")
+		writeRepo := tokenHeader(srv, "carol", "write:repository")
 		is.Equal(srv.Do("PUT", "/repos/carol/shut/collaborators/sam", nil, writeRepo...).Status, http.StatusNoContent)
 	})
 }
@@ -433,17 +430,17 @@ func TestSocCollaboratorRouteAccess(t *testing.T) {
 func TestSocAssignees(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t)
-	socAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
-	socRepo(t, srv, "carol", "tasks", false)
-	socRepo(t, srv, "carol", "hush", true)
+	socialAccounts(t, srv, "carol", "rita", "walt", "ada", "sam")
+	createRepoAs(t, srv, "carol", "tasks", false)
+	createRepoAs(t, srv, "carol", "hush", true)
 	for _, repo := range []string{"tasks", "hush"} {
-		socCollab(t, srv, "carol", repo, "rita", gitea.AccessModeRead)
-		socCollab(t, srv, "carol", repo, "walt", gitea.AccessModeWrite)
-		socCollab(t, srv, "carol", repo, "ada", gitea.AccessModeAdmin)
+		socialCollab(t, srv, "carol", repo, "rita", gitea.AccessModeRead)
+		socialCollab(t, srv, "carol", repo, "walt", gitea.AccessModeWrite)
+		socialCollab(t, srv, "carol", repo, "ada", gitea.AccessModeAdmin)
 	}
 
 	is := is.New(t)
-	list, _, err := socClient(srv, "carol").GetAssignees("carol", "tasks")
+	list, _, err := userClient(srv, "carol").GetAssignees("carol", "tasks")
 	is.NoErr(err)
 	// Ordered by name, the owner among the others, as in Gitea.
 	got := make([]string, len(list))
@@ -452,20 +449,20 @@ func TestSocAssignees(t *testing.T) {
 	}
 	is.Equal(got, []string{"ada", "carol", "walt"})
 	// Any reader may ask (AR), the read collaborator of the private one too.
-	is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil, basicAs("sam")...)), []string{"ada", "carol", "walt"})
-	is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, basicAs("rita")...)), []string{"ada", "carol", "walt"})
-	is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, socAdmin(srv)...)), []string{"ada", "carol", "walt"})
+	is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil, basicAs("sam")...)), []string{"ada", "carol", "walt"})
+	is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, basicAs("rita")...)), []string{"ada", "carol", "walt"})
+	is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, socialAdmin(srv)...)), []string{"ada", "carol", "walt"})
 
 	// An inactive account is assigned nothing.
 	no := false
 	_, err = srv.AdminClient().AdminEditUser("walt", gitea.EditUserOption{LoginName: "walt", Active: &no})
 	is.NoErr(err)
-	is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil, basicAs("carol")...)), []string{"ada", "carol"})
+	is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil, basicAs("carol")...)), []string{"ada", "carol"})
 
-	assertAPIError(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil), http.StatusUnauthorized, socMsgTokenRequired)
+	assertAPIError(t, srv.Do("GET", "/repos/carol/tasks/assignees", nil), http.StatusUnauthorized, msgTokenRequired)
 	assertAPIError(t, srv.Do("GET", "/repos/carol/hush/assignees", nil), http.StatusNotFound, "")
 	assertAPIError(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, basicAs("sam")...), http.StatusNotFound, "")
-	assertAPIError(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, socToken(srv, "carol", "public-only", "read:repository")...),
-		http.StatusForbidden, socMsgPublicRepos)
-	scopeWantDenied(is, srv.Do("GET", "/repos/carol/tasks/assignees", nil, socToken(srv, "carol", "read:user")...), "read:repository", "read:user")
+	assertAPIError(t, srv.Do("GET", "/repos/carol/hush/assignees", nil, tokenHeader(srv, "carol", "public-only", "read:repository")...),
+		http.StatusForbidden, msgPublicOnly)
+	scopeWantDenied(is, srv.Do("GET", "/repos/carol/tasks/assignees", nil, tokenHeader(srv, "carol", "read:user")...), "read:repository", "read:user")
 }

@@ -15,19 +15,19 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// socEd25519Key makes a fresh ed25519 public key and returns it as an
+// ed25519Key makes a fresh ed25519 public key and returns it as an
 // authorized_keys line (with comment when one is given) and as a key.
-func socEd25519Key(t *testing.T, comment string) (string, ssh.PublicKey) {
+func ed25519Key(t *testing.T, comment string) (string, ssh.PublicKey) {
 	t.Helper()
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatalf("ed25519: %v", err)
 	}
-	return socAuthorizedLine(t, pub, comment)
+	return authorizedLine(t, pub, comment)
 }
 
-// socAuthorizedLine renders a crypto public key as an authorized_keys line.
-func socAuthorizedLine(t *testing.T, pub any, comment string) (string, ssh.PublicKey) {
+// authorizedLine renders a crypto public key as an authorized_keys line.
+func authorizedLine(t *testing.T, pub any, comment string) (string, ssh.PublicKey) {
 	t.Helper()
 	sp, err := ssh.NewPublicKey(pub)
 	if err != nil {
@@ -40,13 +40,13 @@ func socAuthorizedLine(t *testing.T, pub any, comment string) (string, ssh.Publi
 	return line, sp
 }
 
-// socBareKey is a key as the server stores it: type and base64, no comment.
-func socBareKey(pub ssh.PublicKey) string {
+// bareKey is a key as the server stores it: type and base64, no comment.
+func bareKey(pub ssh.PublicKey) string {
 	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))
 }
 
-// socTopicsBody is the shape of GET R/topics and of /topics/search.
-type socTopicsBody struct {
+// topicsBody is the shape of GET R/topics and of /topics/search.
+type topicsBody struct {
 	Topics []string `json:"topics"`
 }
 
@@ -59,15 +59,15 @@ func TestSocDeployKeys(t *testing.T) {
 
 func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "rita", "ada", "sam")
-	socRepo(t, srv, "carol", "deploy", false)
-	socRepo(t, srv, "carol", "other", false)
-	socRepo(t, srv, "carol", "hidden", true)
-	socCollab(t, srv, "carol", "deploy", "rita", gitea.AccessModeRead)
-	socCollab(t, srv, "carol", "deploy", "ada", gitea.AccessModeAdmin)
-	carol := socClient(srv, "carol")
-	line1, pub1 := socEd25519Key(t, "ci@build-host")
-	line2, pub2 := socEd25519Key(t, "")
+	socialAccounts(t, srv, "carol", "rita", "ada", "sam")
+	createRepoAs(t, srv, "carol", "deploy", false)
+	createRepoAs(t, srv, "carol", "other", false)
+	createRepoAs(t, srv, "carol", "hidden", true)
+	socialCollab(t, srv, "carol", "deploy", "rita", gitea.AccessModeRead)
+	socialCollab(t, srv, "carol", "deploy", "ada", gitea.AccessModeAdmin)
+	carol := userClient(srv, "carol")
+	line1, pub1 := ed25519Key(t, "ci@build-host")
+	line2, pub2 := ed25519Key(t, "")
 	var k1, k2 *gitea.DeployKey
 
 	t.Run("add", func(t *testing.T) {
@@ -80,7 +80,7 @@ func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 		is.Equal(k1.Title, "ci")
 		is.True(strings.HasPrefix(k1.Fingerprint, "SHA256:"))
 		is.Equal(k1.Fingerprint, ssh.FingerprintSHA256(pub1))
-		is.Equal(k1.Key, socBareKey(pub1)) // the comment is dropped
+		is.Equal(k1.Key, bareKey(pub1)) // the comment is dropped
 		is.True(k1.ReadOnly)
 		is.Equal(k1.URL, fmt.Sprintf("%s/repos/carol/deploy/keys/%d", srv.API, k1.ID))
 		is.True(!k1.Created.IsZero())
@@ -136,10 +136,10 @@ func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 		post := func(body any) testserver.Response {
 			return srv.Do("POST", "/repos/carol/deploy/keys", body, basicAs("carol")...)
 		}
-		line3, _ := socEd25519Key(t, "x")
+		line3, _ := ed25519Key(t, "x")
 		// The same key again, even under another title or comment.
 		assertAPIError(t, post(map[string]any{"title": "again", "key": line1}), http.StatusUnprocessableEntity, "")
-		assertAPIError(t, post(map[string]any{"title": "again", "key": socBareKey(pub1) + " other-comment"}), http.StatusUnprocessableEntity, "")
+		assertAPIError(t, post(map[string]any{"title": "again", "key": bareKey(pub1) + " other-comment"}), http.StatusUnprocessableEntity, "")
 		// Another key under a title in use.
 		assertAPIError(t, post(map[string]any{"title": "ci", "key": line3}), http.StatusUnprocessableEntity, "")
 		assertAPIError(t, post(map[string]any{"title": "garbage", "key": "ssh-ed25519 not-a-key"}), http.StatusUnprocessableEntity, "")
@@ -152,7 +152,7 @@ func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 		assertAPIError(t, post(map[string]any{"title": "two", "key": line3 + "\n" + line2}), http.StatusUnprocessableEntity, "")
 		rk, err := rsa.GenerateKey(rand.Reader, 1024)
 		is.NoErr(err)
-		weak, _ := socAuthorizedLine(t, &rk.PublicKey, "weak")
+		weak, _ := authorizedLine(t, &rk.PublicKey, "weak")
 		assertAPIError(t, post(map[string]any{"title": "weak", "key": weak}), http.StatusUnprocessableEntity, "")
 		list, _, err := carol.ListDeployKeys("carol", "deploy", gitea.ListDeployKeysOptions{})
 		is.NoErr(err)
@@ -169,31 +169,31 @@ func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("access", func(t *testing.T) {
 		is := is.New(t)
-		line, _ := socEd25519Key(t, "")
+		line, _ := ed25519Key(t, "")
 		body := map[string]any{"title": "t", "key": line}
 		keyPath := fmt.Sprintf("/repos/carol/deploy/keys/%d", k1.ID)
 		for _, rt := range []struct{ method, path string }{
 			{"GET", "/repos/carol/deploy/keys"}, {"POST", "/repos/carol/deploy/keys"}, {"GET", keyPath}, {"DELETE", keyPath},
 		} {
-			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusUnauthorized, msgTokenRequired)
 			// Readers of the public repository, collaborators or not, are no admins.
-			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("sam")...), http.StatusForbidden, socMsgRepoAdmin)
-			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("rita")...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("sam")...), http.StatusForbidden, msgRepoAdmin)
+			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("rita")...), http.StatusForbidden, msgRepoAdmin)
 		}
 		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil, basicAs("sam")...), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("POST", "/repos/carol/hidden/keys", body, basicAs("sam")...), http.StatusNotFound, "")
 		// A repository admin and the site admin manage keys.
 		is.Equal(srv.Do("GET", "/repos/carol/deploy/keys", nil, basicAs("ada")...).Status, http.StatusOK)
-		is.Equal(srv.Do("GET", keyPath, nil, socAdmin(srv)...).Status, http.StatusOK)
-		is.Equal(srv.Do("POST", "/repos/carol/hidden/keys", body, socAdmin(srv)...).Status, http.StatusCreated)
+		is.Equal(srv.Do("GET", keyPath, nil, socialAdmin(srv)...).Status, http.StatusOK)
+		is.Equal(srv.Do("POST", "/repos/carol/hidden/keys", body, socialAdmin(srv)...).Status, http.StatusCreated)
 		// Tokens: the repository scope, and public repositories only when so limited.
-		scopeWantDenied(is, srv.Do("GET", "/repos/carol/deploy/keys", nil, socToken(srv, "carol", "read:user")...), "read:repository", "read:user")
-		scopeWantDenied(is, srv.Do("POST", "/repos/carol/deploy/keys", body, socToken(srv, "carol", "read:repository")...),
+		scopeWantDenied(is, srv.Do("GET", "/repos/carol/deploy/keys", nil, tokenHeader(srv, "carol", "read:user")...), "read:repository", "read:user")
+		scopeWantDenied(is, srv.Do("POST", "/repos/carol/deploy/keys", body, tokenHeader(srv, "carol", "read:repository")...),
 			"write:repository", "read:repository")
-		publicOnly := socToken(srv, "carol", "public-only", "read:repository")
+		publicOnly := tokenHeader(srv, "carol", "public-only", "read:repository")
 		is.Equal(srv.Do("GET", "/repos/carol/deploy/keys", nil, publicOnly...).Status, http.StatusOK)
-		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil, publicOnly...), http.StatusForbidden, socMsgPublicRepos)
+		assertAPIError(t, srv.Do("GET", "/repos/carol/hidden/keys", nil, publicOnly...), http.StatusForbidden, msgPublicOnly)
 	})
 
 	t.Run("delete", func(t *testing.T) {
@@ -216,7 +216,7 @@ func testSocDeployKeys(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		_, _, err := carol.EditRepo("carol", "deploy", gitea.EditRepoOption{Archived: gitea.OptionalBool(true)})
 		is.NoErr(err)
-		line, _ := socEd25519Key(t, "")
+		line, _ := ed25519Key(t, "")
 		assertAPIError(t, srv.Do("POST", "/repos/carol/deploy/keys", map[string]any{"title": "late", "key": line}, basicAs("carol")...),
 			http.StatusLocked, "carol/deploy is archived")
 		assertAPIError(t, srv.Do("DELETE", fmt.Sprintf("/repos/carol/deploy/keys/%d", k1.ID), nil, basicAs("carol")...),

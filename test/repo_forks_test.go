@@ -12,12 +12,12 @@ import (
 	"github.com/matryer/is"
 )
 
-// fkScopeDenied is the start of a token scope refusal (domain/token/scope.go).
-const fkScopeDenied = "token does not have at least one of required scope(s), required=["
+// scopeDenied is the start of a token scope refusal (domain/token/scope.go).
+const scopeDenied = "token does not have at least one of required scope(s), required=["
 
-// fkPushCommit adds one commit writing file to owner/name's default branch
+// pushCommit adds one commit writing file to owner/name's default branch
 // through the git CLI: clone by file path, commit, push.
-func fkPushCommit(t *testing.T, srv *testserver.Server, owner, name, file, content string) {
+func pushCommit(t *testing.T, srv *testserver.Server, owner, name, file, content string) {
 	t.Helper()
 	dir := cloneRepo(t, srv, owner, name)
 	if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
@@ -28,22 +28,22 @@ func fkPushCommit(t *testing.T, srv *testserver.Server, owner, name, file, conte
 	gitRun(t, dir, "push", "-q", "origin", "HEAD")
 }
 
-// fkLog is the history of a work tree's HEAD: one "<hash> <parents> <subject>" per commit.
-func fkLog(t *testing.T, dir string) string {
+// forkLog is the history of a work tree's HEAD: one "<hash> <parents> <subject>" per commit.
+func forkLog(t *testing.T, dir string) string {
 	t.Helper()
 	return gitRun(t, dir, "log", "--format=%H %P %s")
 }
 
-// fkForkBody is the raw CreateForkOption for srv.Do.
-func fkForkBody(name string) map[string]any {
+// forkBody is the raw CreateForkOption for srv.Do.
+func forkBody(name string) map[string]any {
 	if name == "" {
 		return map[string]any{}
 	}
 	return map[string]any{"name": name}
 }
 
-// fkGetRepo reads owner/name with c and fails the test on error.
-func fkGetRepo(t *testing.T, c *gitea.Client, owner, name string) *gitea.Repository {
+// mustGetRepo reads owner/name with c and fails the test on error.
+func mustGetRepo(t *testing.T, c *gitea.Client, owner, name string) *gitea.Repository {
 	t.Helper()
 	r, _, err := c.GetRepo(owner, name)
 	if err != nil {
@@ -62,8 +62,8 @@ func TestRepoForkCreate(t *testing.T) {
 	_, carolC := newAccount(t, srv, "carol", gitea.VisibleTypePublic)
 	createRepo(t, aliceC, gitea.CreateRepoOption{Name: "demo", Description: "the parent", AutoInit: true,
 		DefaultBranch: "trunk", Readme: "Default"})
-	fkPushCommit(t, srv, "alice", "demo", "extra.txt", "more content\n")
-	parentLog := fkLog(t, cloneRepo(t, srv, "alice", "demo"))
+	pushCommit(t, srv, "alice", "demo", "extra.txt", "more content\n")
+	parentLog := forkLog(t, cloneRepo(t, srv, "alice", "demo"))
 
 	t.Run("fork by another user", func(t *testing.T) {
 		is := is.New(t)
@@ -85,7 +85,7 @@ func TestRepoForkCreate(t *testing.T) {
 		is.True(fork.Permissions != nil && fork.Permissions.Admin) // the forker owns the fork
 
 		// GET shows the same.
-		got := fkGetRepo(t, bobC, "bob", "demo")
+		got := mustGetRepo(t, bobC, "bob", "demo")
 		is.True(got.Fork)
 		is.Equal(got.Parent.FullName, "alice/demo")
 		is.Equal(got.DefaultBranch, "trunk")
@@ -94,7 +94,7 @@ func TestRepoForkCreate(t *testing.T) {
 	t.Run("fork has the parent's history", func(t *testing.T) {
 		is := is.New(t)
 		dir := cloneRepo(t, srv, "bob", "demo")
-		is.Equal(fkLog(t, dir), parentLog)
+		is.Equal(forkLog(t, dir), parentLog)
 		is.Equal(strings.TrimSpace(gitRun(t, dir, "rev-parse", "--abbrev-ref", "HEAD")), "trunk")
 		data, err := os.ReadFile(filepath.Join(dir, "extra.txt"))
 		is.NoErr(err)
@@ -105,7 +105,7 @@ func TestRepoForkCreate(t *testing.T) {
 
 	t.Run("parent counts and lists the fork", func(t *testing.T) {
 		is := is.New(t)
-		parent := fkGetRepo(t, aliceC, "alice", "demo")
+		parent := mustGetRepo(t, aliceC, "alice", "demo")
 		is.Equal(parent.Forks, 1)
 		is.Equal(parent.Fork, false)
 
@@ -125,8 +125,8 @@ func TestRepoForkCreate(t *testing.T) {
 		is.Equal(resp.StatusCode, http.StatusAccepted)
 		is.Equal(fork.FullName, "carol/carols-demo")
 		is.Equal(fork.Parent.FullName, "alice/demo")
-		is.Equal(fkLog(t, cloneRepo(t, srv, "carol", "carols-demo")), parentLog)
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 2)
+		is.Equal(forkLog(t, cloneRepo(t, srv, "carol", "carols-demo")), parentLog)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 2)
 
 		forks, _, err := aliceC.ListForks("alice", "demo", gitea.ListForksOptions{})
 		is.NoErr(err)
@@ -139,20 +139,20 @@ func TestRepoForkCreate(t *testing.T) {
 
 	t.Run("forking again is a conflict", func(t *testing.T) {
 		is := is.New(t)
-		r := srv.Do("POST", "/repos/alice/demo/forks", fkForkBody(""), basicAs("bob")...)
+		r := srv.Do("POST", "/repos/alice/demo/forks", forkBody(""), basicAs("bob")...)
 		is.Equal(r.Status, http.StatusConflict)
 		assertErrorShape(t, r)
 		// Even under another name: one fork per account.
-		r = srv.Do("POST", "/repos/alice/demo/forks", fkForkBody("second"), basicAs("bob")...)
+		r = srv.Do("POST", "/repos/alice/demo/forks", forkBody("second"), basicAs("bob")...)
 		is.Equal(r.Status, http.StatusConflict)
 		is.True(strings.Contains(r.Message(), "already forked"))
 		_, resp, err := bobC.GetRepo("bob", "second")
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 2)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 2)
 	})
 
 	t.Run("forking into the owner's own account is a conflict", func(t *testing.T) {
-		r := srv.Do("POST", "/repos/alice/demo/forks", fkForkBody("mine"), basicAs("alice")...)
+		r := srv.Do("POST", "/repos/alice/demo/forks", forkBody("mine"), basicAs("alice")...)
 		assertAPIError(t, r, http.StatusConflict, "cannot fork a repository into its own owner")
 		_, resp, err := aliceC.GetRepo("alice", "mine")
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
@@ -162,10 +162,10 @@ func TestRepoForkCreate(t *testing.T) {
 		is := is.New(t)
 		_, daveC := newAccount(t, srv, "dave", gitea.VisibleTypePublic)
 		createRepo(t, daveC, gitea.CreateRepoOption{Name: "demo"})
-		r := srv.Do("POST", "/repos/alice/demo/forks", fkForkBody(""), basicAs("dave")...)
+		r := srv.Do("POST", "/repos/alice/demo/forks", forkBody(""), basicAs("dave")...)
 		assertAPIError(t, r, http.StatusConflict, "repository with the same name already exists")
-		is.Equal(fkGetRepo(t, daveC, "dave", "demo").Fork, false) // untouched
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 2)
+		is.Equal(mustGetRepo(t, daveC, "dave", "demo").Fork, false) // untouched
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 2)
 	})
 
 	t.Run("fork of an empty repository", func(t *testing.T) {
@@ -181,12 +181,12 @@ func TestRepoForkCreate(t *testing.T) {
 	})
 
 	t.Run("invalid name", func(t *testing.T) {
-		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/forks", fkForkBody("bad name!"), basicAs("carol")...), "Name")
-		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/forks", fkForkBody("x.git"), basicAs("carol")...), "Name")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/forks", forkBody("bad name!"), basicAs("carol")...), "Name")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/forks", forkBody("x.git"), basicAs("carol")...), "Name")
 	})
 
 	t.Run("missing parent", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/nothing/forks", fkForkBody(""), basicAs("bob")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/nothing/forks", forkBody(""), basicAs("bob")...),
 			http.StatusNotFound, "repository does not exist")
 		_, resp, err := srv.Client().ListForks("alice", "nothing", gitea.ListForksOptions{})
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
@@ -210,19 +210,19 @@ func TestRepoForkAccess(t *testing.T) {
 	}
 
 	t.Run("anonymous", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/pub/forks", fkForkBody("")), http.StatusUnauthorized, "token is required")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/pub/forks", forkBody("")), http.StatusUnauthorized, "token is required")
 		// The repository is resolved before T: a private one is a 404.
-		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/forks", fkForkBody("")), http.StatusNotFound, "repository does not exist")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/forks", forkBody("")), http.StatusNotFound, "repository does not exist")
 	})
 
 	t.Run("private parent hidden from strangers", func(t *testing.T) {
 		is := is.New(t)
-		hidden := srv.Do("POST", "/repos/alice/secret/forks", fkForkBody(""), basicAs("bob")...)
-		missing := srv.Do("POST", "/repos/alice/nothing/forks", fkForkBody(""), basicAs("bob")...)
+		hidden := srv.Do("POST", "/repos/alice/secret/forks", forkBody(""), basicAs("bob")...)
+		missing := srv.Do("POST", "/repos/alice/nothing/forks", forkBody(""), basicAs("bob")...)
 		assertAPIError(t, hidden, http.StatusNotFound, missing.Message())
 		_, resp, err := srv.Client(gitea.SetBasicAuth("bob", userPassword)).GetRepo("bob", "secret")
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
-		is.Equal(fkGetRepo(t, aliceC, "alice", "secret").Forks, 0)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "secret").Forks, 0)
 	})
 
 	t.Run("read collaborator forks a private repository privately", func(t *testing.T) {
@@ -234,8 +234,8 @@ func TestRepoForkAccess(t *testing.T) {
 		is.True(fork.Private)
 		is.True(fork.Fork)
 		is.Equal(fork.Parent.FullName, "alice/secret")
-		is.Equal(fkLog(t, cloneRepo(t, srv, "reader", "secret")), fkLog(t, cloneRepo(t, srv, "alice", "secret")))
-		is.Equal(fkGetRepo(t, aliceC, "alice", "secret").Forks, 1)
+		is.Equal(forkLog(t, cloneRepo(t, srv, "reader", "secret")), forkLog(t, cloneRepo(t, srv, "alice", "secret")))
+		is.Equal(mustGetRepo(t, aliceC, "alice", "secret").Forks, 1)
 
 		// The private fork is as hidden as any private repository.
 		assertAPIError(t, srv.Do("GET", "/repos/reader/secret", nil, basicAs("bob")...), http.StatusNotFound, "repository does not exist")
@@ -264,15 +264,15 @@ func TestRepoForkAccess(t *testing.T) {
 	t.Run("token scopes", func(t *testing.T) {
 		is := is.New(t)
 		noRepo := srv.CreateToken("carol", userPassword, "write:user")
-		r := srv.Do("POST", "/repos/alice/pub/forks", fkForkBody(""), "Authorization", "token "+noRepo)
-		assertAPIError(t, r, http.StatusForbidden, fkScopeDenied+"write:repository], token scope=write:user")
+		r := srv.Do("POST", "/repos/alice/pub/forks", forkBody(""), "Authorization", "token "+noRepo)
+		assertAPIError(t, r, http.StatusForbidden, scopeDenied+"write:repository], token scope=write:user")
 
 		readOnly := srv.CreateToken("carol", userPassword, "read:repository")
-		r = srv.Do("POST", "/repos/alice/pub/forks", fkForkBody(""), "Authorization", "token "+readOnly)
-		assertAPIError(t, r, http.StatusForbidden, fkScopeDenied+"write:repository], token scope=read:repository")
+		r = srv.Do("POST", "/repos/alice/pub/forks", forkBody(""), "Authorization", "token "+readOnly)
+		assertAPIError(t, r, http.StatusForbidden, scopeDenied+"write:repository], token scope=read:repository")
 
 		readerPublic := srv.CreateToken("reader", userPassword, "public-only", "write:repository")
-		r = srv.Do("POST", "/repos/alice/secret/forks", fkForkBody("again"), "Authorization", "token "+readerPublic)
+		r = srv.Do("POST", "/repos/alice/secret/forks", forkBody("again"), "Authorization", "token "+readerPublic)
 		assertAPIError(t, r, http.StatusForbidden, "token scope is limited to public repos")
 
 		// A public-only token may fork a public repository.
@@ -281,7 +281,7 @@ func TestRepoForkAccess(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusAccepted)
 		is.Equal(fork.FullName, "carol/pub")
-		is.Equal(fkGetRepo(t, aliceC, "alice", "pub").Forks, 1)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "pub").Forks, 1)
 	})
 
 	t.Run("organization naming a plain user", func(t *testing.T) {
@@ -311,18 +311,18 @@ func TestRepoForkLifecycle(t *testing.T) {
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
-			fkForkLifecycle(t, testserver.Start(t, b.opts...))
+			forkLifecycle(t, testserver.Start(t, b.opts...))
 		})
 	}
 }
 
-func fkForkLifecycle(t *testing.T, srv *testserver.Server) {
+func forkLifecycle(t *testing.T, srv *testserver.Server) {
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	_, bobC := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 	_, carolC := newAccount(t, srv, "carol", gitea.VisibleTypePublic)
 	createRepo(t, aliceC, gitea.CreateRepoOption{Name: "demo", AutoInit: true})
-	fkPushCommit(t, srv, "alice", "demo", "more.txt", "x\n")
-	parentLog := fkLog(t, cloneRepo(t, srv, "alice", "demo"))
+	pushCommit(t, srv, "alice", "demo", "more.txt", "x\n")
+	parentLog := forkLog(t, cloneRepo(t, srv, "alice", "demo"))
 	for _, c := range []*gitea.Client{bobC, carolC} {
 		if _, _, err := c.CreateFork("alice", "demo", gitea.CreateForkOption{}); err != nil {
 			t.Fatalf("fork: %v", err)
@@ -331,11 +331,11 @@ func fkForkLifecycle(t *testing.T, srv *testserver.Server) {
 
 	t.Run("deleting a fork decrements the parent's forks_count", func(t *testing.T) {
 		is := is.New(t)
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 2)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 2)
 		resp, err := carolC.DeleteRepo("carol", "demo")
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusNoContent)
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 1)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 1)
 		forks, _, err := aliceC.ListForks("alice", "demo", gitea.ListForksOptions{})
 		is.NoErr(err)
 		is.Equal(len(forks), 1)
@@ -343,7 +343,7 @@ func fkForkLifecycle(t *testing.T, srv *testserver.Server) {
 		_, err = os.Stat(repoDir(srv, "carol", "demo"))
 		is.True(os.IsNotExist(err))
 		// The parent's Git directory is untouched.
-		is.Equal(fkLog(t, cloneRepo(t, srv, "alice", "demo")), parentLog)
+		is.Equal(forkLog(t, cloneRepo(t, srv, "alice", "demo")), parentLog)
 	})
 
 	t.Run("deleting the parent detaches the fork", func(t *testing.T) {
@@ -361,26 +361,26 @@ func fkForkLifecycle(t *testing.T, srv *testserver.Server) {
 		is.True(fork.Parent == nil)
 		// Its Git content survives: the clone shared objects by hard links, not alternates.
 		dir := cloneRepo(t, srv, "bob", "demo")
-		is.Equal(fkLog(t, dir), parentLog)
+		is.Equal(forkLog(t, dir), parentLog)
 		gitRun(t, repoDir(srv, "bob", "demo"), "fsck", "--full")
 
 		// The fork can be forked itself now, and a new alice/demo has no forks.
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "demo"})
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Forks, 0)
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Forks, 0)
 		f2, _, err := carolC.CreateFork("bob", "demo", gitea.CreateForkOption{})
 		is.NoErr(err)
 		is.Equal(f2.Parent.FullName, "bob/demo")
-		is.Equal(fkGetRepo(t, bobC, "bob", "demo").Forks, 1)
+		is.Equal(mustGetRepo(t, bobC, "bob", "demo").Forks, 1)
 	})
 }
 
-// fkGenerateBody is the raw GenerateRepoOption for srv.Do.
-func fkGenerateBody(owner, name string) map[string]any {
+// generateBody is the raw GenerateRepoOption for srv.Do.
+func generateBody(owner, name string) map[string]any {
 	return map[string]any{"owner": owner, "name": name, "git_content": true, "topics": true}
 }
 
-// fkTree is the recursive tree listing of a work tree's HEAD.
-func fkTree(t *testing.T, dir string) string {
+// forkTree is the recursive tree listing of a work tree's HEAD.
+func forkTree(t *testing.T, dir string) string {
 	t.Helper()
 	return gitRun(t, dir, "ls-tree", "-r", "HEAD")
 }
@@ -396,7 +396,7 @@ func TestRepoGenerate(t *testing.T) {
 	_, readerC := newAccount(t, srv, "reader", gitea.VisibleTypePublic)
 	createRepo(t, aliceC, gitea.CreateRepoOption{Name: "tpl", Template: true, AutoInit: true,
 		Gitignores: "Go", License: "MIT", DefaultBranch: "base"})
-	fkPushCommit(t, srv, "alice", "tpl", "extra.txt", "template content\n")
+	pushCommit(t, srv, "alice", "tpl", "extra.txt", "template content\n")
 	if _, err := aliceC.SetRepoTopics("alice", "tpl", []string{"golang", "starter"}); err != nil {
 		t.Fatalf("set topics: %v", err)
 	}
@@ -407,7 +407,7 @@ func TestRepoGenerate(t *testing.T) {
 		t.Fatalf("add collaborator: %v", err)
 	}
 	tplDir := cloneRepo(t, srv, "alice", "tpl")
-	tplTree := fkTree(t, tplDir)
+	tplTree := forkTree(t, tplDir)
 
 	t.Run("generate with git content and topics", func(t *testing.T) {
 		is := is.New(t)
@@ -425,7 +425,7 @@ func TestRepoGenerate(t *testing.T) {
 		is.Equal(r.Private, false)
 		is.Equal(r.DefaultBranch, "base")
 		is.Equal(strings.Join(r.Topics, ","), "golang,starter")
-		got := fkGetRepo(t, aliceC, "alice", "fromtpl")
+		got := mustGetRepo(t, aliceC, "alice", "fromtpl")
 		is.Equal(strings.Join(got.Topics, ","), "golang,starter")
 		topics, _, err := aliceC.ListRepoTopics("alice", "fromtpl", gitea.ListRepoTopicsOptions{})
 		is.NoErr(err)
@@ -437,7 +437,7 @@ func TestRepoGenerate(t *testing.T) {
 		parts := strings.Split(log[0], "|")
 		is.Equal(parts[1], "") // without a parent
 		is.Equal(parts[2], "Initial commit")
-		is.Equal(fkTree(t, dir), tplTree) // holding the template's tree
+		is.Equal(forkTree(t, dir), tplTree) // holding the template's tree
 		is.True(strings.Contains(tplTree, "extra.txt"))
 		is.True(parts[0] != strings.TrimSpace(gitRun(t, tplDir, "rev-parse", "HEAD")))
 		is.Equal(strings.TrimSpace(gitRun(t, dir, "rev-parse", "--abbrev-ref", "HEAD")), "base")
@@ -446,7 +446,7 @@ func TestRepoGenerate(t *testing.T) {
 		_, err = os.Stat(filepath.Join(repoDir(srv, "alice", "fromtpl"), "objects", "info", "alternates"))
 		is.True(os.IsNotExist(err))
 		// The template is unchanged.
-		tpl := fkGetRepo(t, aliceC, "alice", "tpl")
+		tpl := mustGetRepo(t, aliceC, "alice", "tpl")
 		is.True(tpl.Template)
 		is.Equal(tpl.Forks, 0)
 	})
@@ -464,7 +464,7 @@ func TestRepoGenerate(t *testing.T) {
 		is.Equal(len(repo.Topics), 0) // topics not asked for
 		is.True(repo.Permissions.Admin)
 		dir := cloneRepo(t, srv, "bob", "mine")
-		is.Equal(fkTree(t, dir), tplTree)
+		is.Equal(forkTree(t, dir), tplTree)
 		is.Equal(strings.TrimSpace(gitRun(t, dir, "rev-parse", "--abbrev-ref", "HEAD")), "trunk")
 		is.Equal(strings.Count(gitRun(t, dir, "log", "--format=%H"), "\n"), 1)
 		// The commit is bob's.
@@ -486,7 +486,7 @@ func TestRepoGenerate(t *testing.T) {
 	})
 
 	t.Run("not a template", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/plain/generate", fkGenerateBody("alice", "x1"), basicAs("alice")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/plain/generate", generateBody("alice", "x1"), basicAs("alice")...),
 			http.StatusUnprocessableEntity, "template: this is not a template repo")
 	})
 
@@ -498,15 +498,15 @@ func TestRepoGenerate(t *testing.T) {
 	})
 
 	t.Run("invalid input", func(t *testing.T) {
-		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("", "x3"), basicAs("alice")...), "Owner")
-		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("alice", ""), basicAs("alice")...), "Name")
-		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("alice", "bad name"), basicAs("alice")...), "Name")
-		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("nobody-here", "x3"), basicAs("alice")...), "Owner")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("", "x3"), basicAs("alice")...), "Owner")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("alice", ""), basicAs("alice")...), "Name")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("alice", "bad name"), basicAs("alice")...), "Name")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("nobody-here", "x3"), basicAs("alice")...), "Owner")
 	})
 
 	t.Run("another user's account", func(t *testing.T) {
 		is := is.New(t)
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("carol", "forcarol"), basicAs("bob")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("carol", "forcarol"), basicAs("bob")...),
 			http.StatusForbidden, "Only admin can generate repository for other user.")
 		_, resp, err := bobC.GetRepo("carol", "forcarol")
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
@@ -516,14 +516,14 @@ func TestRepoGenerate(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusCreated)
 		is.Equal(r.FullName, "carol/forcarol")
-		is.Equal(fkTree(t, cloneRepo(t, srv, "carol", "forcarol")), tplTree)
+		is.Equal(forkTree(t, cloneRepo(t, srv, "carol", "forcarol")), tplTree)
 	})
 
 	t.Run("taken name", func(t *testing.T) {
 		is := is.New(t)
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("alice", "fromtpl"), basicAs("alice")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("alice", "fromtpl"), basicAs("alice")...),
 			http.StatusConflict, "The repository with the same name already exists.")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("alice", "FROMTPL"), basicAs("alice")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("alice", "FROMTPL"), basicAs("alice")...),
 			http.StatusConflict, "The repository with the same name already exists.")
 		// The existing repository is untouched.
 		is.Equal(strings.Count(gitRun(t, cloneRepo(t, srv, "alice", "fromtpl"), "log", "--format=%H"), "\n"), 1)
@@ -531,7 +531,7 @@ func TestRepoGenerate(t *testing.T) {
 
 	t.Run("private template", func(t *testing.T) {
 		is := is.New(t)
-		hidden := srv.Do("POST", "/repos/alice/hidden-tpl/generate", fkGenerateBody("bob", "peek"), basicAs("bob")...)
+		hidden := srv.Do("POST", "/repos/alice/hidden-tpl/generate", generateBody("bob", "peek"), basicAs("bob")...)
 		assertAPIError(t, hidden, http.StatusNotFound, "repository does not exist")
 		// A read collaborator reads its code, so it may use it.
 		r, resp, err := readerC.CreateRepoFromTemplate("alice", "hidden-tpl", gitea.CreateRepoFromTemplateOption{
@@ -543,21 +543,21 @@ func TestRepoGenerate(t *testing.T) {
 	})
 
 	t.Run("anonymous", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("alice", "anon")), http.StatusUnauthorized, "token is required")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("alice", "anon")), http.StatusUnauthorized, "token is required")
 	})
 
 	t.Run("token scopes", func(t *testing.T) {
 		is := is.New(t)
 		noRepo := srv.CreateToken("bob", userPassword, "write:user")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("bob", "tok1"), "Authorization", "token "+noRepo),
-			http.StatusForbidden, fkScopeDenied+"write:repository], token scope=write:user")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("bob", "tok1"), "Authorization", "token "+noRepo),
+			http.StatusForbidden, scopeDenied+"write:repository], token scope=write:user")
 		readOnly := srv.CreateToken("bob", userPassword, "read:repository")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("bob", "tok1"), "Authorization", "token "+readOnly),
-			http.StatusForbidden, fkScopeDenied+"write:repository], token scope=read:repository")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/tpl/generate", generateBody("bob", "tok1"), "Authorization", "token "+readOnly),
+			http.StatusForbidden, scopeDenied+"write:repository], token scope=read:repository")
 		public := srv.CreateToken("reader", userPassword, "public-only", "write:repository")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/hidden-tpl/generate", fkGenerateBody("reader", "tok2"), "Authorization", "token "+public),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/hidden-tpl/generate", generateBody("reader", "tok2"), "Authorization", "token "+public),
 			http.StatusForbidden, "token scope is limited to public repos")
-		r := srv.Do("POST", "/repos/alice/tpl/generate", fkGenerateBody("reader", "tok3"), "Authorization", "token "+public)
+		r := srv.Do("POST", "/repos/alice/tpl/generate", generateBody("reader", "tok3"), "Authorization", "token "+public)
 		is.Equal(r.Status, http.StatusCreated)
 	})
 }

@@ -10,25 +10,25 @@ import (
 	"github.com/matryer/is"
 )
 
-// socCounts reads owner/repo as the owner and returns its star and watcher counts.
-func socCounts(t *testing.T, srv *testserver.Server, owner, repo string) (stars, watchers int) {
+// socialCounts reads owner/repo as the owner and returns its star and watcher counts.
+func socialCounts(t *testing.T, srv *testserver.Server, owner, repo string) (stars, watchers int) {
 	t.Helper()
-	st, r := socGetRepo(t, srv, owner, repo, basicAs(owner)...)
+	st, r := getRepoAs(t, srv, owner, repo, basicAs(owner)...)
 	if st != http.StatusOK {
 		t.Fatalf("get %s/%s: %d", owner, repo, st)
 	}
 	return r.Stars, r.Watchers
 }
 
-// socRepoList decodes a raw array of repositories and returns their sorted full names.
-func socRepoList(t *testing.T, r testserver.Response) []string {
+// repoList decodes a raw array of repositories and returns their sorted full names.
+func repoList(t *testing.T, r testserver.Response) []string {
 	t.Helper()
 	if r.Status != http.StatusOK {
 		t.Fatalf("status %d: %s", r.Status, r.Body)
 	}
 	var list []*gitea.Repository
 	r.Decode(t, &list)
-	return socRepoNames(list)
+	return repoNames(list)
 }
 
 // TestSocStars covers starring, unstarring, the counters and the star
@@ -40,11 +40,11 @@ func TestSocStars(t *testing.T) {
 
 func testSocStars(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "sam", "rita")
-	socRepo(t, srv, "carol", "shiny", false)
-	socRepo(t, srv, "carol", "secret", true)
-	sam := socClient(srv, "sam")
-	carol := socClient(srv, "carol")
+	socialAccounts(t, srv, "carol", "sam", "rita")
+	createRepoAs(t, srv, "carol", "shiny", false)
+	createRepoAs(t, srv, "carol", "secret", true)
+	sam := userClient(srv, "sam")
+	carol := userClient(srv, "carol")
 
 	t.Run("star", func(t *testing.T) {
 		is := is.New(t)
@@ -57,11 +57,11 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		ok, _, err = sam.IsRepoStarring("carol", "shiny")
 		is.NoErr(err)
 		is.True(ok)
-		stars, _ := socCounts(t, srv, "carol", "shiny")
+		stars, _ := socialCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 1)
 		// Starring twice counts once.
 		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
-		stars, _ = socCounts(t, srv, "carol", "shiny")
+		stars, _ = socialCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 1)
 		// The user's starred_repos_count follows, once per repository.
 		var me gitea.User
@@ -70,7 +70,7 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		// Another star.
 		_, err = carol.StarRepo("carol", "shiny")
 		is.NoErr(err)
-		stars, _ = socCounts(t, srv, "carol", "shiny")
+		stars, _ = socialCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 2)
 		// Others do not see sam's star as theirs.
 		assertAPIError(t, srv.Do("GET", "/user/starred/carol/shiny", nil, basicAs("rita")...), http.StatusNotFound, "")
@@ -80,9 +80,9 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		list, _, err := carol.ListRepoStargazers("carol", "shiny", gitea.ListStargazersOptions{})
 		is.NoErr(err)
-		is.Equal(socLogins(list), []string{"carol", "sam"})
+		is.Equal(socialLogins(list), []string{"carol", "sam"})
 		// Anyone who may read the repository may list them.
-		is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil)), []string{"carol", "sam"})
+		is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil)), []string{"carol", "sam"})
 		assertAPIError(t, srv.Do("GET", "/repos/carol/secret/stargazers", nil, basicAs("sam")...), http.StatusNotFound, "")
 	})
 
@@ -92,30 +92,30 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		is.NoErr(err)
 		mine, _, err := sam.GetMyStarredRepos()
 		is.NoErr(err)
-		is.Equal(socRepoNames(mine), []string{"carol/shiny"})
+		is.Equal(repoNames(mine), []string{"carol/shiny"})
 		theirs, _, err := carol.GetStarredRepos("sam")
 		is.NoErr(err)
-		is.Equal(socRepoNames(theirs), []string{"carol/shiny"})
+		is.Equal(repoNames(theirs), []string{"carol/shiny"})
 		mine, _, err = carol.GetMyStarredRepos()
 		is.NoErr(err)
-		is.Equal(socRepoNames(mine), []string{"carol/secret", "carol/shiny"})
+		is.Equal(repoNames(mine), []string{"carol/secret", "carol/shiny"})
 		// The private one is left out for whoever may not see it…
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
+		is.Equal(repoList(t, srv.Do("GET", "/users/carol/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
 		// …and for a public-only token, even the owner's.
-		is.Equal(socRepoList(t, srv.Do("GET", "/user/starred", nil, socToken(srv, "carol", "public-only", "read:repository")...)),
+		is.Equal(repoList(t, srv.Do("GET", "/user/starred", nil, tokenHeader(srv, "carol", "public-only", "read:repository")...)),
 			[]string{"carol/shiny"})
 		// The site admin sees both.
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/starred", nil, socAdmin(srv)...)), []string{"carol/secret", "carol/shiny"})
+		is.Equal(repoList(t, srv.Do("GET", "/users/carol/starred", nil, socialAdmin(srv)...)), []string{"carol/secret", "carol/shiny"})
 		assertAPIError(t, srv.Do("GET", "/users/ghost/starred", nil, basicAs("sam")...), http.StatusNotFound, "")
 		// As in Gitea (whose GetStarredRepos checks no account visibility),
 		// a private account's stars of repositories the viewer may see are
 		// listed.
 		newAccount(t, srv, "hermit", gitea.VisibleTypePrivate)
-		_, err = socClient(srv, "hermit").StarRepo("carol", "shiny")
+		_, err = userClient(srv, "hermit").StarRepo("carol", "shiny")
 		is.NoErr(err)
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("hermit")...)), []string{"carol/shiny"})
-		_, err = socClient(srv, "hermit").UnStarRepo("carol", "shiny")
+		is.Equal(repoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("sam")...)), []string{"carol/shiny"})
+		is.Equal(repoList(t, srv.Do("GET", "/users/hermit/starred", nil, basicAs("hermit")...)), []string{"carol/shiny"})
+		_, err = userClient(srv, "hermit").UnStarRepo("carol", "shiny")
 		is.NoErr(err)
 	})
 
@@ -123,10 +123,10 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		for _, m := range []string{"GET", "PUT", "DELETE"} {
 			assertAPIError(t, srv.Do(m, "/user/starred/carol/secret", nil, basicAs("sam")...), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do(m, "/user/starred/carol/nope", nil, basicAs("sam")...), http.StatusNotFound, "")
-			assertAPIError(t, srv.Do(m, "/user/starred/carol/secret", nil, socToken(srv, "carol", "public-only", "write:repository")...),
-				http.StatusForbidden, socMsgPublicRepos)
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/secret", nil, tokenHeader(srv, "carol", "public-only", "write:repository")...),
+				http.StatusForbidden, msgPublicOnly)
 		}
-		stars, _ := socCounts(t, srv, "carol", "secret")
+		stars, _ := socialCounts(t, srv, "carol", "secret")
 		is.New(t).Equal(stars, 1)
 	})
 
@@ -135,11 +135,11 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		resp, err := sam.UnStarRepo("carol", "shiny")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		assertAPIError(t, srv.Do("GET", "/user/starred/carol/shiny", nil, basicAs("sam")...), http.StatusNotFound, "")
-		stars, _ := socCounts(t, srv, "carol", "shiny")
+		stars, _ := socialCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 1)
 		// Unstarring again is no error and changes nothing.
 		is.Equal(srv.Do("DELETE", "/user/starred/carol/shiny", nil, basicAs("sam")...).Status, http.StatusNoContent)
-		stars, _ = socCounts(t, srv, "carol", "shiny")
+		stars, _ = socialCounts(t, srv, "carol", "shiny")
 		is.Equal(stars, 1)
 		mine, _, err := sam.GetMyStarredRepos()
 		is.NoErr(err)
@@ -149,20 +149,20 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 		is.Equal(me.StarredRepoCount, 0)
 		list, _, err := carol.ListRepoStargazers("carol", "shiny", gitea.ListStargazersOptions{})
 		is.NoErr(err)
-		is.Equal(socLogins(list), []string{"carol"})
+		is.Equal(socialLogins(list), []string{"carol"})
 	})
 
 	t.Run("needs a caller and the scope", func(t *testing.T) {
 		is := is.New(t)
 		for _, m := range []string{"GET", "PUT", "DELETE"} {
-			assertAPIError(t, srv.Do(m, "/user/starred/carol/shiny", nil), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(m, "/user/starred/carol/shiny", nil), http.StatusUnauthorized, msgTokenRequired)
 		}
-		assertAPIError(t, srv.Do("GET", "/user/starred", nil), http.StatusUnauthorized, socMsgTokenRequired)
-		assertAPIError(t, srv.Do("GET", "/users/carol/starred", nil), http.StatusUnauthorized, socMsgTokenRequired)
-		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "write:user")...), "write:repository", "write:user")
-		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "read:repository")...),
+		assertAPIError(t, srv.Do("GET", "/user/starred", nil), http.StatusUnauthorized, msgTokenRequired)
+		assertAPIError(t, srv.Do("GET", "/users/carol/starred", nil), http.StatusUnauthorized, msgTokenRequired)
+		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, tokenHeader(srv, "sam", "write:user")...), "write:repository", "write:user")
+		scopeWantDenied(is, srv.Do("PUT", "/user/starred/carol/shiny", nil, tokenHeader(srv, "sam", "read:repository")...),
 			"write:repository", "read:repository")
-		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, socToken(srv, "sam", "write:repository")...).Status, http.StatusNoContent)
+		is.Equal(srv.Do("PUT", "/user/starred/carol/shiny", nil, tokenHeader(srv, "sam", "write:repository")...).Status, http.StatusNoContent)
 	})
 }
 
@@ -171,8 +171,8 @@ func testSocStars(t *testing.T, opts ...testserver.Option) {
 func TestSocStarsDisabled(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.EnableStars = false }))
-	socAccounts(t, srv, "carol", "sam")
-	socRepo(t, srv, "carol", "shiny", false)
+	socialAccounts(t, srv, "carol", "sam")
+	createRepoAs(t, srv, "carol", "shiny", false)
 	for _, rt := range []struct{ method, path string }{
 		{"GET", "/user/starred"},
 		{"GET", "/user/starred/carol/shiny"},
@@ -181,11 +181,11 @@ func TestSocStarsDisabled(t *testing.T) {
 		{"GET", "/users/carol/starred"},
 		{"GET", "/repos/carol/shiny/stargazers"},
 	} {
-		assertAPIError(t, srv.Do(rt.method, rt.path, nil, basicAs("sam")...), http.StatusForbidden, socMsgStarsOff)
+		assertAPIError(t, srv.Do(rt.method, rt.path, nil, basicAs("sam")...), http.StatusForbidden, msgStarsOff)
 	}
 	// Anonymous callers of the public listing learn the same.
-	assertAPIError(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil), http.StatusForbidden, socMsgStarsOff)
-	stars, _ := socCounts(t, srv, "carol", "shiny")
+	assertAPIError(t, srv.Do("GET", "/repos/carol/shiny/stargazers", nil), http.StatusForbidden, msgStarsOff)
+	stars, _ := socialCounts(t, srv, "carol", "shiny")
 	is.New(t).Equal(stars, 0)
 }
 
@@ -200,32 +200,32 @@ func TestSocDeletionForgetsRelations(t *testing.T) {
 
 func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "sam", "rita")
-	carol := socClient(srv, "carol")
-	sam := socClient(srv, "sam")
+	socialAccounts(t, srv, "carol", "sam", "rita")
+	carol := userClient(srv, "carol")
+	sam := userClient(srv, "sam")
 
 	t.Run("repository", func(t *testing.T) {
 		is := is.New(t)
-		socRepo(t, srv, "carol", "phoenix", true)
-		socCollab(t, srv, "carol", "phoenix", "sam", gitea.AccessModeWrite)
+		createRepoAs(t, srv, "carol", "phoenix", true)
+		socialCollab(t, srv, "carol", "phoenix", "sam", gitea.AccessModeWrite)
 		_, err := sam.StarRepo("carol", "phoenix")
 		is.NoErr(err)
 		_, err = sam.WatchRepo("carol", "phoenix")
 		is.NoErr(err)
-		line, _ := socEd25519Key(t, "")
+		line, _ := ed25519Key(t, "")
 		_, _, err = carol.CreateDeployKey("carol", "phoenix", gitea.CreateKeyOption{Title: "ci", Key: line})
 		is.NoErr(err)
 		_, err = carol.SetRepoTopics("carol", "phoenix", []string{"reborn"})
 		is.NoErr(err)
-		stars, watchers := socCounts(t, srv, "carol", "phoenix")
+		stars, watchers := socialCounts(t, srv, "carol", "phoenix")
 		is.Equal(stars, 1)
 		is.Equal(watchers, 2)
 
 		resp, err := carol.DeleteRepo("carol", "phoenix")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		socRepo(t, srv, "carol", "phoenix", true)
+		createRepoAs(t, srv, "carol", "phoenix", true)
 
-		st, _ := socGetRepo(t, srv, "carol", "phoenix", basicAs("sam")...)
+		st, _ := getRepoAs(t, srv, "carol", "phoenix", basicAs("sam")...)
 		is.Equal(st, http.StatusNotFound) // the old collaboration is gone
 		list, _, err := carol.ListCollaborators("carol", "phoenix", gitea.ListCollaboratorsOptions{})
 		is.NoErr(err)
@@ -236,9 +236,9 @@ func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
 		// The key may be added again: nothing of the old one is left.
 		_, _, err = carol.CreateDeployKey("carol", "phoenix", gitea.CreateKeyOption{Title: "ci", Key: line})
 		is.NoErr(err)
-		is.Equal(socTopics(t, srv, "carol", "phoenix"), []string{})
-		is.True(socSearchTopic(t, srv, "reborn") == nil)
-		stars, watchers = socCounts(t, srv, "carol", "phoenix")
+		is.Equal(socialTopics(t, srv, "carol", "phoenix"), []string{})
+		is.True(searchTopic(t, srv, "reborn") == nil)
+		stars, watchers = socialCounts(t, srv, "carol", "phoenix")
 		is.Equal(stars, 0)
 		is.Equal(watchers, 1)
 		mine, _, err := sam.GetMyStarredRepos()
@@ -251,21 +251,21 @@ func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("account", func(t *testing.T) {
 		is := is.New(t)
-		socRepo(t, srv, "carol", "kept", false)
-		socCollab(t, srv, "carol", "kept", "rita", gitea.AccessModeWrite)
-		rita := socClient(srv, "rita")
+		createRepoAs(t, srv, "carol", "kept", false)
+		socialCollab(t, srv, "carol", "kept", "rita", gitea.AccessModeWrite)
+		rita := userClient(srv, "rita")
 		_, err := rita.StarRepo("carol", "kept")
 		is.NoErr(err)
 		_, err = rita.WatchRepo("carol", "kept")
 		is.NoErr(err)
-		stars, watchers := socCounts(t, srv, "carol", "kept")
+		stars, watchers := socialCounts(t, srv, "carol", "kept")
 		is.Equal(stars, 1)
 		is.Equal(watchers, 2)
 
 		resp, err := srv.AdminClient().AdminDeleteUser("rita")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 
-		stars, watchers = socCounts(t, srv, "carol", "kept")
+		stars, watchers = socialCounts(t, srv, "carol", "kept")
 		is.Equal(stars, 0)
 		is.Equal(watchers, 1)
 		list, _, err := carol.ListCollaborators("carol", "kept", gitea.ListCollaboratorsOptions{})
@@ -274,12 +274,12 @@ func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
 		gazers, _, err := carol.ListRepoStargazers("carol", "kept", gitea.ListStargazersOptions{})
 		is.NoErr(err)
 		is.Equal(len(gazers), 0)
-		is.Equal(socDecodeLogins(t, srv.Do("GET", "/repos/carol/kept/subscribers", nil)), []string{"carol"})
+		is.Equal(decodeLogins(t, srv.Do("GET", "/repos/carol/kept/subscribers", nil)), []string{"carol"})
 		assigned, _, err := carol.GetAssignees("carol", "kept")
 		is.NoErr(err)
-		is.Equal(socLogins(assigned), []string{"carol"})
+		is.Equal(socialLogins(assigned), []string{"carol"})
 		// A new account of the same name inherits nothing.
-		socAccounts(t, srv, "rita")
+		socialAccounts(t, srv, "rita")
 		ok, _, err := carol.IsCollaborator("carol", "kept", "rita")
 		is.NoErr(err)
 		is.True(!ok)
@@ -292,10 +292,10 @@ func testSocDeletionForgetsRelations(t *testing.T, opts ...testserver.Option) {
 func TestSocStarsRenamed(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t)
-	socAccounts(t, srv, "carol", "sam")
-	socRepo(t, srv, "carol", "before", false)
+	socialAccounts(t, srv, "carol", "sam")
+	createRepoAs(t, srv, "carol", "before", false)
 	is := is.New(t)
-	_, _, err := socClient(srv, "carol").EditRepo("carol", "before", gitea.EditRepoOption{Name: gitea.OptionalString("after")})
+	_, _, err := userClient(srv, "carol").EditRepo("carol", "before", gitea.EditRepoOption{Name: gitea.OptionalString("after")})
 	is.NoErr(err)
 
 	r := srv.Do("PUT", "/user/starred/carol/before", nil, basicAs("sam")...)
@@ -308,9 +308,9 @@ func TestSocStarsRenamed(t *testing.T) {
 	is.Equal(r.Status, http.StatusTemporaryRedirect)
 	is.Equal(r.Header.Get("Location"), "/api/v1/repos/carol/after/subscription")
 	// The SDK's client follows them.
-	_, err = socClient(srv, "sam").StarRepo("carol", "before")
+	_, err = userClient(srv, "sam").StarRepo("carol", "before")
 	is.NoErr(err)
-	stars, _ := socCounts(t, srv, "carol", "after")
+	stars, _ := socialCounts(t, srv, "carol", "after")
 	is.Equal(stars, 1)
 }
 
@@ -329,8 +329,8 @@ func testSocStarsConcurrent(t *testing.T, opts ...testserver.Option) {
 	for i := range names {
 		names[i] = "fan" + string(rune('a'+i))
 	}
-	socAccounts(t, srv, append(names, "carol")...)
-	socRepo(t, srv, "carol", "popular", false)
+	socialAccounts(t, srv, append(names, "carol")...)
+	createRepoAs(t, srv, "carol", "popular", false)
 
 	errs := make(chan error, 2*n)
 	send := func(method, path, name string) {
@@ -347,7 +347,7 @@ func testSocStarsConcurrent(t *testing.T, opts ...testserver.Option) {
 		}
 		_ = resp.Body.Close()
 		if resp.StatusCode >= 300 {
-			errs <- &socStatusError{method + " " + path, resp.StatusCode}
+			errs <- &statusError{method + " " + path, resp.StatusCode}
 			return
 		}
 		errs <- nil
@@ -360,18 +360,18 @@ func testSocStarsConcurrent(t *testing.T, opts ...testserver.Option) {
 	for range 2 * n {
 		is.NoErr(<-errs)
 	}
-	stars, watchers := socCounts(t, srv, "carol", "popular")
+	stars, watchers := socialCounts(t, srv, "carol", "popular")
 	is.Equal(stars, n)
 	is.Equal(watchers, n+1)
-	gazers, _, err := socClient(srv, "carol").ListRepoStargazers("carol", "popular", gitea.ListStargazersOptions{ListOptions: gitea.ListOptions{PageSize: 50}})
+	gazers, _, err := userClient(srv, "carol").ListRepoStargazers("carol", "popular", gitea.ListStargazersOptions{ListOptions: gitea.ListOptions{PageSize: 50}})
 	is.NoErr(err)
 	is.Equal(len(gazers), n)
 }
 
-// socStatusError is an unexpected status seen off the test goroutine.
-type socStatusError struct {
+// statusError is an unexpected status seen off the test goroutine.
+type statusError struct {
 	what   string
 	status int
 }
 
-func (e *socStatusError) Error() string { return e.what + ": status " + http.StatusText(e.status) }
+func (e *statusError) Error() string { return e.what + ": status " + http.StatusText(e.status) }

@@ -11,14 +11,14 @@ import (
 	"github.com/matryer/is"
 )
 
-// socTopics reads owner/repo's topics as the owner (raw, to see the envelope).
-func socTopics(t *testing.T, srv *testserver.Server, owner, repo string) []string {
+// socialTopics reads owner/repo's topics as the owner (raw, to see the envelope).
+func socialTopics(t *testing.T, srv *testserver.Server, owner, repo string) []string {
 	t.Helper()
 	r := srv.Do("GET", "/repos/"+owner+"/"+repo+"/topics", nil, basicAs(owner)...)
 	if r.Status != http.StatusOK {
 		t.Fatalf("topics of %s/%s: %d %s", owner, repo, r.Status, r.Body)
 	}
-	var b socTopicsBody
+	var b topicsBody
 	r.Decode(t, &b)
 	if b.Topics == nil {
 		t.Fatalf("topics is null: %s", r.Body)
@@ -26,8 +26,8 @@ func socTopics(t *testing.T, srv *testserver.Server, owner, repo string) []strin
 	return b.Topics
 }
 
-// socSearchTopic finds name in /topics/search?q=name; nil when absent.
-func socSearchTopic(t *testing.T, srv *testserver.Server, name string) *gitea.TopicResponse {
+// searchTopic finds name in /topics/search?q=name; nil when absent.
+func searchTopic(t *testing.T, srv *testserver.Server, name string) *gitea.TopicResponse {
 	t.Helper()
 	res, _, err := srv.Client().SearchTopics(gitea.TopicSearchOptions{Query: name})
 	if err != nil {
@@ -51,18 +51,18 @@ func TestSocTopics(t *testing.T) {
 
 func testSocTopics(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "rita", "ada", "sam")
-	socRepo(t, srv, "carol", "tagged", false)
-	socRepo(t, srv, "carol", "second", false)
-	socRepo(t, srv, "carol", "quiet", true)
-	socCollab(t, srv, "carol", "tagged", "rita", gitea.AccessModeRead)
-	socCollab(t, srv, "carol", "tagged", "ada", gitea.AccessModeAdmin)
-	carol := socClient(srv, "carol")
+	socialAccounts(t, srv, "carol", "rita", "ada", "sam")
+	createRepoAs(t, srv, "carol", "tagged", false)
+	createRepoAs(t, srv, "carol", "second", false)
+	createRepoAs(t, srv, "carol", "quiet", true)
+	socialCollab(t, srv, "carol", "tagged", "rita", gitea.AccessModeRead)
+	socialCollab(t, srv, "carol", "tagged", "ada", gitea.AccessModeAdmin)
+	carol := userClient(srv, "carol")
 	const R = "/repos/carol/tagged/topics"
 
 	t.Run("empty", func(t *testing.T) {
 		is := is.New(t)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{})
 		list, _, err := carol.ListRepoTopics("carol", "tagged", gitea.ListRepoTopicsOptions{})
 		is.NoErr(err)
 		is.Equal(len(list), 0)
@@ -72,14 +72,14 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		r := srv.Do("PUT", R, map[string]any{"topics": []string{"Go", "  rust ", "go"}}, basicAs("carol")...)
 		is.Equal(r.Status, http.StatusNoContent)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"go", "rust"})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{"go", "rust"})
 		// Sorted, and shown on the repository too.
 		resp, err := carol.SetRepoTopics("carol", "tagged", []string{"zig", "c", "Go", "rust"})
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		list, _, err := carol.ListRepoTopics("carol", "tagged", gitea.ListRepoTopicsOptions{})
 		is.NoErr(err)
 		is.Equal(list, []string{"c", "go", "rust", "zig"})
-		_, repo := socGetRepo(t, srv, "carol", "tagged", basicAs("carol")...)
+		_, repo := getRepoAs(t, srv, "carol", "tagged", basicAs("carol")...)
 		is.Equal(repo.Topics, []string{"c", "go", "rust", "zig"})
 	})
 
@@ -107,19 +107,19 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 		is.Equal(r.Status, http.StatusUnprocessableEntity)
 		is.True(strings.Contains(r.Message(), "Exceeding maximum number of topics per repo"))
 		// Nothing changed.
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"c", "go", "rust", "zig"})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{"c", "go", "rust", "zig"})
 		// 25 are fine, and then no single one more.
 		is.Equal(srv.Do("PUT", R, map[string]any{"topics": many[:25]}, basicAs("carol")...).Status, http.StatusNoContent)
-		is.Equal(len(socTopics(t, srv, "carol", "tagged")), 25)
+		is.Equal(len(socialTopics(t, srv, "carol", "tagged")), 25)
 		r = srv.Do("PUT", R+"/extra", nil, basicAs("carol")...)
 		is.Equal(r.Status, http.StatusUnprocessableEntity)
 		is.True(strings.Contains(r.Message(), "Exceeding maximum allowed topics per repo"))
 		// Adding one it already has is no addition.
 		is.Equal(srv.Do("PUT", R+"/topic-00", nil, basicAs("carol")...).Status, http.StatusNoContent)
-		is.Equal(len(socTopics(t, srv, "carol", "tagged")), 25)
+		is.Equal(len(socialTopics(t, srv, "carol", "tagged")), 25)
 		// An empty list clears them.
 		is.Equal(srv.Do("PUT", R, map[string]any{"topics": []string{}}, basicAs("carol")...).Status, http.StatusNoContent)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{})
 	})
 
 	t.Run("add and remove one", func(t *testing.T) {
@@ -128,7 +128,7 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		is.Equal(srv.Do("PUT", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
 		is.Equal(srv.Do("PUT", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"docker", "go"})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{"docker", "go"})
 		r := srv.Do("PUT", R+"/Bad%20Topic", nil, basicAs("carol")...)
 		is.Equal(r.Status, http.StatusUnprocessableEntity)
 		is.True(strings.Contains(string(r.Body), `"invalidTopics"`))
@@ -139,19 +139,19 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		// Removing one it lacks succeeds.
 		is.Equal(srv.Do("DELETE", R+"/docker", nil, basicAs("carol")...).Status, http.StatusNoContent)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"go"})
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{"go"})
 	})
 
 	t.Run("search counts repositories", func(t *testing.T) {
 		is := is.New(t)
 		resp, err := carol.SetRepoTopics("carol", "second", []string{"go", "cli"})
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		goTopic := socSearchTopic(t, srv, "go")
+		goTopic := searchTopic(t, srv, "go")
 		is.True(goTopic != nil)
 		is.True(goTopic.ID > 0)
 		is.Equal(goTopic.RepoCount, 2)
 		is.True(!goTopic.Created.IsZero())
-		is.Equal(socSearchTopic(t, srv, "cli").RepoCount, 1)
+		is.Equal(searchTopic(t, srv, "cli").RepoCount, 1)
 		// The raw envelope.
 		r := srv.Do("GET", "/topics/search?q=cl", nil)
 		is.Equal(r.Status, http.StatusOK)
@@ -168,11 +168,11 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 
 		resp, err = carol.DeleteRepo("carol", "second")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
-		is.Equal(socSearchTopic(t, srv, "go").RepoCount, 1)
-		is.True(socSearchTopic(t, srv, "cli") == nil) // used by no repository any more
+		is.Equal(searchTopic(t, srv, "go").RepoCount, 1)
+		is.True(searchTopic(t, srv, "cli") == nil) // used by no repository any more
 		// Removing the topic from the last repository drops it from the search.
 		is.Equal(srv.Do("DELETE", R+"/go", nil, basicAs("carol")...).Status, http.StatusNoContent)
-		is.True(socSearchTopic(t, srv, "go") == nil)
+		is.True(searchTopic(t, srv, "go") == nil)
 	})
 
 	t.Run("access", func(t *testing.T) {
@@ -184,23 +184,23 @@ func testSocTopics(t *testing.T, opts ...testserver.Option) {
 		assertAPIError(t, srv.Do("GET", "/repos/carol/quiet/topics", nil), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("GET", "/repos/carol/quiet/topics", nil, basicAs("sam")...), http.StatusNotFound, "")
 		// Writing needs a sign-in and repository admin.
-		assertAPIError(t, srv.Do("PUT", R, body), http.StatusUnauthorized, socMsgTokenRequired)
-		assertAPIError(t, srv.Do("PUT", R+"/x", nil), http.StatusUnauthorized, socMsgTokenRequired)
-		assertAPIError(t, srv.Do("DELETE", R+"/x", nil), http.StatusUnauthorized, socMsgTokenRequired)
+		assertAPIError(t, srv.Do("PUT", R, body), http.StatusUnauthorized, msgTokenRequired)
+		assertAPIError(t, srv.Do("PUT", R+"/x", nil), http.StatusUnauthorized, msgTokenRequired)
+		assertAPIError(t, srv.Do("DELETE", R+"/x", nil), http.StatusUnauthorized, msgTokenRequired)
 		for _, who := range []string{"sam", "rita"} {
-			assertAPIError(t, srv.Do("PUT", R, body, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
-			assertAPIError(t, srv.Do("PUT", R+"/x", nil, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
-			assertAPIError(t, srv.Do("DELETE", R+"/x", nil, basicAs(who)...), http.StatusForbidden, socMsgRepoAdmin)
+			assertAPIError(t, srv.Do("PUT", R, body, basicAs(who)...), http.StatusForbidden, msgRepoAdmin)
+			assertAPIError(t, srv.Do("PUT", R+"/x", nil, basicAs(who)...), http.StatusForbidden, msgRepoAdmin)
+			assertAPIError(t, srv.Do("DELETE", R+"/x", nil, basicAs(who)...), http.StatusForbidden, msgRepoAdmin)
 		}
 		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body, basicAs("sam")...), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body), http.StatusNotFound, "")
 		is.Equal(srv.Do("PUT", R+"/by-ada", nil, basicAs("ada")...).Status, http.StatusNoContent)
-		is.Equal(srv.Do("PUT", R+"/by-admin", nil, socAdmin(srv)...).Status, http.StatusNoContent)
-		is.Equal(socTopics(t, srv, "carol", "tagged"), []string{"by-ada", "by-admin"})
+		is.Equal(srv.Do("PUT", R+"/by-admin", nil, socialAdmin(srv)...).Status, http.StatusNoContent)
+		is.Equal(socialTopics(t, srv, "carol", "tagged"), []string{"by-ada", "by-admin"})
 		// Tokens.
-		scopeWantDenied(is, srv.Do("PUT", R, body, socToken(srv, "carol", "read:repository")...), "write:repository", "read:repository")
-		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body, socToken(srv, "carol", "public-only", "write:repository")...),
-			http.StatusForbidden, socMsgPublicRepos)
+		scopeWantDenied(is, srv.Do("PUT", R, body, tokenHeader(srv, "carol", "read:repository")...), "write:repository", "read:repository")
+		assertAPIError(t, srv.Do("PUT", "/repos/carol/quiet/topics", body, tokenHeader(srv, "carol", "public-only", "write:repository")...),
+			http.StatusForbidden, msgPublicOnly)
 		// An archived repository keeps its topics.
 		_, _, err := carol.EditRepo("carol", "tagged", gitea.EditRepoOption{Archived: gitea.OptionalBool(true)})
 		is.NoErr(err)

@@ -11,17 +11,17 @@ import (
 	"github.com/matryer/is"
 )
 
-// fkTransferBody is the raw TransferRepoOption for srv.Do.
-func fkTransferBody(newOwner string) map[string]any { return map[string]any{"new_owner": newOwner} }
+// transferBody is the raw TransferRepoOption for srv.Do.
+func transferBody(newOwner string) map[string]any { return map[string]any{"new_owner": newOwner} }
 
-// fkNoPendingTransfer is the 404 of accept and reject without an offer.
-const fkNoPendingTransfer = "no pending transfer"
+// noPendingTransfer is the 404 of accept and reject without an offer.
+const noPendingTransfer = "no pending transfer"
 
-// fkNotRecipient is the 403 of accept and reject by someone the offer is not for.
-const fkNotRecipient = "user does not have enough permission to accept or reject the transfer"
+// notRecipient is the 403 of accept and reject by someone the offer is not for.
+const notRecipient = "user does not have enough permission to accept or reject the transfer"
 
-// fkExists checks whether a path exists.
-func fkExists(t *testing.T, path string) bool {
+// pathExistsOrFail checks whether a path exists.
+func pathExistsOrFail(t *testing.T, path string) bool {
 	t.Helper()
 	_, err := os.Stat(path)
 	if err != nil && !os.IsNotExist(err) {
@@ -36,12 +36,12 @@ func TestRepoTransferOffer(t *testing.T) {
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
-			fkTransferOffer(t, testserver.Start(t, b.opts...))
+			transferOffer(t, testserver.Start(t, b.opts...))
 		})
 	}
 }
 
-func fkTransferOffer(t *testing.T, srv *testserver.Server) {
+func transferOffer(t *testing.T, srv *testserver.Server) {
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	_, bobC := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 	newAccount(t, srv, "carol", gitea.VisibleTypePublic)
@@ -51,7 +51,7 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 	if _, err := aliceC.AddCollaborator("alice", "secret", "reader", gitea.AddCollaboratorOption{Permission: &read}); err != nil {
 		t.Fatalf("add collaborator: %v", err)
 	}
-	aliceLog := fkLog(t, cloneRepo(t, srv, "alice", "secret"))
+	aliceLog := forkLog(t, cloneRepo(t, srv, "alice", "secret"))
 
 	t.Run("recipient cannot see the repository before an offer", func(t *testing.T) {
 		assertAPIError(t, srv.Do("GET", "/repos/alice/secret", nil, basicAs("bob")...), http.StatusNotFound, "repository does not exist")
@@ -62,9 +62,9 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 	t.Run("accept without an offer", func(t *testing.T) {
 		// Callers who can see the repository learn that no offer is pending.
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, basicAs("alice")...),
-			http.StatusNotFound, fkNoPendingTransfer)
+			http.StatusNotFound, noPendingTransfer)
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/reject", nil, basicAs("reader")...),
-			http.StatusNotFound, fkNoPendingTransfer)
+			http.StatusNotFound, noPendingTransfer)
 	})
 
 	t.Run("owner offers the repository", func(t *testing.T) {
@@ -78,19 +78,19 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 		is.Equal(r.RepoTransfer.Doer.UserName, "alice")
 		is.Equal(r.RepoTransfer.Recipient.UserName, "bob")
 
-		got := fkGetRepo(t, aliceC, "alice", "secret")
+		got := mustGetRepo(t, aliceC, "alice", "secret")
 		is.True(got.RepoTransfer != nil)
 		is.Equal(got.RepoTransfer.Doer.UserName, "alice")
 		is.Equal(got.RepoTransfer.Recipient.UserName, "bob")
 		is.Equal(got.Owner.UserName, "alice") // nothing moved yet
-		is.True(fkExists(t, repoDir(srv, "alice", "secret")))
+		is.True(pathExistsOrFail(t, repoDir(srv, "alice", "secret")))
 	})
 
 	t.Run("a second offer while one is pending is a conflict", func(t *testing.T) {
 		is := is.New(t)
-		r := srv.Do("POST", "/repos/alice/secret/transfer", fkTransferBody("carol"), basicAs("alice")...)
+		r := srv.Do("POST", "/repos/alice/secret/transfer", transferBody("carol"), basicAs("alice")...)
 		assertAPIError(t, r, http.StatusConflict, "repository is already being transferred [uname: alice, name: secret]")
-		is.Equal(fkGetRepo(t, aliceC, "alice", "secret").RepoTransfer.Recipient.UserName, "bob")
+		is.Equal(mustGetRepo(t, aliceC, "alice", "secret").RepoTransfer.Recipient.UserName, "bob")
 	})
 
 	t.Run("recipient sees the offered repository", func(t *testing.T) {
@@ -112,27 +112,27 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, basicAs("carol")...),
 			http.StatusNotFound, "repository does not exist")
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, basicAs("reader")...),
-			http.StatusForbidden, fkNotRecipient)
+			http.StatusForbidden, notRecipient)
 		_, resp, err := readerC.RejectRepoTransfer("alice", "secret")
 		assertSDKStatus(t, resp, err, http.StatusForbidden)
 		// Nor may the owner answer its own offer.
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, basicAs("alice")...),
-			http.StatusForbidden, fkNotRecipient)
+			http.StatusForbidden, notRecipient)
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/reject", nil, basicAs("alice")...),
-			http.StatusForbidden, fkNotRecipient)
+			http.StatusForbidden, notRecipient)
 		// Anonymous callers cannot see the private repository at all.
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil), http.StatusNotFound, "repository does not exist")
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/reject", nil), http.StatusNotFound, "repository does not exist")
-		is.Equal(fkGetRepo(t, aliceC, "alice", "secret").RepoTransfer.Recipient.UserName, "bob") // still pending
+		is.Equal(mustGetRepo(t, aliceC, "alice", "secret").RepoTransfer.Recipient.UserName, "bob") // still pending
 	})
 
 	t.Run("recipient token scopes", func(t *testing.T) {
 		noRepo := srv.CreateToken("bob", userPassword, "write:user")
 		r := srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, "Authorization", "token "+noRepo)
-		assertAPIError(t, r, http.StatusForbidden, fkScopeDenied+"write:repository], token scope=write:user")
+		assertAPIError(t, r, http.StatusForbidden, scopeDenied+"write:repository], token scope=write:user")
 		readOnly := srv.CreateToken("bob", userPassword, "read:repository")
 		r = srv.Do("POST", "/repos/alice/secret/transfer/reject", nil, "Authorization", "token "+readOnly)
-		assertAPIError(t, r, http.StatusForbidden, fkScopeDenied+"write:repository], token scope=read:repository")
+		assertAPIError(t, r, http.StatusForbidden, scopeDenied+"write:repository], token scope=read:repository")
 		public := srv.CreateToken("bob", userPassword, "public-only", "write:repository")
 		r = srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, "Authorization", "token "+public)
 		assertAPIError(t, r, http.StatusForbidden, "token scope is limited to public repos")
@@ -145,7 +145,7 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 		is.Equal(resp.StatusCode, http.StatusOK)
 		is.Equal(r.FullName, "alice/secret")
 
-		got := fkGetRepo(t, aliceC, "alice", "secret")
+		got := mustGetRepo(t, aliceC, "alice", "secret")
 		is.True(got.RepoTransfer == nil) // offer gone
 		is.Equal(got.Owner.UserName, "alice")
 		// The offer no longer opens the repository to bob.
@@ -154,7 +154,7 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 		assertAPIError(t, srv.Do("GET", "/repos/alice/secret", nil, basicAs("bob")...), http.StatusNotFound, "repository does not exist")
 		// A collaborator who can see it learns that nothing is pending.
 		assertAPIError(t, srv.Do("POST", "/repos/alice/secret/transfer/accept", nil, basicAs("reader")...),
-			http.StatusNotFound, fkNoPendingTransfer)
+			http.StatusNotFound, noPendingTransfer)
 	})
 
 	t.Run("recipient accepts a new offer", func(t *testing.T) {
@@ -171,16 +171,16 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 		is.True(r.RepoTransfer == nil)
 		is.True(r.Permissions.Admin)
 
-		got := fkGetRepo(t, bobC, "bob", "secret")
+		got := mustGetRepo(t, bobC, "bob", "secret")
 		is.Equal(got.Owner.UserName, "bob")
 		is.Equal(got.ID, r.ID)
 		is.True(got.Private)
 		is.True(got.RepoTransfer == nil)
 
 		// The Git directory moved with its history.
-		is.True(!fkExists(t, repoDir(srv, "alice", "secret")))
-		is.True(fkExists(t, repoDir(srv, "bob", "secret")))
-		is.Equal(fkLog(t, cloneRepo(t, srv, "bob", "secret")), aliceLog)
+		is.True(!pathExistsOrFail(t, repoDir(srv, "alice", "secret")))
+		is.True(pathExistsOrFail(t, repoDir(srv, "bob", "secret")))
+		is.Equal(forkLog(t, cloneRepo(t, srv, "bob", "secret")), aliceLog)
 	})
 
 	t.Run("old path redirects for those who may see the repository", func(t *testing.T) {
@@ -206,16 +206,16 @@ func fkTransferOffer(t *testing.T, srv *testserver.Server) {
 
 	t.Run("accept after the move", func(t *testing.T) {
 		assertAPIError(t, srv.Do("POST", "/repos/bob/secret/transfer/accept", nil, basicAs("bob")...),
-			http.StatusNotFound, fkNoPendingTransfer)
+			http.StatusNotFound, noPendingTransfer)
 	})
 
 	t.Run("the old name is free again", func(t *testing.T) {
 		is := is.New(t)
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "secret"})
-		got := fkGetRepo(t, aliceC, "alice", "secret")
+		got := mustGetRepo(t, aliceC, "alice", "secret")
 		is.Equal(got.FullName, "alice/secret")
 		is.Equal(got.Empty, true)
-		is.Equal(fkGetRepo(t, bobC, "bob", "secret").Empty, false)
+		is.Equal(mustGetRepo(t, bobC, "bob", "secret").Empty, false)
 	})
 }
 
@@ -238,7 +238,7 @@ func TestRepoTransferRules(t *testing.T) {
 	}
 
 	t.Run("anonymous", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("carol")), http.StatusUnauthorized, "token is required")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("carol")), http.StatusUnauthorized, "token is required")
 		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer/accept", nil), http.StatusUnauthorized, "token is required")
 		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer/reject", nil), http.StatusUnauthorized, "token is required")
 	})
@@ -246,23 +246,23 @@ func TestRepoTransferRules(t *testing.T) {
 	t.Run("only the owner transfers", func(t *testing.T) {
 		is := is.New(t)
 		for _, who := range []string{"boss", "writer", "carol"} {
-			r := srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("carol"), basicAs(who)...)
+			r := srv.Do("POST", "/repos/alice/demo/transfer", transferBody("carol"), basicAs(who)...)
 			assertAPIError(t, r, http.StatusForbidden, "user should be the owner of the repo")
 		}
-		is.True(fkGetRepo(t, aliceC, "alice", "demo").RepoTransfer == nil)
+		is.True(mustGetRepo(t, aliceC, "alice", "demo").RepoTransfer == nil)
 	})
 
 	t.Run("token scopes", func(t *testing.T) {
 		noRepo := srv.CreateToken("alice", userPassword, "write:user")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("carol"), "Authorization", "token "+noRepo),
-			http.StatusForbidden, fkScopeDenied+"write:repository], token scope=write:user")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("carol"), "Authorization", "token "+noRepo),
+			http.StatusForbidden, scopeDenied+"write:repository], token scope=write:user")
 		readOnly := srv.CreateToken("alice", userPassword, "read:repository")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("carol"), "Authorization", "token "+readOnly),
-			http.StatusForbidden, fkScopeDenied+"write:repository], token scope=read:repository")
+		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("carol"), "Authorization", "token "+readOnly),
+			http.StatusForbidden, scopeDenied+"write:repository], token scope=read:repository")
 	})
 
 	t.Run("unknown new owner", func(t *testing.T) {
-		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("nobody"), basicAs("alice")...),
+		assertAPIError(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("nobody"), basicAs("alice")...),
 			http.StatusNotFound, "The new owner does not exist or cannot be found")
 	})
 
@@ -271,20 +271,20 @@ func TestRepoTransferRules(t *testing.T) {
 	})
 
 	t.Run("to the current owner", func(t *testing.T) {
-		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("alice"), basicAs("alice")...), "NewOwner")
-		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("ALICE"), basicAs("alice")...), "NewOwner")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("alice"), basicAs("alice")...), "NewOwner")
+		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("ALICE"), basicAs("alice")...), "NewOwner")
 	})
 
 	t.Run("recipient already has the name", func(t *testing.T) {
 		is := is.New(t)
-		r := srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("bob"), basicAs("alice")...)
+		r := srv.Do("POST", "/repos/alice/demo/transfer", transferBody("bob"), basicAs("alice")...)
 		assertInvalid(t, r, "NewOwner")
 		is.True(strings.Contains(r.Message(), "repository already exists"))
-		is.True(fkGetRepo(t, aliceC, "alice", "demo").RepoTransfer == nil)
+		is.True(mustGetRepo(t, aliceC, "alice", "demo").RepoTransfer == nil)
 		// Nor can the site admin move it there.
-		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", fkTransferBody("bob"),
+		assertInvalid(t, srv.Do("POST", "/repos/alice/demo/transfer", transferBody("bob"),
 			"Authorization", testserver.Basic("admin", srv.AdminPassword)), "NewOwner")
-		is.Equal(fkGetRepo(t, aliceC, "alice", "demo").Owner.UserName, "alice")
+		is.Equal(mustGetRepo(t, aliceC, "alice", "demo").Owner.UserName, "alice")
 	})
 
 	t.Run("site admin transfers at once", func(t *testing.T) {
@@ -297,8 +297,8 @@ func TestRepoTransferRules(t *testing.T) {
 		is.Equal(r.FullName, "carol/demo")
 		is.Equal(r.Owner.UserName, "carol")
 		is.True(r.RepoTransfer == nil)
-		is.True(!fkExists(t, repoDir(srv, "alice", "demo")))
-		is.True(fkExists(t, repoDir(srv, "carol", "demo")))
+		is.True(!pathExistsOrFail(t, repoDir(srv, "alice", "demo")))
+		is.True(pathExistsOrFail(t, repoDir(srv, "carol", "demo")))
 		gitRun(t, repoDir(srv, "carol", "demo"), "fsck")
 
 		// Public repository: everyone follows the redirect.
@@ -306,21 +306,21 @@ func TestRepoTransferRules(t *testing.T) {
 		is.Equal(red.Status, http.StatusMovedPermanently)
 		is.Equal(red.Header.Get("Location"), "/api/v1/repos/carol/demo")
 		// Collaborators kept their access; the former owner keeps none beyond public read.
-		got := fkGetRepo(t, srv.Client(gitea.SetBasicAuth("boss", userPassword)), "carol", "demo")
+		got := mustGetRepo(t, srv.Client(gitea.SetBasicAuth("boss", userPassword)), "carol", "demo")
 		is.True(got.Permissions.Admin)
-		got = fkGetRepo(t, aliceC, "carol", "demo")
+		got = mustGetRepo(t, aliceC, "carol", "demo")
 		is.Equal(got.Permissions.Admin, false)
 		is.Equal(got.Permissions.Push, false)
 		is.Equal(got.Forks, 1)
 		// Forks follow their parent to its new owner.
-		fork := fkGetRepo(t, aliceC, "writer", "demo")
+		fork := mustGetRepo(t, aliceC, "writer", "demo")
 		is.Equal(fork.Parent.FullName, "carol/demo")
 	})
 
 	t.Run("the name is taken between offer and acceptance", func(t *testing.T) {
 		is := is.New(t)
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "race", AutoInit: true})
-		before := fkLog(t, cloneRepo(t, srv, "alice", "race"))
+		before := forkLog(t, cloneRepo(t, srv, "alice", "race"))
 		_, resp, err := aliceC.TransferRepo("alice", "race", gitea.TransferRepoOption{NewOwner: "bob"})
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusCreated)
@@ -328,11 +328,11 @@ func TestRepoTransferRules(t *testing.T) {
 		r := srv.Do("POST", "/repos/alice/race/transfer/accept", nil, basicAs("bob")...)
 		assertInvalid(t, r, "NewOwner")
 		// Nothing moved: both repositories and the offer are as they were.
-		got := fkGetRepo(t, aliceC, "alice", "race")
+		got := mustGetRepo(t, aliceC, "alice", "race")
 		is.Equal(got.Owner.UserName, "alice")
 		is.True(got.RepoTransfer != nil)
-		is.Equal(fkLog(t, cloneRepo(t, srv, "alice", "race")), before)
-		is.True(fkGetRepo(t, bobC, "bob", "race").Empty)
+		is.Equal(forkLog(t, cloneRepo(t, srv, "alice", "race")), before)
+		is.True(mustGetRepo(t, bobC, "bob", "race").Empty)
 		is.Equal(strings.TrimSpace(gitRun(t, repoDir(srv, "bob", "race"), "for-each-ref")), "")
 		// Rejecting still works.
 		_, resp, err = bobC.RejectRepoTransfer("alice", "race")
@@ -352,8 +352,8 @@ func TestRepoTransferRules(t *testing.T) {
 		var repo gitea.Repository
 		r.Decode(t, &repo)
 		is.Equal(repo.RepoTransfer.Recipient.UserName, "carol")
-		assertAPIError(t, srv.Do("POST", "/repos/alice/open/transfer/accept", nil, basicAs("bob")...), http.StatusForbidden, fkNotRecipient)
-		assertAPIError(t, srv.Do("POST", "/repos/alice/open/transfer/reject", nil, basicAs("writer")...), http.StatusForbidden, fkNotRecipient)
+		assertAPIError(t, srv.Do("POST", "/repos/alice/open/transfer/accept", nil, basicAs("bob")...), http.StatusForbidden, notRecipient)
+		assertAPIError(t, srv.Do("POST", "/repos/alice/open/transfer/reject", nil, basicAs("writer")...), http.StatusForbidden, notRecipient)
 		// The site admin may answer for the recipient.
 		got, resp, err := srv.AdminClient().AcceptRepoTransfer("alice", "open")
 		is.NoErr(err)
@@ -372,7 +372,7 @@ func TestRepoTransferRules(t *testing.T) {
 		_, resp, err := bobC.TransferRepo("bob", "gift", gitea.TransferRepoOption{NewOwner: "alice"})
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusCreated)
-		assertAPIError(t, srv.Do("POST", "/repos/bob/gift/transfer/accept", nil, basicAs("bob")...), http.StatusForbidden, fkNotRecipient)
+		assertAPIError(t, srv.Do("POST", "/repos/bob/gift/transfer/accept", nil, basicAs("bob")...), http.StatusForbidden, notRecipient)
 		r, resp, err := aliceC.AcceptRepoTransfer("bob", "gift")
 		is.NoErr(err)
 		is.Equal(resp.StatusCode, http.StatusAccepted)

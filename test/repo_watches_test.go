@@ -18,16 +18,16 @@ func TestSocWatches(t *testing.T) {
 
 func testSocWatches(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)
-	socAccounts(t, srv, "carol", "sam")
-	socRepo(t, srv, "carol", "watched", false)
-	socRepo(t, srv, "carol", "private-eye", true)
-	sam := socClient(srv, "sam")
-	carol := socClient(srv, "carol")
+	socialAccounts(t, srv, "carol", "sam")
+	createRepoAs(t, srv, "carol", "watched", false)
+	createRepoAs(t, srv, "carol", "private-eye", true)
+	sam := userClient(srv, "sam")
+	carol := userClient(srv, "carol")
 	const R = "/repos/carol/watched"
 
 	t.Run("creator watches", func(t *testing.T) {
 		is := is.New(t)
-		_, watchers := socCounts(t, srv, "carol", "watched")
+		_, watchers := socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 1)
 		r := srv.Do("GET", R+"/subscription", nil, basicAs("carol")...)
 		is.Equal(r.Status, http.StatusOK)
@@ -57,12 +57,12 @@ func testSocWatches(t *testing.T, opts ...testserver.Option) {
 		is.True(w.Subscribed)
 		is.True(!w.Ignored)
 		is.Equal(w.RepositoryURL, srv.API+R)
-		_, watchers := socCounts(t, srv, "carol", "watched")
+		_, watchers := socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 2)
 		// Watching twice counts once.
 		resp, err := sam.WatchRepo("carol", "watched")
 		assertSDKStatus(t, resp, err, http.StatusOK)
-		_, watchers = socCounts(t, srv, "carol", "watched")
+		_, watchers = socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 2)
 		ok, _, err = sam.CheckRepoWatch("carol", "watched")
 		is.NoErr(err)
@@ -71,23 +71,23 @@ func testSocWatches(t *testing.T, opts ...testserver.Option) {
 
 	t.Run("listings", func(t *testing.T) {
 		is := is.New(t)
-		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil, basicAs("sam")...)), []string{"carol", "sam"})
+		is.Equal(decodeLogins(t, srv.Do("GET", R+"/subscribers", nil, basicAs("sam")...)), []string{"carol", "sam"})
 		// Anyone who may read the repository may list its watchers.
-		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol", "sam"})
+		is.Equal(decodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol", "sam"})
 		assertAPIError(t, srv.Do("GET", "/repos/carol/private-eye/subscribers", nil, basicAs("sam")...), http.StatusNotFound, "")
 
 		mine, _, err := sam.GetMyWatchedRepos()
 		is.NoErr(err)
-		is.Equal(socRepoNames(mine), []string{"carol/watched"})
+		is.Equal(repoNames(mine), []string{"carol/watched"})
 		theirs, _, err := carol.GetWatchedRepos("sam")
 		is.NoErr(err)
-		is.Equal(socRepoNames(theirs), []string{"carol/watched"})
+		is.Equal(repoNames(theirs), []string{"carol/watched"})
 		// carol watches her private repository too; others do not see it listed.
 		mine, _, err = carol.GetMyWatchedRepos()
 		is.NoErr(err)
-		is.Equal(socRepoNames(mine), []string{"carol/private-eye", "carol/watched"})
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, basicAs("sam")...)), []string{"carol/watched"})
-		is.Equal(socRepoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, socAdmin(srv)...)),
+		is.Equal(repoNames(mine), []string{"carol/private-eye", "carol/watched"})
+		is.Equal(repoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, basicAs("sam")...)), []string{"carol/watched"})
+		is.Equal(repoList(t, srv.Do("GET", "/users/carol/subscriptions", nil, socialAdmin(srv)...)),
 			[]string{"carol/private-eye", "carol/watched"})
 		assertAPIError(t, srv.Do("GET", "/users/ghost/subscriptions", nil, basicAs("sam")...), http.StatusNotFound, "")
 	})
@@ -97,36 +97,36 @@ func testSocWatches(t *testing.T, opts ...testserver.Option) {
 		resp, err := sam.UnWatchRepo("carol", "watched")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		assertAPIError(t, srv.Do("GET", R+"/subscription", nil, basicAs("sam")...), http.StatusNotFound, "")
-		_, watchers := socCounts(t, srv, "carol", "watched")
+		_, watchers := socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 1)
 		is.Equal(srv.Do("DELETE", R+"/subscription", nil, basicAs("sam")...).Status, http.StatusNoContent)
-		_, watchers = socCounts(t, srv, "carol", "watched")
+		_, watchers = socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 1)
-		is.Equal(socDecodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol"})
+		is.Equal(decodeLogins(t, srv.Do("GET", R+"/subscribers", nil)), []string{"carol"})
 		mine, _, err := sam.GetMyWatchedRepos()
 		is.NoErr(err)
 		is.Equal(len(mine), 0)
 		// The creator may unwatch too.
 		_, err = carol.UnWatchRepo("carol", "watched")
 		is.NoErr(err)
-		_, watchers = socCounts(t, srv, "carol", "watched")
+		_, watchers = socialCounts(t, srv, "carol", "watched")
 		is.Equal(watchers, 0)
 	})
 
 	t.Run("access", func(t *testing.T) {
 		is := is.New(t)
 		for _, m := range []string{"GET", "PUT", "DELETE"} {
-			assertAPIError(t, srv.Do(m, R+"/subscription", nil), http.StatusUnauthorized, socMsgTokenRequired)
+			assertAPIError(t, srv.Do(m, R+"/subscription", nil), http.StatusUnauthorized, msgTokenRequired)
 			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil, basicAs("sam")...), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do(m, "/repos/carol/private-eye/subscription", nil,
-				socToken(srv, "carol", "public-only", "write:repository")...), http.StatusForbidden, socMsgPublicRepos)
+				tokenHeader(srv, "carol", "public-only", "write:repository")...), http.StatusForbidden, msgPublicOnly)
 		}
-		assertAPIError(t, srv.Do("GET", "/user/subscriptions", nil), http.StatusUnauthorized, socMsgTokenRequired)
-		assertAPIError(t, srv.Do("GET", "/users/sam/subscriptions", nil), http.StatusUnauthorized, socMsgTokenRequired)
-		_, watchers := socCounts(t, srv, "carol", "private-eye")
+		assertAPIError(t, srv.Do("GET", "/user/subscriptions", nil), http.StatusUnauthorized, msgTokenRequired)
+		assertAPIError(t, srv.Do("GET", "/users/sam/subscriptions", nil), http.StatusUnauthorized, msgTokenRequired)
+		_, watchers := socialCounts(t, srv, "carol", "private-eye")
 		is.Equal(watchers, 1)
-		scopeWantDenied(is, srv.Do("PUT", R+"/subscription", nil, socToken(srv, "sam", "read:repository")...), "write:repository", "read:repository")
-		is.Equal(srv.Do("PUT", R+"/subscription", nil, socToken(srv, "sam", "write:repository")...).Status, http.StatusOK)
+		scopeWantDenied(is, srv.Do("PUT", R+"/subscription", nil, tokenHeader(srv, "sam", "read:repository")...), "write:repository", "read:repository")
+		is.Equal(srv.Do("PUT", R+"/subscription", nil, tokenHeader(srv, "sam", "write:repository")...).Status, http.StatusOK)
 	})
 }

@@ -14,14 +14,14 @@ import (
 	"github.com/matryer/is"
 )
 
-// lifeSearchEnvelope is the raw shape of GET /repos/search.
-type lifeSearchEnvelope struct {
+// repoSearchEnvelope is the raw shape of GET /repos/search.
+type repoSearchEnvelope struct {
 	Data []*gitea.Repository `json:"data"`
 	OK   bool                `json:"ok"`
 }
 
-// lifeFullNames lists the full names of repositories, in order.
-func lifeFullNames(list []*gitea.Repository) []string {
+// fullNames lists the full names of repositories, in order.
+func fullNames(list []*gitea.Repository) []string {
 	out := make([]string, 0, len(list))
 	for _, r := range list {
 		out = append(out, r.FullName)
@@ -29,22 +29,22 @@ func lifeFullNames(list []*gitea.Repository) []string {
 	return out
 }
 
-// lifeSorted returns a sorted copy of names.
-func lifeSorted(names []string) []string {
+// sortedCopy returns a sorted copy of names.
+func sortedCopy(names []string) []string {
 	out := slices.Clone(names)
 	slices.Sort(out)
 	return out
 }
 
-// lifeSearch runs GET /repos/search?query with header and returns the full
+// searchRepoNames runs GET /repos/search?query with header and returns the full
 // names found, in order, checking the envelope and X-Total-Count.
-func lifeSearch(t *testing.T, srv *testserver.Server, query string, header ...string) []string {
+func searchRepoNames(t *testing.T, srv *testserver.Server, query string, header ...string) []string {
 	t.Helper()
 	r := srv.Do("GET", "/repos/search?"+query, nil, header...)
 	if r.Status != http.StatusOK {
 		t.Fatalf("search %q: status %d (body %s)", query, r.Status, r.Body)
 	}
-	var env lifeSearchEnvelope
+	var env repoSearchEnvelope
 	r.Decode(t, &env)
 	if !env.OK {
 		t.Fatalf("search %q: ok is false", query)
@@ -52,15 +52,15 @@ func lifeSearch(t *testing.T, srv *testserver.Server, query string, header ...st
 	if env.Data == nil {
 		t.Fatalf("search %q: data is null: %s", query, r.Body)
 	}
-	names := lifeFullNames(env.Data)
+	names := fullNames(env.Data)
 	if total := r.Header.Get("X-Total-Count"); total != strconv.Itoa(len(names)) && r.Header.Get("Link") == "" {
 		t.Fatalf("search %q: X-Total-Count %s for %d results on one page", query, total, len(names))
 	}
 	return names
 }
 
-// lifeWantNames compares names with want, in order.
-func lifeWantNames(t *testing.T, got []string, want ...string) {
+// wantNames compares names with want, in order.
+func wantNames(t *testing.T, got []string, want ...string) {
 	t.Helper()
 	if want == nil {
 		want = []string{}
@@ -70,20 +70,20 @@ func lifeWantNames(t *testing.T, got []string, want ...string) {
 	}
 }
 
-// lifeWantSet compares names with want, in any order.
-func lifeWantSet(t *testing.T, got []string, want ...string) {
+// wantSet compares names with want, in any order.
+func wantSet(t *testing.T, got []string, want ...string) {
 	t.Helper()
-	lifeWantNames(t, lifeSorted(got), lifeSorted(want)...)
+	wantNames(t, sortedCopy(got), sortedCopy(want)...)
 }
 
-// lifeSearchWorld is the set of accounts and repositories the search tests share.
-type lifeSearchWorld struct {
+// searchWorld is the set of accounts and repositories the search tests share.
+type searchWorld struct {
 	srv                *testserver.Server
 	alice, bob, carol  *gitea.User
 	aliceC, bobC, carC *gitea.Client
 }
 
-// lifeNewSearchWorld makes:
+// newSearchWorld makes:
 //
 //	alice (public): alpha-one (auto_init), alpha-two (private), beta-tmpl (template),
 //	                gamma-arch (archived), delta
@@ -93,10 +93,10 @@ type lifeSearchWorld struct {
 //	limo (limited): lim-pub; privo (private): priv-pub
 //
 // Stars: alice/delta ×2, alice/alpha-one ×1.
-func lifeNewSearchWorld(t *testing.T, opts ...testserver.Option) *lifeSearchWorld {
+func newSearchWorld(t *testing.T, opts ...testserver.Option) *searchWorld {
 	t.Helper()
 	srv := testserver.Start(t, opts...)
-	w := &lifeSearchWorld{srv: srv}
+	w := &searchWorld{srv: srv}
 	w.alice, w.aliceC = newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	w.bob, w.bobC = newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 	w.carol, w.carC = newAccount(t, srv, "carol", gitea.VisibleTypePublic)
@@ -113,7 +113,7 @@ func lifeNewSearchWorld(t *testing.T, opts ...testserver.Option) *lifeSearchWorl
 	createRepo(t, w.bobC, gitea.CreateRepoOption{Name: "bob-secret", Private: true})
 	createRepo(t, limC, gitea.CreateRepoOption{Name: "lim-pub"})
 	createRepo(t, privC, gitea.CreateRepoOption{Name: "priv-pub"})
-	lifeAddCollaborator(t, srv, "bob", "bob-secret", "carol", "read")
+	addCollaborator(t, srv, "bob", "bob-secret", "carol", "read")
 	if _, _, err := w.carC.CreateFork("alice", "alpha-one", gitea.CreateForkOption{}); err != nil {
 		t.Fatalf("fork: %v", err)
 	}
@@ -129,14 +129,14 @@ func lifeNewSearchWorld(t *testing.T, opts ...testserver.Option) *lifeSearchWorl
 	return w
 }
 
-// lifePublicNames are the repositories an anonymous caller may find.
-var lifePublicNames = []string{
+// publicNames are the repositories an anonymous caller may find.
+var publicNames = []string{
 	"alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch", "bob/alpha-bob", "carol/alpha-one",
 }
 
 func TestLifeSearch(t *testing.T) {
 	t.Parallel()
-	w := lifeNewSearchWorld(t)
+	w := newSearchWorld(t)
 	srv := w.srv
 	uid := func(u *gitea.User) string { return strconv.FormatInt(u.ID, 10) }
 
@@ -161,94 +161,94 @@ func TestLifeSearch(t *testing.T) {
 		// the SDK decodes the same
 		list, _, err := srv.Client().SearchRepos(gitea.SearchRepoOptions{Keyword: "delta"})
 		is.NoErr(err)
-		is.Equal(lifeFullNames(list), []string{"alice/delta"})
+		is.Equal(fullNames(list), []string{"alice/delta"})
 		is.Equal(list[0].Stars, 2)
 		is.True(list[0].Owner != nil)
 		is.Equal(list[0].Owner.UserName, "alice")
 		is.True(list[0].Permissions != nil)
-		is.Equal(*list[0].Permissions, lifePerm(false, false, true))
+		is.Equal(*list[0].Permissions, permissionOf(false, false, true))
 	})
 
 	t.Run("keyword", func(t *testing.T) {
-		lifeWantSet(t, lifeSearch(t, srv, "q=alpha"), "alice/alpha-one", "bob/alpha-bob", "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "q=ALPHA"), "alice/alpha-one", "bob/alpha-bob", "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "q=pha-o"), "alice/alpha-one", "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "q=alpha", basicAs("alice")...),
+		wantSet(t, searchRepoNames(t, srv, "q=alpha"), "alice/alpha-one", "bob/alpha-bob", "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "q=ALPHA"), "alice/alpha-one", "bob/alpha-bob", "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "q=pha-o"), "alice/alpha-one", "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "q=alpha", basicAs("alice")...),
 			"alice/alpha-one", "alice/alpha-two", "bob/alpha-bob", "carol/alpha-one")
-		lifeWantNames(t, lifeSearch(t, srv, "q=%25"))
-		lifeWantNames(t, lifeSearch(t, srv, "q=_"))
+		wantNames(t, searchRepoNames(t, srv, "q=%25"))
+		wantNames(t, searchRepoNames(t, srv, "q=_"))
 		// the description only with includeDesc
-		lifeWantNames(t, lifeSearch(t, srv, "q=first+of"))
+		wantNames(t, searchRepoNames(t, srv, "q=first+of"))
 		// (a fork keeps its parent's description)
-		lifeWantSet(t, lifeSearch(t, srv, "q=first+of&includeDesc=true"), "alice/alpha-one", "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "q=first+of&includeDesc=true"), "alice/alpha-one", "carol/alpha-one")
 		// no keyword: everything visible
-		lifeWantSet(t, lifeSearch(t, srv, ""), lifePublicNames...)
+		wantSet(t, searchRepoNames(t, srv, ""), publicNames...)
 	})
 
 	t.Run("keyword pieces, topics and owner/name", func(t *testing.T) {
 		// a comma separates pieces, any of which may match
-		lifeWantSet(t, lifeSearch(t, srv, "q=delta,bob"), "alice/delta", "bob/alpha-bob")
-		lifeWantSet(t, lifeSearch(t, srv, "q=delta,,"), "alice/delta")
+		wantSet(t, searchRepoNames(t, srv, "q=delta,bob"), "alice/delta", "bob/alpha-bob")
+		wantSet(t, searchRepoNames(t, srv, "q=delta,,"), "alice/delta")
 		// a topic containing the keyword matches too; topic=true wants it whole
 		if r := srv.Do("PUT", "/repos/alice/beta-tmpl/topics", map[string]any{"topics": []string{"searchable-thing"}},
 			adminHeader(srv)...); r.Status != http.StatusNoContent {
 			t.Fatalf("set topics: %d %s", r.Status, r.Body)
 		}
-		lifeWantSet(t, lifeSearch(t, srv, "q=searchable"), "alice/beta-tmpl")
-		lifeWantSet(t, lifeSearch(t, srv, "q=searchable-thing&topic=true"), "alice/beta-tmpl")
-		lifeWantNames(t, lifeSearch(t, srv, "q=searchable&topic=true"))
+		wantSet(t, searchRepoNames(t, srv, "q=searchable"), "alice/beta-tmpl")
+		wantSet(t, searchRepoNames(t, srv, "q=searchable-thing&topic=true"), "alice/beta-tmpl")
+		wantNames(t, searchRepoNames(t, srv, "q=searchable&topic=true"))
 		// "owner/name" matches by owner and name
-		lifeWantSet(t, lifeSearch(t, srv, "q=alice/alpha"), "alice/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "q=alice/alpha", basicAs("alice")...), "alice/alpha-one", "alice/alpha-two")
-		lifeWantSet(t, lifeSearch(t, srv, "q=ice/pha-o", adminHeader(srv)...), "alice/alpha-one")
-		lifeWantNames(t, lifeSearch(t, srv, "q=bob/alpha-one"))
+		wantSet(t, searchRepoNames(t, srv, "q=alice/alpha"), "alice/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "q=alice/alpha", basicAs("alice")...), "alice/alpha-one", "alice/alpha-two")
+		wantSet(t, searchRepoNames(t, srv, "q=ice/pha-o", adminHeader(srv)...), "alice/alpha-one")
+		wantNames(t, searchRepoNames(t, srv, "q=bob/alpha-one"))
 	})
 
 	t.Run("visibility", func(t *testing.T) {
 		is := is.New(t)
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50"), lifePublicNames...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50"), publicNames...)
 		// another user also sees the limited owner's public repository
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", basicAs("dave")...), slices.Concat(lifePublicNames, []string{"limo/lim-pub"})...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", basicAs("dave")...), slices.Concat(publicNames, []string{"limo/lim-pub"})...)
 		// owners see their private ones
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", basicAs("alice")...), slices.Concat(lifePublicNames, []string{"limo/lim-pub", "alice/alpha-two"})...)
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", basicAs("privo")...), slices.Concat(lifePublicNames, []string{"limo/lim-pub", "privo/priv-pub"})...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", basicAs("alice")...), slices.Concat(publicNames, []string{"limo/lim-pub", "alice/alpha-two"})...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", basicAs("privo")...), slices.Concat(publicNames, []string{"limo/lim-pub", "privo/priv-pub"})...)
 		// collaborators see theirs
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", basicAs("carol")...), slices.Concat(lifePublicNames, []string{"limo/lim-pub", "bob/bob-secret"})...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", basicAs("carol")...), slices.Concat(publicNames, []string{"limo/lim-pub", "bob/bob-secret"})...)
 		// admins see everything
-		all := slices.Concat(lifePublicNames, []string{"limo/lim-pub", "privo/priv-pub", "alice/alpha-two", "bob/bob-secret"})
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", adminHeader(srv)...), all...)
+		all := slices.Concat(publicNames, []string{"limo/lim-pub", "privo/priv-pub", "alice/alpha-two", "bob/bob-secret"})
+		wantSet(t, searchRepoNames(t, srv, "limit=50", adminHeader(srv)...), all...)
 		list, _, err := srv.AdminClient().SearchRepos(gitea.SearchRepoOptions{ListOptions: gitea.ListOptions{PageSize: 50}})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), all...)
+		wantSet(t, fullNames(list), all...)
 		// a public-only token sees public repositories of public owners only, even its owner's
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", lifeToken(srv, "alice", "public-only", "read:repository")...), lifePublicNames...)
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", "Authorization", "token "+srv.CreateToken("admin", srv.AdminPassword, "public-only", "read:repository")),
-			lifePublicNames...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", tokenHeader(srv, "alice", "public-only", "read:repository")...), publicNames...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", "Authorization", "token "+srv.CreateToken("admin", srv.AdminPassword, "public-only", "read:repository")),
+			publicNames...)
 		// a full token sees what its user sees
-		lifeWantSet(t, lifeSearch(t, srv, "limit=50", lifeToken(srv, "alice", "read:repository")...),
-			slices.Concat(lifePublicNames, []string{"limo/lim-pub", "alice/alpha-two"})...)
+		wantSet(t, searchRepoNames(t, srv, "limit=50", tokenHeader(srv, "alice", "read:repository")...),
+			slices.Concat(publicNames, []string{"limo/lim-pub", "alice/alpha-two"})...)
 		// a token without the repository scope may not search
-		scopeWantDenied(is, srv.Do("GET", "/repos/search", nil, lifeToken(srv, "alice", "read:user")...), "read:repository", "read:user")
+		scopeWantDenied(is, srv.Do("GET", "/repos/search", nil, tokenHeader(srv, "alice", "read:user")...), "read:repository", "read:user")
 	})
 
 	t.Run("owner filters", func(t *testing.T) {
 		is := is.New(t)
 		// uid alone: owned and collaborated
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.carol), basicAs("carol")...), "carol/alpha-one", "bob/bob-secret")
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.carol)+"&exclusive=true", basicAs("carol")...), "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.carol)+"&mode=collaborative", basicAs("carol")...), "bob/bob-secret")
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.carol), basicAs("carol")...), "carol/alpha-one", "bob/bob-secret")
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.carol)+"&exclusive=true", basicAs("carol")...), "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.carol)+"&mode=collaborative", basicAs("carol")...), "bob/bob-secret")
 		// what the viewer may not see stays hidden
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.carol), basicAs("dave")...), "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.alice)+"&exclusive=true"),
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.carol), basicAs("dave")...), "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.alice)+"&exclusive=true"),
 			"alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
-		lifeWantSet(t, lifeSearch(t, srv, "uid="+uid(w.alice)+"&exclusive=true", basicAs("alice")...),
+		wantSet(t, searchRepoNames(t, srv, "uid="+uid(w.alice)+"&exclusive=true", basicAs("alice")...),
 			"alice/alpha-one", "alice/alpha-two", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
 		// the SDK's OwnerID is uid with exclusive
 		list, _, err := w.bobC.SearchRepos(gitea.SearchRepoOptions{OwnerID: w.bob.ID})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), "bob/alpha-bob", "bob/bob-secret")
+		wantSet(t, fullNames(list), "bob/alpha-bob", "bob/bob-secret")
 		// an unknown uid finds nothing
-		lifeWantNames(t, lifeSearch(t, srv, "uid=999999"))
+		wantNames(t, searchRepoNames(t, srv, "uid=999999"))
 	})
 
 	t.Run("flag filters", func(t *testing.T) {
@@ -256,24 +256,24 @@ func TestLifeSearch(t *testing.T) {
 		alice := basicAs("alice")
 		mine := "uid=" + uid(w.alice) + "&exclusive=true&"
 		// private=false leaves out private repositories even for their owner
-		lifeWantSet(t, lifeSearch(t, srv, mine+"private=false", alice...),
+		wantSet(t, searchRepoNames(t, srv, mine+"private=false", alice...),
 			"alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"is_private=true", alice...), "alice/alpha-two")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"is_private=false", alice...),
+		wantSet(t, searchRepoNames(t, srv, mine+"is_private=true", alice...), "alice/alpha-two")
+		wantSet(t, searchRepoNames(t, srv, mine+"is_private=false", alice...),
 			"alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"template=true", alice...), "alice/beta-tmpl")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"template=false", alice...),
+		wantSet(t, searchRepoNames(t, srv, mine+"template=true", alice...), "alice/beta-tmpl")
+		wantSet(t, searchRepoNames(t, srv, mine+"template=false", alice...),
 			"alice/alpha-one", "alice/alpha-two", "alice/delta", "alice/gamma-arch")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"archived=true", alice...), "alice/gamma-arch")
-		lifeWantSet(t, lifeSearch(t, srv, mine+"archived=false", alice...),
+		wantSet(t, searchRepoNames(t, srv, mine+"archived=true", alice...), "alice/gamma-arch")
+		wantSet(t, searchRepoNames(t, srv, mine+"archived=false", alice...),
 			"alice/alpha-one", "alice/alpha-two", "alice/beta-tmpl", "alice/delta")
 		// the SDK's filters
 		no := false
 		list, _, err := w.aliceC.SearchRepos(gitea.SearchRepoOptions{OwnerID: w.alice.ID, IsArchived: &no, ExcludeTemplate: true})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), "alice/alpha-one", "alice/alpha-two", "alice/delta")
+		wantSet(t, fullNames(list), "alice/alpha-one", "alice/alpha-two", "alice/delta")
 		// private=false is the public view: a limited owner's repositories are left out too
-		lifeWantSet(t, lifeSearch(t, srv, "private=false&limit=50", basicAs("dave")...), lifePublicNames...)
+		wantSet(t, searchRepoNames(t, srv, "private=false&limit=50", basicAs("dave")...), publicNames...)
 		// bad booleans are 400
 		for _, p := range []string{"private", "is_private", "template", "archived", "exclusive"} {
 			assertAPIError(t, srv.Do("GET", "/repos/search?"+p+"=maybe", nil), http.StatusBadRequest, "")
@@ -281,49 +281,49 @@ func TestLifeSearch(t *testing.T) {
 	})
 
 	t.Run("modes", func(t *testing.T) {
-		lifeWantSet(t, lifeSearch(t, srv, "mode=fork"), "carol/alpha-one")
-		lifeWantSet(t, lifeSearch(t, srv, "mode=source"),
+		wantSet(t, searchRepoNames(t, srv, "mode=fork"), "carol/alpha-one")
+		wantSet(t, searchRepoNames(t, srv, "mode=source"),
 			"alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch", "bob/alpha-bob")
-		lifeWantNames(t, lifeSearch(t, srv, "mode=mirror"))
+		wantNames(t, searchRepoNames(t, srv, "mode=mirror"))
 		list, _, err := srv.Client().SearchRepos(gitea.SearchRepoOptions{Type: gitea.RepoTypeFork})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lifeWantNames(t, lifeFullNames(list), "carol/alpha-one")
+		wantNames(t, fullNames(list), "carol/alpha-one")
 		if !list[0].Fork {
 			t.Fatal("fork flag not set")
 		}
 		// collaborative without uid has nothing to restrict to (Gitea ignores it)
-		lifeWantSet(t, lifeSearch(t, srv, "mode=collaborative"), lifePublicNames...)
+		wantSet(t, searchRepoNames(t, srv, "mode=collaborative"), publicNames...)
 	})
 
 	t.Run("sorting", func(t *testing.T) {
 		// by default, and with alpha: by name (ties by id)
 		byName := []string{"bob/alpha-bob", "alice/alpha-one", "carol/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch"}
-		lifeWantNames(t, lifeSearch(t, srv, ""), byName...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=alpha"), byName...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=alpha&order=asc"), byName...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=alpha&order=desc"), lifeReversed(byName)...)
+		wantNames(t, searchRepoNames(t, srv, ""), byName...)
+		wantNames(t, searchRepoNames(t, srv, "sort=alpha"), byName...)
+		wantNames(t, searchRepoNames(t, srv, "sort=alpha&order=asc"), byName...)
+		wantNames(t, searchRepoNames(t, srv, "sort=alpha&order=desc"), reversed(byName)...)
 		// creation order
 		created := []string{"alice/alpha-one", "alice/beta-tmpl", "alice/gamma-arch", "alice/delta", "bob/alpha-bob", "carol/alpha-one"}
-		lifeWantNames(t, lifeSearch(t, srv, "sort=created"), created...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=created&order=desc"), lifeReversed(created)...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=id"), created...)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=id&order=desc"), lifeReversed(created)...)
+		wantNames(t, searchRepoNames(t, srv, "sort=created"), created...)
+		wantNames(t, searchRepoNames(t, srv, "sort=created&order=desc"), reversed(created)...)
+		wantNames(t, searchRepoNames(t, srv, "sort=id"), created...)
+		wantNames(t, searchRepoNames(t, srv, "sort=id&order=desc"), reversed(created)...)
 		// gamma-arch was changed (archived) after everything else was created
-		updated := lifeSearch(t, srv, "sort=updated&order=desc")
+		updated := searchRepoNames(t, srv, "sort=updated&order=desc")
 		if updated[0] != "alice/gamma-arch" {
 			t.Fatalf("most recently updated first: got %v", updated)
 		}
-		lifeWantNames(t, lifeSearch(t, srv, "sort=updated"), lifeReversed(updated)...)
+		wantNames(t, searchRepoNames(t, srv, "sort=updated"), reversed(updated)...)
 		// stars: delta 2, alpha-one 1, the rest 0 (ties by id)
-		lifeWantNames(t, lifeSearch(t, srv, "sort=stars&order=desc"),
+		wantNames(t, searchRepoNames(t, srv, "sort=stars&order=desc"),
 			"alice/delta", "alice/alpha-one", "carol/alpha-one", "bob/alpha-bob", "alice/gamma-arch", "alice/beta-tmpl")
 		// size: the initialised repository and its fork are the largest
-		bySize := lifeSearch(t, srv, "sort=size&order=desc")
-		lifeWantSet(t, bySize[:2], "alice/alpha-one", "carol/alpha-one")
-		bySizeAsc := lifeSearch(t, srv, "sort=size")
-		lifeWantSet(t, bySizeAsc[4:], "alice/alpha-one", "carol/alpha-one")
+		bySize := searchRepoNames(t, srv, "sort=size&order=desc")
+		wantSet(t, bySize[:2], "alice/alpha-one", "carol/alpha-one")
+		bySizeAsc := searchRepoNames(t, srv, "sort=size")
+		wantSet(t, bySizeAsc[4:], "alice/alpha-one", "carol/alpha-one")
 	})
 
 	t.Run("bad parameters", func(t *testing.T) {
@@ -336,8 +336,8 @@ func TestLifeSearch(t *testing.T) {
 	})
 }
 
-// lifeReversed returns names in reverse order.
-func lifeReversed(names []string) []string {
+// reversed returns names in reverse order.
+func reversed(names []string) []string {
 	out := slices.Clone(names)
 	slices.Reverse(out)
 	return out
@@ -359,9 +359,9 @@ func TestLifeSearchPaging(t *testing.T) {
 	// the default page holds 10, whatever the site's general page size
 	r := srv.Do("GET", "/repos/search?q=page-", nil)
 	is.Equal(r.Status, http.StatusOK)
-	var env lifeSearchEnvelope
+	var env repoSearchEnvelope
 	r.Decode(t, &env)
-	is.Equal(lifeFullNames(env.Data), want[:10])
+	is.Equal(fullNames(env.Data), want[:10])
 	is.Equal(r.Header.Get("X-Total-Count"), "12")
 	link := r.Header.Get("Link")
 	is.True(strings.Contains(link, srv.URL+"/api/v1/repos/search?"))
@@ -377,12 +377,12 @@ func TestLifeSearchPaging(t *testing.T) {
 
 	list, resp, err = anon.SearchRepos(gitea.SearchRepoOptions{Keyword: "page-", ListOptions: gitea.ListOptions{Page: 2}})
 	is.NoErr(err)
-	is.Equal(lifeFullNames(list), want[10:])
+	is.Equal(fullNames(list), want[10:])
 	is.Equal(linkRels(t, resp.Header.Get("Link")), map[string]int{"first": 1, "prev": 1})
 
 	list, resp, err = anon.SearchRepos(gitea.SearchRepoOptions{Keyword: "page-", ListOptions: gitea.ListOptions{Page: 2, PageSize: 5}})
 	is.NoErr(err)
-	is.Equal(lifeFullNames(list), want[5:10])
+	is.Equal(fullNames(list), want[5:10])
 	is.Equal(linkRels(t, resp.Header.Get("Link")), map[string]int{"first": 1, "prev": 1, "next": 3, "last": 3})
 	is.Equal(resp.Header.Get("X-Total-Count"), "12")
 
@@ -402,7 +402,7 @@ func TestLifeSearchPaging(t *testing.T) {
 	// paging keeps the other parameters
 	r = srv.Do("GET", "/repos/search?uid="+strconv.FormatInt(pager.ID, 10)+"&sort=alpha&order=desc&limit=4", nil)
 	r.Decode(t, &env)
-	is.Equal(lifeFullNames(env.Data), lifeReversed(want)[:4])
+	is.Equal(fullNames(env.Data), reversed(want)[:4])
 	next := ""
 	for _, part := range strings.Split(r.Header.Get("Link"), ",") {
 		if strings.HasSuffix(part, `rel="next"`) {
@@ -416,12 +416,12 @@ func TestLifeSearchPaging(t *testing.T) {
 	is.Equal(u.Query().Get("page"), "2")
 	r = srv.Do("GET", next, nil)
 	r.Decode(t, &env)
-	is.Equal(lifeFullNames(env.Data), lifeReversed(want)[4:8])
+	is.Equal(fullNames(env.Data), reversed(want)[4:8])
 }
 
 func TestLifeListRepos(t *testing.T) {
 	t.Parallel()
-	w := lifeNewSearchWorld(t)
+	w := newSearchWorld(t)
 	srv := w.srv
 
 	t.Run("GET /user/repos", func(t *testing.T) {
@@ -429,18 +429,18 @@ func TestLifeListRepos(t *testing.T) {
 		// by name, as Gitea lists them
 		list, _, err := w.aliceC.ListMyRepos(gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list),
+		wantNames(t, fullNames(list),
 			"alice/alpha-one", "alice/alpha-two", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
 		for _, r := range list {
-			lifeWantPerm(t, r, lifePerm(true, true, true))
+			wantPerm(t, r, permissionOf(true, true, true))
 		}
 		// owned and collaborated
 		list, _, err = w.carC.ListMyRepos(gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), "carol/alpha-one", "bob/bob-secret")
+		wantNames(t, fullNames(list), "carol/alpha-one", "bob/bob-secret")
 		for _, r := range list {
 			if r.FullName == "bob/bob-secret" {
-				lifeWantPerm(t, r, lifePerm(false, false, true))
+				wantPerm(t, r, permissionOf(false, false, true))
 			}
 		}
 		r := srv.Do("GET", "/user/repos", nil, basicAs("dave")...)
@@ -449,13 +449,13 @@ func TestLifeListRepos(t *testing.T) {
 		is.Equal(r.Header.Get("X-Total-Count"), "0")
 
 		assertAPIError(t, srv.Do("GET", "/user/repos", nil), http.StatusUnauthorized, "token is required")
-		scopeWantDenied(is, srv.Do("GET", "/user/repos", nil, lifeToken(srv, "alice", "read:user")...), "read:repository", "read:user")
+		scopeWantDenied(is, srv.Do("GET", "/user/repos", nil, tokenHeader(srv, "alice", "read:user")...), "read:repository", "read:user")
 		// a public-only token lists the public ones only
-		r = srv.Do("GET", "/user/repos", nil, lifeToken(srv, "alice", "public-only", "read:repository")...)
+		r = srv.Do("GET", "/user/repos", nil, tokenHeader(srv, "alice", "public-only", "read:repository")...)
 		is.Equal(r.Status, http.StatusOK)
 		var pub []*gitea.Repository
 		r.Decode(t, &pub)
-		lifeWantSet(t, lifeFullNames(pub), "alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
+		wantSet(t, fullNames(pub), "alice/alpha-one", "alice/beta-tmpl", "alice/delta", "alice/gamma-arch")
 
 		// paging
 		list, resp, err := w.aliceC.ListMyRepos(gitea.ListReposOptions{ListOptions: gitea.ListOptions{PageSize: 2}})
@@ -470,30 +470,30 @@ func TestLifeListRepos(t *testing.T) {
 		public := []string{"alice/alpha-one", "alice/beta-tmpl", "alice/gamma-arch", "alice/delta"} // by id
 		list, _, err := srv.Client().ListUserRepos("alice", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), public...)
+		wantNames(t, fullNames(list), public...)
 		for _, r := range list {
-			lifeWantPerm(t, r, lifePerm(false, false, true))
+			wantPerm(t, r, permissionOf(false, false, true))
 		}
 		list, _, err = w.bobC.ListUserRepos("alice", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), public...)
+		wantNames(t, fullNames(list), public...)
 		list, _, err = w.aliceC.ListUserRepos("alice", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), slices.Concat(public, []string{"alice/alpha-two"})...)
+		wantSet(t, fullNames(list), slices.Concat(public, []string{"alice/alpha-two"})...)
 		list, _, err = srv.AdminClient().ListUserRepos("alice", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), slices.Concat(public, []string{"alice/alpha-two"})...)
+		wantSet(t, fullNames(list), slices.Concat(public, []string{"alice/alpha-two"})...)
 		// only owned repositories, never collaborations
 		list, _, err = w.carC.ListUserRepos("carol", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), "carol/alpha-one")
+		wantNames(t, fullNames(list), "carol/alpha-one")
 		// a collaborator sees the private repository it reads among the owner's
 		list, _, err = w.carC.ListUserRepos("bob", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantSet(t, lifeFullNames(list), "bob/alpha-bob", "bob/bob-secret")
+		wantSet(t, fullNames(list), "bob/alpha-bob", "bob/bob-secret")
 		list, _, err = srv.Client().ListUserRepos("bob", gitea.ListReposOptions{})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), "bob/alpha-bob")
+		wantNames(t, fullNames(list), "bob/alpha-bob")
 
 		_, resp, err := srv.Client().ListUserRepos("nobody", gitea.ListReposOptions{})
 		assertSDKStatus(t, resp, err, http.StatusNotFound)
@@ -505,29 +505,29 @@ func TestLifeListRepos(t *testing.T) {
 		is.Equal(r.Status, http.StatusOK)
 		var lim []*gitea.Repository
 		r.Decode(t, &lim)
-		lifeWantNames(t, lifeFullNames(lim), "limo/lim-pub")
+		wantNames(t, fullNames(lim), "limo/lim-pub")
 		r = srv.Do("GET", "/users/privo/repos", nil, adminHeader(srv)...)
 		is.Equal(r.Status, http.StatusOK)
 		var priv []*gitea.Repository
 		r.Decode(t, &priv)
-		lifeWantNames(t, lifeFullNames(priv), "privo/priv-pub")
+		wantNames(t, fullNames(priv), "privo/priv-pub")
 		r = srv.Do("GET", "/users/privo/repos", nil, basicAs("privo")...)
 		is.Equal(r.Status, http.StatusOK)
 
 		// tokens: the repository scope is needed; public-only sees public owners' public repositories
-		scopeWantDenied(is, srv.Do("GET", "/users/alice/repos", nil, lifeToken(srv, "alice", "read:user")...), "read:repository", "read:user")
-		assertAPIError(t, srv.Do("GET", "/users/limo/repos", nil, lifeToken(srv, "bob", "public-only", "read:repository")...),
+		scopeWantDenied(is, srv.Do("GET", "/users/alice/repos", nil, tokenHeader(srv, "alice", "read:user")...), "read:repository", "read:user")
+		assertAPIError(t, srv.Do("GET", "/users/limo/repos", nil, tokenHeader(srv, "bob", "public-only", "read:repository")...),
 			http.StatusNotFound, "user does not exist")
-		r = srv.Do("GET", "/users/alice/repos", nil, lifeToken(srv, "alice", "public-only", "read:repository")...)
+		r = srv.Do("GET", "/users/alice/repos", nil, tokenHeader(srv, "alice", "public-only", "read:repository")...)
 		is.Equal(r.Status, http.StatusOK)
 		var pub []*gitea.Repository
 		r.Decode(t, &pub)
-		lifeWantNames(t, lifeFullNames(pub), public...)
+		wantNames(t, fullNames(pub), public...)
 
 		// paging
 		list, resp, err = srv.Client().ListUserRepos("alice", gitea.ListReposOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 3}})
 		is.NoErr(err)
-		lifeWantNames(t, lifeFullNames(list), "alice/delta")
+		wantNames(t, fullNames(list), "alice/delta")
 		is.Equal(resp.Header.Get("X-Total-Count"), "4")
 		is.Equal(resp.PrevPage, 1)
 	})

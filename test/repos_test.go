@@ -16,17 +16,8 @@ import (
 	"github.com/matryer/is"
 )
 
-// lifeNotFound is the message of a repository that is absent or hidden.
-const lifeNotFound = "repository does not exist"
-
-// lifeMsgRepoAdmin and lifeMsgRepoOwner are the RA and RO refusals.
-const (
-	lifeMsgRepoAdmin = "user should be an owner or a collaborator with admin write of a repository"
-	lifeMsgRepoOwner = "user should be the owner of the repo"
-)
-
-// lifeRepo checks a raw answer's status and decodes the repository it holds.
-func lifeRepo(t *testing.T, r testserver.Response, status int) *gitea.Repository {
+// decodeRepo checks a raw answer's status and decodes the repository it holds.
+func decodeRepo(t *testing.T, r testserver.Response, status int) *gitea.Repository {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status %d, want %d (body %s)", r.Status, status, r.Body)
@@ -36,25 +27,20 @@ func lifeRepo(t *testing.T, r testserver.Response, status int) *gitea.Repository
 	return &repo
 }
 
-// lifeToken is the Authorization header pair of a new token of name with scopes.
-func lifeToken(srv *testserver.Server, name string, scopes ...string) []string {
-	return []string{"Authorization", "token " + srv.CreateToken(name, userPassword, scopes...)}
-}
-
-// lifeExists reports whether path exists on disk.
-func lifeExists(path string) bool {
+// pathExists reports whether path exists on disk.
+func pathExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
 
-// lifeHead is the symbolic HEAD of owner/name's bare repository.
-func lifeHead(t *testing.T, srv *testserver.Server, owner, name string) string {
+// repoHEAD is the symbolic HEAD of owner/name's bare repository.
+func repoHEAD(t *testing.T, srv *testserver.Server, owner, name string) string {
 	t.Helper()
 	return strings.TrimSpace(gitRun(t, t.TempDir(), "--git-dir", repoDir(srv, owner, name), "symbolic-ref", "HEAD"))
 }
 
-// lifePushBranch clones owner/name, commits one file on a new branch and pushes it back.
-func lifePushBranch(t *testing.T, srv *testserver.Server, owner, name, branch string) {
+// pushBranch clones owner/name, commits one file on a new branch and pushes it back.
+func pushBranch(t *testing.T, srv *testserver.Server, owner, name, branch string) {
 	t.Helper()
 	work := cloneRepo(t, srv, owner, name)
 	gitRun(t, work, "checkout", "-q", "-b", branch)
@@ -66,13 +52,13 @@ func lifePushBranch(t *testing.T, srv *testserver.Server, owner, name, branch st
 	gitRun(t, work, "push", "-q", "origin", branch)
 }
 
-// lifePerm is a permissions object for comparisons.
-func lifePerm(admin, push, pull bool) gitea.Permission {
+// permissionOf is a permissions object for comparisons.
+func permissionOf(admin, push, pull bool) gitea.Permission {
 	return gitea.Permission{Admin: admin, Push: push, Pull: pull}
 }
 
-// lifeWantPerm checks a repository's permissions object.
-func lifeWantPerm(t *testing.T, r *gitea.Repository, want gitea.Permission) {
+// wantPerm checks a repository's permissions object.
+func wantPerm(t *testing.T, r *gitea.Repository, want gitea.Permission) {
 	t.Helper()
 	if r.Permissions == nil {
 		t.Fatalf("%s: no permissions object", r.FullName)
@@ -82,8 +68,8 @@ func lifeWantPerm(t *testing.T, r *gitea.Repository, want gitea.Permission) {
 	}
 }
 
-// lifeAddCollaborator makes user a collaborator of owner/name with perm.
-func lifeAddCollaborator(t *testing.T, srv *testserver.Server, owner, name, user, perm string) {
+// addCollaborator makes user a collaborator of owner/name with perm.
+func addCollaborator(t *testing.T, srv *testserver.Server, owner, name, user, perm string) {
 	t.Helper()
 	r := srv.Do("PUT", "/repos/"+owner+"/"+name+"/collaborators/"+user, map[string]string{"permission": perm}, basicAs(owner)...)
 	if r.Status != http.StatusNoContent {
@@ -100,7 +86,7 @@ func TestLifeCreate(t *testing.T) {
 	t.Run("fields of a new repository", func(t *testing.T) {
 		is := is.New(t)
 		r := srv.Do("POST", "/user/repos", map[string]any{"name": "First", "description": "the first"}, basicAs("alice")...)
-		repo := lifeRepo(t, r, http.StatusCreated)
+		repo := decodeRepo(t, r, http.StatusCreated)
 		is.True(repo.ID > 0)
 		is.Equal(repo.Name, "First")
 		is.Equal(repo.FullName, "alice/First")
@@ -116,7 +102,7 @@ func TestLifeCreate(t *testing.T) {
 		is.Equal(repo.Archived, false)
 		is.Equal(repo.DefaultBranch, "main")
 		is.Equal(repo.ObjectFormatName, "sha1")
-		lifeWantPerm(t, repo, lifePerm(true, true, true))
+		wantPerm(t, repo, permissionOf(true, true, true))
 		is.Equal(repo.CloneURL, srv.URL+"/alice/First.git")
 		is.Equal(repo.HTMLURL, srv.URL+"/alice/First")
 		is.Equal(repo.URL, srv.API+"/repos/alice/First")
@@ -138,8 +124,8 @@ func TestLifeCreate(t *testing.T) {
 		is.Equal(len(repo.Topics), 0)
 		is.True(bytes.Contains(r.Body, []byte(`"topics":[]`)))
 
-		is.True(lifeExists(repoDir(srv, "alice", "First")))
-		is.Equal(lifeHead(t, srv, "alice", "First"), "refs/heads/main")
+		is.True(pathExists(repoDir(srv, "alice", "First")))
+		is.Equal(repoHEAD(t, srv, "alice", "First"), "refs/heads/main")
 
 		// the SDK reads the same repository back
 		got, _, err := aliceC.GetRepo("alice", "first")
@@ -185,14 +171,14 @@ func TestLifeCreate(t *testing.T) {
 		is := is.New(t)
 		repo := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "trunked", AutoInit: true, DefaultBranch: "trunk"})
 		is.Equal(repo.DefaultBranch, "trunk")
-		is.Equal(lifeHead(t, srv, "alice", "trunked"), "refs/heads/trunk")
+		is.Equal(repoHEAD(t, srv, "alice", "trunked"), "refs/heads/trunk")
 		work := cloneRepo(t, srv, "alice", "trunked")
 		is.Equal(strings.TrimSpace(gitRun(t, work, "rev-parse", "--abbrev-ref", "HEAD")), "trunk")
 
 		repo = createRepo(t, aliceC, gitea.CreateRepoOption{Name: "empty-dev", DefaultBranch: "develop"})
 		is.Equal(repo.DefaultBranch, "develop")
 		is.True(repo.Empty)
-		is.Equal(lifeHead(t, srv, "alice", "empty-dev"), "refs/heads/develop")
+		is.Equal(repoHEAD(t, srv, "alice", "empty-dev"), "refs/heads/develop")
 	})
 
 	t.Run("private and template", func(t *testing.T) {
@@ -200,7 +186,7 @@ func TestLifeCreate(t *testing.T) {
 		repo := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "hidden", Private: true, Template: true})
 		is.True(repo.Private)
 		is.True(repo.Template)
-		lifeWantPerm(t, repo, lifePerm(true, true, true))
+		wantPerm(t, repo, permissionOf(true, true, true))
 	})
 
 	t.Run("taken name is 409, case-insensitively", func(t *testing.T) {
@@ -217,7 +203,7 @@ func TestLifeCreate(t *testing.T) {
 		is.Equal(strings.TrimSpace(gitRun(t, work, "log", "--format=%s")), "Initial commit")
 		// another owner may use the name
 		r := srv.Do("POST", "/user/repos", map[string]any{"name": "taken"}, basicAs("bob")...)
-		is.Equal(lifeRepo(t, r, http.StatusCreated).FullName, "bob/taken")
+		is.Equal(decodeRepo(t, r, http.StatusCreated).FullName, "bob/taken")
 	})
 
 	t.Run("invalid bodies are 422 and leave nothing behind", func(t *testing.T) {
@@ -255,7 +241,7 @@ func TestLifeCreate(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				assertInvalid(t, srv.Do("POST", "/user/repos", c.body, basicAs("alice")...), c.field)
 				if n, ok := c.body["name"].(string); ok && n != "" && !strings.Contains(n, "/") && n != "." && n != ".." {
-					if lifeExists(repoDir(srv, "alice", n)) {
+					if pathExists(repoDir(srv, "alice", n)) {
 						t.Fatalf("directory of %q left behind", n)
 					}
 				}
@@ -289,13 +275,13 @@ func TestLifeCreate(t *testing.T) {
 
 	t.Run("token scopes", func(t *testing.T) {
 		is := is.New(t)
-		scopeWantDenied(is, srv.Do("POST", "/user/repos", map[string]any{"name": "scoped"}, lifeToken(srv, "alice", "write:user")...),
+		scopeWantDenied(is, srv.Do("POST", "/user/repos", map[string]any{"name": "scoped"}, tokenHeader(srv, "alice", "write:user")...),
 			"write:repository", "write:user")
-		scopeWantDenied(is, srv.Do("POST", "/user/repos", map[string]any{"name": "scoped"}, lifeToken(srv, "alice", "read:repository")...),
+		scopeWantDenied(is, srv.Do("POST", "/user/repos", map[string]any{"name": "scoped"}, tokenHeader(srv, "alice", "read:repository")...),
 			"write:repository", "read:repository")
-		is.True(!lifeExists(repoDir(srv, "alice", "scoped")))
-		r := srv.Do("POST", "/user/repos", map[string]any{"name": "tokened"}, lifeToken(srv, "alice", "write:repository")...)
-		is.Equal(lifeRepo(t, r, http.StatusCreated).FullName, "alice/tokened")
+		is.True(!pathExists(repoDir(srv, "alice", "scoped")))
+		r := srv.Do("POST", "/user/repos", map[string]any{"name": "tokened"}, tokenHeader(srv, "alice", "write:repository")...)
+		is.Equal(decodeRepo(t, r, http.StatusCreated).FullName, "alice/tokened")
 	})
 
 	t.Run("concurrent creations of one name", func(t *testing.T) {
@@ -341,7 +327,7 @@ func TestLifeCreate(t *testing.T) {
 		is.NoErr(os.WriteFile(filepath.Join(dir, "junk"), []byte("left by a crash"), 0o644))
 		repo := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "orphan", AutoInit: true})
 		is.Equal(repo.Name, "orphan")
-		is.True(!lifeExists(filepath.Join(dir, "junk")))
+		is.True(!pathExists(filepath.Join(dir, "junk")))
 		work := cloneRepo(t, srv, "alice", "orphan")
 		is.Equal(strings.TrimSpace(gitRun(t, work, "log", "--format=%s")), "Initial commit")
 	})
@@ -361,9 +347,9 @@ func TestLifeGet(t *testing.T) {
 	priv := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "priv", Private: true})
 	createRepo(t, limC, gitea.CreateRepoOption{Name: "lim-pub"})
 	createRepo(t, privC, gitea.CreateRepoOption{Name: "priv-pub"})
-	lifeAddCollaborator(t, srv, "alice", "priv", "carol", "read")
-	lifeAddCollaborator(t, srv, "alice", "priv", "dave", "write")
-	lifeAddCollaborator(t, srv, "alice", "priv", "erin", "admin")
+	addCollaborator(t, srv, "alice", "priv", "carol", "read")
+	addCollaborator(t, srv, "alice", "priv", "dave", "write")
+	addCollaborator(t, srv, "alice", "priv", "erin", "admin")
 	anon := srv.Client()
 	admin := srv.AdminClient()
 	missing := srv.Do("GET", "/repos/alice/nothing-here", nil, basicAs("bob")...)
@@ -373,7 +359,7 @@ func TestLifeGet(t *testing.T) {
 		for _, name := range []string{"pub", "priv", "PUB"} {
 			r, _, err := aliceC.GetRepo("alice", name)
 			is.NoErr(err)
-			lifeWantPerm(t, r, lifePerm(true, true, true))
+			wantPerm(t, r, permissionOf(true, true, true))
 		}
 		r, _, err := aliceC.GetRepo("ALICE", "priv")
 		is.NoErr(err)
@@ -386,13 +372,13 @@ func TestLifeGet(t *testing.T) {
 		r, _, err := anon.GetRepo("alice", "pub")
 		is.NoErr(err)
 		is.Equal(r.ID, pub.ID)
-		lifeWantPerm(t, r, lifePerm(false, false, true))
+		wantPerm(t, r, permissionOf(false, false, true))
 		r, _, err = bobC.GetRepo("alice", "pub")
 		is.NoErr(err)
-		lifeWantPerm(t, r, lifePerm(false, false, true))
+		wantPerm(t, r, permissionOf(false, false, true))
 		r, _, err = admin.GetRepo("alice", "pub")
 		is.NoErr(err)
-		lifeWantPerm(t, r, lifePerm(true, true, true))
+		wantPerm(t, r, permissionOf(true, true, true))
 	})
 
 	t.Run("private repository is 404 to strangers", func(t *testing.T) {
@@ -404,7 +390,7 @@ func TestLifeGet(t *testing.T) {
 		// hidden looks exactly like missing
 		assertAPIError(t, srv.Do("GET", "/repos/alice/priv", nil, basicAs("bob")...), http.StatusNotFound, missing.Message())
 		assertAPIError(t, srv.Do("GET", "/repos/alice/priv", nil), http.StatusNotFound, missing.Message())
-		is.Equal(missing.Message(), lifeNotFound)
+		is.Equal(missing.Message(), msgNoRepo)
 	})
 
 	t.Run("private repository to admin and collaborators", func(t *testing.T) {
@@ -412,58 +398,58 @@ func TestLifeGet(t *testing.T) {
 		r, _, err := admin.GetRepo("alice", "priv")
 		is.NoErr(err)
 		is.True(r.Private)
-		lifeWantPerm(t, r, lifePerm(true, true, true))
+		wantPerm(t, r, permissionOf(true, true, true))
 		for _, c := range []struct {
 			user string
 			want gitea.Permission
 		}{
-			{"carol", lifePerm(false, false, true)},
-			{"dave", lifePerm(false, true, true)},
-			{"erin", lifePerm(true, true, true)},
+			{"carol", permissionOf(false, false, true)},
+			{"dave", permissionOf(false, true, true)},
+			{"erin", permissionOf(true, true, true)},
 		} {
-			r := lifeRepo(t, srv.Do("GET", "/repos/alice/priv", nil, basicAs(c.user)...), http.StatusOK)
-			lifeWantPerm(t, r, c.want)
+			r := decodeRepo(t, srv.Do("GET", "/repos/alice/priv", nil, basicAs(c.user)...), http.StatusOK)
+			wantPerm(t, r, c.want)
 		}
 	})
 
 	t.Run("public-only token", func(t *testing.T) {
 		is := is.New(t)
-		h := lifeToken(srv, "alice", "public-only", "read:repository")
+		h := tokenHeader(srv, "alice", "public-only", "read:repository")
 		assertAPIError(t, srv.Do("GET", "/repos/alice/priv", nil, h...), http.StatusForbidden, "token scope is limited to public repos")
-		r := lifeRepo(t, srv.Do("GET", "/repos/alice/pub", nil, h...), http.StatusOK)
+		r := decodeRepo(t, srv.Do("GET", "/repos/alice/pub", nil, h...), http.StatusOK)
 		is.Equal(r.ID, pub.ID)
 		assertAPIError(t, srv.Do("GET", "/repositories/"+strconv.FormatInt(priv.ID, 10), nil, h...),
 			http.StatusForbidden, "token scope is limited to public repos")
 		// a public-only token of a stranger learns nothing either
-		bh := lifeToken(srv, "bob", "public-only", "read:repository")
-		assertAPIError(t, srv.Do("GET", "/repos/alice/priv", nil, bh...), http.StatusNotFound, lifeNotFound)
+		bh := tokenHeader(srv, "bob", "public-only", "read:repository")
+		assertAPIError(t, srv.Do("GET", "/repos/alice/priv", nil, bh...), http.StatusNotFound, msgNoRepo)
 	})
 
 	t.Run("token without the repository scope", func(t *testing.T) {
 		is := is.New(t)
-		h := lifeToken(srv, "alice", "read:user")
+		h := tokenHeader(srv, "alice", "read:user")
 		scopeWantDenied(is, srv.Do("GET", "/repos/alice/priv", nil, h...), "read:repository", "read:user")
 		scopeWantDenied(is, srv.Do("GET", "/repos/alice/pub", nil, h...), "read:repository", "read:user")
-		r := lifeRepo(t, srv.Do("GET", "/repos/alice/priv", nil, lifeToken(srv, "alice", "read:repository")...), http.StatusOK)
-		lifeWantPerm(t, r, lifePerm(true, true, true))
+		r := decodeRepo(t, srv.Do("GET", "/repos/alice/priv", nil, tokenHeader(srv, "alice", "read:repository")...), http.StatusOK)
+		wantPerm(t, r, permissionOf(true, true, true))
 	})
 
 	t.Run("owner visibility", func(t *testing.T) {
 		// a limited owner's public repository needs a signed-in caller
-		assertAPIError(t, srv.Do("GET", "/repos/limo/lim-pub", nil), http.StatusNotFound, lifeNotFound)
-		r := lifeRepo(t, srv.Do("GET", "/repos/limo/lim-pub", nil, basicAs("bob")...), http.StatusOK)
-		lifeWantPerm(t, r, lifePerm(false, false, true))
+		assertAPIError(t, srv.Do("GET", "/repos/limo/lim-pub", nil), http.StatusNotFound, msgNoRepo)
+		r := decodeRepo(t, srv.Do("GET", "/repos/limo/lim-pub", nil, basicAs("bob")...), http.StatusOK)
+		wantPerm(t, r, permissionOf(false, false, true))
 		// a private owner's public repository is for the owner and admins
-		assertAPIError(t, srv.Do("GET", "/repos/privo/priv-pub", nil), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repos/privo/priv-pub", nil, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
-		lifeRepo(t, srv.Do("GET", "/repos/privo/priv-pub", nil, basicAs("privo")...), http.StatusOK)
-		lifeRepo(t, srv.Do("GET", "/repos/privo/priv-pub", nil, adminHeader(srv)...), http.StatusOK)
+		assertAPIError(t, srv.Do("GET", "/repos/privo/priv-pub", nil), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/privo/priv-pub", nil, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
+		decodeRepo(t, srv.Do("GET", "/repos/privo/priv-pub", nil, basicAs("privo")...), http.StatusOK)
+		decodeRepo(t, srv.Do("GET", "/repos/privo/priv-pub", nil, adminHeader(srv)...), http.StatusOK)
 	})
 
 	t.Run("unknown owner or repository", func(t *testing.T) {
-		assertAPIError(t, srv.Do("GET", "/repos/nobody/pub", nil), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repos/alice/nope", nil), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repos/nobody/nope", nil, adminHeader(srv)...), http.StatusNotFound, lifeNotFound)
+		assertAPIError(t, srv.Do("GET", "/repos/nobody/pub", nil), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/alice/nope", nil), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/nobody/nope", nil, adminHeader(srv)...), http.StatusNotFound, msgNoRepo)
 	})
 
 	t.Run("by id", func(t *testing.T) {
@@ -479,18 +465,18 @@ func TestLifeGet(t *testing.T) {
 		r, _, err := bobC.GetRepoByID(pub.ID)
 		is.NoErr(err)
 		is.Equal(r.FullName, "alice/pub")
-		lifeWantPerm(t, r, lifePerm(false, false, true))
+		wantPerm(t, r, permissionOf(false, false, true))
 		r, _, err = aliceC.GetRepoByID(priv.ID)
 		is.NoErr(err)
 		is.Equal(r.FullName, "alice/priv")
-		lifeWantPerm(t, r, lifePerm(true, true, true))
+		wantPerm(t, r, permissionOf(true, true, true))
 		r, _, err = admin.GetRepoByID(priv.ID)
 		is.NoErr(err)
 		is.Equal(r.ID, priv.ID)
-		lifeRepo(t, srv.Do("GET", privPath, nil, basicAs("carol")...), http.StatusOK)
+		decodeRepo(t, srv.Do("GET", privPath, nil, basicAs("carol")...), http.StatusOK)
 
-		assertAPIError(t, srv.Do("GET", privPath, nil, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repositories/999999", nil, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
+		assertAPIError(t, srv.Do("GET", privPath, nil, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repositories/999999", nil, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
 		for _, id := range []string{"abc", "-1", "0", "1.5"} {
 			r := srv.Do("GET", "/repositories/"+id, nil, basicAs("bob")...)
 			if r.Status != http.StatusBadRequest && r.Status != http.StatusNotFound {
@@ -498,7 +484,7 @@ func TestLifeGet(t *testing.T) {
 			}
 			assertErrorShape(t, r)
 		}
-		scopeWantDenied(is, srv.Do("GET", pubPath, nil, lifeToken(srv, "bob", "read:user")...), "read:repository", "read:user")
+		scopeWantDenied(is, srv.Do("GET", pubPath, nil, tokenHeader(srv, "bob", "read:user")...), "read:repository", "read:user")
 	})
 }
 
@@ -537,7 +523,7 @@ func TestLifeEdit(t *testing.T) {
 			is.True(!r.HasReleases)
 			is.True(!r.HasPackages)
 			is.True(!r.HasActions)
-			lifeWantPerm(t, r, lifePerm(true, true, true))
+			wantPerm(t, r, permissionOf(true, true, true))
 		}
 		check(got)
 		again, _, err := aliceC.GetRepo("alice", "knobs")
@@ -563,10 +549,10 @@ func TestLifeEdit(t *testing.T) {
 		is.Equal(r.Description, "turned")
 
 		// an empty body changes nothing
-		r = lifeRepo(t, srv.Do("PATCH", "/repos/alice/knobs", map[string]any{}, basicAs("alice")...), http.StatusOK)
+		r = decodeRepo(t, srv.Do("PATCH", "/repos/alice/knobs", map[string]any{}, basicAs("alice")...), http.StatusOK)
 		is.Equal(r.Description, "turned")
 		// clearing the website
-		r = lifeRepo(t, srv.Do("PATCH", "/repos/alice/knobs", map[string]any{"website": ""}, basicAs("alice")...), http.StatusOK)
+		r = decodeRepo(t, srv.Do("PATCH", "/repos/alice/knobs", map[string]any{"website": ""}, basicAs("alice")...), http.StatusOK)
 		is.Equal(r.Website, "")
 	})
 
@@ -595,7 +581,7 @@ func TestLifeEdit(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(r.Description, "kept")
 		is.Equal(r.Website, "")
-		is.True(lifeExists(repoDir(srv, "alice", "strict")))
+		is.True(pathExists(repoDir(srv, "alice", "strict")))
 	})
 
 	t.Run("rename", func(t *testing.T) {
@@ -607,8 +593,8 @@ func TestLifeEdit(t *testing.T) {
 		is.Equal(got.Name, "new-name")
 		is.Equal(got.FullName, "alice/new-name")
 		is.Equal(got.CloneURL, srv.URL+"/alice/new-name.git")
-		is.True(lifeExists(repoDir(srv, "alice", "new-name")))
-		is.True(!lifeExists(repoDir(srv, "alice", "old-name")))
+		is.True(pathExists(repoDir(srv, "alice", "new-name")))
+		is.True(!pathExists(repoDir(srv, "alice", "old-name")))
 		work := cloneRepo(t, srv, "alice", "new-name")
 		is.Equal(strings.TrimSpace(gitRun(t, work, "log", "--format=%s")), "Initial commit")
 
@@ -641,7 +627,7 @@ func TestLifeEdit(t *testing.T) {
 		reused := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "old-name"})
 		is.True(reused.ID != old.ID)
 		r = srv.Do("GET", "/repos/alice/old-name", nil, basicAs("alice")...)
-		is.Equal(lifeRepo(t, r, http.StatusOK).ID, reused.ID)
+		is.Equal(decodeRepo(t, r, http.StatusOK).ID, reused.ID)
 	})
 
 	t.Run("redirect of a private repository is hidden from strangers", func(t *testing.T) {
@@ -649,8 +635,8 @@ func TestLifeEdit(t *testing.T) {
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "secret-old", Private: true})
 		_, _, err := aliceC.EditRepo("alice", "secret-old", gitea.EditRepoOption{Name: str("secret-new")})
 		is.NoErr(err)
-		assertAPIError(t, srv.Do("GET", "/repos/alice/secret-old", nil, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repos/alice/secret-old", nil), http.StatusNotFound, lifeNotFound)
+		assertAPIError(t, srv.Do("GET", "/repos/alice/secret-old", nil, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/alice/secret-old", nil), http.StatusNotFound, msgNoRepo)
 		r := srv.Do("GET", "/repos/alice/secret-old", nil, basicAs("alice")...)
 		is.Equal(r.Status, http.StatusMovedPermanently)
 	})
@@ -662,7 +648,7 @@ func TestLifeEdit(t *testing.T) {
 		for _, name := range []string{"occupant", "OCCUPANT"} {
 			assertInvalid(t, srv.Do("PATCH", "/repos/alice/mover", map[string]any{"name": name}, basicAs("alice")...), "Name")
 		}
-		is.True(lifeExists(repoDir(srv, "alice", "mover")))
+		is.True(pathExists(repoDir(srv, "alice", "mover")))
 		work := cloneRepo(t, srv, "alice", "occupant")
 		is.Equal(strings.TrimSpace(gitRun(t, work, "log", "--format=%s")), "Initial commit")
 		r, _, err := aliceC.GetRepo("alice", "mover")
@@ -672,7 +658,7 @@ func TestLifeEdit(t *testing.T) {
 		got, _, err := aliceC.EditRepo("alice", "mover", gitea.EditRepoOption{Name: str("Mover")})
 		is.NoErr(err)
 		is.Equal(got.Name, "Mover")
-		is.True(lifeExists(repoDir(srv, "alice", "Mover")))
+		is.True(pathExists(repoDir(srv, "alice", "Mover")))
 		r, _, err = aliceC.GetRepo("alice", "mover")
 		is.NoErr(err)
 		is.Equal(r.Name, "Mover")
@@ -681,11 +667,11 @@ func TestLifeEdit(t *testing.T) {
 	t.Run("default branch", func(t *testing.T) {
 		is := is.New(t)
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "branchy", AutoInit: true})
-		lifePushBranch(t, srv, "alice", "branchy", "dev")
+		pushBranch(t, srv, "alice", "branchy", "dev")
 		got, _, err := aliceC.EditRepo("alice", "branchy", gitea.EditRepoOption{DefaultBranch: str("dev")})
 		is.NoErr(err)
 		is.Equal(got.DefaultBranch, "dev")
-		is.Equal(lifeHead(t, srv, "alice", "branchy"), "refs/heads/dev")
+		is.Equal(repoHEAD(t, srv, "alice", "branchy"), "refs/heads/dev")
 		work := cloneRepo(t, srv, "alice", "branchy")
 		is.Equal(strings.TrimSpace(gitRun(t, work, "rev-parse", "--abbrev-ref", "HEAD")), "dev")
 
@@ -693,7 +679,7 @@ func TestLifeEdit(t *testing.T) {
 		got, _, err = aliceC.EditRepo("alice", "branchy", gitea.EditRepoOption{DefaultBranch: str("no-such-branch")})
 		is.NoErr(err)
 		is.Equal(got.DefaultBranch, "dev")
-		is.Equal(lifeHead(t, srv, "alice", "branchy"), "refs/heads/dev")
+		is.Equal(repoHEAD(t, srv, "alice", "branchy"), "refs/heads/dev")
 		r, _, err := aliceC.GetRepo("alice", "branchy")
 		is.NoErr(err)
 		is.Equal(r.DefaultBranch, "dev")
@@ -701,14 +687,14 @@ func TestLifeEdit(t *testing.T) {
 		got, _, err = aliceC.EditRepo("alice", "branchy", gitea.EditRepoOption{DefaultBranch: str("main")})
 		is.NoErr(err)
 		is.Equal(got.DefaultBranch, "main")
-		is.Equal(lifeHead(t, srv, "alice", "branchy"), "refs/heads/main")
+		is.Equal(repoHEAD(t, srv, "alice", "branchy"), "refs/heads/main")
 
 		// an empty repository takes any valid name: its first push creates the branch
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "unborn"})
 		got, _, err = aliceC.EditRepo("alice", "unborn", gitea.EditRepoOption{DefaultBranch: str("trunk")})
 		is.NoErr(err)
 		is.Equal(got.DefaultBranch, "trunk")
-		is.Equal(lifeHead(t, srv, "alice", "unborn"), "refs/heads/trunk")
+		is.Equal(repoHEAD(t, srv, "alice", "unborn"), "refs/heads/trunk")
 	})
 
 	t.Run("archived repositories refuse writes", func(t *testing.T) {
@@ -739,7 +725,7 @@ func TestLifeEdit(t *testing.T) {
 			assertAPIError(t, srv.Do(w.method, w.path, w.body, adminHeader(srv)...), http.StatusLocked, msg)
 		}
 		// reads still work
-		lifeRepo(t, srv.Do("GET", "/repos/alice/attic", nil), http.StatusOK)
+		decodeRepo(t, srv.Do("GET", "/repos/alice/attic", nil), http.StatusOK)
 		is.Equal(srv.Do("GET", "/repos/alice/attic/topics", nil).Status, http.StatusOK)
 
 		// the repository's own settings may still be changed, and unarchived
@@ -761,35 +747,35 @@ func TestLifeEdit(t *testing.T) {
 		is := is.New(t)
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "guarded"})
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "guarded-priv", Private: true})
-		lifeAddCollaborator(t, srv, "alice", "guarded", "carol", "admin")
-		lifeAddCollaborator(t, srv, "alice", "guarded", "dave", "write")
+		addCollaborator(t, srv, "alice", "guarded", "carol", "admin")
+		addCollaborator(t, srv, "alice", "guarded", "dave", "write")
 		body := map[string]any{"description": "changed"}
 
 		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded", body), http.StatusUnauthorized, "token is required")
 		// the repository is resolved first, so a private one is 404 before sign-in is asked for
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded", body, basicAs("bob")...), http.StatusForbidden, lifeMsgRepoAdmin)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded", body, basicAs("bob")...), http.StatusForbidden, msgRepoAdmin)
 		_, resp, err := bobC.EditRepo("alice", "guarded", gitea.EditRepoOption{Description: str("x")})
 		assertSDKStatus(t, resp, err, http.StatusForbidden)
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded", body, basicAs("dave")...), http.StatusForbidden, lifeMsgRepoAdmin)
-		scopeWantDenied(is, srv.Do("PATCH", "/repos/alice/guarded", body, lifeToken(srv, "alice", "read:repository")...),
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded", body, basicAs("dave")...), http.StatusForbidden, msgRepoAdmin)
+		scopeWantDenied(is, srv.Do("PATCH", "/repos/alice/guarded", body, tokenHeader(srv, "alice", "read:repository")...),
 			"write:repository", "read:repository")
-		scopeWantDenied(is, srv.Do("PATCH", "/repos/alice/guarded", body, lifeToken(srv, "alice", "write:user")...),
+		scopeWantDenied(is, srv.Do("PATCH", "/repos/alice/guarded", body, tokenHeader(srv, "alice", "write:user")...),
 			"write:repository", "write:user")
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body, lifeToken(srv, "alice", "public-only", "write:repository")...),
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/guarded-priv", body, tokenHeader(srv, "alice", "public-only", "write:repository")...),
 			http.StatusForbidden, "token scope is limited to public repos")
 
-		r := lifeRepo(t, srv.Do("PATCH", "/repos/alice/guarded", map[string]any{"description": "by carol"}, basicAs("carol")...), http.StatusOK)
+		r := decodeRepo(t, srv.Do("PATCH", "/repos/alice/guarded", map[string]any{"description": "by carol"}, basicAs("carol")...), http.StatusOK)
 		is.Equal(r.Description, "by carol")
-		lifeWantPerm(t, r, lifePerm(true, true, true))
+		wantPerm(t, r, permissionOf(true, true, true))
 		got, _, err := admin.EditRepo("alice", "guarded-priv", gitea.EditRepoOption{Description: str("by admin")})
 		is.NoErr(err)
 		is.Equal(got.Description, "by admin")
-		r = lifeRepo(t, srv.Do("PATCH", "/repos/alice/guarded", map[string]any{"description": "by token"},
-			lifeToken(srv, "alice", "write:repository")...), http.StatusOK)
+		r = decodeRepo(t, srv.Do("PATCH", "/repos/alice/guarded", map[string]any{"description": "by token"},
+			tokenHeader(srv, "alice", "write:repository")...), http.StatusOK)
 		is.Equal(r.Description, "by token")
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/nope", body, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/nope", body, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
 	})
 }
 
@@ -801,7 +787,7 @@ func TestLifeIssueTracker(t *testing.T) {
 	newAccount(t, srv, "carol", gitea.VisibleTypePublic)
 	createRepo(t, aliceC, gitea.CreateRepoOption{Name: "tracked"})
 	createRepo(t, aliceC, gitea.CreateRepoOption{Name: "tracked-priv", Private: true})
-	lifeAddCollaborator(t, srv, "alice", "tracked", "carol", "admin")
+	addCollaborator(t, srv, "alice", "tracked", "carol", "admin")
 	const path = "/repos/alice/tracked/issue-tracker"
 
 	t.Run("external tracker round-trip", func(t *testing.T) {
@@ -877,10 +863,10 @@ func TestLifeIssueTracker(t *testing.T) {
 		is := is.New(t)
 		body := map[string]any{"enable_issues": false}
 		assertAPIError(t, srv.Do("PATCH", path, body), http.StatusUnauthorized, "token is required")
-		assertAPIError(t, srv.Do("PATCH", path, body, basicAs("bob")...), http.StatusForbidden, lifeMsgRepoAdmin)
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/tracked-priv/issue-tracker", body, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("PATCH", "/repos/alice/nope/issue-tracker", body, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
-		scopeWantDenied(is, srv.Do("PATCH", path, body, lifeToken(srv, "alice", "read:repository")...), "write:repository", "read:repository")
+		assertAPIError(t, srv.Do("PATCH", path, body, basicAs("bob")...), http.StatusForbidden, msgRepoAdmin)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/tracked-priv/issue-tracker", body, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("PATCH", "/repos/alice/nope/issue-tracker", body, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
+		scopeWantDenied(is, srv.Do("PATCH", path, body, tokenHeader(srv, "alice", "read:repository")...), "write:repository", "read:repository")
 		is.Equal(srv.Do("PATCH", path, body, basicAs("carol")...).Status, http.StatusNoContent)
 		is.Equal(srv.Do("PATCH", "/repos/alice/tracked-priv/issue-tracker", body, adminHeader(srv)...).Status, http.StatusNoContent)
 		repo, _, err := aliceC.GetRepo("alice", "tracked-priv")
@@ -899,15 +885,15 @@ func TestLifeDelete(t *testing.T) {
 	t.Run("owner deletes", func(t *testing.T) {
 		is := is.New(t)
 		old := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "doomed", AutoInit: true})
-		is.True(lifeExists(repoDir(srv, "alice", "doomed")))
+		is.True(pathExists(repoDir(srv, "alice", "doomed")))
 		r := srv.Do("DELETE", "/repos/alice/doomed", nil, basicAs("alice")...)
 		is.Equal(r.Status, http.StatusNoContent)
 		is.Equal(len(r.Body), 0)
-		is.True(!lifeExists(repoDir(srv, "alice", "doomed")))
-		assertAPIError(t, srv.Do("GET", "/repos/alice/doomed", nil, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
+		is.True(!pathExists(repoDir(srv, "alice", "doomed")))
+		assertAPIError(t, srv.Do("GET", "/repos/alice/doomed", nil, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
 		assertAPIError(t, srv.Do("GET", "/repositories/"+strconv.FormatInt(old.ID, 10), nil, basicAs("alice")...),
-			http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("DELETE", "/repos/alice/doomed", nil, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
+			http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("DELETE", "/repos/alice/doomed", nil, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
 		list, _, err := aliceC.ListMyRepos(gitea.ListReposOptions{})
 		is.NoErr(err)
 		for _, x := range list {
@@ -918,14 +904,14 @@ func TestLifeDelete(t *testing.T) {
 		again := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "doomed"})
 		is.True(again.ID != old.ID)
 		is.True(again.Empty)
-		is.True(lifeExists(repoDir(srv, "alice", "doomed")))
+		is.True(pathExists(repoDir(srv, "alice", "doomed")))
 		out := gitRun(t, t.TempDir(), "--git-dir", repoDir(srv, "alice", "doomed"), "for-each-ref")
 		is.Equal(strings.TrimSpace(out), "")
 
 		// the SDK's delete
 		_, err = aliceC.DeleteRepo("alice", "doomed")
 		is.NoErr(err)
-		is.True(!lifeExists(repoDir(srv, "alice", "doomed")))
+		is.True(!pathExists(repoDir(srv, "alice", "doomed")))
 	})
 
 	t.Run("renamed then deleted", func(t *testing.T) {
@@ -935,42 +921,42 @@ func TestLifeDelete(t *testing.T) {
 		_, _, err := aliceC.EditRepo("alice", "first-name", gitea.EditRepoOption{Name: &n})
 		is.NoErr(err)
 		is.Equal(srv.Do("DELETE", "/repos/alice/second-name", nil, basicAs("alice")...).Status, http.StatusNoContent)
-		assertAPIError(t, srv.Do("GET", "/repos/alice/first-name", nil, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
-		assertAPIError(t, srv.Do("GET", "/repos/alice/second-name", nil, basicAs("alice")...), http.StatusNotFound, lifeNotFound)
-		is.True(!lifeExists(repoDir(srv, "alice", "first-name")))
-		is.True(!lifeExists(repoDir(srv, "alice", "second-name")))
+		assertAPIError(t, srv.Do("GET", "/repos/alice/first-name", nil, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
+		assertAPIError(t, srv.Do("GET", "/repos/alice/second-name", nil, basicAs("alice")...), http.StatusNotFound, msgNoRepo)
+		is.True(!pathExists(repoDir(srv, "alice", "first-name")))
+		is.True(!pathExists(repoDir(srv, "alice", "second-name")))
 	})
 
 	t.Run("access", func(t *testing.T) {
 		is := is.New(t)
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "kept"})
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "kept-priv", Private: true})
-		lifeAddCollaborator(t, srv, "alice", "kept", "carol", "admin")
+		addCollaborator(t, srv, "alice", "kept", "carol", "admin")
 
 		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept", nil), http.StatusUnauthorized, "token is required")
-		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept", nil, basicAs("bob")...), http.StatusForbidden, lifeMsgRepoOwner)
+		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept", nil, basicAs("bob")...), http.StatusForbidden, msgRepoOwner)
 		resp, err := bobC.DeleteRepo("alice", "kept")
 		assertSDKStatus(t, resp, err, http.StatusForbidden)
-		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept-priv", nil, basicAs("bob")...), http.StatusNotFound, lifeNotFound)
+		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept-priv", nil, basicAs("bob")...), http.StatusNotFound, msgNoRepo)
 		// a collaborator with admin rights is still not the owner
-		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept", nil, basicAs("carol")...), http.StatusForbidden, lifeMsgRepoOwner)
-		scopeWantDenied(is, srv.Do("DELETE", "/repos/alice/kept", nil, lifeToken(srv, "alice", "read:repository")...),
+		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept", nil, basicAs("carol")...), http.StatusForbidden, msgRepoOwner)
+		scopeWantDenied(is, srv.Do("DELETE", "/repos/alice/kept", nil, tokenHeader(srv, "alice", "read:repository")...),
 			"write:repository", "read:repository")
-		scopeWantDenied(is, srv.Do("DELETE", "/repos/alice/kept", nil, lifeToken(srv, "alice", "write:user")...),
+		scopeWantDenied(is, srv.Do("DELETE", "/repos/alice/kept", nil, tokenHeader(srv, "alice", "write:user")...),
 			"write:repository", "write:user")
-		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept-priv", nil, lifeToken(srv, "alice", "public-only", "write:repository")...),
+		assertAPIError(t, srv.Do("DELETE", "/repos/alice/kept-priv", nil, tokenHeader(srv, "alice", "public-only", "write:repository")...),
 			http.StatusForbidden, "token scope is limited to public repos")
-		is.True(lifeExists(repoDir(srv, "alice", "kept")))
-		is.True(lifeExists(repoDir(srv, "alice", "kept-priv")))
+		is.True(pathExists(repoDir(srv, "alice", "kept")))
+		is.True(pathExists(repoDir(srv, "alice", "kept-priv")))
 		_, _, err = aliceC.GetRepo("alice", "kept")
 		is.NoErr(err)
 
 		// the site admin may delete anyone's
 		is.Equal(srv.Do("DELETE", "/repos/alice/kept-priv", nil, adminHeader(srv)...).Status, http.StatusNoContent)
-		is.True(!lifeExists(repoDir(srv, "alice", "kept-priv")))
+		is.True(!pathExists(repoDir(srv, "alice", "kept-priv")))
 		// and a token with the repository write scope works for the owner
-		is.Equal(srv.Do("DELETE", "/repos/alice/kept", nil, lifeToken(srv, "alice", "write:repository")...).Status, http.StatusNoContent)
-		is.True(!lifeExists(repoDir(srv, "alice", "kept")))
+		is.Equal(srv.Do("DELETE", "/repos/alice/kept", nil, tokenHeader(srv, "alice", "write:repository")...).Status, http.StatusNoContent)
+		is.True(!pathExists(repoDir(srv, "alice", "kept")))
 	})
 }
 
@@ -993,7 +979,7 @@ func TestLifePostgres(t *testing.T) {
 	got, _, err := bobC.GetRepo("alice", "journey")
 	is.NoErr(err)
 	is.Equal(got.ID, created.ID)
-	lifeWantPerm(t, got, lifePerm(false, false, true))
+	wantPerm(t, got, permissionOf(false, false, true))
 	got, _, err = bobC.GetRepoByID(created.ID)
 	is.NoErr(err)
 	is.Equal(got.Description, "on pg")
@@ -1002,18 +988,18 @@ func TestLifePostgres(t *testing.T) {
 	edited, _, err := aliceC.EditRepo("alice", "Journey", gitea.EditRepoOption{Name: &newName})
 	is.NoErr(err)
 	is.Equal(edited.FullName, "alice/voyage")
-	is.True(lifeExists(repoDir(srv, "alice", "voyage")))
-	is.True(!lifeExists(repoDir(srv, "alice", "Journey")))
+	is.True(pathExists(repoDir(srv, "alice", "voyage")))
+	is.True(!pathExists(repoDir(srv, "alice", "Journey")))
 	r := srv.Do("GET", "/repos/alice/Journey", nil)
 	is.Equal(r.Status, http.StatusMovedPermanently)
 	is.Equal(r.Header.Get("Location"), "/api/v1/repos/alice/voyage")
 
-	assertAPIError(t, srv.Do("DELETE", "/repos/alice/voyage", nil, basicAs("bob")...), http.StatusForbidden, lifeMsgRepoOwner)
+	assertAPIError(t, srv.Do("DELETE", "/repos/alice/voyage", nil, basicAs("bob")...), http.StatusForbidden, msgRepoOwner)
 	_, err = aliceC.DeleteRepo("alice", "voyage")
 	is.NoErr(err)
-	is.True(!lifeExists(repoDir(srv, "alice", "voyage")))
-	assertAPIError(t, srv.Do("GET", "/repos/alice/voyage", nil), http.StatusNotFound, lifeNotFound)
-	assertAPIError(t, srv.Do("GET", "/repos/alice/Journey", nil), http.StatusNotFound, lifeNotFound)
+	is.True(!pathExists(repoDir(srv, "alice", "voyage")))
+	assertAPIError(t, srv.Do("GET", "/repos/alice/voyage", nil), http.StatusNotFound, msgNoRepo)
+	assertAPIError(t, srv.Do("GET", "/repos/alice/Journey", nil), http.StatusNotFound, msgNoRepo)
 	again := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "voyage"})
 	is.True(again.ID != created.ID)
 }

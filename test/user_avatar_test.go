@@ -80,7 +80,7 @@ func TestUserAvatarGenerated(t *testing.T) {
 
 		t.Run("an upload wins over the generated one", func(t *testing.T) {
 			is := is.New(t)
-			_, err := aliceC.UpdateOrgAvatar("acme", gitea.UpdateUserAvatarOption{Image: base64.StdEncoding.EncodeToString(socPNG(t, 40, 40))})
+			_, err := aliceC.UpdateOrgAvatar("acme", gitea.UpdateUserAvatarOption{Image: base64.StdEncoding.EncodeToString(gradientPNG(t, 40, 40))})
 			is.NoErr(err)
 			org, _, err := anon.GetOrg("acme")
 			is.NoErr(err)
