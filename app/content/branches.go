@@ -17,7 +17,7 @@ type Branches struct{ *Service }
 // Branches returns the branch use cases.
 func (s *Service) Branches() Branches { return Branches{s} }
 
-// Gitea's messages for the branch and tag routes.
+// Gitea's messages for the branch routes.
 const (
 	refMsgRepoEmpty       = "Git Repository is empty."
 	refMsgRepoMirror      = "Git Repository is a mirror."

@@ -167,7 +167,7 @@ func (s Commits) WriteDiff(ctx context.Context, a *repos.Access, ref string, for
 
 // withAccounts finds the accounts of the commits' addresses in one query
 // and, when asked, what Gitea would say of their signatures.
-func (s *Service) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
+func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
 	addrs := make([]string, 0, 2*len(list))
 	for _, c := range list {
 		addrs = append(addrs, c.Author.Email, c.Committer.Email)
@@ -239,7 +239,7 @@ func checkRefPattern(field, ref string) error {
 
 // countBudget is how long a listing filtered by a path waits for its count
 // once it has its page (site.Settings.CommitCountBudget).
-func (s *Service) countBudget() time.Duration {
+func (s Commits) countBudget() time.Duration {
 	if s.settings.CommitCountBudget > 0 {
 		return s.settings.CommitCountBudget
 	}
