@@ -42,7 +42,9 @@ func scopes(c ...token.Category) []token.Category { return c }
 func (s *Server) routes() []route {
 	var table []route
 	for _, group := range [][]route{
-		s.miscRoutes(),
+		s.versionRoutes(),
+		s.siteSettingRoutes(),
+		s.templateRoutes(),
 		s.userRoutes(),
 		s.userTokenRoutes(),
 		s.userOwnedRepoRoutes(),
@@ -62,16 +64,26 @@ func (s *Server) routes() []route {
 		s.repoTopicRoutes(),
 		s.adminUserRoutes(),
 		s.adminEmailRoutes(),
-		s.refRoutes(),
+		s.branchRoutes(),
+		s.tagRoutes(),
+		s.gitRefRoutes(),
 		s.commitRoutes(),
+		s.compareRoutes(),
+		s.rawRoutes(),
 		s.contentRoutes(),
+		s.gitTreeRoutes(),
+		s.gitBlobRoutes(),
 		s.archiveRoutes(),
+		s.analysisRoutes(),
 		s.changeRoutes(),
 		s.statusRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
-		s.hookRoutes(),
+		s.gitHookRoutes(),
+		s.repoHookRoutes(),
+		s.userHookRoutes(),
+		s.adminHookRoutes(),
 		s.hookDeliveryRoutes(),
 		s.orgRoutes(),
 		s.orgRepoRoutes(),
@@ -109,23 +121,6 @@ func (s *Server) routes() []route {
 		table = append(table, group...)
 	}
 	return table
-}
-
-// miscRoutes are the 4.1 rows: version, settings and templates.
-func (s *kernel) miscRoutes() []route {
-	return []route{
-		{"GET", "/version", nil, "-", s.getVersion},
-		{"GET", "/settings/ui", nil, "-", s.getUISettings},
-		{"GET", "/settings/api", nil, "-", s.getAPISettings},
-		{"GET", "/settings/attachment", nil, "-", s.getAttachmentSettings},
-		{"GET", "/settings/repository", nil, "-", s.getRepoSettings},
-		{"GET", "/gitignore/templates", nil, "-", s.listGitignores},
-		{"GET", "/gitignore/templates/{name}", nil, "-", s.getGitignore},
-		{"GET", "/licenses", nil, "-", s.listLicenses},
-		{"GET", "/licenses/{name}", nil, "-", s.getLicense},
-		{"GET", "/label/templates", nil, "-", s.listLabelTemplates},
-		{"GET", "/label/templates/{name}", nil, "-", s.getLabelTemplate},
-	}
 }
 
 // mount registers every route behind the access middleware, then a 405 with

@@ -5,6 +5,14 @@ import (
 	"strconv"
 )
 
+// versionRoutes is the row of GET /version (catalogue 4.1); its handler,
+// getVersion, answers the kernel's constant version body.
+func (s *kernel) versionRoutes() []route {
+	return []route{
+		{"GET", "/version", nil, "-", s.getVersion},
+	}
+}
+
 // getVersion answers GET /version.
 func (s *kernel) getVersion(q *request) error {
 	h := q.w.Header()

@@ -9,6 +9,13 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Archives are the use cases of a repository's downloads: zip, tar.gz and
+// bundle archives of a ref.
+type Archives struct{ *Service }
+
+// Archives returns the archive use cases.
+func (s *Service) Archives() Archives { return Archives{s} }
+
 // archiveSuffixes are the file extensions of the archive route, each with
 // its format.
 var archiveSuffixes = []struct {
@@ -56,10 +63,10 @@ type Archive struct {
 	FileName string
 }
 
-// OpenArchive resolves ref and prepares the archive of its tree, every path
+// Open resolves ref and prepares the archive of its tree, every path
 // under a folder named after the repository (as `git archive
 // --prefix=<repo>/`). An empty repository has no archive.
-func (s *Service) OpenArchive(ctx context.Context, a *repos.Access, ref string, format ports.ArchiveFormat) (*Archive, error) {
+func (s Archives) Open(ctx context.Context, a *repos.Access, ref string, format ports.ArchiveFormat) (*Archive, error) {
 	if a.Repo.Empty {
 		return nil, errs.NotFound("the repository is empty")
 	}

@@ -11,6 +11,13 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Changes are the use cases that write a repository's files as commits:
+// the contents write routes and the diff patch route.
+type Changes struct{ *Service }
+
+// Changes returns the file change use cases.
+func (s *Service) Changes() Changes { return Changes{s} }
+
 // ChangeOptions are what every contents write takes besides its changes, as
 // Gitea's FileOptions: the branch read (default: the default branch), the
 // branch written (default: the same), the message (default: Gitea's "Add
@@ -34,9 +41,9 @@ type ChangeResult struct {
 	Entries []*ports.GitEntry
 }
 
-// ChangeFiles writes files as one commit on a branch (POST and PUT and
+// Files writes files as one commit on a branch (POST and PUT and
 // DELETE R/contents/{path}, POST R/contents).
-func (s *Service) ChangeFiles(ctx context.Context, a *repos.Access, opts ChangeOptions, files []repository.FileChange) (*ChangeResult, error) {
+func (s Changes) Files(ctx context.Context, a *repos.Access, opts ChangeOptions, files []repository.FileChange) (*ChangeResult, error) {
 	if a.Repo.Archived {
 		return nil, errs.Locked("repository is archived")
 	}
@@ -54,7 +61,7 @@ func (s *Service) ChangeFiles(ctx context.Context, a *repos.Access, opts ChangeO
 			return nil, err
 		}
 	}
-	target, err := s.changeTarget(a, opts, repository.DefaultChangeMessage(files))
+	target, err := s.target(a, opts, repository.DefaultChangeMessage(files))
 	if err != nil {
 		return nil, err
 	}
@@ -62,15 +69,15 @@ func (s *Service) ChangeFiles(ctx context.Context, a *repos.Access, opts ChangeO
 	if err != nil {
 		return nil, err
 	}
-	return s.afterChange(ctx, a, res)
+	return s.recordChange(ctx, a, res)
 }
 
 // ApplyPatch applies a unified diff as one commit (POST R/diffpatch).
-func (s *Service) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOptions, patch []byte) (*ChangeResult, error) {
+func (s Changes) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOptions, patch []byte) (*ChangeResult, error) {
 	if a.Repo.Archived {
 		return nil, errs.Locked("repository is archived")
 	}
-	target, err := s.changeTarget(a, opts, repository.DefaultPatchMessage)
+	target, err := s.target(a, opts, repository.DefaultPatchMessage)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +86,11 @@ func (s *Service) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOp
 	if err != nil {
 		return nil, err
 	}
-	return s.afterChange(ctx, a, res)
+	return s.recordChange(ctx, a, res)
 }
 
-// changeTarget settles the branches, identities, dates and message of a write.
-func (s *Service) changeTarget(a *repos.Access, opts ChangeOptions, fallback string) (ports.GitChangeTarget, error) {
+// target settles the branches, identities, dates and message of a write.
+func (s Changes) target(a *repos.Access, opts ChangeOptions, fallback string) (ports.GitChangeTarget, error) {
 	branch := strings.TrimSpace(opts.Branch)
 	if branch == "" {
 		branch = a.Repo.DefaultBranch
@@ -118,10 +125,10 @@ func (s *Service) changeTarget(a *repos.Access, opts ChangeOptions, fallback str
 	}, nil
 }
 
-// afterChange records what the write changed in the database: a repository
+// recordChange records what the write changed in the database: a repository
 // that had no commit is empty no longer (and its default branch is the one
 // written, as in Gitea), and its size is refreshed.
-func (s *Service) afterChange(ctx context.Context, a *repos.Access, res ports.GitChangeResult) (*ChangeResult, error) {
+func (s Changes) recordChange(ctx context.Context, a *repos.Access, res ports.GitChangeResult) (*ChangeResult, error) {
 	p := pathOf(a.Repo)
 	if res.WasEmpty && res.Branch != a.Repo.DefaultBranch {
 		if err := s.storage.SetHead(ctx, p, res.Branch); err != nil {

@@ -13,6 +13,13 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Commits are the use cases of a repository's commits: listings, one
+// commit, its diff or patch, and comparisons (compare.go).
+type Commits struct{ *Service }
+
+// Commits returns the commit use cases.
+func (s *Service) Commits() Commits { return Commits{s} }
+
 // The verification reasons Gitea reports for commits it cannot verify.
 // Depot keeps no signing keys, so a signed commit is never verified.
 const (
@@ -61,15 +68,6 @@ type CommitVerification struct {
 	Signature, Payload string
 }
 
-// CommitComparison is what head has that base has not.
-type CommitComparison struct {
-	Commits []CommitView
-	// TotalCommits counts every such commit; Commits holds at most the
-	// first 250 of them.
-	TotalCommits int
-	Files        []ports.CommitFileChange
-}
-
 // errEmptyRepository answers a listing of a repository without commits, as Gitea does.
 func errEmptyRepository() error { return errs.Conflict("Git Repository is empty.") }
 
@@ -83,8 +81,8 @@ type CommitList struct {
 	More bool
 }
 
-// ListCommits lists one page of a's commits and counts them all.
-func (s *Service) ListCommits(ctx context.Context, a *repos.Access, q CommitListQuery) (CommitList, error) {
+// List lists one page of a's commits and counts them all.
+func (s Commits) List(ctx context.Context, a *repos.Access, q CommitListQuery) (CommitList, error) {
 	if a.Repo.Empty {
 		return CommitList{}, errEmptyRepository()
 	}
@@ -121,8 +119,8 @@ func (s *Service) ListCommits(ctx context.Context, a *repos.Access, q CommitList
 	return page, err
 }
 
-// GetCommit returns the commit ref names (a branch, tag or commit id).
-func (s *Service) GetCommit(ctx context.Context, a *repos.Access, ref string, opts CommitFieldOptions) (CommitView, error) {
+// Get returns the commit ref names (a branch, tag or commit id).
+func (s Commits) Get(ctx context.Context, a *repos.Access, ref string, opts CommitFieldOptions) (CommitView, error) {
 	if ref == "" {
 		return CommitView{}, errs.NotFound("commit does not exist")
 	}
@@ -140,8 +138,8 @@ func (s *Service) GetCommit(ctx context.Context, a *repos.Access, ref string, op
 	return out[0], nil
 }
 
-// CommitID resolves ref to its commit's full id.
-func (s *Service) CommitID(ctx context.Context, a *repos.Access, ref string) (string, error) {
+// ID resolves ref to its commit's full id.
+func (s Commits) ID(ctx context.Context, a *repos.Access, ref string) (string, error) {
 	if ref == "" {
 		return "", errs.NotFound("commit does not exist")
 	}
@@ -155,9 +153,9 @@ func (s *Service) CommitID(ctx context.Context, a *repos.Access, ref string) (st
 	return rev.CommitID, nil
 }
 
-// WriteCommitDiff writes the commit ref names as a unified diff or an mbox
+// WriteDiff writes the commit ref names as a unified diff or an mbox
 // patch. Nothing is written when it fails before the first byte.
-func (s *Service) WriteCommitDiff(ctx context.Context, a *repos.Access, ref string, format ports.CommitDiffFormat, w io.Writer) error {
+func (s Commits) WriteDiff(ctx context.Context, a *repos.Access, ref string, format ports.CommitDiffFormat, w io.Writer) error {
 	if ref == "" {
 		return errs.NotFound("commit does not exist")
 	}
@@ -167,49 +165,9 @@ func (s *Service) WriteCommitDiff(ctx context.Context, a *repos.Access, ref stri
 	return s.git.WriteCommitDiff(ctx, pathOf(a.Repo), ref, format, w)
 }
 
-// CompareCommits compares two refs given as "base...head" (files from their
-// merge base) or "base..head" (files from base); a lone ref is compared
-// with the default branch. Stats are always computed, as Gitea does.
-func (s *Service) CompareCommits(ctx context.Context, a *repos.Access, basehead string, opts CommitFieldOptions) (CommitComparison, error) {
-	base, head, direct := splitBaseHead(basehead, a.Repo.DefaultBranch)
-	if base == "" || head == "" {
-		return CommitComparison{}, errs.NotFound("base or head does not exist")
-	}
-	for field, ref := range map[string]string{"base": base, "head": head} {
-		if err := checkRefPattern(field, ref); err != nil {
-			return CommitComparison{}, errs.NotFound(field + " " + ref + " does not exist")
-		}
-	}
-	opts.Stat = true
-	cmp, err := s.git.CompareCommits(ctx, pathOf(a.Repo), base, head, direct, opts.extras())
-	if err != nil {
-		return CommitComparison{}, err
-	}
-	commits, err := s.withAccounts(ctx, cmp.Commits, opts.Verification)
-	if err != nil {
-		return CommitComparison{}, err
-	}
-	out := CommitComparison{Commits: commits, TotalCommits: cmp.TotalCommits}
-	if opts.Files {
-		out.Files = cmp.Files
-	}
-	return out, nil
-}
-
-// splitBaseHead reads "base...head", "base..head" or a lone head.
-func splitBaseHead(s, defaultBranch string) (base, head string, direct bool) {
-	if b, h, ok := strings.Cut(s, "..."); ok {
-		return b, h, false
-	}
-	if b, h, ok := strings.Cut(s, ".."); ok {
-		return b, h, true
-	}
-	return defaultBranch, s, false
-}
-
 // withAccounts finds the accounts of the commits' addresses in one query
 // and, when asked, what Gitea would say of their signatures.
-func (s *Service) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
+func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
 	addrs := make([]string, 0, 2*len(list))
 	for _, c := range list {
 		addrs = append(addrs, c.Author.Email, c.Committer.Email)
@@ -266,25 +224,14 @@ func cleanHistoryPath(p string) (string, error) {
 }
 
 // checkRefPattern refuses what cannot name a ref or a commit, as Gitea's
-// IsValidRefPattern does (422); anything else is looked up, and may be absent.
+// IsValidRefPattern does (422), and names over 255 bytes; anything else is
+// looked up, and may be absent (a ".lock" component inside the name, which
+// the notes route refuses, is looked up here: refFaults).
 func checkRefPattern(field, ref string) error {
 	if ref == "" {
 		return nil
 	}
-	bad := len(ref) > 255 || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") ||
-		strings.HasSuffix(ref, ".") || strings.Contains(ref, "..") || strings.Contains(ref, "//") ||
-		strings.Contains(ref, "@{") || strings.HasSuffix(ref, ".lock") || ref == "@"
-	for _, r := range ref {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
-			bad = true
-		}
-	}
-	for _, part := range strings.Split(ref, "/") {
-		if strings.HasPrefix(part, ".") {
-			bad = true
-		}
-	}
-	if bad {
+	if refPatternFaults(ref)&(refMalformed|refTooLong) != 0 {
 		return errs.Invalid("no valid ref or sha", field)
 	}
 	return nil
@@ -292,7 +239,7 @@ func checkRefPattern(field, ref string) error {
 
 // countBudget is how long a listing filtered by a path waits for its count
 // once it has its page (site.Settings.CommitCountBudget).
-func (s *Service) countBudget() time.Duration {
+func (s Commits) countBudget() time.Duration {
 	if s.settings.CommitCountBudget > 0 {
 		return s.settings.CommitCountBudget
 	}

@@ -2,7 +2,6 @@ package content
 
 import (
 	"context"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -11,14 +10,17 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Contents are the use cases of the contents read route: a file,
+// directory, link or submodule at a ref.
+type Contents struct{ *Service }
+
+// Contents returns the contents use cases.
+func (s *Service) Contents() Contents { return Contents{s} }
+
 // MaxBlobContent is the largest file whose bytes the contents and Git blob
 // routes include (Gitea's API default); larger files come without content
 // and are fetched through the raw route.
 const MaxBlobContent = 10 << 20
-
-// GitTreesPerPage is the default and largest page of the Git trees route,
-// as Gitea's setting.
-const GitTreesPerPage = 1000
 
 // cleanPath checks a path given by a user for reading and returns it in the
 // form Git trees use: "" and "." are the root and one trailing slash is
@@ -50,12 +52,12 @@ func cleanPath(p string) (string, error) {
 	return p, nil
 }
 
-// Contents reads p at ref ("" for the default branch): a file with its
+// Get reads p at ref ("" for the default branch): a file with its
 // content (up to MaxBlobContent), a directory with its entries, a symbolic
 // link with its target or a submodule with its URL, each with the last
 // commit that changed it. The root of an empty repository is an empty
 // directory; any other path of it is not found.
-func (s *Service) Contents(ctx context.Context, a *repos.Access, ref, p string) (ports.GitPathResult, error) {
+func (s Contents) Get(ctx context.Context, a *repos.Access, ref, p string) (ports.GitPathResult, error) {
 	p, err := cleanPath(p)
 	if err != nil {
 		return ports.GitPathResult{}, err
@@ -71,22 +73,6 @@ func (s *Service) Contents(ctx context.Context, a *repos.Access, ref, p string) 
 	})
 }
 
-// OpenRaw opens a file or symbolic link for download. With ref set, p is
-// the whole path; without, p is "<ref>/<path>" (the ref may contain
-// slashes), or a path of the default branch when no leading part of it
-// names a ref. Directories and submodules are not found. The reader must be
-// closed.
-func (s *Service) OpenRaw(ctx context.Context, a *repos.Access, ref, p string) (ports.GitPathResult, io.ReadCloser, error) {
-	p, err := cleanPath(p)
-	if err != nil {
-		return ports.GitPathResult{}, nil, err
-	}
-	if a.Repo.Empty || p == "" {
-		return ports.GitPathResult{}, nil, errs.NotFound("file does not exist")
-	}
-	return s.git.OpenBlob(ctx, pathOf(a.Repo), ports.GitPathQuery{Ref: refOrDefault(a, ref), RefInPath: ref == "", Path: p})
-}
-
 // refOrDefault is ref, or the repository's default branch when ref is
 // empty, as Gitea reads it (from the repository's record, which saves
 // reading HEAD).
@@ -95,40 +81,4 @@ func refOrDefault(a *repos.Access, ref string) string {
 		return a.Repo.DefaultBranch
 	}
 	return ref
-}
-
-// GitTree lists the tree sha names (a tree or commit id, a branch or tag),
-// recursively when asked, one page of perPage entries (GitTreesPerPage when
-// out of range). It returns the page and the page number used. A page past
-// the end has no entries.
-func (s *Service) GitTree(ctx context.Context, a *repos.Access, sha string, recursive bool, page, perPage int) (ports.GitTreePage, int, error) {
-	if sha == "" {
-		return ports.GitTreePage{}, 0, errs.BadRequest("sha not provided")
-	}
-	if perPage <= 0 || perPage > GitTreesPerPage {
-		perPage = GitTreesPerPage
-	}
-	page = max(page, 1)
-	offset := perPage * (page - 1)
-	if offset < 0 || offset/perPage != page-1 {
-		// The page number overflows: past any end.
-		offset, perPage = 0, 0
-	}
-	if a.Repo.Empty {
-		return ports.GitTreePage{}, page, errs.NotFound("sha not found [" + sha + "]")
-	}
-	t, err := s.git.Tree(ctx, pathOf(a.Repo), ports.GitTreeQuery{Rev: sha, Recursive: recursive, Offset: offset, Limit: perPage})
-	return t, page, err
-}
-
-// GitBlob reads the blob sha (a full id); its content is left out when it
-// is larger than MaxBlobContent.
-func (s *Service) GitBlob(ctx context.Context, a *repos.Access, sha string) (ports.GitBlob, error) {
-	if sha == "" {
-		return ports.GitBlob{}, errs.BadRequest("sha not provided")
-	}
-	if a.Repo.Empty {
-		return ports.GitBlob{}, errs.NotFound("blob " + sha + " does not exist")
-	}
-	return s.git.Blob(ctx, pathOf(a.Repo), sha, MaxBlobContent)
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-func TestRefsPatternValid(t *testing.T) {
+// TestRefsPatternFaults checks the names the notes route refuses (422):
+// Gitea's IsValidRefPattern.
+func TestRefsPatternFaults(t *testing.T) {
 	for _, tc := range []struct {
 		ref string
 		ok  bool
@@ -42,8 +44,23 @@ func TestRefsPatternValid(t *testing.T) {
 		{"tab\there", false},
 	} {
 		t.Run(tc.ref, func(t *testing.T) {
-			is.New(t).Equal(refPatternValid(tc.ref), tc.ok)
+			is.New(t).Equal(refPatternFaults(tc.ref)&(refMalformed|refLockComponent) == 0, tc.ok)
 		})
+	}
+}
+
+// TestRefsCommitPatternStatus checks that the commit routes refuse (422)
+// what is malformed or too long, and look up a name with a ".lock"
+// component inside, which the notes route refuses.
+func TestRefsCommitPatternStatus(t *testing.T) {
+	is := is.New(t)
+	is.NoErr(checkRefPattern("sha", ""))
+	is.NoErr(checkRefPattern("sha", "dir/x.lock/y"))
+	is.Equal(refPatternFaults("dir/x.lock/y"), refLockComponent)
+	is.Equal(refPatternFaults("x.lock"), refMalformed)
+	is.Equal(refPatternFaults(strings.Repeat("a", 256)), refTooLong)
+	for _, bad := range []string{"x.lock", "a..b", strings.Repeat("a", 256), strings.Repeat("a", 250) + "/b.lock/c"} {
+		is.True(errors.Is(checkRefPattern("sha", bad), errs.ErrInvalid))
 	}
 }
 

@@ -13,6 +13,12 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Statuses are the use cases of commit statuses.
+type Statuses struct{ *Service }
+
+// Statuses returns the commit status use cases.
+func (s *Service) Statuses() Statuses { return Statuses{s} }
+
 // StatusPage is one page of commit statuses with the accounts that
 // reported them.
 type StatusPage struct {
@@ -34,11 +40,11 @@ type CombinedStatus struct {
 	StatusPage
 }
 
-// CreateStatus records a status, reported by the caller, on the commit sha
+// Create records a status, reported by the caller, on the commit sha
 // names (a full or abbreviated commit id, or a branch or tag name, as Gitea
 // resolves it). The body is validated first (422), then the commit must
 // exist (404).
-func (s *Service) CreateStatus(ctx context.Context, a *repos.Access, sha string, in commitstatus.Report) (*commitstatus.Status, *user.User, error) {
+func (s Statuses) Create(ctx context.Context, a *repos.Access, sha string, in commitstatus.Report) (*commitstatus.Status, *user.User, error) {
 	r, err := in.Validate()
 	if err != nil {
 		return nil, nil, err
@@ -70,23 +76,23 @@ func (s *Service) CreateStatus(ctx context.Context, a *repos.Access, sha string,
 	return st, creator, nil
 }
 
-// ListStatuses lists one page of the statuses of the commit sha names, in
+// List lists one page of the statuses of the commit sha names, in
 // q's order (GET R/statuses/{sha}). A full commit id is taken as it is,
 // without asking Git, as Gitea does, so the statuses of a commit since
 // rewritten away stay readable; anything else (an abbreviated id, a branch
 // or tag) must resolve (404).
-func (s *Service) ListStatuses(ctx context.Context, a *repos.Access, sha string, q ports.CommitStatusQuery) (*StatusPage, error) {
-	return s.listStatuses(ctx, a, sha, false, q)
+func (s Statuses) List(ctx context.Context, a *repos.Access, sha string, q ports.CommitStatusQuery) (*StatusPage, error) {
+	return s.list(ctx, a, sha, false, q)
 }
 
-// ListStatusesByRef is ListStatuses for the commit a branch, tag or commit
+// ListByRef is List for the commit a branch, tag or commit
 // id names (GET R/commits/{ref}/statuses); the commit must exist (404).
-func (s *Service) ListStatusesByRef(ctx context.Context, a *repos.Access, ref string, q ports.CommitStatusQuery) (*StatusPage, error) {
-	return s.listStatuses(ctx, a, ref, true, q)
+func (s Statuses) ListByRef(ctx context.Context, a *repos.Access, ref string, q ports.CommitStatusQuery) (*StatusPage, error) {
+	return s.list(ctx, a, ref, true, q)
 }
 
-func (s *Service) listStatuses(ctx context.Context, a *repos.Access, ref string, mustExist bool, q ports.CommitStatusQuery) (*StatusPage, error) {
-	sha, err := s.statusCommit(ctx, a, ref, mustExist)
+func (s Statuses) list(ctx context.Context, a *repos.Access, ref string, mustExist bool, q ports.CommitStatusQuery) (*StatusPage, error) {
+	sha, err := s.commit(ctx, a, ref, mustExist)
 	if err != nil {
 		return nil, err
 	}
@@ -94,14 +100,14 @@ func (s *Service) listStatuses(ctx context.Context, a *repos.Access, ref string,
 	if err != nil {
 		return nil, err
 	}
-	return s.statusPage(ctx, list, total)
+	return s.page(ctx, list, total)
 }
 
-// CombinedStatus answers for the commit a branch, tag or commit id names
+// Combined answers for the commit a branch, tag or commit id names
 // (404 when there is none): one page of the latest status per context and
 // the combined state of all of them.
-func (s *Service) CombinedStatus(ctx context.Context, a *repos.Access, ref string, opts ports.ListOptions) (*CombinedStatus, error) {
-	sha, err := s.statusCommit(ctx, a, ref, true)
+func (s Statuses) Combined(ctx context.Context, a *repos.Access, ref string, opts ports.ListOptions) (*CombinedStatus, error) {
+	sha, err := s.commit(ctx, a, ref, true)
 	if err != nil {
 		return nil, err
 	}
@@ -119,16 +125,16 @@ func (s *Service) CombinedStatus(ctx context.Context, a *repos.Access, ref strin
 		}
 		state = commitstatus.CombineCounts(counts)
 	}
-	page, err := s.statusPage(ctx, list, total)
+	page, err := s.page(ctx, list, total)
 	if err != nil {
 		return nil, err
 	}
 	return &CombinedStatus{SHA: sha, State: state, StatusPage: *page}, nil
 }
 
-// statusCommit turns a route's sha or ref into the full commit id statuses
+// commit turns a route's sha or ref into the full commit id statuses
 // are stored under. Unless mustExist, a full id is taken without asking Git.
-func (s *Service) statusCommit(ctx context.Context, a *repos.Access, ref string, mustExist bool) (string, error) {
+func (s Statuses) commit(ctx context.Context, a *repos.Access, ref string, mustExist bool) (string, error) {
 	if ref == "" {
 		return "", errs.BadRequest("ref/sha not given")
 	}
@@ -147,8 +153,8 @@ func isFullCommitID(s string) bool {
 	return (len(s) == 40 || len(s) == 64) && repository.IsHex(s)
 }
 
-// statusPage loads the creators of list in one query.
-func (s *Service) statusPage(ctx context.Context, list []*commitstatus.Status, total int64) (*StatusPage, error) {
+// page loads the creators of list in one query.
+func (s Statuses) page(ctx context.Context, list []*commitstatus.Status, total int64) (*StatusPage, error) {
 	seen := map[int64]bool{}
 	var ids []int64
 	for _, st := range list {

@@ -10,10 +10,10 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
-// Service runs the webhook management use cases (manage.go) and the Git
-// hook script use cases (githooks.go). Who may call which is the route
-// table's business (RA, SA, WH); the Git hook rule, which is no access code,
-// is checked here.
+// Service runs the webhook management use cases (Webhooks, webhooks.go)
+// and the Git hook script use cases (GitHooks, git_hooks.go). Who may call
+// which is the route table's business (RA, SA, WH); the Git hook rule, which
+// is no access code, is checked here.
 type Service struct {
 	stores   ports.Stores
 	tx       ports.Transactor

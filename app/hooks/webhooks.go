@@ -8,6 +8,14 @@ import (
 	"github.com/depothq/depot/ports"
 )
 
+// Webhooks are the use cases of webhooks in every scope: a repository's,
+// an account's (a user's or an organisation's), and the site's system and
+// default hooks.
+type Webhooks struct{ *Service }
+
+// Webhooks returns the webhook use cases.
+func (s *Service) Webhooks() Webhooks { return Webhooks{s} }
+
 // AdminEditOptions are an admin hook's edit options: the common ones, and
 // IsSystem, which moves the hook between the system and default kinds.
 type AdminEditOptions struct {
@@ -17,10 +25,10 @@ type AdminEditOptions struct {
 
 // now is the clock at the precision every store keeps, so that a hook
 // answered at creation equals the hook read back.
-func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+func (s Webhooks) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // List returns one page of the scope's hooks and the total.
-func (s *Service) List(ctx context.Context, scope hook.Scope, opts ports.ListOptions) ([]*hook.Hook, int64, error) {
+func (s Webhooks) List(ctx context.Context, scope hook.Scope, opts ports.ListOptions) ([]*hook.Hook, int64, error) {
 	list, total, err := s.stores.Hooks.List(ctx, scope, opts)
 	if err != nil {
 		return nil, 0, err
@@ -32,7 +40,7 @@ func (s *Service) List(ctx context.Context, scope hook.Scope, opts ports.ListOpt
 }
 
 // Get returns one of the scope's hooks.
-func (s *Service) Get(ctx context.Context, scope hook.Scope, id int64) (*hook.Hook, error) {
+func (s Webhooks) Get(ctx context.Context, scope hook.Scope, id int64) (*hook.Hook, error) {
 	h, err := s.stores.Hooks.Get(ctx, scope, id)
 	if err != nil {
 		return nil, err
@@ -43,7 +51,7 @@ func (s *Service) Get(ctx context.Context, scope hook.Scope, id int64) (*hook.Ho
 // shown is a stored hook with its secrets opened for an answer. One that
 // cannot be opened (the site key changed) is answered without them rather
 // than failing the listing; its deliveries fail and say why.
-func (s *Service) shown(h *hook.Hook) *hook.Hook {
+func (s Webhooks) shown(h *hook.Hook) *hook.Hook {
 	open, err := s.seal.open(h)
 	if err != nil {
 		s.log.Warn("answering a hook without its sealed values", "hook", h.ID, "err", err)
@@ -58,7 +66,7 @@ func (s *Service) shown(h *hook.Hook) *hook.Hook {
 // account's, or the site's system or default hooks). The row is written
 // first without its secrets, which are then sealed for it: the seal is
 // bound to the row's id.
-func (s *Service) Create(ctx context.Context, scope hook.Scope, o hook.CreateOptions) (*hook.Hook, error) {
+func (s Webhooks) Create(ctx context.Context, scope hook.Scope, o hook.CreateOptions) (*hook.Hook, error) {
 	h, err := hook.New(scope, o, s.now())
 	if err != nil {
 		return nil, err
@@ -87,16 +95,16 @@ func (s *Service) Create(ctx context.Context, scope hook.Scope, o hook.CreateOpt
 
 // Edit changes one of the scope's hooks by o, read and written in one
 // transaction, and returns it as stored.
-func (s *Service) Edit(ctx context.Context, scope hook.Scope, id int64, o hook.EditOptions) (*hook.Hook, error) {
+func (s Webhooks) Edit(ctx context.Context, scope hook.Scope, id int64, o hook.EditOptions) (*hook.Hook, error) {
 	return s.edit(ctx, scope, id, o, nil)
 }
 
 // EditAdmin changes one of the site's hooks, of either kind.
-func (s *Service) EditAdmin(ctx context.Context, id int64, o AdminEditOptions) (*hook.Hook, error) {
+func (s Webhooks) EditAdmin(ctx context.Context, id int64, o AdminEditOptions) (*hook.Hook, error) {
 	return s.edit(ctx, hook.AdminScope(), id, o.EditOptions, o.IsSystem)
 }
 
-func (s *Service) edit(ctx context.Context, scope hook.Scope, id int64, o hook.EditOptions, isSystem *bool) (*hook.Hook, error) {
+func (s Webhooks) edit(ctx context.Context, scope hook.Scope, id int64, o hook.EditOptions, isSystem *bool) (*hook.Hook, error) {
 	var out *hook.Hook
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		h, err := tx.Hooks.Get(ctx, scope, id)
@@ -126,6 +134,6 @@ func (s *Service) edit(ctx context.Context, scope hook.Scope, id int64, o hook.E
 }
 
 // Delete removes one of the scope's hooks (and, with it, its deliveries).
-func (s *Service) Delete(ctx context.Context, scope hook.Scope, id int64) error {
+func (s Webhooks) Delete(ctx context.Context, scope hook.Scope, id int64) error {
 	return s.stores.Hooks.Delete(ctx, scope, id)
 }

@@ -3,20 +3,22 @@ package http
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/depothq/depot/app/content"
-	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
 
-// commitRoutes lists this group's rows of the route table (catalogue 4.5).
+// repoCommits serves a repository's commits: listings, one commit, and its
+// diff or patch (catalogue 4.5).
+type repoCommits struct{ *kernel }
+
+// commitRoutes are the rows of repoCommits.
 func (s *kernel) commitRoutes() []route {
+	h := repoCommits{s}
 	return []route{
-		{"GET", R + "/commits", scopes(catRepo), "RR(code)", s.listCommits},
-		{"GET", R + "/commits/{sha}", scopes(catRepo), "RR(code)", s.getCommitOrSHA},
-		{"GET", R + "/git/commits/{sha}", scopes(catRepo), "RR(code)", s.getGitCommit},
-		{"GET", R + "/compare/{basehead:.*}", scopes(catRepo), "RR(code)", s.compareCommits},
+		{"GET", R + "/commits", scopes(catRepo), "RR(code)", h.listCommits},
+		{"GET", R + "/commits/{sha}", scopes(catRepo), "RR(code)", h.getCommitOrSHA},
+		{"GET", R + "/git/commits/{sha}", scopes(catRepo), "RR(code)", h.getGitCommit},
 	}
 }
 
@@ -24,38 +26,8 @@ func (s *kernel) commitRoutes() []route {
 // commit id: the spec's, and Gitea's for its clients.
 var shaMediaTypes = []string{"application/vnd.service.sha", "application/vnd.gitea.sha"}
 
-// commitFields reads the stat, verification and files flags; each is true
-// unless given as false, as in Gitea.
-func commitFields(q *request) (content.CommitFieldOptions, error) {
-	opts := content.CommitFieldOptions{Stat: true, Verification: true, Files: true}
-	for name, dst := range map[string]*bool{"stat": &opts.Stat, "verification": &opts.Verification, "files": &opts.Files} {
-		b, err := queryBool(q, name)
-		if err != nil {
-			return opts, err
-		}
-		if b != nil {
-			*dst = *b
-		}
-	}
-	return opts, nil
-}
-
-// queryTime reads an optional RFC 3339 time; anything else is a 400, as on
-// every list route with a time parameter.
-func queryTime(q *request, name string) (time.Time, error) {
-	v := q.r.URL.Query().Get(name)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return time.Time{}, errs.BadRequest(name + ": must be an RFC 3339 date and time")
-	}
-	return t, nil
-}
-
 // listCommits answers GET R/commits with one page and Gitea's paging headers.
-func (s *kernel) listCommits(q *request) error {
+func (s repoCommits) listCommits(q *request) error {
 	page, err := s.listOptions(q.r)
 	if err != nil {
 		return err
@@ -75,7 +47,7 @@ func (s *kernel) listCommits(q *request) error {
 	if in.Until, err = queryTime(q, "until"); err != nil {
 		return err
 	}
-	list, err := s.content.ListCommits(q.r.Context(), q.repo, in)
+	list, err := s.content.Commits().List(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
@@ -97,11 +69,11 @@ func (s *kernel) listCommits(q *request) error {
 
 // getCommitOrSHA answers GET R/commits/{sha}: the Commit, or only its id as
 // text when the Accept header asks for the sha media type.
-func (s *kernel) getCommitOrSHA(q *request) error {
+func (s repoCommits) getCommitOrSHA(q *request) error {
 	accept := strings.ToLower(q.r.Header.Get("Accept"))
 	for _, mt := range shaMediaTypes {
 		if strings.Contains(accept, mt) {
-			id, err := s.content.CommitID(q.r.Context(), q.repo, q.var_("sha"))
+			id, err := s.content.Commits().ID(q.r.Context(), q.repo, q.var_("sha"))
 			if err != nil {
 				return err
 			}
@@ -116,7 +88,7 @@ func (s *kernel) getCommitOrSHA(q *request) error {
 
 // getGitCommit answers GET R/git/commits/{sha}, and its .diff and .patch
 // forms: the router's {sha} takes the suffix with it.
-func (s *kernel) getGitCommit(q *request) error {
+func (s repoCommits) getGitCommit(q *request) error {
 	sha := q.var_("sha")
 	if ref, ok := strings.CutSuffix(sha, ".diff"); ok {
 		return s.writeCommitDiff(q, ref, ports.CommitDiffUnified)
@@ -127,12 +99,12 @@ func (s *kernel) getGitCommit(q *request) error {
 	return s.getCommit(q, sha)
 }
 
-func (s *kernel) getCommit(q *request, ref string) error {
+func (s repoCommits) getCommit(q *request, ref string) error {
 	fields, err := commitFields(q)
 	if err != nil {
 		return err
 	}
-	c, err := s.content.GetCommit(q.r.Context(), q.repo, ref, fields)
+	c, err := s.content.Commits().Get(q.r.Context(), q.repo, ref, fields)
 	if err != nil {
 		return err
 	}
@@ -143,9 +115,9 @@ func (s *kernel) getCommit(q *request, ref string) error {
 // writeCommitDiff streams a commit's diff or patch as text. The status goes
 // out with the first bytes, so an error found before them (an absent
 // commit) is still answered as an error.
-func (s *kernel) writeCommitDiff(q *request, ref string, format ports.CommitDiffFormat) error {
+func (s repoCommits) writeCommitDiff(q *request, ref string, format ports.CommitDiffFormat) error {
 	w := &lazyTextWriter{w: q.w}
-	if err := s.content.WriteCommitDiff(q.r.Context(), q.repo, ref, format, w); err != nil {
+	if err := s.content.Commits().WriteDiff(q.r.Context(), q.repo, ref, format, w); err != nil {
 		if w.started {
 			// The status is sent; all that is left is to cut the answer short.
 			s.log.Error("commit diff failed while streaming", "path", q.r.URL.Path, "err", err)
@@ -179,27 +151,3 @@ func (l *lazyTextWriter) Write(p []byte) (int, error) {
 
 // finish sends the status of an empty answer.
 func (l *lazyTextWriter) finish() { l.start() }
-
-// compareCommits answers GET R/compare/{base}...{head}.
-func (s *kernel) compareCommits(q *request) error {
-	fields, err := commitFields(q)
-	if err != nil {
-		return err
-	}
-	cmp, err := s.content.CompareCommits(q.r.Context(), q.repo, q.var_("basehead"), fields)
-	if err != nil {
-		return err
-	}
-	out := histCompareDTO{TotalCommits: cmp.TotalCommits, Commits: make([]histCommitDTO, len(cmp.Commits))}
-	for i, c := range cmp.Commits {
-		out.Commits[i] = s.toHistCommit(q.caller, q.repo, c)
-	}
-	if fields.Files {
-		out.Files = histFiles(cmp.Files)
-		if out.Files == nil {
-			out.Files = []histFileDTO{}
-		}
-	}
-	q.json(http.StatusOK, out)
-	return nil
-}

@@ -17,16 +17,22 @@ import (
 // them: the route rows' codes T, RA and GitHooks say so, and the HTTP API is
 // the only path to these use cases.
 
+// GitHooks are the use cases of a repository's Git hook scripts.
+type GitHooks struct{ *Service }
+
+// GitHooks returns the Git hook use cases.
+func (s *Service) GitHooks() GitHooks { return GitHooks{s} }
+
 func gitPath(r *repository.Repository) ports.RepoPath {
 	return ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
 }
 
-// ListGitHooks returns every Git hook of r, in GitHookNames order, with its
+// List returns every Git hook of r, in GitHookNames order, with its
 // script when r has one.
-func (s *Service) ListGitHooks(ctx context.Context, r *repository.Repository) ([]hook.GitHook, error) {
+func (s GitHooks) List(ctx context.Context, r *repository.Repository) ([]hook.GitHook, error) {
 	out := make([]hook.GitHook, 0, len(hook.GitHookNames))
 	for _, name := range hook.GitHookNames {
-		h, err := s.readGitHook(ctx, r, name)
+		h, err := s.read(ctx, r, name)
 		if err != nil {
 			return nil, err
 		}
@@ -35,17 +41,17 @@ func (s *Service) ListGitHooks(ctx context.Context, r *repository.Repository) ([
 	return out, nil
 }
 
-// GetGitHook returns r's Git hook name; a name outside GitHookNames is 404.
-func (s *Service) GetGitHook(ctx context.Context, r *repository.Repository, name string) (hook.GitHook, error) {
+// Get returns r's Git hook name; a name outside GitHookNames is 404.
+func (s GitHooks) Get(ctx context.Context, r *repository.Repository, name string) (hook.GitHook, error) {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return hook.GitHook{}, err
 	}
-	return s.readGitHook(ctx, r, name)
+	return s.read(ctx, r, name)
 }
 
-// EditGitHook sets r's script for hook name. A blank script removes it, as
+// Edit sets r's script for hook name. A blank script removes it, as
 // in Gitea, and the hook answers inactive.
-func (s *Service) EditGitHook(ctx context.Context, r *repository.Repository, name, content string) (hook.GitHook, error) {
+func (s GitHooks) Edit(ctx context.Context, r *repository.Repository, name, content string) (hook.GitHook, error) {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return hook.GitHook{}, err
 	}
@@ -62,15 +68,15 @@ func (s *Service) EditGitHook(ctx context.Context, r *repository.Repository, nam
 	return hook.GitHook{Name: name, Active: true, Content: script}, nil
 }
 
-// DeleteGitHook removes r's script for hook name; having none is fine.
-func (s *Service) DeleteGitHook(ctx context.Context, r *repository.Repository, name string) error {
+// Delete removes r's script for hook name; having none is fine.
+func (s GitHooks) Delete(ctx context.Context, r *repository.Repository, name string) error {
 	if err := hook.CheckGitHookName(name); err != nil {
 		return err
 	}
 	return s.scripts.Remove(ctx, gitPath(r), name)
 }
 
-func (s *Service) readGitHook(ctx context.Context, r *repository.Repository, name string) (hook.GitHook, error) {
+func (s GitHooks) read(ctx context.Context, r *repository.Repository, name string) (hook.GitHook, error) {
 	content, ok, err := s.scripts.Read(ctx, gitPath(r), name)
 	if err != nil {
 		return hook.GitHook{}, err

@@ -8,10 +8,17 @@ import (
 	"github.com/depothq/depot/domain/errs"
 )
 
+// Analyses are the use cases that read a repository's files for what they
+// say: languages, licences and editorconfig properties.
+type Analyses struct{ *Service }
+
+// Analyses returns the analysis use cases.
+func (s *Service) Analyses() Analyses { return Analyses{s} }
+
 // Languages returns the bytes per language on the default branch. As in
 // Gitea, a repository without commits (or whose default branch is missing)
 // has no languages rather than an error.
-func (s *Service) Languages(ctx context.Context, a *repos.Access) (map[string]int64, error) {
+func (s Analyses) Languages(ctx context.Context, a *repos.Access) (map[string]int64, error) {
 	if a.Repo.Empty {
 		return map[string]int64{}, nil
 	}
@@ -24,7 +31,7 @@ func (s *Service) Languages(ctx context.Context, a *repos.Access) (map[string]in
 
 // Licenses returns the SPDX ids of the licence files at the root of the
 // default branch; none (not an error) for a repository without commits.
-func (s *Service) Licenses(ctx context.Context, a *repos.Access) ([]string, error) {
+func (s Analyses) Licenses(ctx context.Context, a *repos.Access) ([]string, error) {
 	if a.Repo.Empty {
 		return []string{}, nil
 	}
@@ -38,7 +45,7 @@ func (s *Service) Licenses(ctx context.Context, a *repos.Access) ([]string, erro
 // EditorConfig returns the editorconfig properties of filename from the root
 // .editorconfig of ref (the default branch when empty). No commits, no
 // .editorconfig or an absent ref: not found.
-func (s *Service) EditorConfig(ctx context.Context, a *repos.Access, ref, filename string) (map[string]string, error) {
+func (s Analyses) EditorConfig(ctx context.Context, a *repos.Access, ref, filename string) (map[string]string, error) {
 	if a.Repo.Empty {
 		return nil, errs.NotFound("the repository is empty")
 	}

@@ -7,6 +7,20 @@ import (
 	"github.com/depothq/depot/domain/user"
 )
 
+// siteSettings serves the site's public settings (catalogue 4.1).
+type siteSettings struct{ *kernel }
+
+// siteSettingRoutes are the rows of siteSettings.
+func (s *kernel) siteSettingRoutes() []route {
+	h := siteSettings{s}
+	return []route{
+		{"GET", "/settings/ui", nil, "-", h.getUISettings},
+		{"GET", "/settings/api", nil, "-", h.getAPISettings},
+		{"GET", "/settings/attachment", nil, "-", h.getAttachmentSettings},
+		{"GET", "/settings/repository", nil, "-", h.getRepoSettings},
+	}
+}
+
 // giteaMaxResponseSize is Gitea 1.27's [api] DEFAULT_MAX_RESPONSE_SIZE
 // (modules/setting/api.go, 104857600). It is not the request-body bound
 // (max_body_bytes): Depot puts no lower bound on a response, so the answer
@@ -14,7 +28,7 @@ import (
 const giteaMaxResponseSize = 100 << 20
 
 // getAPISettings answers GET /settings/api (Gitea's GeneralAPISettings).
-func (s *kernel) getAPISettings(q *request) error {
+func (s siteSettings) getAPISettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"max_response_items":         s.settings.MaxResponseItems,
 		"default_paging_num":         s.settings.DefaultPagingNum,
@@ -26,7 +40,7 @@ func (s *kernel) getAPISettings(q *request) error {
 }
 
 // getUISettings answers GET /settings/ui (Gitea's GeneralUISettings).
-func (s *kernel) getUISettings(q *request) error {
+func (s siteSettings) getUISettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"default_theme":     user.DefaultTheme,
 		"allowed_reactions": []string{"+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"},
@@ -36,7 +50,7 @@ func (s *kernel) getUISettings(q *request) error {
 }
 
 // getAttachmentSettings answers GET /settings/attachment (Gitea's GeneralAttachmentSettings).
-func (s *kernel) getAttachmentSettings(q *request) error {
+func (s siteSettings) getAttachmentSettings(q *request) error {
 	rules := issue.AttachmentRulesOf(s.settings)
 	q.json(http.StatusOK, map[string]any{
 		"enabled":       rules.Enabled,
@@ -48,7 +62,7 @@ func (s *kernel) getAttachmentSettings(q *request) error {
 }
 
 // getRepoSettings answers GET /settings/repository (Gitea's GeneralRepoSettings).
-func (s *kernel) getRepoSettings(q *request) error {
+func (s siteSettings) getRepoSettings(q *request) error {
 	q.json(http.StatusOK, map[string]any{
 		"mirrors_disabled":       false,
 		"http_git_disabled":      false,

@@ -2,17 +2,22 @@ package http
 
 import "net/http"
 
-// hookDeliveryRoutes are the hook test delivery routes (catalogue 4.5).
+// hookDeliveries serves the deliveries of a repository's webhooks: the
+// test delivery (catalogue 4.5).
+type hookDeliveries struct{ *kernel }
+
+// hookDeliveryRoutes are the rows of hookDeliveries.
 func (s *kernel) hookDeliveryRoutes() []route {
+	h := hookDeliveries{s}
 	return []route{
-		{"POST", R + "/hooks/{id}/tests", scopes(catRepo), "T,RA,WH", s.testHook},
+		{"POST", R + "/hooks/{id}/tests", scopes(catRepo), "T,RA,WH", h.testHook},
 	}
 }
 
 // testHook answers POST R/hooks/{id}/tests (?ref): it queues a test push
 // delivery of the commit ref names (the default branch's head when absent)
 // and answers 204; an empty repository sends nothing, as in Gitea.
-func (s *kernel) testHook(q *request) error {
+func (s hookDeliveries) testHook(q *request) error {
 	id, err := pathID(q, "id")
 	if err != nil {
 		return err

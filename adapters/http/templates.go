@@ -6,14 +6,31 @@ import (
 	"strings"
 )
 
+// templates serves the templates a new repository may start from:
+// .gitignore files, licences and label sets (catalogue 4.1).
+type templates struct{ *kernel }
+
+// templateRoutes are the rows of templates.
+func (s *kernel) templateRoutes() []route {
+	h := templates{s}
+	return []route{
+		{"GET", "/gitignore/templates", nil, "-", h.listGitignores},
+		{"GET", "/gitignore/templates/{name}", nil, "-", h.getGitignore},
+		{"GET", "/licenses", nil, "-", h.listLicenses},
+		{"GET", "/licenses/{name}", nil, "-", h.getLicense},
+		{"GET", "/label/templates", nil, "-", h.listLabelTemplates},
+		{"GET", "/label/templates/{name}", nil, "-", h.getLabelTemplate},
+	}
+}
+
 // listGitignores answers GET /gitignore/templates.
-func (s *kernel) listGitignores(q *request) error {
+func (s templates) listGitignores(q *request) error {
 	q.json(http.StatusOK, s.repos.Templates().Gitignores())
 	return nil
 }
 
 // getGitignore answers GET /gitignore/templates/{name}.
-func (s *kernel) getGitignore(q *request) error {
+func (s templates) getGitignore(q *request) error {
 	name := q.var_("name")
 	text, err := s.repos.Templates().Gitignore(name)
 	if err != nil {
@@ -30,7 +47,7 @@ type licenseEntryDTO struct {
 }
 
 // listLicenses answers GET /licenses.
-func (s *kernel) listLicenses(q *request) error {
+func (s templates) listLicenses(q *request) error {
 	list := s.repos.Templates().Licenses()
 	out := make([]licenseEntryDTO, len(list))
 	for i, l := range list {
@@ -41,7 +58,7 @@ func (s *kernel) listLicenses(q *request) error {
 }
 
 // getLicense answers GET /licenses/{name}.
-func (s *kernel) getLicense(q *request) error {
+func (s templates) getLicense(q *request) error {
 	l, err := s.repos.Templates().License(q.var_("name"))
 	if err != nil {
 		return err
@@ -55,7 +72,7 @@ func (s *kernel) getLicense(q *request) error {
 }
 
 // listLabelTemplates answers GET /label/templates.
-func (s *kernel) listLabelTemplates(q *request) error {
+func (s templates) listLabelTemplates(q *request) error {
 	q.json(http.StatusOK, s.repos.Templates().LabelSets())
 	return nil
 }
@@ -68,7 +85,7 @@ type labelTemplateDTO struct {
 }
 
 // getLabelTemplate answers GET /label/templates/{name}.
-func (s *kernel) getLabelTemplate(q *request) error {
+func (s templates) getLabelTemplate(q *request) error {
 	set, err := s.repos.Templates().LabelSet(q.var_("name"))
 	if err != nil {
 		return err

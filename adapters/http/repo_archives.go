@@ -8,25 +8,27 @@ import (
 	"github.com/depothq/depot/app/content"
 )
 
-// archiveRoutes lists this group's rows of the route table (catalogue 4.5).
+// repoArchives serves a repository's downloads: archives of a ref and Git
+// bundles (catalogue 4.5).
+type repoArchives struct{ *kernel }
+
+// archiveRoutes are the rows of repoArchives.
 func (s *kernel) archiveRoutes() []route {
+	h := repoArchives{s}
 	return []route{
-		{"GET", R + "/archive/{archive:.*}", scopes(catRepo), "RR(code)", s.getArchive},
+		{"GET", R + "/archive/{archive:.*}", scopes(catRepo), "RR(code)", h.getArchive},
 		// The regexp keeps the row from shadowing any other R/<word>/… route.
-		{"GET", R + "/{ball_type:tarball|zipball|bundle}/{ref:.*}", scopes(catRepo), "RR(code)", s.getBall},
-		{"GET", R + "/languages", scopes(catRepo), "RR(code)", s.getLanguages},
-		{"GET", R + "/licenses", scopes(catRepo), "RR(code)", s.getRepoLicenses},
-		{"GET", R + "/editorconfig/{filename:.*}", scopes(catRepo), "RR(code)", s.getEditorconfig},
+		{"GET", R + "/{ball_type:tarball|zipball|bundle}/{ref:.*}", scopes(catRepo), "RR(code)", h.getBall},
 	}
 }
 
 // getArchive answers GET R/archive/{ref}.{zip|tar.gz|bundle}.
-func (s *kernel) getArchive(q *request) error {
+func (s repoArchives) getArchive(q *request) error {
 	ref, format, err := content.SplitArchiveName(q.var_("archive"))
 	if err != nil {
 		return err
 	}
-	a, err := s.content.OpenArchive(q.r.Context(), q.repo, ref, format)
+	a, err := s.content.Archives().Open(q.r.Context(), q.repo, ref, format)
 	if err != nil {
 		return err
 	}
@@ -35,12 +37,12 @@ func (s *kernel) getArchive(q *request) error {
 }
 
 // getBall answers GET R/{tarball|zipball|bundle}/{ref}.
-func (s *kernel) getBall(q *request) error {
+func (s repoArchives) getBall(q *request) error {
 	format, err := content.BallFormat(q.var_("ball_type"))
 	if err != nil {
 		return err
 	}
-	a, err := s.content.OpenArchive(q.r.Context(), q.repo, q.var_("ref"), format)
+	a, err := s.content.Archives().Open(q.r.Context(), q.repo, q.var_("ref"), format)
 	if err != nil {
 		return err
 	}
@@ -52,7 +54,7 @@ func (s *kernel) getBall(q *request) error {
 // with the first byte, so a failure before it is still answered as an error;
 // a failure after it aborts the connection, so the client sees a broken
 // transfer rather than a complete-looking corrupt file.
-func (s *kernel) streamArchive(q *request, a *content.Archive) error {
+func (s repoArchives) streamArchive(q *request, a *content.Archive) error {
 	rev := a.Revision()
 	dw := &downloadWriter{w: q.w, start: func(h http.Header) {
 		h.Set("Content-Type", "application/octet-stream")
@@ -114,37 +116,4 @@ func (d *downloadWriter) Write(p []byte) (int, error) {
 func attachmentDisposition(name string) string {
 	quoted := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name)
 	return `attachment; filename="` + quoted + `"; filename*=UTF-8''` + url.PathEscape(name)
-}
-
-// getLanguages answers GET R/languages: bytes per language on the default
-// branch.
-func (s *kernel) getLanguages(q *request) error {
-	langs, err := s.content.Languages(q.r.Context(), q.repo)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, langs)
-	return nil
-}
-
-// getRepoLicenses answers GET R/licenses: the SPDX ids of the licence files
-// at the root of the default branch.
-func (s *kernel) getRepoLicenses(q *request) error {
-	ids, err := s.content.Licenses(q.r.Context(), q.repo)
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, ids)
-	return nil
-}
-
-// getEditorconfig answers GET R/editorconfig/{filename}?ref=: the
-// editorconfig properties that apply to the file.
-func (s *kernel) getEditorconfig(q *request) error {
-	props, err := s.content.EditorConfig(q.r.Context(), q.repo, q.r.URL.Query().Get("ref"), q.var_("filename"))
-	if err != nil {
-		return err
-	}
-	q.json(http.StatusOK, props)
-	return nil
 }

@@ -2,13 +2,58 @@ package http
 
 import (
 	"encoding/base64"
+	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
+
+// repoContents serves the contents read routes: a file, directory, link or
+// submodule at a ref (catalogue 4.5; the writes are repoChanges').
+type repoContents struct{ *kernel }
+
+// contentRoutes are the rows of repoContents.
+func (s *kernel) contentRoutes() []route {
+	h := repoContents{s}
+	return []route{
+		{"GET", R + "/contents", scopes(catRepo), "RR(code)", h.getContents},
+		{"GET", R + "/contents/{filepath:.*}", scopes(catRepo), "RR(code)", h.getContents},
+	}
+}
+
+// getContents answers GET R/contents[/{filepath}]: a file, link or
+// submodule as one ContentsResponse, a directory as a list of them.
+func (s repoContents) getContents(q *request) error {
+	res, err := s.content.Contents().Get(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
+	if err != nil {
+		return contentsMissing(err)
+	}
+	if res.Entries != nil {
+		list := make([]contentsDTO, len(res.Entries))
+		for i, e := range res.Entries {
+			list[i] = s.toContents(q.repo, res.Revision, e, false)
+		}
+		q.json(200, list)
+		return nil
+	}
+	q.json(200, s.toContents(q.repo, res.Revision, res.Entry, res.Entry.Content != nil))
+	return nil
+}
+
+// contentsMissing words a path absent from the tree as Gitea 1.27's
+// contents route does: the error of GetTreeEntryByPath, git's ErrNotExist
+// ("object does not exist [id: %s, rel_path: %s]", with no object id for a
+// path looked up in a tree). Other errors pass.
+func contentsMissing(err error) error {
+	var missing *ports.MissingPathError
+	if errors.As(err, &missing) {
+		return errs.NotFound("object does not exist [id: , rel_path: " + missing.Path + "]")
+	}
+	return err
+}
 
 // fileLinksDTO is Gitea's FileLinksResponse.
 type fileLinksDTO struct {
@@ -38,25 +83,6 @@ type contentsDTO struct {
 	DownloadURL       *string       `json:"download_url"`
 	SubmoduleGitURL   *string       `json:"submodule_git_url"`
 	Links             *fileLinksDTO `json:"_links"`
-}
-
-// escapePath escapes each segment of a slash-separated path for a URL.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
-}
-
-// repoAPIURL is the API address of a's repository, without a trailing slash.
-func (s *kernel) repoAPIURL(a *repos.Access) string {
-	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
-}
-
-// repoHTMLURL is the web address of a's repository.
-func (s *kernel) repoHTMLURL(a *repos.Access) string {
-	return s.baseURL + "/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
 }
 
 // webRef is how the web addresses a revision: "branch/main", "tag/v1",

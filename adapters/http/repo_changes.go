@@ -2,6 +2,7 @@ package http
 
 import (
 	"encoding/base64"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -12,6 +13,151 @@ import (
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
+
+// repoChanges serves the writes of a repository's files, each made as one
+// commit: the contents write routes and the diff patch route (catalogue 4.5).
+type repoChanges struct{ *kernel }
+
+// changeRoutes are the rows of repoChanges. The paths are the contents
+// read routes' own, so that a wrong method on them answers 405 with every
+// method allowed there.
+func (s *kernel) changeRoutes() []route {
+	h := repoChanges{s}
+	return []route{
+		{"POST", R + "/contents", scopes(catRepo), "T,RR(code),BW,NA", h.changeFiles},
+		{"POST", R + "/contents/{filepath:.*}", scopes(catRepo), "T,RR(code),BW,NA", h.createFile},
+		{"PUT", R + "/contents/{filepath:.*}", scopes(catRepo), "T,RR(code),BW,NA", h.updateFile},
+		{"DELETE", R + "/contents/{filepath:.*}", scopes(catRepo), "T,RR(code),BW,NA", h.deleteFile},
+		{"POST", R + "/diffpatch", scopes(catRepo), "T,RW(code),NA", h.applyDiffPatch},
+	}
+}
+
+// decodeChange reads a contents write body and turns its shared fields
+// into the use case's options.
+func decodeChange[B interface {
+	commitOptions() (content.ChangeOptions, error)
+}](q *request, body B) (content.ChangeOptions, error) {
+	if err := decodeJSON(q.r, body); err != nil {
+		return content.ChangeOptions{}, err
+	}
+	return body.commitOptions()
+}
+
+// createFile answers POST R/contents/{filepath}: 201 FileResponse.
+func (s repoChanges) createFile(q *request) error {
+	var body createFileBody
+	opts, err := decodeChange(q, &body)
+	if err != nil {
+		return err
+	}
+	data, err := decodeChangeContent(body.Content)
+	if err != nil {
+		return err
+	}
+	res, err := s.content.Changes().Files(q.r.Context(), q.repo, opts, []repository.FileChange{
+		{Operation: repository.FileCreate, Path: q.var_("filepath"), Content: data},
+	})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toFileResponse(q.repo, res))
+	return nil
+}
+
+// updateFile answers PUT R/contents/{filepath}. With the file's current sha
+// it updates it (moving it from from_path when given): 200. Without a sha it
+// creates the file, as Gitea does since 1.26 (and GitHub always did): 201,
+// and 422 when the file exists.
+func (s repoChanges) updateFile(q *request) error {
+	var body updateFileBody
+	opts, err := decodeChange(q, &body)
+	if err != nil {
+		return err
+	}
+	data, err := decodeChangeContent(body.Content)
+	if err != nil {
+		return err
+	}
+	change := repository.FileChange{Operation: repository.FileUpdate, Path: q.var_("filepath"), FromPath: body.FromPath,
+		SHA: body.SHA, Content: data}
+	status := http.StatusOK
+	if body.SHA == "" && body.FromPath == "" {
+		change.Operation, status = repository.FileCreate, http.StatusCreated
+	}
+	res, err := s.content.Changes().Files(q.r.Context(), q.repo, opts, []repository.FileChange{change})
+	if err != nil {
+		return err
+	}
+	q.json(status, s.toFileResponse(q.repo, res))
+	return nil
+}
+
+// deleteFile answers DELETE R/contents/{filepath}: 200 FileDeleteResponse.
+func (s repoChanges) deleteFile(q *request) error {
+	var body deleteFileBody
+	opts, err := decodeChange(q, &body)
+	if err != nil {
+		return err
+	}
+	res, err := s.content.Changes().Files(q.r.Context(), q.repo, opts, []repository.FileChange{
+		{Operation: repository.FileDelete, Path: q.var_("filepath"), SHA: body.SHA},
+	})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, fileDeleteResponseDTO{
+		Commit: s.toFileCommit(q.repo, res.Commit), Verification: unsignedVerification(),
+	})
+	return nil
+}
+
+// changeFiles answers POST R/contents: every change in one commit, 201
+// FilesResponse.
+func (s repoChanges) changeFiles(q *request) error {
+	var body changeFilesBody
+	opts, err := decodeChange(q, &body)
+	if err != nil {
+		return err
+	}
+	changes := make([]repository.FileChange, len(body.Files))
+	for i, f := range body.Files {
+		changes[i] = repository.FileChange{Operation: repository.FileOperation(f.Operation), Path: f.Path,
+			FromPath: f.FromPath, SHA: f.SHA}
+		if f.Content != "" {
+			if changes[i].Content, err = decodeChangeContent(f.Content); err != nil {
+				return err
+			}
+			// The base64 text is not needed again: let it go before the
+			// write, so a request holds its content about once.
+			body.Files[i].Content = ""
+		}
+	}
+	res, err := s.content.Changes().Files(q.r.Context(), q.repo, opts, changes)
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toFilesResponse(q.repo, res))
+	return nil
+}
+
+// applyDiffPatch answers POST R/diffpatch: the diff applied as one commit,
+// 201 FileResponse without content (Gitea's handler answers 201 although its
+// swagger says 200).
+func (s repoChanges) applyDiffPatch(q *request) error {
+	var body diffPatchBody
+	opts, err := decodeChange(q, &body)
+	if err != nil {
+		return err
+	}
+	res, err := s.content.Changes().ApplyPatch(q.r.Context(), q.repo, opts, []byte(body.Content))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, fileResponseDTO{
+		Commit: s.toFileCommit(q.repo, res.Commit), Verification: unsignedVerification(),
+	})
+	return nil
+}
 
 // changeIdentityBody is Gitea's Identity: an author or committer.
 type changeIdentityBody struct {
@@ -156,7 +302,7 @@ type fileDeleteResponseDTO struct {
 }
 
 // toFileCommit renders the commit a write made as Gitea does.
-func (s *kernel) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
+func (s repoChanges) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
 	api := s.repoAPIURL(a)
 	meta := func(kind, sha string) commitMetaDTO {
 		return commitMetaDTO{URL: api + "/git/" + kind + "/" + url.PathEscape(sha), SHA: sha}
@@ -179,7 +325,7 @@ func (s *kernel) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommi
 }
 
 // toFileResponse renders a write of one file.
-func (s *kernel) toFileResponse(a *repos.Access, res *content.ChangeResult) fileResponseDTO {
+func (s repoChanges) toFileResponse(a *repos.Access, res *content.ChangeResult) fileResponseDTO {
 	d := fileResponseDTO{Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification()}
 	if len(res.Entries) > 0 && res.Entries[0] != nil {
 		c := s.toContents(a, res.Revision, *res.Entries[0], true)
@@ -189,7 +335,7 @@ func (s *kernel) toFileResponse(a *repos.Access, res *content.ChangeResult) file
 }
 
 // toFilesResponse renders a write of several files.
-func (s *kernel) toFilesResponse(a *repos.Access, res *content.ChangeResult) filesResponseDTO {
+func (s repoChanges) toFilesResponse(a *repos.Access, res *content.ChangeResult) filesResponseDTO {
 	d := filesResponseDTO{
 		Files:  make([]*contentsDTO, len(res.Entries)),
 		Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification(),

@@ -11,8 +11,24 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
+
+// repoRaw serves a file's bytes through the raw and media routes
+// (catalogue 4.5).
+type repoRaw struct{ *kernel }
+
+// rawRoutes are the rows of repoRaw.
+func (s *kernel) rawRoutes() []route {
+	h := repoRaw{s}
+	return []route{
+		{"GET", R + "/raw/{filepath:.*}", scopes(catRepo), "RR(code)", h.getRaw},
+		{"GET", R + "/media/{filepath:.*}", scopes(catRepo), "RR(code)", h.getRaw},
+		{"HEAD", R + "/raw/{filepath:.*}", scopes(catRepo), "RR(code)", h.getRaw},
+		{"HEAD", R + "/media/{filepath:.*}", scopes(catRepo), "RR(code)", h.getRaw},
+	}
+}
 
 // sniffLen is how much of a blob decides its content type.
 const sniffLen = 1024
@@ -242,4 +258,28 @@ func isSVG(head []byte) bool {
 			return false
 		}
 	}
+}
+
+// getRaw answers GET R/raw/{filepath} and R/media/{filepath}: the file's
+// bytes. Depot keeps no Git LFS objects yet, so media serves an LFS pointer
+// file as its own bytes, as Gitea does for a pointer without its object.
+func (s repoRaw) getRaw(q *request) error {
+	res, rd, err := s.content.Raw().Open(q.r.Context(), q.repo, refParam(q), q.var_("filepath"))
+	if err != nil {
+		return rawMissing(err)
+	}
+	defer rd.Close()
+	return serveBlob(q, res, rd)
+}
+
+// rawMissing words a path absent from the tree as Gitea 1.27's raw and
+// media routes do (routers/api/v1/repo/file.go getBlobForEntry: on
+// git.IsErrNotExist, "ctx.APIErrorNotFound()", whose message defaults to
+// "not found" — what the SDK's GetFile test expects). Other errors pass.
+func rawMissing(err error) error {
+	var missing *ports.MissingPathError
+	if errors.As(err, &missing) {
+		return errs.NotFound("not found")
+	}
+	return err
 }

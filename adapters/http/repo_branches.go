@@ -1,0 +1,148 @@
+package http
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/permission"
+)
+
+// repoBranches serves a repository's branches (catalogue 4.5).
+type repoBranches struct{ *kernel }
+
+// branchRoutes are the rows of repoBranches.
+func (s *kernel) branchRoutes() []route {
+	h := repoBranches{s}
+	return []route{
+		{"GET", R + "/branches", scopes(catRepo), "RR(code)", h.listBranches},
+		{"POST", R + "/branches", scopes(catRepo), "T,RW(code),NA", h.createBranch},
+		{"GET", R + "/branches/{branch:.*}", scopes(catRepo), "RR(code)", h.getBranch},
+		{"PATCH", R + "/branches/{branch:.*}", scopes(catRepo), "T,RW(code),NA", h.renameBranch},
+		{"DELETE", R + "/branches/{branch:.*}", scopes(catRepo), "T,RW(code),NA", h.deleteBranch},
+	}
+}
+
+// listBranches answers GET R/branches: one page by name, with paging headers.
+func (s repoBranches) listBranches(q *request) error {
+	opts, err := s.listOptions(q.r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.content.Branches().List(q.r.Context(), q.repo, opts)
+	if err != nil {
+		return err
+	}
+	out := make([]refBranchDTO, 0, len(list))
+	for _, b := range list {
+		out = append(out, s.toBranch(q.repo, b))
+	}
+	s.setPaging(q.w, q.r, opts, total)
+	q.json(http.StatusOK, out)
+	return nil
+}
+
+// getBranch answers GET R/branches/{branch}.
+func (s repoBranches) getBranch(q *request) error {
+	b, err := s.content.Branches().Get(q.r.Context(), q.repo, q.var_("branch"))
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusOK, s.toBranch(q.repo, b))
+	return nil
+}
+
+// createBranch answers POST R/branches with the new branch (201).
+func (s repoBranches) createBranch(q *request) error {
+	var body refCreateBranchBody
+	if err := decodeJSON(q.r, &body); err != nil {
+		return err
+	}
+	b, err := s.content.Branches().Create(q.r.Context(), q.repo, content.CreateBranchInput{
+		Name: body.BranchName, OldBranch: body.OldBranchName, OldRef: body.OldRefName})
+	if err != nil {
+		return err
+	}
+	q.json(http.StatusCreated, s.toBranch(q.repo, b))
+	return nil
+}
+
+// renameBranch answers PATCH R/branches/{branch} (204).
+func (s repoBranches) renameBranch(q *request) error {
+	var body refUpdateBranchBody
+	if err := decodeJSON(q.r, &body); err != nil {
+		return err
+	}
+	if err := s.content.Branches().Rename(q.r.Context(), q.repo, q.var_("branch"), body.Name); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// deleteBranch answers DELETE R/branches/{branch} (204).
+func (s repoBranches) deleteBranch(q *request) error {
+	if err := s.content.Branches().Delete(q.r.Context(), q.repo, q.var_("branch")); err != nil {
+		return err
+	}
+	q.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// refCreateBranchBody is Gitea's CreateBranchRepoOption.
+type refCreateBranchBody struct {
+	BranchName    string `json:"new_branch_name"`
+	OldBranchName string `json:"old_branch_name"`
+	OldRefName    string `json:"old_ref_name"`
+}
+
+// refUpdateBranchBody is Gitea's UpdateBranchRepoOption.
+type refUpdateBranchBody struct {
+	Name string `json:"name"`
+}
+
+// refPayloadCommitDTO is Gitea's PayloadCommit, the head commit of a branch.
+type refPayloadCommitDTO struct {
+	ID           string           `json:"id"`
+	Message      string           `json:"message"`
+	URL          string           `json:"url"`
+	Author       *payloadUserDTO  `json:"author"`
+	Committer    *payloadUserDTO  `json:"committer"`
+	Verification *verificationDTO `json:"verification"`
+	Timestamp    time.Time        `json:"timestamp"`
+	Added        []string         `json:"added"`
+	Removed      []string         `json:"removed"`
+	Modified     []string         `json:"modified"`
+}
+
+// refBranchDTO is Gitea's Branch. No branch is protected yet.
+type refBranchDTO struct {
+	Name                          string               `json:"name"`
+	Commit                        *refPayloadCommitDTO `json:"commit"`
+	Protected                     bool                 `json:"protected"`
+	RequiredApprovals             int64                `json:"required_approvals"`
+	EnableStatusCheck             bool                 `json:"enable_status_check"`
+	StatusCheckContexts           []string             `json:"status_check_contexts"`
+	UserCanPush                   bool                 `json:"user_can_push"`
+	UserCanMerge                  bool                 `json:"user_can_merge"`
+	EffectiveBranchProtectionName string               `json:"effective_branch_protection_name"`
+}
+
+// toBranch renders a branch as Gitea's ToBranch does for an unprotected
+// branch: whoever may write code may push to it and merge into it.
+func (s repoBranches) toBranch(a *repos.Access, b content.BranchView) refBranchDTO {
+	c := b.Commit
+	canWrite := a.Caller.Signed() && (a.Perm.CanWrite(permission.UnitCode) || a.Perm.IsAdmin())
+	return refBranchDTO{
+		Name: b.Name,
+		Commit: &refPayloadCommitDTO{
+			ID: c.ID, Message: c.Message, URL: s.repoHTMLURL(a) + "/commit/" + c.ID,
+			Author: payloadUser(c.Author, b.Author), Committer: payloadUser(c.Committer, b.Committer),
+			Verification: unsignedVerification(), Timestamp: c.Author.When,
+		},
+		StatusCheckContexts: []string{},
+		UserCanPush:         canWrite,
+		UserCanMerge:        canWrite,
+	}
+}
