@@ -5,16 +5,20 @@ import (
 	"strconv"
 )
 
-// versionRoutes is the row of GET /version (catalogue 4.1); its handler,
-// getVersion, answers the kernel's constant version body.
+// siteVersion serves the version Depot reports (catalogue 4.1).
+type siteVersion struct{ *kernel }
+
+// versionRoutes is the row of GET /version; its handler answers the
+// kernel's constant version body.
 func (s *kernel) versionRoutes() []route {
+	h := siteVersion{s}
 	return []route{
-		{"GET", "/version", nil, "-", s.getVersion},
+		{"GET", "/version", nil, "-", h.getVersion},
 	}
 }
 
 // getVersion answers GET /version.
-func (s *kernel) getVersion(q *request) error {
+func (s siteVersion) getVersion(q *request) error {
 	h := q.w.Header()
 	h.Set("Content-Type", "application/json;charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(s.versionBody)))
