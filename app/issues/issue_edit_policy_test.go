@@ -19,7 +19,7 @@ func TestEditPolicyPosterChangesTitleAndClosesOwnIssue(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Crash on start")
 
-	v, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Title: "Crash at startup", State: ptr("closed")})
+	v, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Title: "Crash at startup", State: ptr("closed")})
 	is.NoErr(err)
 	is.True(v != nil)
 
@@ -35,10 +35,10 @@ func TestEditPolicyPosterReopensOwnIssue(t *testing.T) {
 	is := is.New(t)
 	f := newTracker(t)
 	i := f.issue(f.poster, "Flaky test")
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 
-	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{State: ptr("open")})
+	_, err = f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{State: ptr("open")})
 	is.NoErr(err)
 	got := f.stored(i.ID)
 	is.True(!got.IsClosed)
@@ -50,7 +50,7 @@ func TestEditPolicyReaderMayNotEditOthersIssue(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Typo in docs")
 
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.reader), i.Index, issues.EditInput{Title: "hijacked", State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.reader), i.Index, issues.EditInput{Title: "hijacked", State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "user should be the poster of the issue or have write permission")
 
@@ -76,15 +76,15 @@ func TestEditPolicyWriterClosesOthersIssueAndSetsMilestone(t *testing.T) {
 	is := is.New(t)
 	f := newTracker(t)
 	i := f.issue(f.poster, "Slow page")
-	m := &issue.Milestone{RepoID: f.repo.ID, Title: "v1", CreatedAt: f.clock.at, UpdatedAt: f.clock.at}
-	is.NoErr(f.stores.Milestones.Create(f.ctx, m))
+	m := &issue.Milestone{RepoID: f.repo.ID, Title: "v1", CreatedAt: f.Clock.At, UpdatedAt: f.Clock.At}
+	is.NoErr(f.Stores.Milestones.Create(f.Ctx, m))
 
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed"), Milestone: ptr(m.ID)})
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed"), Milestone: ptr(m.ID)})
 	is.NoErr(err)
 	got := f.stored(i.ID)
 	is.True(got.IsClosed)
 	is.Equal(got.MilestoneID, m.ID)
-	ms, err := f.stores.Milestones.Get(f.ctx, f.repo.ID, m.ID)
+	ms, err := f.Stores.Milestones.Get(f.Ctx, f.repo.ID, m.ID)
 	is.NoErr(err)
 	is.Equal([]int{ms.NumIssues, ms.NumClosedIssues}, []int{1, 1})
 }
@@ -93,18 +93,18 @@ func TestEditPolicyPosterMetadataChangesAreIgnored(t *testing.T) {
 	is := is.New(t)
 	f := newTracker(t)
 	i := f.issue(f.poster, "Wrong colour")
-	m := &issue.Milestone{RepoID: f.repo.ID, Title: "v1", CreatedAt: f.clock.at, UpdatedAt: f.clock.at}
-	is.NoErr(f.stores.Milestones.Create(f.ctx, m))
+	m := &issue.Milestone{RepoID: f.repo.ID, Title: "v1", CreatedAt: f.Clock.At, UpdatedAt: f.Clock.At}
+	is.NoErr(f.Stores.Milestones.Create(f.Ctx, m))
 
 	// A poster without write access changes the text but not the
 	// milestone or the assignees (Gitea ignores them silently).
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Body: ptr("now blue"),
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.poster), i.Index, issues.EditInput{Body: ptr("now blue"),
 		Milestone: ptr(m.ID), Assignees: &[]string{f.writer.Name}})
 	is.NoErr(err)
 	got := f.stored(i.ID)
 	is.Equal(got.Body, "now blue")
 	is.Equal(got.MilestoneID, int64(0))
-	as, err := f.stores.Issues.Assignees(f.ctx, []int64{i.ID})
+	as, err := f.Stores.Issues.Assignees(f.Ctx, []int64{i.ID})
 	is.NoErr(err)
 	is.Equal(len(as[i.ID]), 0)
 }
@@ -114,7 +114,7 @@ func TestEditPolicySiteAdminEditsWithoutTies(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Needs triage")
 
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.admin), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.admin), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 	is.True(f.stored(i.ID).IsClosed)
 }
@@ -124,16 +124,16 @@ func TestEditPolicyOpenDependencyBlocksClosing(t *testing.T) {
 	f := newTracker(t)
 	blocker := f.issue(f.poster, "Upstream fix")
 	i := f.issue(f.poster, "Waits for upstream")
-	is.NoErr(f.stores.IssueRelations.AddDependency(f.ctx, i.ID, blocker.ID))
+	is.NoErr(f.Stores.IssueRelations.AddDependency(f.Ctx, i.ID, blocker.ID))
 
-	_, err := f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err := f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrPrecondition))
 	is.True(!f.stored(i.ID).IsClosed)
 	is.Equal(len(f.timeline(i.ID)), 0) // the transaction rolled back its event too
 
-	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), blocker.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.writer), blocker.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
-	_, err = f.svc.Issues().Edit(f.ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.Ctx, f.mustAccess(f.writer), i.Index, issues.EditInput{State: ptr("closed")})
 	is.NoErr(err)
 	is.True(f.stored(i.ID).IsClosed)
 }
@@ -143,13 +143,13 @@ func TestEditPolicyStrangerReadsPublicTrackerButMayNotEdit(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Public bug")
 	f.repo.Private = false
-	is.NoErr(f.stores.Repos.Update(f.ctx, f.repo))
+	is.NoErr(f.Stores.Repos.Update(f.Ctx, f.repo))
 
 	a := f.mustAccess(f.stranger)
-	v, err := f.svc.Issues().Get(f.ctx, a, i.Index)
+	v, err := f.svc.Issues().Get(f.Ctx, a, i.Index)
 	is.NoErr(err) // reads it
 	is.True(v != nil)
-	_, err = f.svc.Issues().Edit(f.ctx, a, i.Index, issues.EditInput{State: ptr("closed")})
+	_, err = f.svc.Issues().Edit(f.Ctx, a, i.Index, issues.EditInput{State: ptr("closed")})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.True(!f.stored(i.ID).IsClosed)
 }

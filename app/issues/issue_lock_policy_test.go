@@ -19,16 +19,16 @@ func TestLockPolicyLockAndUnlockRecordEvents(t *testing.T) {
 	i := f.issue(f.poster, "Heated debate")
 	a := f.mustAccess(f.owner)
 
-	changed, err := f.svc.Locks().Set(f.ctx, a, i.Index, true, "Too heated")
+	changed, err := f.svc.Locks().Set(f.Ctx, a, i.Index, true, "Too heated")
 	is.NoErr(err)
 	is.True(changed)
 	is.True(f.stored(i.ID).IsLocked)
 
-	changed, err = f.svc.Locks().Set(f.ctx, a, i.Index, true, "Too heated")
+	changed, err = f.svc.Locks().Set(f.Ctx, a, i.Index, true, "Too heated")
 	is.NoErr(err)
 	is.True(!changed) // already locked: Gitea's 208, nothing written
 
-	changed, err = f.svc.Locks().Set(f.ctx, a, i.Index, false, "")
+	changed, err = f.svc.Locks().Set(f.Ctx, a, i.Index, false, "")
 	is.NoErr(err)
 	is.True(changed)
 	is.True(!f.stored(i.ID).IsLocked)
@@ -42,7 +42,7 @@ func TestLockPolicyRejectsUnknownReason(t *testing.T) {
 	f := newTracker(t)
 	i := f.issue(f.poster, "Spam magnet")
 
-	_, err := f.svc.Locks().Set(f.ctx, f.mustAccess(f.owner), i.Index, true, "because")
+	_, err := f.svc.Locks().Set(f.Ctx, f.mustAccess(f.owner), i.Index, true, "because")
 	is.True(errors.Is(err, errs.ErrBadRequest))
 	is.True(!f.stored(i.ID).IsLocked)
 }
@@ -51,18 +51,18 @@ func TestLockPolicyOnlyWritersCommentOnLockedIssue(t *testing.T) {
 	is := is.New(t)
 	f := newTracker(t)
 	i := f.issue(f.poster, "Settled")
-	_, err := f.svc.Locks().Set(f.ctx, f.mustAccess(f.owner), i.Index, true, "Resolved")
+	_, err := f.svc.Locks().Set(f.Ctx, f.mustAccess(f.owner), i.Index, true, "Resolved")
 	is.NoErr(err)
 
 	for _, u := range []*user.User{f.reader, f.poster} {
-		_, err := f.svc.Comments().Create(f.ctx, f.mustAccess(u), i.Index, "one more thing")
+		_, err := f.svc.Comments().Create(f.Ctx, f.mustAccess(u), i.Index, "one more thing")
 		is.True(errors.Is(err, errs.ErrForbidden)) // readers and the poster may not comment
 		is.Equal(errs.Message(err), "You cannot comment on a locked issue.")
 	}
 	is.Equal(f.stored(i.ID).NumComments, 0)
 
 	for _, u := range []*user.User{f.writer, f.owner, f.admin} {
-		_, err := f.svc.Comments().Create(f.ctx, f.mustAccess(u), i.Index, "noted by "+u.Name)
+		_, err := f.svc.Comments().Create(f.Ctx, f.mustAccess(u), i.Index, "noted by "+u.Name)
 		is.NoErr(err)
 	}
 	is.Equal(f.stored(i.ID).NumComments, 3)

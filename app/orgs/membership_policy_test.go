@@ -18,29 +18,29 @@ import (
 func TestMembershipPolicyWhoCreatesOrganisations(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	plain, allowed := w.user("plain"), w.user("allowed", mayCreateOrgs)
-	restricted := w.user("restricted", mayCreateOrgs, func(u *user.User) { u.IsRestricted = true })
+	plain, allowed := w.User("plain"), w.User("allowed", mayCreateOrgs)
+	restricted := w.User("restricted", mayCreateOrgs, func(u *user.User) { u.IsRestricted = true })
 
 	for _, u := range []*user.User{plain, restricted} {
-		_, err := w.svc.Create(w.ctx, caller(u), u, orgs.CreateInput{Name: "club-" + u.Name})
+		_, err := w.svc.Create(w.Ctx, caller(u), u, orgs.CreateInput{Name: "club-" + u.Name})
 		is.True(errors.Is(err, errs.ErrForbidden))
 	}
-	o, err := w.svc.Create(w.ctx, caller(allowed), allowed, orgs.CreateInput{Name: "club"})
+	o, err := w.svc.Create(w.Ctx, caller(allowed), allowed, orgs.CreateInput{Name: "club"})
 	is.NoErr(err)
-	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, allowed.ID)
+	m, err := w.Stores.Orgs.Membership(w.Ctx, o.ID, allowed.ID)
 	is.NoErr(err)
 	is.True(m.IsOwner) // the creator owns it
 
-	_, err = w.svc.Create(w.ctx, caller(allowed), allowed, orgs.CreateInput{Name: "CLUB"})
+	_, err = w.svc.Create(w.Ctx, caller(allowed), allowed, orgs.CreateInput{Name: "CLUB"})
 	is.True(errors.Is(err, errs.ErrInvalid)) // the name is taken, case-insensitively
-	_, err = w.svc.Create(w.ctx, caller(allowed), &o.User, orgs.CreateInput{Name: "sub-club"})
+	_, err = w.svc.Create(w.Ctx, caller(allowed), &o.User, orgs.CreateInput{Name: "sub-club"})
 	is.True(errors.Is(err, errs.ErrInvalid)) // an organisation owns no organisation
 }
 
 func TestMembershipPolicyPrivateOrganisationHiddenFromNonMembers(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	owner, member, outsider, root := w.user("owner"), w.user("member"), w.user("outsider"), w.user("root", admin)
+	owner, member, outsider, root := w.User("owner"), w.User("member"), w.User("outsider"), w.User("root", admin)
 	w.org("hidden", owner, user.VisibilityPrivate)
 	w.team(w.mustOpen(owner, "hidden"), orgs.TeamInput{Name: "crew", Permission: "read"}, member)
 
@@ -63,68 +63,68 @@ func TestMembershipPolicyPrivateOrganisationHiddenFromNonMembers(t *testing.T) {
 func TestMembershipPolicyConcealedMembersShowToMembersOnly(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	owner, shy, proud, outsider := w.user("owner"), w.user("shy"), w.user("proud"), w.user("outsider")
+	owner, shy, proud, outsider := w.User("owner"), w.User("shy"), w.User("proud"), w.User("outsider")
 	w.org("acme", owner, user.VisibilityPublic)
 	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, shy, proud)
-	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(proud, "acme"), proud, true))
+	is.NoErr(w.svc.Members().SetPublic(w.Ctx, w.mustOpen(proud, "acme"), proud, true))
 
-	list, total, err := w.svc.Members().List(w.ctx, w.mustOpen(outsider, "acme"), false, pageOne)
+	list, total, err := w.svc.Members().List(w.Ctx, w.mustOpen(outsider, "acme"), false, pageOne)
 	is.NoErr(err)
 	is.Equal(names(list), []string{"proud"}) // others see the public members only
 	is.Equal(total, int64(1))
 
-	list, _, err = w.svc.Members().List(w.ctx, w.mustOpen(shy, "acme"), false, pageOne)
+	list, _, err = w.svc.Members().List(w.Ctx, w.mustOpen(shy, "acme"), false, pageOne)
 	is.NoErr(err)
 	is.Equal(names(list), []string{"owner", "proud", "shy"})
 
 	a := w.mustOpen(outsider, "acme")
-	is.True(errors.Is(w.svc.Members().Check(w.ctx, a, shy, true), errs.ErrNotFound))
-	is.NoErr(w.svc.Members().Check(w.ctx, a, proud, true))
-	is.True(errors.Is(w.svc.Members().Check(w.ctx, a, outsider, false), errs.ErrNotFound))
+	is.True(errors.Is(w.svc.Members().Check(w.Ctx, a, shy, true), errs.ErrNotFound))
+	is.NoErr(w.svc.Members().Check(w.Ctx, a, proud, true))
+	is.True(errors.Is(w.svc.Members().Check(w.Ctx, a, outsider, false), errs.ErrNotFound))
 }
 
 func TestMembershipPolicyOnlyTheMemberPublicisesItself(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	owner, member, root := w.user("owner"), w.user("member"), w.user("root", admin)
+	owner, member, root := w.User("owner"), w.User("member"), w.User("root", admin)
 	w.org("acme", owner, user.VisibilityPublic)
 	w.team(w.mustOpen(owner, "acme"), orgs.TeamInput{Name: "crew", Permission: "read"}, member)
 
-	err := w.svc.Members().SetPublic(w.ctx, w.mustOpen(owner, "acme"), member, true)
+	err := w.svc.Members().SetPublic(w.Ctx, w.mustOpen(owner, "acme"), member, true)
 	is.True(errors.Is(err, errs.ErrForbidden)) // not even an owner
-	m, err := w.stores.Orgs.Membership(w.ctx, w.mustOpen(owner, "acme").Org.ID, member.ID)
+	m, err := w.Stores.Orgs.Membership(w.Ctx, w.mustOpen(owner, "acme").Org.ID, member.ID)
 	is.NoErr(err)
 	is.True(!m.IsPublic)
 
-	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(root, "acme"), member, true)) // a site admin may
-	is.NoErr(w.svc.Members().SetPublic(w.ctx, w.mustOpen(member, "acme"), member, false))
+	is.NoErr(w.svc.Members().SetPublic(w.Ctx, w.mustOpen(root, "acme"), member, true)) // a site admin may
+	is.NoErr(w.svc.Members().SetPublic(w.Ctx, w.mustOpen(member, "acme"), member, false))
 	is.True(!w.mustOpen(member, "acme").Membership.IsPublic)
 }
 
 func TestMembershipPolicyLastOwnerStays(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	owner, second, member := w.user("owner"), w.user("second"), w.user("member")
+	owner, second, member := w.User("owner"), w.User("second"), w.User("member")
 	o := w.org("acme", owner, user.VisibilityPublic)
 	a := w.mustOpen(owner, "acme")
 	crew := w.team(a, orgs.TeamInput{Name: "crew", Permission: "write"}, member)
 
-	err := w.svc.Members().Remove(w.ctx, a, owner)
+	err := w.svc.Members().Remove(w.Ctx, a, owner)
 	is.True(errors.Is(err, org.ErrLastOwner))
 	is.True(errors.Is(err, errs.ErrConflict))
 
-	owners, err := w.stores.Orgs.OwnersTeam(w.ctx, o.ID)
+	owners, err := w.Stores.Orgs.OwnersTeam(w.Ctx, o.ID)
 	is.NoErr(err)
-	ownersAccess, err := w.svc.OpenTeam(w.ctx, caller(owner), owners.ID)
+	ownersAccess, err := w.svc.OpenTeam(w.Ctx, caller(owner), owners.ID)
 	is.NoErr(err)
-	is.NoErr(w.svc.TeamMembers().Add(w.ctx, ownersAccess, second))
-	is.NoErr(w.svc.Members().Remove(w.ctx, a, owner)) // another owner remains
-	m, err := w.stores.Orgs.Membership(w.ctx, o.ID, owner.ID)
+	is.NoErr(w.svc.TeamMembers().Add(w.Ctx, ownersAccess, second))
+	is.NoErr(w.svc.Members().Remove(w.Ctx, a, owner)) // another owner remains
+	m, err := w.Stores.Orgs.Membership(w.Ctx, o.ID, owner.ID)
 	is.NoErr(err)
 	is.True(!m.IsMember)
 
-	is.NoErr(w.svc.Members().Remove(w.ctx, a, member))
-	is.True(errors.Is(w.svc.TeamMembers().Check(w.ctx, crew, member), errs.ErrNotFound)) // out of its teams too
-	err = w.svc.Members().Remove(w.ctx, a, member)
+	is.NoErr(w.svc.Members().Remove(w.Ctx, a, member))
+	is.True(errors.Is(w.svc.TeamMembers().Check(w.Ctx, crew, member), errs.ErrNotFound)) // out of its teams too
+	err = w.svc.Members().Remove(w.Ctx, a, member)
 	is.True(errors.Is(err, errs.ErrNotFound)) // no longer a member
 }

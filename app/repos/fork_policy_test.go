@@ -17,31 +17,31 @@ import (
 func TestForkPolicyIntoOwnAccount(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	parent := w.repo(alice, "tool")
 
-	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	fork, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.NoErr(err)
 	is.Equal(fork.Owner.ID, bob.ID)
 	is.Equal(fork.Name, "tool")
 	is.Equal(fork.ForkID, parent.ID)
 	is.Equal(w.stored(parent.ID).NumForks, 1)
 	is.True(w.git.has(pathOf("bob", "tool")))
-	watch, err := w.stores.Watches.Get(w.ctx, bob.ID, fork.ID)
+	watch, err := w.Stores.Watches.Get(w.Ctx, bob.ID, fork.ID)
 	is.NoErr(err) // the creator watches its fork
 	is.Equal(watch.RepoID, fork.ID)
 
-	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-2"})
+	_, err = w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-2"})
 	is.True(errors.Is(err, errs.ErrConflict)) // one fork per account
 }
 
 func TestForkPolicyNotIntoTheParentsOwner(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice := w.user("alice")
+	alice := w.User("alice")
 	parent := w.repo(alice, "tool")
 
-	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(alice, parent), repos.ForkInput{Name: "tool-copy"})
+	_, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(alice, parent), repos.ForkInput{Name: "tool-copy"})
 	is.True(errors.Is(err, errs.ErrConflict))
 	is.Equal(errs.Message(err), "cannot fork a repository into its own owner")
 	is.Equal(w.stored(parent.ID).NumForks, 0)
@@ -50,15 +50,15 @@ func TestForkPolicyNotIntoTheParentsOwner(t *testing.T) {
 func TestForkPolicyNameTakenInTarget(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	parent := w.repo(alice, "tool")
 	w.repo(bob, "tool")
 
-	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	_, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.True(errors.Is(err, errs.ErrConflict))
 	is.Equal(errs.Message(err), "repository with the same name already exists")
 
-	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-fork"})
+	fork, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{Name: "tool-fork"})
 	is.NoErr(err) // under another name it goes
 	is.Equal(fork.Name, "tool-fork")
 }
@@ -66,14 +66,14 @@ func TestForkPolicyNameTakenInTarget(t *testing.T) {
 func TestForkPolicyIntoAnotherUsersAccountIsForbidden(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob, carol := w.user("alice"), w.user("bob"), w.user("carol")
+	alice, bob, carol := w.User("alice"), w.User("bob"), w.User("carol")
 	parent := w.repo(alice, "tool")
 
-	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: carol.Name})
+	_, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: carol.Name})
 	is.True(errors.Is(err, errs.ErrForbidden))
-	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: "nobody"})
+	_, err = w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{Organization: "nobody"})
 	is.True(errors.Is(err, errs.ErrInvalid))
-	n, err := w.stores.Repos.CountByOwner(w.ctx, carol.ID)
+	n, err := w.Stores.Repos.CountByOwner(w.Ctx, carol.ID)
 	is.NoErr(err)
 	is.Equal(n, int64(0))
 }
@@ -81,26 +81,26 @@ func TestForkPolicyIntoAnotherUsersAccountIsForbidden(t *testing.T) {
 func TestForkPolicyIntoOrganisation(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, owner, creator, member, outsider := w.user("alice"), w.user("owner"), w.user("creator"), w.user("member"), w.user("outsider")
+	alice, owner, creator, member, outsider := w.User("alice"), w.User("owner"), w.User("creator"), w.User("member"), w.User("outsider")
 	parent := w.repo(alice, "tool")
 	o := w.org("acme", owner)
 	w.team(o, "builders", permission.ModeWrite, true, creator)
 	w.team(o, "readers", permission.ModeRead, false, member)
 
-	_, err := w.svc.Forks().Create(w.ctx, w.mustOpen(outsider, parent), repos.ForkInput{Organization: "acme"})
+	_, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(outsider, parent), repos.ForkInput{Organization: "acme"})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "Must be an organization member")
 
-	_, err = w.svc.Forks().Create(w.ctx, w.mustOpen(member, parent), repos.ForkInput{Organization: "acme"})
+	_, err = w.svc.Forks().Create(w.Ctx, w.mustOpen(member, parent), repos.ForkInput{Organization: "acme"})
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "Given user is not allowed to create repository in organization acme.")
 
-	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(creator, parent), repos.ForkInput{Organization: "acme"})
+	fork, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(creator, parent), repos.ForkInput{Organization: "acme"})
 	is.NoErr(err) // a team allowed to create repositories
 	is.Equal(fork.Owner.ID, o.ID)
 
 	other := w.repo(alice, "lib")
-	fork, err = w.svc.Forks().Create(w.ctx, w.mustOpen(owner, other), repos.ForkInput{Organization: "ACME"})
+	fork, err = w.svc.Forks().Create(w.Ctx, w.mustOpen(owner, other), repos.ForkInput{Organization: "ACME"})
 	is.NoErr(err) // an owner of the organisation
 	is.Equal(fork.Owner.ID, o.ID)
 }
@@ -108,15 +108,15 @@ func TestForkPolicyIntoOrganisation(t *testing.T) {
 func TestForkPolicyOfPrivateOrganisationStaysPrivate(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	owner, bob := w.user("owner"), w.user("bob")
+	owner, bob := w.User("owner"), w.User("bob")
 	o := w.org("hidden", owner)
 	o.Visibility = "private"
-	w.must(w.stores.Orgs.Update(w.ctx, o))
+	w.Must(w.Stores.Orgs.Update(w.Ctx, o))
 	team := w.team(o, "readers", permission.ModeRead, false, bob)
 	parent := w.repo(&o.User, "tool")
-	w.must(w.stores.Orgs.AddTeamRepo(w.ctx, team.ID, parent.ID))
+	w.Must(w.Stores.Orgs.AddTeamRepo(w.Ctx, team.ID, parent.ID))
 
-	fork, err := w.svc.Forks().Create(w.ctx, w.mustOpen(bob, parent), repos.ForkInput{})
+	fork, err := w.svc.Forks().Create(w.Ctx, w.mustOpen(bob, parent), repos.ForkInput{})
 	is.NoErr(err)
 	is.True(fork.Private) // it would otherwise publish what the organisation hides
 }

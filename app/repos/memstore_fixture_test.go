@@ -2,8 +2,6 @@ package repos_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -16,32 +14,15 @@ import (
 	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
-	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/usecasekit"
 )
 
 // This file holds the one fixture of the package's use-case unit tests:
 // the repository use cases built on the in-memory store
 // (adapters/memstore), a fixed clock, a silent event sink and a fake Git
 // storage that only records which repository directories exist.
-
-// fixedClock is a clock that never moves.
-type fixedClock struct{ at time.Time }
-
-func (c fixedClock) Now() time.Time { return c.at }
-
-// quietEvents accepts every event and sends nothing.
-type quietEvents struct{}
-
-func (quietEvents) Pushed(context.Context, ports.Stores, ports.PushEvent) error { return nil }
-func (quietEvents) RepositoryCreated(context.Context, ports.Stores, ports.RepoEvent) error {
-	return nil
-}
-func (quietEvents) RepositoryDeleted(context.Context, ports.Stores, ports.RepoEvent) error {
-	return nil
-}
-func (quietEvents) IssueChanged(context.Context, ports.Stores, ports.IssueEvent) error { return nil }
 
 // fakeGit is the Git storage of the use cases tested here: directories as
 // a set of "owner/name" paths. Methods a test reaches that it does not
@@ -109,111 +90,76 @@ func (h hookedTx) InTx(ctx context.Context, fn func(ctx context.Context, tx port
 	})
 }
 
-// world is a site with a few accounts and repositories.
+// world is a site with a few accounts and repositories: the repository
+// use cases on a memory store (usecasekit) and the fake Git storage.
 type world struct {
-	t      *testing.T
-	ctx    context.Context
-	stores ports.Stores
-	clock  fixedClock
-	git    *fakeGit
-	users  *users.Service
-	svc    *repos.Service
+	*usecasekit.World
+	git   *fakeGit
+	users *users.Service
+	svc   *repos.Service
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	db := memstore.New()
-	w := &world{t: t, ctx: t.Context(), stores: db.Stores(), clock: fixedClock{time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)},
-		git: &fakeGit{dirs: map[string]bool{}}}
-	w.stores.Hooks = noHooks{}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	settings := site.Settings{BaseURL: "http://localhost:3000"}
-	w.users = users.NewService(w.stores, db, nil, nil, nil, w.clock, nil, w.git, nil, settings, log)
-	w.svc = repos.NewService(w.stores, hookedTx{db}, w.git, nil, nil, nil, nil, w.clock, quietEvents{}, w.users, settings, log)
+	w := &world{World: usecasekit.New(t), git: &fakeGit{dirs: map[string]bool{}}}
+	w.Stores.Hooks = noHooks{}
+	w.users = users.NewService(w.Stores, w.DB, nil, nil, nil, w.Clock, nil, w.git, nil, w.Settings, w.Log)
+	w.svc = repos.NewService(w.Stores, hookedTx{w.DB}, w.git, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, w.users, w.Settings, w.Log)
 	return w
 }
 
-func (w *world) must(err error) {
-	w.t.Helper()
-	if err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *world) user(name string, edit ...func(*user.User)) *user.User {
-	w.t.Helper()
-	u := &user.User{Name: name, LowerName: strings.ToLower(name), Email: name + "@example.com", IsActive: true,
-		Visibility: user.VisibilityPublic, MaxRepoCreation: -1, Created: w.clock.at, Updated: w.clock.at}
-	for _, e := range edit {
-		e(u)
-	}
-	w.must(w.stores.Users.Create(w.ctx, u))
-	return u
-}
-
-func admin(u *user.User) { u.IsAdmin = true }
+var admin = usecasekit.Admin
 
 // repo stores a repository of owner (and its directory in the fake Git).
 func (w *world) repo(owner *user.User, name string, edit ...func(*repository.Repository)) *repository.Repository {
-	w.t.Helper()
-	r := &repository.Repository{Owner: repository.Owner{ID: owner.ID}, Name: name, DefaultBranch: "main",
-		ObjectFormat: "sha1", Units: repository.DefaultUnits(), Created: w.clock.at, Updated: w.clock.at}
-	for _, e := range edit {
-		e(r)
-	}
-	w.must(w.stores.Repos.Create(w.ctx, r))
+	w.T.Helper()
+	r := w.Repo(owner, name, edit...)
 	w.git.dirs[strings.ToLower(owner.Name+"/"+name)] = true
-	return w.stored(r.ID)
+	return r
 }
 
 func private(r *repository.Repository) { r.Private = true }
 
 // org creates an organisation owned by owner.
-func (w *world) org(name string, owner *user.User) *org.Organization {
-	w.t.Helper()
-	o := &org.Organization{User: user.User{Name: name, LowerName: strings.ToLower(name), Visibility: user.VisibilityPublic,
-		IsActive: true, MaxRepoCreation: -1, Created: w.clock.at, Updated: w.clock.at}}
-	w.must(w.stores.Orgs.Create(w.ctx, o, owner.ID))
-	return o
-}
+func (w *world) org(name string, owner *user.User) *org.Organization { return w.Org(name, owner) }
 
 // team adds a team to o with members.
 func (w *world) team(o *org.Organization, name string, mode permission.AccessMode, canCreate bool, members ...*user.User) *org.Team {
-	w.t.Helper()
+	w.T.Helper()
 	units := map[permission.Unit]permission.AccessMode{}
 	for _, u := range repository.DefaultUnits() {
 		units[u] = mode
 	}
 	t := &org.Team{OrgID: o.ID, Name: name, Mode: mode, Units: units, CanCreateOrgRepo: canCreate}
-	w.must(w.stores.Orgs.CreateTeam(w.ctx, t))
+	w.Must(w.Stores.Orgs.CreateTeam(w.Ctx, t))
 	for _, m := range members {
-		w.must(w.stores.Orgs.AddTeamMember(w.ctx, t.ID, m.ID))
+		w.Must(w.Stores.Orgs.AddTeamMember(w.Ctx, t.ID, m.ID))
 	}
 	return t
 }
 
 func (w *world) block(blocker, blockee *user.User) {
-	w.t.Helper()
-	w.must(w.stores.Blocks.Block(w.ctx, &user.Block{BlockerID: blocker.ID, BlockeeID: blockee.ID, Created: w.clock.at}))
+	w.T.Helper()
+	w.Must(w.Stores.Blocks.Block(w.Ctx, &user.Block{BlockerID: blocker.ID, BlockeeID: blockee.ID, Created: w.Clock.At}))
 }
 
 // open opens r as u.
 func (w *world) open(u *user.User, r *repository.Repository) (*repos.Access, error) {
-	return w.svc.OpenByID(w.ctx, auth.Caller{User: u}, r.ID)
+	return w.svc.OpenByID(w.Ctx, auth.Caller{User: u}, r.ID)
 }
 
 func (w *world) mustOpen(u *user.User, r *repository.Repository) *repos.Access {
-	w.t.Helper()
+	w.T.Helper()
 	a, err := w.open(u, r)
-	w.must(err)
+	w.Must(err)
 	return a
 }
 
 // stored reads repository id back from the store.
 func (w *world) stored(id int64) *repository.Repository {
-	w.t.Helper()
-	r, err := w.stores.Repos.GetByID(w.ctx, id)
-	w.must(err)
+	w.T.Helper()
+	r, err := w.Stores.Repos.GetByID(w.Ctx, id)
+	w.Must(err)
 	return r
 }
 

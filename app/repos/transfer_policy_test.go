@@ -19,49 +19,49 @@ import (
 func TestTransferPolicyOfferWaitsForTheRecipient(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	r := w.repo(alice, "tool")
 
-	res, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
+	res, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 	is.True(res.Pending)
 	got := w.stored(r.ID)
 	is.Equal(got.Owner.ID, alice.ID) // not moved yet
 	is.Equal(got.PendingTransferTo, bob.ID)
-	tr, err := w.stores.Transfers.Get(w.ctx, r.ID)
+	tr, err := w.Stores.Transfers.Get(w.Ctx, r.ID)
 	is.NoErr(err)
 	is.Equal([]int64{tr.DoerID, tr.RecipientID}, []int64{alice.ID, bob.ID})
 
 	// A second offer waits for the first to be answered.
-	carol := w.user("carol")
-	_, err = w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), carol.Name)
+	carol := w.User("carol")
+	_, err = w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), carol.Name)
 	is.True(errors.Is(err, errs.ErrConflict))
 }
 
 func TestTransferPolicyRecipientAcceptsAndOthersMayNot(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob, mallory := w.user("alice"), w.user("bob"), w.user("mallory")
+	alice, bob, mallory := w.User("alice"), w.User("bob"), w.User("mallory")
 	r := w.repo(alice, "tool")
-	w.must(w.stores.Collaborators.Set(w.ctx, repository.Collaborator{RepoID: r.ID, UserID: bob.ID, Mode: permission.ModeWrite}))
-	w.must(w.stores.Collaborators.Set(w.ctx, repository.Collaborator{RepoID: r.ID, UserID: mallory.ID, Mode: permission.ModeRead}))
-	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
+	w.Must(w.Stores.Collaborators.Set(w.Ctx, repository.Collaborator{RepoID: r.ID, UserID: bob.ID, Mode: permission.ModeWrite}))
+	w.Must(w.Stores.Collaborators.Set(w.Ctx, repository.Collaborator{RepoID: r.ID, UserID: mallory.ID, Mode: permission.ModeRead}))
+	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 
-	_, err = w.svc.Transfers().Accept(w.ctx, w.mustOpen(mallory, r))
+	_, err = w.svc.Transfers().Accept(w.Ctx, w.mustOpen(mallory, r))
 	is.True(errors.Is(err, errs.ErrForbidden)) // only the recipient answers
-	_, err = w.svc.Transfers().Accept(w.ctx, w.mustOpen(alice, r))
+	_, err = w.svc.Transfers().Accept(w.Ctx, w.mustOpen(alice, r))
 	is.True(errors.Is(err, errs.ErrForbidden)) // nor does the one who offered
 
-	moved, err := w.svc.Transfers().Accept(w.ctx, w.mustOpen(bob, r))
+	moved, err := w.svc.Transfers().Accept(w.Ctx, w.mustOpen(bob, r))
 	is.NoErr(err)
 	is.Equal(moved.Owner.ID, bob.ID)
 	got := w.stored(r.ID)
 	is.Equal(got.Owner.ID, bob.ID)
 	is.Equal(got.PendingTransferTo, int64(0))
-	_, err = w.stores.Collaborators.Get(w.ctx, r.ID, bob.ID)
+	_, err = w.Stores.Collaborators.Get(w.Ctx, r.ID, bob.ID)
 	is.True(errors.Is(err, errs.ErrNotFound)) // the new owner needs no collaboration
-	id, err := w.stores.Repos.LookupRedirect(w.ctx, alice.ID, "tool")
+	id, err := w.Stores.Repos.LookupRedirect(w.Ctx, alice.ID, "tool")
 	is.NoErr(err)
 	is.Equal(id, r.ID) // the old path redirects
 	is.True(w.git.has(pathOf("bob", "tool")))
@@ -71,14 +71,14 @@ func TestTransferPolicyRecipientAcceptsAndOthersMayNot(t *testing.T) {
 func TestTransferPolicyRecipientRejects(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	r := w.repo(alice, "tool")
-	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 
-	_, err = w.svc.Transfers().Reject(w.ctx, w.mustOpen(bob, r))
+	_, err = w.svc.Transfers().Reject(w.Ctx, w.mustOpen(bob, r))
 	is.NoErr(err)
-	_, err = w.stores.Transfers.Get(w.ctx, r.ID)
+	_, err = w.Stores.Transfers.Get(w.Ctx, r.ID)
 	is.True(errors.Is(err, errs.ErrNotFound))
 	is.Equal(w.stored(r.ID).Owner.ID, alice.ID)
 }
@@ -86,12 +86,12 @@ func TestTransferPolicyRecipientRejects(t *testing.T) {
 func TestTransferPolicyRecipientSeesOfferedPrivateRepository(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	r := w.repo(alice, "secret", private)
 	_, err := w.open(bob, r)
 	is.True(errors.Is(err, errs.ErrNotFound))
 
-	_, err = w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err = w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), "bob")
 	is.NoErr(err)
 	a, err := w.open(bob, r)
 	is.NoErr(err)
@@ -102,11 +102,11 @@ func TestTransferPolicyRecipientSeesOfferedPrivateRepository(t *testing.T) {
 func TestTransferPolicyBlockedRecipientRefuses(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	r := w.repo(alice, "tool")
 	w.block(bob, alice)
 
-	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), "bob")
+	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), "bob")
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(errs.Message(err), "user is blocked")
 	is.Equal(w.stored(r.ID).PendingTransferTo, int64(0))
@@ -115,17 +115,17 @@ func TestTransferPolicyBlockedRecipientRefuses(t *testing.T) {
 func TestTransferPolicyOrganisationNeedsAnAdministrator(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, root := w.user("alice"), w.user("root", admin)
+	alice, root := w.User("alice"), w.User("root", admin)
 	o := w.org("acme", alice)
 	r := w.repo(alice, "tool")
 
 	// Even an owner of the organisation does not offer to it: Gitea's 403.
-	_, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(alice, r), o.Name)
+	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), o.Name)
 	is.True(errors.Is(err, errs.ErrForbidden))
 	is.Equal(w.stored(r.ID).Owner.ID, alice.ID)
 
 	// A site administrator moves it at once.
-	res, err := w.svc.Transfers().Start(w.ctx, w.mustOpen(root, r), o.Name)
+	res, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(root, r), o.Name)
 	is.NoErr(err)
 	is.True(!res.Pending)
 	is.Equal(w.stored(r.ID).Owner.ID, o.ID)
@@ -134,17 +134,17 @@ func TestTransferPolicyOrganisationNeedsAnAdministrator(t *testing.T) {
 func TestTransferPolicyRefusesCurrentOwnerTakenNameAndUnknownUser(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, bob := w.user("alice"), w.user("bob")
+	alice, bob := w.User("alice"), w.User("bob")
 	r := w.repo(alice, "tool")
 	w.repo(bob, "tool")
 	a := w.mustOpen(alice, r)
 
-	_, err := w.svc.Transfers().Start(w.ctx, a, "alice")
+	_, err := w.svc.Transfers().Start(w.Ctx, a, "alice")
 	is.True(errors.Is(err, errs.ErrInvalid)) // the current owner
-	_, err = w.svc.Transfers().Start(w.ctx, a, "bob")
+	_, err = w.svc.Transfers().Start(w.Ctx, a, "bob")
 	is.True(errors.Is(err, errs.ErrInvalid)) // bob has a "tool" already
-	_, err = w.svc.Transfers().Start(w.ctx, a, "nobody")
+	_, err = w.svc.Transfers().Start(w.Ctx, a, "nobody")
 	is.True(errors.Is(err, errs.ErrNotFound))
-	_, err = w.stores.Transfers.Get(w.ctx, r.ID)
+	_, err = w.Stores.Transfers.Get(w.Ctx, r.ID)
 	is.True(errors.Is(err, errs.ErrNotFound)) // no offer was recorded
 }
