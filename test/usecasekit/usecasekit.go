@@ -33,10 +33,14 @@ type QuietEvents struct{}
 func (QuietEvents) Pushed(context.Context, ports.Stores, ports.PushEvent) error { return nil }
 
 // RepositoryCreated takes a creation event.
-func (QuietEvents) RepositoryCreated(context.Context, ports.Stores, ports.RepoEvent) error { return nil }
+func (QuietEvents) RepositoryCreated(context.Context, ports.Stores, ports.RepoEvent) error {
+	return nil
+}
 
 // RepositoryDeleted takes a deletion event.
-func (QuietEvents) RepositoryDeleted(context.Context, ports.Stores, ports.RepoEvent) error { return nil }
+func (QuietEvents) RepositoryDeleted(context.Context, ports.Stores, ports.RepoEvent) error {
+	return nil
+}
 
 // IssueChanged takes an issue event.
 func (QuietEvents) IssueChanged(context.Context, ports.Stores, ports.IssueEvent) error { return nil }
