@@ -26,9 +26,9 @@ func TestBlocksIssues(t *testing.T) {
 		createRepo(t, carolC, gitea.CreateRepoOption{Name: "cr"})
 		blockCollab(t, srv, "alice", "alice", "ar", "bob")
 
-		assigned := icIssue(t, aliceC, "alice", "ar", gitea.CreateIssueOption{Title: "for bob", Assignees: []string{"bob"}})
+		assigned := createIssueOK(t, aliceC, "alice", "ar", gitea.CreateIssueOption{Title: "for bob", Assignees: []string{"bob"}})
 		is.Equal(len(assigned.Assignees), 1)
-		carolIssue := icIssue(t, carolC, "carol", "cr", gitea.CreateIssueOption{Title: "carol's"})
+		carolIssue := createIssueOK(t, carolC, "carol", "cr", gitea.CreateIssueOption{Title: "carol's"})
 		// alice comments on carol's issue before anything is blocked.
 		blockWant(t, srv, "POST", "/repos/carol/cr/issues/1/comments", map[string]string{"body": "hi"},
 			http.StatusCreated, "", basicAs("alice")...)
@@ -47,7 +47,7 @@ func TestBlocksIssues(t *testing.T) {
 			http.StatusCreated, "", basicAs("bob")...)
 		blockWant(t, srv, "POST", "/repos/carol/cr/issues/1/comments", map[string]string{"body": "fine"},
 			http.StatusCreated, "", basicAs("bob")...)
-		alicesIssue := icIssue(t, aliceC, "carol", "cr", gitea.CreateIssueOption{Title: "alice's"})
+		alicesIssue := createIssueOK(t, aliceC, "carol", "cr", gitea.CreateIssueOption{Title: "alice's"})
 		blockWant(t, srv, "POST", "/repos/carol/cr/issues/"+strconv.FormatInt(alicesIssue.Index, 10)+"/comments",
 			map[string]string{"body": "no"}, http.StatusForbidden, blockMsgBlocked, basicAs("bob")...)
 		// Nothing was written by the refused requests.

@@ -23,7 +23,7 @@ func TestIssueLabelsCountCap(t *testing.T) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 		createRepo(t, alice, gitea.CreateRepoOption{Name: "tools"})
-		bug := lblCreate(t, srv, basicAs("alice"), "/repos/alice/tools/labels", map[string]any{"name": "bug", "color": "#00aabb"})
+		bug := createLabel(t, srv, basicAs("alice"), "/repos/alice/tools/labels", map[string]any{"name": "bug", "color": "#00aabb"})
 		issue, _, err := alice.CreateIssue("alice", "tools", gitea.CreateIssueOption{Title: "labelled"})
 		is.NoErr(err)
 		path := "/repos/alice/tools/issues/1/labels"
@@ -54,11 +54,11 @@ func TestIssueLabelsCountCap(t *testing.T) {
 		is.Equal(r.Status, http.StatusOK)
 		var got []*gitea.Label
 		r.Decode(t, &got)
-		is.Equal(lblNames(got), []string{"bug"})
+		is.Equal(labelNames(got), []string{"bug"})
 		r = srv.Do("POST", path, map[string]any{"labels": names(100)}, basicAs("alice")...)
 		is.Equal(r.Status, http.StatusOK)
 		r.Decode(t, &got)
-		is.Equal(lblNames(got), []string{"bug"})
+		is.Equal(labelNames(got), []string{"bug"})
 
 		// Listings filter by at most 100 distinct label or milestone names
 		// (each is a condition every issue is tested against); repeats count once.

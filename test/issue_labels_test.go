@@ -20,8 +20,8 @@ const (
 	lblMsgNoWrite = "write permission is required"
 )
 
-// lblCreate makes a repository label through the raw API, failing on error.
-func lblCreate(t *testing.T, srv *testserver.Server, as []string, path string, body map[string]any) *gitea.Label {
+// createLabel makes a repository label through the raw API, failing on error.
+func createLabel(t *testing.T, srv *testserver.Server, as []string, path string, body map[string]any) *gitea.Label {
 	t.Helper()
 	r := srv.Do("POST", path, body, as...)
 	if r.Status != http.StatusCreated {
@@ -32,7 +32,7 @@ func lblCreate(t *testing.T, srv *testserver.Server, as []string, path string, b
 	return &l
 }
 
-func lblNames(list []*gitea.Label) []string {
+func labelNames(list []*gitea.Label) []string {
 	out := make([]string, len(list))
 	for i, l := range list {
 		out[i] = l.Name
@@ -71,7 +71,7 @@ func TestIssueLabelsRepoCRUD(t *testing.T) {
 			is.Equal(l.URL, srv.API+base+"/"+strconv.FormatInt(l.ID, 10))
 			is.True(!l.IsArchived && !l.Exclusive)
 
-			short := lblCreate(t, srv, basicAs("alice"), base, map[string]any{"name": "  short  ", "color": "AbC",
+			short := createLabel(t, srv, basicAs("alice"), base, map[string]any{"name": "  short  ", "color": "AbC",
 				"exclusive": true, "is_archived": true})
 			is.Equal(short.Color, "aabbcc") // three digits expand, as in Gitea
 			is.Equal(short.Name, "short")
@@ -91,17 +91,17 @@ func TestIssueLabelsRepoCRUD(t *testing.T) {
 			anon := srv.Client()
 			list, resp, err := anon.ListRepoLabels("alice", "tools", gitea.ListLabelsOptions{ListOptions: gitea.ListOptions{Page: 1, PageSize: 1}})
 			is.NoErr(err)
-			is.Equal(lblNames(list), []string{"bug"})
+			is.Equal(labelNames(list), []string{"bug"})
 			is.Equal(resp.Header.Get("X-Total-Count"), "2")
 			is.True(resp.Header.Get("Link") != "")
 			list, _, err = anon.ListRepoLabels("alice", "tools", gitea.ListLabelsOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 1}})
 			is.NoErr(err)
-			is.Equal(lblNames(list), []string{"short"})
+			is.Equal(labelNames(list), []string{"short"})
 		})
 
 		t.Run("edit and delete", func(t *testing.T) {
 			is := is.New(t)
-			l := lblCreate(t, srv, basicAs("wendy"), base, map[string]any{"name": "temp", "color": "#000000"})
+			l := createLabel(t, srv, basicAs("wendy"), base, map[string]any{"name": "temp", "color": "#000000"})
 			name, color, desc, yes := "kind/temp", "#FFFFFF", "changed", true
 			got, _, err := alice.EditLabel("alice", "tools", l.ID, gitea.EditLabelOption{Name: &name, Color: &color,
 				Description: &desc, Exclusive: &yes, IsArchived: &yes})
@@ -142,7 +142,7 @@ func TestIssueLabelsRepoCRUD(t *testing.T) {
 			} {
 				assertInvalid(t, srv.Do("POST", base, tc.body, basicAs("alice")...), tc.field)
 			}
-			l := lblCreate(t, srv, basicAs("alice"), base, map[string]any{"name": "valid", "color": "fff"})
+			l := createLabel(t, srv, basicAs("alice"), base, map[string]any{"name": "valid", "color": "fff"})
 			path := fmt.Sprintf("%s/%d", base, l.ID)
 			assertInvalid(t, srv.Do("PATCH", path, map[string]any{"color": "#12345g"}, basicAs("alice")...), "Color")
 			assertInvalid(t, srv.Do("PATCH", path, map[string]any{"name": ""}, basicAs("alice")...), "Name")
@@ -154,7 +154,7 @@ func TestIssueLabelsRepoCRUD(t *testing.T) {
 			assertAPIError(t, srv.Do("POST", base, body), http.StatusUnauthorized, lblMsgToken)
 			assertAPIError(t, srv.Do("POST", base, body, basicAs("stranger")...), http.StatusForbidden, lblMsgWriter)
 			assertAPIError(t, srv.Do("POST", base, body, basicAs("rita")...), http.StatusForbidden, lblMsgWriter)
-			l := lblCreate(t, srv, basicAs("wendy"), base, body)
+			l := createLabel(t, srv, basicAs("wendy"), base, body)
 			path := fmt.Sprintf("%s/%d", base, l.ID)
 			assertAPIError(t, srv.Do("PATCH", path, body, basicAs("rita")...), http.StatusForbidden, lblMsgWriter)
 			assertAPIError(t, srv.Do("DELETE", path, nil, basicAs("rita")...), http.StatusForbidden, lblMsgWriter)
@@ -204,7 +204,7 @@ func TestIssueLabelsOrg(t *testing.T) {
 
 		list, resp, err := srv.Client().ListOrgLabels("acme", gitea.ListOrgLabelsOptions{})
 		is.NoErr(err)
-		is.Equal(lblNames(list), []string{"org/urgent"})
+		is.Equal(labelNames(list), []string{"org/urgent"})
 		is.Equal(resp.Header.Get("X-Total-Count"), "1")
 
 		got, _, err := bob.GetOrgLabel("acme", l.ID)
@@ -265,7 +265,7 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 		}
 		mk := func(owner, repo, name string, exclusive bool) int64 {
 			t.Helper()
-			return lblCreate(t, srv, basicAs("alice"), "/repos/"+owner+"/"+repo+"/labels",
+			return createLabel(t, srv, basicAs("alice"), "/repos/"+owner+"/"+repo+"/labels",
 				map[string]any{"name": name, "color": "#00aabb", "exclusive": exclusive}).ID
 		}
 		bug, doc := mk("alice", "tools", "bug", false), mk("alice", "tools", "doc", false)
@@ -284,14 +284,14 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 			}
 			var list []*gitea.Label
 			r.Decode(t, &list)
-			return lblNames(list)
+			return labelNames(list)
 		}
 
 		t.Run("add, exclusive scopes, replace, remove, clear", func(t *testing.T) {
 			is := is.New(t)
 			got, _, err := alice.AddIssueLabels("alice", "tools", issue.Index, gitea.IssueLabelsOption{Labels: []int64{kindBug, bug}})
 			is.NoErr(err)
-			is.Equal(lblNames(got), []string{"bug", "kind/bug"})
+			is.Equal(labelNames(got), []string{"bug", "kind/bug"})
 			// An exclusive label takes the other label of its scope off.
 			is.Equal(send("POST", map[string]any{"labels": []int64{kindFeat}}), []string{"bug", "kind/feature"})
 			// Unknown and foreign labels are skipped, as in Gitea; repeats are harmless.
@@ -302,7 +302,7 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 			is.Equal(send("PUT", map[string]any{"labels": []int64{doc, kindFeat, kindBug}}), []string{"doc", "kind/bug"})
 			list, _, err := srv.Client().GetIssueLabels("alice", "tools", issue.Index, gitea.ListLabelsOptions{})
 			is.NoErr(err)
-			is.Equal(lblNames(list), []string{"doc", "kind/bug"})
+			is.Equal(labelNames(list), []string{"doc", "kind/bug"})
 
 			_, err = alice.DeleteIssueLabel("alice", "tools", issue.Index, doc)
 			is.NoErr(err)
@@ -328,7 +328,7 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 				after, _, err = alice.GetIssue("alice", "tools", issue.Index)
 				return err == nil && after.Updated.After(before.Updated)
 			})
-			is.Equal(lblNames(after.Labels), []string{"doc"})
+			is.Equal(labelNames(after.Labels), []string{"doc"})
 		})
 
 		t.Run("timeline events", func(t *testing.T) {
@@ -395,7 +395,7 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 			is.NoErr(err)
 			got, _, err := alice.AddIssueLabels("acme", "app", i.Index, gitea.IssueLabelsOption{Labels: []int64{orgLabel.ID, repoLabel}})
 			is.NoErr(err)
-			is.Equal(lblNames(got), []string{"local", "org-wide"})
+			is.Equal(labelNames(got), []string{"local", "org-wide"})
 			is.Equal(got[1].URL, fmt.Sprintf("%s/orgs/acme/labels/%d", srv.API, orgLabel.ID))
 			is.Equal(got[0].URL, fmt.Sprintf("%s/repos/acme/app/labels/%d", srv.API, repoLabel))
 			// A user's repository cannot use the organisation's labels.
@@ -406,7 +406,7 @@ func TestIssueLabelsOnIssues(t *testing.T) {
 			is.NoErr(err)
 			list, _, err := alice.GetIssueLabels("acme", "app", i.Index, gitea.ListLabelsOptions{})
 			is.NoErr(err)
-			is.Equal(lblNames(list), []string{"local"})
+			is.Equal(labelNames(list), []string{"local"})
 		})
 	})
 }

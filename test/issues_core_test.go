@@ -17,8 +17,8 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// icIssue creates an issue through the SDK as c, failing the test on error.
-func icIssue(t *testing.T, c *gitea.Client, owner, repo string, opt gitea.CreateIssueOption) *gitea.Issue {
+// createIssueOK creates an issue through the SDK as c, failing the test on error.
+func createIssueOK(t *testing.T, c *gitea.Client, owner, repo string, opt gitea.CreateIssueOption) *gitea.Issue {
 	t.Helper()
 	i, resp, err := c.CreateIssue(owner, repo, opt)
 	if err != nil {
@@ -30,8 +30,8 @@ func icIssue(t *testing.T, c *gitea.Client, owner, repo string, opt gitea.Create
 	return i
 }
 
-// icOpenIssues reads a repository's open_issues_count.
-func icOpenIssues(t *testing.T, c *gitea.Client, owner, repo string) int {
+// openIssueCount reads a repository's open_issues_count.
+func openIssueCount(t *testing.T, c *gitea.Client, owner, repo string) int {
 	t.Helper()
 	r, _, err := c.GetRepo(owner, repo)
 	if err != nil {
@@ -40,8 +40,8 @@ func icOpenIssues(t *testing.T, c *gitea.Client, owner, repo string) int {
 	return r.OpenIssues
 }
 
-// icTimeline returns the types of an issue's timeline events, in order.
-func icTimeline(t *testing.T, srv *testserver.Server, path string, header ...string) []string {
+// timelineTypes returns the types of an issue's timeline events, in order.
+func timelineTypes(t *testing.T, srv *testserver.Server, path string, header ...string) []string {
 	t.Helper()
 	r := srv.Do("GET", path+"/timeline", nil, header...)
 	if r.Status != http.StatusOK {
@@ -58,8 +58,8 @@ func icTimeline(t *testing.T, srv *testserver.Server, path string, header ...str
 	return out
 }
 
-// icNumbers lists the numbers of a raw issue listing.
-func icNumbers(t *testing.T, r testserver.Response) []int64 {
+// issueNumbers lists the numbers of a raw issue listing.
+func issueNumbers(t *testing.T, r testserver.Response) []int64 {
 	t.Helper()
 	if r.Status != http.StatusOK {
 		t.Fatalf("status %d: %s", r.Status, r.Body)
@@ -74,7 +74,7 @@ func icNumbers(t *testing.T, r testserver.Response) []int64 {
 }
 
 func TestIssueCoreLifecycle(t *testing.T) {
-	icBackends(t, func(t *testing.T, opts ...testserver.Option) {
+	backendsWith(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 		_, bobC := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
@@ -126,7 +126,7 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.Equal(i.URL, srv.API+"/repos/alice/app/issues/1")
 			is.Equal(i.HTMLURL, srv.URL+"/alice/app/issues/1")
 			is.Equal(*i.Repository, gitea.RepositoryMeta{ID: i.Repository.ID, Name: "app", Owner: "alice", FullName: "alice/app"})
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), 1)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), 1)
 
 			got, resp, err := aliceC.GetIssue("alice", "app", 1)
 			is.NoErr(err)
@@ -138,7 +138,7 @@ func TestIssueCoreLifecycle(t *testing.T) {
 		t.Run("create with everything, closed", func(t *testing.T) {
 			is := is.New(t)
 			due := time.Date(2030, 4, 5, 12, 0, 0, 0, time.UTC)
-			i := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Full", Body: "see #1",
+			i := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Full", Body: "see #1",
 				Labels: []int64{bug.ID}, Milestone: v1.ID, Assignees: []string{"dave"}, Deadline: &due, Closed: true})
 			is.Equal(i.State, gitea.StateClosed)
 			is.True(i.Closed != nil)
@@ -149,13 +149,13 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.Equal(len(i.Assignees), 1)
 			is.Equal(i.Assignees[0].UserName, "dave")
 			is.True(i.Deadline != nil && i.Deadline.Equal(due))
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), 1) // closed on creation
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), 1) // closed on creation
 
 			m, _, err := aliceC.GetMilestone("alice", "app", v1.ID)
 			is.NoErr(err)
 			is.Equal(m.ClosedIssues, 1)
 			is.Equal(m.OpenIssues, 0)
-			events := icTimeline(t, srv, fmt.Sprintf("%s/%d", base, i.Index), basicAs("alice")...)
+			events := timelineTypes(t, srv, fmt.Sprintf("%s/%d", base, i.Index), basicAs("alice")...)
 			for _, want := range []string{"label", "milestone", "assignees", "close"} {
 				is.True(strings.Contains(strings.Join(events, ","), want))
 			}
@@ -163,9 +163,9 @@ func TestIssueCoreLifecycle(t *testing.T) {
 
 		t.Run("edit and state transitions", func(t *testing.T) {
 			is := is.New(t)
-			i := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Edit me", Milestone: v1.ID})
+			i := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Edit me", Milestone: v1.ID})
 			path := fmt.Sprintf("%s/%d", base, i.Index)
-			open := icOpenIssues(t, aliceC, "alice", "app")
+			open := openIssueCount(t, aliceC, "alice", "app")
 
 			r := srv.Do("PATCH", path, map[string]any{"title": "Edited", "body": "new body", "state": "closed"}, basicAs("alice")...)
 			is.Equal(r.Status, http.StatusOK)
@@ -175,7 +175,7 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.Equal(got.Body, "new body")
 			is.Equal(got.State, gitea.StateClosed)
 			is.True(got.Closed != nil)
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), open-1)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), open-1)
 			m, _, err := aliceC.GetMilestone("alice", "app", v1.ID)
 			is.NoErr(err)
 			is.Equal(m.OpenIssues, 0)
@@ -187,7 +187,7 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.Equal(resp.StatusCode, http.StatusOK)
 			is.Equal(reopened.State, gitea.StateOpen)
 			is.True(reopened.Closed == nil)
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), open)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), open)
 
 			// Milestone cleared, assignees set, deadline set then removed.
 			zero := int64(0)
@@ -205,7 +205,7 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.True(ed.Deadline == nil)
 			is.Equal(len(ed.Assignees), 0)
 
-			events := strings.Join(icTimeline(t, srv, path, basicAs("alice")...), ",")
+			events := strings.Join(timelineTypes(t, srv, path, basicAs("alice")...), ",")
 			for _, want := range []string{"change_title", "close", "reopen", "milestone", "assignees", "added_deadline", "removed_deadline"} {
 				if !strings.Contains(events, want) {
 					t.Errorf("timeline %s lacks %s", events, want)
@@ -222,10 +222,10 @@ func TestIssueCoreLifecycle(t *testing.T) {
 
 		t.Run("who may edit", func(t *testing.T) {
 			is := is.New(t)
-			mine := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Alice's"})
+			mine := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Alice's"})
 			// bob may read the public repository, so he may open issues,
 			// but what needs write access is ignored.
-			theirs := icIssue(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Bob's", Labels: []int64{bug.ID},
+			theirs := createIssueOK(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Bob's", Labels: []int64{bug.ID},
 				Milestone: v1.ID, Assignees: []string{"alice"}})
 			is.Equal(len(theirs.Labels), 0)
 			is.True(theirs.Milestone == nil)
@@ -277,9 +277,9 @@ func TestIssueCoreLifecycle(t *testing.T) {
 
 		t.Run("delete", func(t *testing.T) {
 			is := is.New(t)
-			i := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Doomed", Labels: []int64{bug.ID}, Milestone: v1.ID})
+			i := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Doomed", Labels: []int64{bug.ID}, Milestone: v1.ID})
 			path := fmt.Sprintf("%s/%d", base, i.Index)
-			open := icOpenIssues(t, aliceC, "alice", "app")
+			open := openIssueCount(t, aliceC, "alice", "app")
 			assertAPIError(t, srv.Do("DELETE", path, nil), http.StatusUnauthorized, "token is required")
 			assertAPIError(t, srv.Do("DELETE", path, nil, basicAs("bob")...), http.StatusForbidden, "")
 			assertAPIError(t, srv.Do("DELETE", path, nil, basicAs("dave")...), http.StatusForbidden, "") // write is not admin
@@ -291,19 +291,19 @@ func TestIssueCoreLifecycle(t *testing.T) {
 			is.Equal(resp.StatusCode, http.StatusNoContent)
 			assertAPIError(t, srv.Do("GET", path, nil, basicAs("alice")...), http.StatusNotFound, "")
 			assertAPIError(t, srv.Do("DELETE", path, nil, basicAs("alice")...), http.StatusNotFound, "")
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), open-1)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), open-1)
 			m, _, err = aliceC.GetMilestone("alice", "app", v1.ID)
 			is.NoErr(err)
 			is.Equal(m.OpenIssues, before-1)
 			// The next issue does not reuse the deleted index.
-			next := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "After"})
+			next := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "After"})
 			is.Equal(next.Index, i.Index+1)
 		})
 	}, testserver.WithSettings(func(s *site.Settings) { s.MaxBodyBytes = 64 << 10 }))
 }
 
-// icBackends runs f on both backends with extra options.
-func icBackends(t *testing.T, f func(t *testing.T, opts ...testserver.Option), extra ...testserver.Option) {
+// backendsWith runs f on both backends with extra options.
+func backendsWith(t *testing.T, f func(t *testing.T, opts ...testserver.Option), extra ...testserver.Option) {
 	t.Helper()
 	backends(t, func(t *testing.T, opts ...testserver.Option) { f(t, append(opts, extra...)...) })
 }
@@ -316,9 +316,9 @@ func TestIssueCoreAccess(t *testing.T) {
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "secret", Private: true})
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "old"})
 		createRepo(t, aliceC, gitea.CreateRepoOption{Name: "notracker"})
-		icIssue(t, aliceC, "alice", "secret", gitea.CreateIssueOption{Title: "hidden"})
-		icIssue(t, aliceC, "alice", "old", gitea.CreateIssueOption{Title: "before archiving"})
-		icIssue(t, aliceC, "alice", "notracker", gitea.CreateIssueOption{Title: "before disabling"})
+		createIssueOK(t, aliceC, "alice", "secret", gitea.CreateIssueOption{Title: "hidden"})
+		createIssueOK(t, aliceC, "alice", "old", gitea.CreateIssueOption{Title: "before archiving"})
+		createIssueOK(t, aliceC, "alice", "notracker", gitea.CreateIssueOption{Title: "before disabling"})
 		yes, no := true, false
 		if _, _, err := aliceC.EditRepo("alice", "old", gitea.EditRepoOption{Archived: &yes}); err != nil {
 			t.Fatalf("archive: %v", err)
@@ -393,10 +393,10 @@ func TestIssueCoreListFilters(t *testing.T) {
 			t.Fatalf("milestone: %v", err)
 		}
 		// 1: alice, bug+ui, v1, mentions bob   2: bob, bug, closed   3: alice, assigned bob   4: bob, keyword
-		first := icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Crash on start", Body: "cc @bob", Labels: []int64{bug.ID, ui.ID}, Milestone: v1.ID})
-		icIssue(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Wrong colour", Labels: []int64{bug.ID}, Closed: true})
-		icIssue(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Docs", Assignees: []string{"bob"}})
-		last := icIssue(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Startup is slow", Body: "the crash reporter is slow"})
+		first := createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Crash on start", Body: "cc @bob", Labels: []int64{bug.ID, ui.ID}, Milestone: v1.ID})
+		createIssueOK(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Wrong colour", Labels: []int64{bug.ID}, Closed: true})
+		createIssueOK(t, aliceC, "alice", "app", gitea.CreateIssueOption{Title: "Docs", Assignees: []string{"bob"}})
+		last := createIssueOK(t, bobC, "alice", "app", gitea.CreateIssueOption{Title: "Startup is slow", Body: "the crash reporter is slow"})
 		const base = "/repos/alice/app/issues"
 
 		cases := []struct {
@@ -427,7 +427,7 @@ func TestIssueCoreListFilters(t *testing.T) {
 			{"state=all&before=" + first.Updated.Add(-time.Hour).UTC().Format(time.RFC3339), []int64{}},
 		}
 		for _, c := range cases {
-			got := icNumbers(t, srv.Do("GET", base+"?"+c.query, nil))
+			got := issueNumbers(t, srv.Do("GET", base+"?"+c.query, nil))
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("?%s: got %v, want %v", c.query, got, c.want)
 			}
@@ -436,11 +436,11 @@ func TestIssueCoreListFilters(t *testing.T) {
 		t.Run("paging headers", func(t *testing.T) {
 			is := is.New(t)
 			r := srv.Do("GET", base+"?state=all&limit=3&page=1", nil)
-			is.Equal(icNumbers(t, r), []int64{4, 3, 2})
+			is.Equal(issueNumbers(t, r), []int64{4, 3, 2})
 			is.Equal(r.Header.Get("X-Total-Count"), "4")
 			is.True(strings.Contains(r.Header.Get("Link"), `rel="next"`))
 			r = srv.Do("GET", base+"?state=all&limit=3&page=2", nil)
-			is.Equal(icNumbers(t, r), []int64{1})
+			is.Equal(issueNumbers(t, r), []int64{1})
 			is.Equal(r.Header.Get("X-Total-Count"), "4")
 			r = srv.Do("GET", base+"?labels=bug&state=all&limit=1", nil)
 			is.Equal(r.Header.Get("X-Total-Count"), "2")
@@ -460,11 +460,11 @@ func TestIssueCoreListFilters(t *testing.T) {
 
 		t.Run("counters follow close and reopen", func(t *testing.T) {
 			is := is.New(t)
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), 3)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), 3)
 			closed := gitea.StateClosed
 			_, _, err := aliceC.EditIssue("alice", "app", 1, gitea.EditIssueOption{State: &closed})
 			is.NoErr(err)
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), 2)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), 2)
 			is.Equal(srv.Do("GET", base, nil).Header.Get("X-Total-Count"), "2")
 			m, _, err := aliceC.GetMilestone("alice", "app", v1.ID)
 			is.NoErr(err)
@@ -473,7 +473,7 @@ func TestIssueCoreListFilters(t *testing.T) {
 			open := gitea.StateOpen
 			_, _, err = aliceC.EditIssue("alice", "app", 1, gitea.EditIssueOption{State: &open})
 			is.NoErr(err)
-			is.Equal(icOpenIssues(t, aliceC, "alice", "app"), 3)
+			is.Equal(openIssueCount(t, aliceC, "alice", "app"), 3)
 			m, _, err = aliceC.GetMilestone("alice", "app", v1.ID)
 			is.NoErr(err)
 			is.Equal(m.OpenIssues, 1)
@@ -494,9 +494,9 @@ func TestIssueCoreSearch(t *testing.T) {
 		if _, err := aliceC.AddCollaborator("alice", "priv", "carol", gitea.AddCollaboratorOption{Permission: &read}); err != nil {
 			t.Fatalf("add collaborator: %v", err)
 		}
-		icIssue(t, aliceC, "alice", "pub", gitea.CreateIssueOption{Title: "public widget"})
-		icIssue(t, aliceC, "alice", "priv", gitea.CreateIssueOption{Title: "private widget"})
-		icIssue(t, bobC, "bob", "bobs", gitea.CreateIssueOption{Title: "bob widget"})
+		createIssueOK(t, aliceC, "alice", "pub", gitea.CreateIssueOption{Title: "public widget"})
+		createIssueOK(t, aliceC, "alice", "priv", gitea.CreateIssueOption{Title: "private widget"})
+		createIssueOK(t, bobC, "bob", "bobs", gitea.CreateIssueOption{Title: "bob widget"})
 
 		titles := func(t *testing.T, r testserver.Response) []string {
 			t.Helper()
@@ -584,7 +584,7 @@ func TestIssueCoreConcurrentCreate(t *testing.T) {
 		for k, n := range numbers {
 			is.Equal(n, k+1) // 1..200, no gap, no duplicate
 		}
-		is.Equal(icOpenIssues(t, aliceC, "alice", "busy"), workers*each)
+		is.Equal(openIssueCount(t, aliceC, "alice", "busy"), workers*each)
 		is.Equal(srv.Do("GET", "/repos/alice/busy/issues?limit=1", nil).Header.Get("X-Total-Count"), "200")
 	})
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/depothq/depot/domain/errs"
 )
 
-func lblStr(s string) *string { return &s }
-func lblBool(b bool) *bool    { return &b }
+func strPtr(s string) *string { return &s }
+func boolPtr(b bool) *bool    { return &b }
 
 func TestNormalizeColor(t *testing.T) {
 	for _, tc := range []struct {
@@ -52,12 +52,12 @@ func TestNewLabelAndApply(t *testing.T) {
 		in    LabelInput
 		field string // the 422's field, "" when valid
 	}{
-		{"valid", LabelInput{Name: lblStr(" bug "), Color: lblStr("#FF0000")}, ""},
-		{"no name", LabelInput{Color: lblStr("#ff0000")}, "Name"},
-		{"blank name", LabelInput{Name: lblStr("  "), Color: lblStr("#ff0000")}, "Name"},
-		{"no color", LabelInput{Name: lblStr("bug")}, "Color"},
-		{"bad color", LabelInput{Name: lblStr("bug"), Color: lblStr("#12345g")}, "Color"},
-		{"long name", LabelInput{Name: lblStr(string(make([]byte, 256))), Color: lblStr("fff")}, "Name"},
+		{"valid", LabelInput{Name: strPtr(" bug "), Color: strPtr("#FF0000")}, ""},
+		{"no name", LabelInput{Color: strPtr("#ff0000")}, "Name"},
+		{"blank name", LabelInput{Name: strPtr("  "), Color: strPtr("#ff0000")}, "Name"},
+		{"no color", LabelInput{Name: strPtr("bug")}, "Color"},
+		{"bad color", LabelInput{Name: strPtr("bug"), Color: strPtr("#12345g")}, "Color"},
+		{"long name", LabelInput{Name: strPtr(string(make([]byte, 256))), Color: strPtr("fff")}, "Name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
@@ -78,22 +78,22 @@ func TestNewLabelAndApply(t *testing.T) {
 
 	t.Run("archiving keeps the first date", func(t *testing.T) {
 		is := is.New(t)
-		l, err := NewLabel(LabelInput{Name: lblStr("x"), Color: lblStr("fff"), IsArchived: lblBool(true)}, now)
+		l, err := NewLabel(LabelInput{Name: strPtr("x"), Color: strPtr("fff"), IsArchived: boolPtr(true)}, now)
 		is.NoErr(err)
 		is.Equal(*l.ArchivedAt, now)
-		is.NoErr(l.Apply(LabelInput{IsArchived: lblBool(true)}, later))
+		is.NoErr(l.Apply(LabelInput{IsArchived: boolPtr(true)}, later))
 		is.Equal(*l.ArchivedAt, now)
 		is.Equal(l.UpdatedAt, later)
-		is.NoErr(l.Apply(LabelInput{IsArchived: lblBool(false)}, later))
+		is.NoErr(l.Apply(LabelInput{IsArchived: boolPtr(false)}, later))
 		is.Equal(l.ArchivedAt, nil)
 	})
 
 	t.Run("a failed edit changes nothing", func(t *testing.T) {
 		is := is.New(t)
-		l, err := NewLabel(LabelInput{Name: lblStr("x"), Color: lblStr("fff")}, now)
+		l, err := NewLabel(LabelInput{Name: strPtr("x"), Color: strPtr("fff")}, now)
 		is.NoErr(err)
 		before := *l
-		is.True(l.Apply(LabelInput{Name: lblStr("y"), Color: lblStr("nope")}, later) != nil)
+		is.True(l.Apply(LabelInput{Name: strPtr("y"), Color: strPtr("nope")}, later) != nil)
 		is.Equal(*l, before)
 	})
 }
@@ -157,14 +157,14 @@ func TestAddAndReplaceLabels(t *testing.T) {
 			} else {
 				ch = AddLabels(tc.current, tc.labels)
 			}
-			is.Equal(lblNames(ch.Add), tc.add)
-			is.Equal(lblNames(ch.Remove), tc.remove)
+			is.Equal(labelNames(ch.Add), tc.add)
+			is.Equal(labelNames(ch.Remove), tc.remove)
 			is.Equal(ch.Empty(), len(tc.add)+len(tc.remove) == 0)
 		})
 	}
 }
 
-func lblNames(ls []*Label) []string {
+func labelNames(ls []*Label) []string {
 	if len(ls) == 0 {
 		return nil
 	}

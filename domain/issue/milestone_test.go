@@ -19,12 +19,12 @@ func TestNewMilestone(t *testing.T) {
 		field  string
 		closed bool
 	}{
-		{"valid", MilestoneInput{Title: lblStr(" v1 "), DueAt: &due}, "", false},
-		{"created closed", MilestoneInput{Title: lblStr("v1"), State: lblStr("closed")}, "", true},
+		{"valid", MilestoneInput{Title: strPtr(" v1 "), DueAt: &due}, "", false},
+		{"created closed", MilestoneInput{Title: strPtr("v1"), State: strPtr("closed")}, "", true},
 		{"no title", MilestoneInput{}, "Title", false},
-		{"blank title", MilestoneInput{Title: lblStr(" ")}, "Title", false},
-		{"bad state", MilestoneInput{Title: lblStr("v1"), State: lblStr("done")}, "State", false},
-		{"long title", MilestoneInput{Title: lblStr(string(make([]byte, 256)))}, "Title", false},
+		{"blank title", MilestoneInput{Title: strPtr(" ")}, "Title", false},
+		{"bad state", MilestoneInput{Title: strPtr("v1"), State: strPtr("done")}, "State", false},
+		{"long title", MilestoneInput{Title: strPtr(string(make([]byte, 256)))}, "Title", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
@@ -49,21 +49,21 @@ func TestNewMilestone(t *testing.T) {
 func TestMilestoneStateTransitions(t *testing.T) {
 	is := is.New(t)
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	m, err := NewMilestone(MilestoneInput{Title: lblStr("v1")}, t0)
+	m, err := NewMilestone(MilestoneInput{Title: strPtr("v1")}, t0)
 	is.NoErr(err)
 	is.Equal(m.State(), StateOpen)
 
 	t1 := t0.Add(time.Hour)
-	is.NoErr(m.Apply(MilestoneInput{State: lblStr("closed")}, t1))
+	is.NoErr(m.Apply(MilestoneInput{State: strPtr("closed")}, t1))
 	is.Equal(m.State(), StateClosed)
 	is.Equal(*m.ClosedAt, t1)
 
 	// Closing again keeps the first closing date.
-	is.NoErr(m.Apply(MilestoneInput{State: lblStr("closed"), Description: lblStr("d")}, t1.Add(time.Hour)))
+	is.NoErr(m.Apply(MilestoneInput{State: strPtr("closed"), Description: strPtr("d")}, t1.Add(time.Hour)))
 	is.Equal(*m.ClosedAt, t1)
 	is.Equal(m.Description, "d")
 
-	is.NoErr(m.Apply(MilestoneInput{State: lblStr("open")}, t1))
+	is.NoErr(m.Apply(MilestoneInput{State: strPtr("open")}, t1))
 	is.Equal(m.State(), StateOpen)
 	is.Equal(m.ClosedAt, nil)
 
@@ -74,6 +74,6 @@ func TestMilestoneStateTransitions(t *testing.T) {
 	is.Equal(m.DueAt, nil)
 
 	before := *m
-	is.True(m.Apply(MilestoneInput{Title: lblStr(""), State: lblStr("closed")}, t1) != nil)
+	is.True(m.Apply(MilestoneInput{Title: strPtr(""), State: strPtr("closed")}, t1) != nil)
 	is.Equal(*m, before) // a failed edit changes nothing
 }
