@@ -91,7 +91,7 @@ func (s commitStatuses) getCombinedStatus(q *request) error {
 	if err != nil {
 		return err
 	}
-	commitURL := s.repoAPIURL(q.repo) + "/commits/" + url.PathEscape(cs.SHA)
+	commitURL := s.repoAPIURL(q.repo.Repo) + "/commits/" + url.PathEscape(cs.SHA)
 	s.setPaging(q.w, q.r, opts, cs.Total)
 	q.json(http.StatusOK, combinedStatusDTO{
 		State: string(cs.State), SHA: cs.SHA, TotalCount: cs.Total,
@@ -139,7 +139,7 @@ type combinedStatusDTO struct {
 func (s commitStatuses) toCommitStatus(c auth.Caller, a *repos.Access, st *commitstatus.Status, page content.StatusPage) commitStatusDTO {
 	d := commitStatusDTO{
 		ID: st.Index, State: string(st.State), TargetURL: st.TargetURL, Description: st.Description,
-		URL:     s.repoAPIURL(a) + "/statuses/" + url.PathEscape(st.SHA),
+		URL:     s.repoAPIURL(a.Repo) + "/statuses/" + url.PathEscape(st.SHA),
 		Context: st.Context, Created: st.Created.UTC(), Updated: st.Updated.UTC(),
 	}
 	if u := page.Creators[st.CreatorID]; u != nil {

@@ -151,12 +151,12 @@ func histFiles(files []ports.CommitFileChange) []histFileDTO {
 // repeats the commit id there; both open the same tree through
 // R/git/trees).
 func (s *kernel) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitView) histCommitDTO {
-	api := s.repoAPIURL(a)
+	api := s.repoAPIURL(a.Repo)
 	d := histCommitDTO{
 		URL:     api + "/git/commits/" + v.ID,
 		SHA:     v.ID,
 		Created: v.Committer.When,
-		HTMLURL: s.repoHTMLURL(a) + "/commit/" + v.ID,
+		HTMLURL: s.repoWebURL(a.Repo) + "/commit/" + v.ID,
 		RepoCommit: &histRepoCommitDTO{
 			URL:       api + "/git/commits/" + v.ID,
 			Author:    histUser(v.Author),

@@ -32,7 +32,7 @@ func (s gitBlobs) getGitBlob(q *request) error {
 	if err != nil {
 		return notFoundAsBadRequest(err)
 	}
-	out := gitBlobDTO{URL: s.repoAPIURL(q.repo) + "/git/blobs/" + url.PathEscape(b.ID), SHA: b.ID, Size: b.Size}
+	out := gitBlobDTO{URL: s.repoAPIURL(q.repo.Repo) + "/git/blobs/" + url.PathEscape(b.ID), SHA: b.ID, Size: b.Size}
 	if b.Content != nil {
 		enc, content := "base64", base64.StdEncoding.EncodeToString(b.Content)
 		out.Encoding, out.Content = &enc, &content

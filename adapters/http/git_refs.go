@@ -117,7 +117,7 @@ type refNoteDTO struct {
 
 // toAnnotatedTag renders a tag object as Gitea's ToAnnotatedTag does.
 func (s gitRefs) toAnnotatedTag(a *repos.Access, t ports.GitTag) refAnnotatedTagDTO {
-	api := s.repoAPIURL(a)
+	api := s.repoAPIURL(a.Repo)
 	return refAnnotatedTagDTO{
 		Tag: t.Name, SHA: t.ID, URL: api + "/git/tags/" + t.ID, Message: t.Message,
 		Tagger:       commitUser(t.Tagger),
@@ -128,7 +128,7 @@ func (s gitRefs) toAnnotatedTag(a *repos.Access, t ports.GitTag) refAnnotatedTag
 
 // toReference renders a reference as Gitea's git refs routes do.
 func (s gitRefs) toReference(a *repos.Access, r ports.GitRef) refReferenceDTO {
-	api := s.repoAPIURL(a)
+	api := s.repoAPIURL(a.Repo)
 	return refReferenceDTO{
 		Ref: r.Name, URL: api + "/git/" + escapePath(r.Name),
 		Object: &refGitObjectDTO{Type: r.ObjectType, SHA: r.ObjectID,

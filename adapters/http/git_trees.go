@@ -67,7 +67,7 @@ func (s gitTrees) getGitTree(q *request) error {
 	if err != nil {
 		return notFoundAsBadRequest(err)
 	}
-	api := s.repoAPIURL(q.repo)
+	api := s.repoAPIURL(q.repo.Repo)
 	out := gitTreeDTO{SHA: t.ID, URL: api + "/git/trees/" + url.PathEscape(t.ID), Page: page, TotalCount: t.Total}
 	if len(t.Entries) > 0 {
 		out.Entries = make([]gitEntryDTO, len(t.Entries))

@@ -65,10 +65,10 @@ func (s *kernel) commentFilter(q *request) (issues.CommentFilter, error) {
 		return f, err
 	}
 	f.ListOptions = opts
-	if f.Since, err = issueQueryTime(q, "since"); err != nil {
+	if f.Since, err = queryTime(q, "since"); err != nil {
 		return f, err
 	}
-	f.Before, err = issueQueryTime(q, "before")
+	f.Before, err = queryTime(q, "before")
 	return f, err
 }
 

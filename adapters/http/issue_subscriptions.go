@@ -2,8 +2,6 @@ package http
 
 import (
 	"net/http"
-	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/depothq/depot/domain/repository"
@@ -54,7 +52,7 @@ func (s issueSubscriptions) checkIssueSubscription(q *request) error {
 	}
 	issueURL := s.issueAPIURL(q.repo.Repo, i.Index)
 	q.json(http.StatusOK, issueWatchDTO{Subscribed: on, Ignored: !on, CreatedAt: i.CreatedAt.UTC(),
-		URL: issueURL + "/subscriptions", RepositoryURL: s.repoAPIURL(q.repo)})
+		URL: issueURL + "/subscriptions", RepositoryURL: s.repoAPIURL(q.repo.Repo)})
 	return nil
 }
 
@@ -85,8 +83,7 @@ func (s issueSubscriptions) issueSubscription(q *request, watch bool) error {
 
 // issueAPIURL is the API address of issue index of r.
 func (s issueSubscriptions) issueAPIURL(r *repository.Repository, index int64) string {
-	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name) +
-		"/issues/" + strconv.FormatInt(index, 10)
+	return s.repoAPIURL(r) + "/issues/" + itoa(index)
 }
 
 // issueWatchDTO is Gitea's WatchInfo for an issue subscription.

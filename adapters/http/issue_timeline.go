@@ -95,7 +95,7 @@ func (s *kernel) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.
 		d.Milestone = toMilestoneDTO(m)
 	}
 	if l, ok := v.Labels[c.LabelID]; ok {
-		api := s.repoAPIURL(a)
+		api := s.repoAPIURL(a.Repo)
 		if l.OrgID != 0 {
 			api = s.orgAPIURL(a.Repo.Owner.Name)
 		}

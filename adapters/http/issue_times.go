@@ -34,10 +34,10 @@ func (s issueTimes) timeFilter(q *request) (issues.TimeFilter, error) {
 	if f.ListOptions, err = s.listOptions(q.r); err != nil {
 		return f, err
 	}
-	if f.Since, err = issueQueryTime(q, "since"); err != nil {
+	if f.Since, err = queryTime(q, "since"); err != nil {
 		return f, err
 	}
-	if f.Before, err = issueQueryTime(q, "before"); err != nil {
+	if f.Before, err = queryTime(q, "before"); err != nil {
 		return f, err
 	}
 	f.User = q.r.URL.Query().Get("user")

@@ -39,10 +39,6 @@ func issueIndex(q *request) (int64, error) {
 	return n, nil
 }
 
-// issueQueryTime reads an optional RFC 3339 time parameter (queryTime, the
-// one reader of such parameters); anything else is a 400 naming it.
-func issueQueryTime(q *request, name string) (time.Time, error) { return queryTime(q, name) }
-
 // splitList splits a comma-separated parameter.
 func splitList(v string) []string {
 	if strings.TrimSpace(v) == "" {

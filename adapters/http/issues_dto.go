@@ -6,7 +6,6 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
-	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -55,11 +54,6 @@ type repoMetaDTO struct {
 	Name     string `json:"name"`
 	Owner    string `json:"owner"`
 	FullName string `json:"full_name"`
-}
-
-// issueRepoAPI is the API address of r, without a trailing slash.
-func (s *kernel) issueRepoAPI(r *repository.Repository) string {
-	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
 }
 
 // issueDTOs renders issue views for caller c as Gitea's Issue JSON, in
@@ -111,7 +105,7 @@ func (rd *issueRenderer) repo(r *repository.Repository) *issueRepoParts {
 	if rd.repos == nil {
 		rd.repos = map[int64]*issueRepoParts{}
 	}
-	p := &issueRepoParts{api: rd.s.issueRepoAPI(r), web: rd.s.repoWebURL(r),
+	p := &issueRepoParts{api: rd.s.repoAPIURL(r), web: rd.s.repoWebURL(r),
 		orgAPI: rd.s.baseURL + apiPrefix + "/orgs/" + url.PathEscape(r.Owner.Name),
 		meta:   &repoMetaDTO{ID: r.ID, Name: r.Name, Owner: r.Owner.Name, FullName: r.FullName()}}
 	rd.repos[r.ID] = p
@@ -192,18 +186,4 @@ func utcPtr(t *time.Time) *time.Time {
 	}
 	v := t.UTC()
 	return &v
-}
-
-// repoWebURL is the web address of r.
-func (s *kernel) repoWebURL(r *repository.Repository) string {
-	return s.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
-}
-
-// issueWebURL is the web address of i in r: under /pulls/ for a pull request.
-func (s *kernel) issueWebURL(r *repository.Repository, i *issue.Issue) string {
-	kind := "/issues/"
-	if i.IsPull {
-		kind = "/pulls/"
-	}
-	return s.repoWebURL(r) + kind + itoa(i.Index)
 }

@@ -95,7 +95,7 @@ func (s repoLabels) getRepoLabel(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, toLabelDTO(l, s.repoAPIURL(q.repo)))
+	q.json(http.StatusOK, toLabelDTO(l, s.repoAPIURL(q.repo.Repo)))
 	return nil
 }
 
@@ -109,7 +109,7 @@ func (s repoLabels) createRepoLabel(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, toLabelDTO(l, s.repoAPIURL(q.repo)))
+	q.json(http.StatusCreated, toLabelDTO(l, s.repoAPIURL(q.repo.Repo)))
 	return nil
 }
 
@@ -127,7 +127,7 @@ func (s repoLabels) editRepoLabel(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, toLabelDTO(l, s.repoAPIURL(q.repo)))
+	q.json(http.StatusOK, toLabelDTO(l, s.repoAPIURL(q.repo.Repo)))
 	return nil
 }
 
@@ -168,7 +168,7 @@ func (s *kernel) orgAPIURL(name string) string {
 // its repository's or, for an organisation's label, the organisation's
 // (the repository's owner), as Gitea's convert.ToLabelList does.
 func (s *kernel) labelDTOs(a *repos.Access, labels []*issue.Label) []labelDTO {
-	repoAPI := s.repoAPIURL(a)
+	repoAPI := s.repoAPIURL(a.Repo)
 	out := make([]labelDTO, len(labels))
 	for i, l := range labels {
 		api := repoAPI

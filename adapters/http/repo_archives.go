@@ -60,7 +60,7 @@ func (s repoArchives) streamArchive(q *request, a *content.Archive) error {
 		h.Set("Content-Type", "application/octet-stream")
 		h.Set("Content-Disposition", attachmentDisposition(a.FileName))
 		// Nix's tarball fetcher locks to this address (Gitea sends it too).
-		h.Add("Link", "<"+s.repoAPIURL(q.repo)+"/archive/"+rev.CommitID+"."+string(a.Format)+"?rev="+rev.CommitID+
+		h.Add("Link", "<"+s.repoAPIURL(q.repo.Repo)+"/archive/"+rev.CommitID+"."+string(a.Format)+"?rev="+rev.CommitID+
 			`>; rel="immutable"`)
 		if exposed := h.Get("Access-Control-Expose-Headers"); exposed != "" {
 			h.Set("Access-Control-Expose-Headers", exposed+", Content-Disposition")

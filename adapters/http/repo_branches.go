@@ -137,7 +137,7 @@ func (s repoBranches) toBranch(a *repos.Access, b content.BranchView) refBranchD
 	return refBranchDTO{
 		Name: b.Name,
 		Commit: &refPayloadCommitDTO{
-			ID: c.ID, Message: c.Message, URL: s.repoHTMLURL(a) + "/commit/" + c.ID,
+			ID: c.ID, Message: c.Message, URL: s.repoWebURL(a.Repo) + "/commit/" + c.ID,
 			Author: payloadUser(c.Author, b.Author), Committer: payloadUser(c.Committer, b.Committer),
 			Verification: unsignedVerification(), Timestamp: c.Author.When,
 		},

@@ -303,13 +303,13 @@ type fileDeleteResponseDTO struct {
 
 // toFileCommit renders the commit a write made as Gitea does.
 func (s repoChanges) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileCommitDTO {
-	api := s.repoAPIURL(a)
+	api := s.repoAPIURL(a.Repo)
 	meta := func(kind, sha string) commitMetaDTO {
 		return commitMetaDTO{URL: api + "/git/" + kind + "/" + url.PathEscape(sha), SHA: sha}
 	}
 	d := &fileCommitDTO{
 		commitMetaDTO: meta("commits", c.ID),
-		HTMLURL:       s.repoHTMLURL(a) + "/commit/" + url.PathEscape(c.ID),
+		HTMLURL:       s.repoWebURL(a.Repo) + "/commit/" + url.PathEscape(c.ID),
 		Author:        commitUser(c.Author),
 		Committer:     commitUser(c.Committer),
 		Parents:       make([]commitMetaDTO, 0, len(c.ParentIDs)),

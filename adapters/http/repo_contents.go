@@ -101,8 +101,8 @@ func webRef(rev ports.GitRevision) string {
 // included for files when withContent is set; directory listings leave it
 // out, as Gitea does.
 func (s *kernel) toContents(a *repos.Access, rev ports.GitRevision, e ports.GitEntry, withContent bool) contentsDTO {
-	api := s.repoAPIURL(a)
-	html := s.repoHTMLURL(a)
+	api := s.repoAPIURL(a.Repo)
+	html := s.repoWebURL(a.Repo)
 	ref := rev.Name
 	if ref == "" {
 		ref = rev.CommitID

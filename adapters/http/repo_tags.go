@@ -97,14 +97,14 @@ type refTagDTO struct {
 // toTag renders a tag as Gitea's ToTag does. The commit URL names the
 // tagged commit (Gitea's names the tag object, which is no commit).
 func (s repoTags) toTag(a *repos.Access, t ports.GitTag) refTagDTO {
-	html := s.repoHTMLURL(a)
+	html := s.repoWebURL(a.Repo)
 	sha := t.CommitID
 	if sha == "" {
 		sha = t.ObjectID
 	}
 	return refTagDTO{
 		Name: t.Name, Message: strings.TrimSpace(t.Message), ID: t.ID,
-		Commit:     &commitMetaDTO{URL: s.repoAPIURL(a) + "/git/commits/" + sha, SHA: sha, Created: t.Tagger.When},
+		Commit:     &commitMetaDTO{URL: s.repoAPIURL(a.Repo) + "/git/commits/" + sha, SHA: sha, Created: t.Tagger.When},
 		ZipballURL: html + "/archive/" + url.PathEscape(t.Name+".zip"),
 		TarballURL: html + "/archive/" + url.PathEscape(t.Name+".tar.gz"),
 	}

@@ -4,7 +4,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/repository"
 )
 
 // The addresses of a repository, which the DTOs of many resources carry.
@@ -18,12 +19,21 @@ func escapePath(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// repoAPIURL is the API address of a's repository, without a trailing slash.
-func (s *kernel) repoAPIURL(a *repos.Access) string {
-	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
+// repoAPIURL is the API address of r, without a trailing slash.
+func (s *kernel) repoAPIURL(r *repository.Repository) string {
+	return s.baseURL + apiPrefix + "/repos/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
 }
 
-// repoHTMLURL is the web address of a's repository.
-func (s *kernel) repoHTMLURL(a *repos.Access) string {
-	return s.baseURL + "/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
+// repoWebURL is the web address of r.
+func (s *kernel) repoWebURL(r *repository.Repository) string {
+	return s.baseURL + "/" + url.PathEscape(r.Owner.Name) + "/" + url.PathEscape(r.Name)
+}
+
+// issueWebURL is the web address of i in r: under /pulls/ for a pull request.
+func (s *kernel) issueWebURL(r *repository.Repository, i *issue.Issue) string {
+	kind := "/issues/"
+	if i.IsPull {
+		kind = "/pulls/"
+	}
+	return s.repoWebURL(r) + kind + itoa(i.Index)
 }

@@ -2,7 +2,6 @@ package http
 
 import (
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/depothq/depot/app/repos"
@@ -97,7 +96,7 @@ type watchDTO struct {
 }
 
 func (s repoWatches) toWatch(a *repos.Access, w *ports.Watch) watchDTO {
-	repoURL := s.baseURL + apiPrefix + "/repos/" + url.PathEscape(a.Repo.Owner.Name) + "/" + url.PathEscape(a.Repo.Name)
+	repoURL := s.repoAPIURL(a.Repo)
 	return watchDTO{
 		Subscribed: w.Mode == repository.WatchNormal || w.Mode == repository.WatchAuto, Ignored: w.Mode == repository.WatchDont,
 		CreatedAt: w.Created.UTC(), URL: repoURL + "/subscription", RepositoryURL: repoURL,
