@@ -1,0 +1,106 @@
+package ports
+
+import (
+	"context"
+	"io"
+)
+
+// MergeStatus is what an in-memory merge of a pull request's head into its
+// base found, in Gitea's words (models/issues/pull.go PullRequestStatus).
+type MergeStatus string
+
+// The mergeability states of a pull request.
+const (
+	// MergeChecking: not computed yet for the current head and base.
+	MergeChecking MergeStatus = "checking"
+	// MergeMergeable: the head merges into the base without conflicts.
+	MergeMergeable MergeStatus = "mergeable"
+	// MergeConflict: some files conflict (MergeCheck.ConflictedFiles).
+	MergeConflict MergeStatus = "conflict"
+	// MergeEmpty: the merge would not change the base's tree.
+	MergeEmpty MergeStatus = "empty"
+	// MergeAncestor: the head is already reachable from the base.
+	MergeAncestor MergeStatus = "ancestor"
+	// MergeManuallyMerged: the head reached the base by a push, not a merge.
+	MergeManuallyMerged MergeStatus = "manually_merged"
+	// MergeError: the check could not be completed (the head vanished).
+	MergeError MergeStatus = "error"
+)
+
+// MergeCheck is the result of GitPulls.CheckMerge.
+type MergeCheck struct {
+	Status MergeStatus
+	// MergeBaseID is the best common ancestor ("" when none).
+	MergeBaseID string
+	// ConflictedFiles are the paths in conflict, sorted, at most 100.
+	ConflictedFiles []string
+	// CommitsAhead counts the head's commits not in the base; CommitsBehind
+	// the base's not in the head.
+	CommitsAhead, CommitsBehind int
+	// Additions, Deletions and ChangedFiles are the diff stats from the
+	// merge base to the head, as a pull request shows them.
+	Additions, Deletions, ChangedFiles int
+}
+
+// GitMergeCommit is a commit a merge writes: its message and signatures.
+type GitMergeCommit struct {
+	Message   string
+	Author    GitSignature
+	Committer GitSignature
+}
+
+// RangeFile is one file changed between two commits, with its line counts.
+type RangeFile struct {
+	// Path is the file's path after the change; PreviousPath is set when it
+	// was renamed (or copied) from another path.
+	Path, PreviousPath string
+	// Status is added, removed, modified, renamed or copied (Gitea's words).
+	Status               string
+	Additions, Deletions int
+	// Binary is set for a file git treats as binary (no line counts).
+	Binary bool
+}
+
+// GitPulls is the part of the Git storage pull requests use. Commit ids
+// are full hex ids; an absent commit or ref is errs.ErrNotFound. Nothing
+// here needs a work tree: merges are computed in memory.
+type GitPulls interface {
+	// CopyRef makes ref toRef in repository to point at the commit fromRef
+	// names in repository from, copying the objects it needs (the same
+	// repository when from == to), and returns that commit. It is how
+	// refs/pull/<index>/head follows a fork's branch. The move is forced.
+	CopyRef(ctx context.Context, from RepoPath, fromRef string, to RepoPath, toRef string) (string, error)
+	// UpdateRef moves ref to newID if it still points at oldID (compare and
+	// swap; oldID "" means the ref must not exist). Otherwise it changes
+	// nothing and returns errs.ErrConflict.
+	UpdateRef(ctx context.Context, p RepoPath, ref, newID, oldID string) error
+	// IsAncestor reports whether commit a is reachable from commit b (a
+	// commit is its own ancestor).
+	IsAncestor(ctx context.Context, p RepoPath, a, b string) (bool, error)
+	// CheckMerge merges headID into baseID in memory and says whether that
+	// would succeed, with the stats of the head's changes.
+	CheckMerge(ctx context.Context, p RepoPath, baseID, headID string) (MergeCheck, error)
+	// MergeCommits writes a merge commit whose parents are ours and theirs
+	// (in that order) and whose tree is their in-memory merge, and returns
+	// its id. Conflicts are errs.ErrConflict. No ref moves.
+	MergeCommits(ctx context.Context, p RepoPath, ours, theirs string, c GitMergeCommit) (string, error)
+	// SquashCommits writes one commit whose parent is base and whose tree is
+	// the in-memory merge of head into base, and returns its id. Conflicts
+	// are errs.ErrConflict. No ref moves.
+	SquashCommits(ctx context.Context, p RepoPath, base, head string, c GitMergeCommit) (string, error)
+	// RebaseCommits replays the commits reachable from head and not from
+	// onto, oldest first and merges left out (as git rebase does), on top of
+	// onto, each keeping its author and message and taking committer as
+	// committer, and returns the new tip (onto itself when nothing is left
+	// to replay). A commit that does not apply is errs.ErrConflict. No ref moves.
+	RebaseCommits(ctx context.Context, p RepoPath, onto, head string, committer GitSignature) (string, error)
+	// WriteRangeDiff writes the changes from the merge base of baseID and
+	// headID to headID: a unified diff (CommitDiffUnified), or one mbox mail
+	// per commit in the range, oldest first, as git format-patch writes them
+	// (CommitDiffMbox). It streams: memory does not grow with the diff.
+	WriteRangeDiff(ctx context.Context, p RepoPath, baseID, headID string, format CommitDiffFormat, w io.Writer) error
+	// RangeFiles returns one page of the files changed from the merge base
+	// of baseID and headID to headID, sorted by path, and how many files
+	// changed in all. Renames are detected.
+	RangeFiles(ctx context.Context, p RepoPath, baseID, headID string, page ListOptions) ([]RangeFile, int, error)
+}
