@@ -3,44 +3,28 @@ package ports
 import (
 	"context"
 	"io"
+
+	"github.com/depothq/depot/domain/pull"
 )
 
-// MergeStatus is what an in-memory merge of a pull request's head into its
-// base found, in Gitea's words (models/issues/pull.go PullRequestStatus).
-type MergeStatus string
+// MergeStatus is a pull request's mergeability (domain/pull's Status).
+type MergeStatus = pull.Status
 
-// The mergeability states of a pull request.
+// The mergeability states, as GitPulls.CheckMerge reports them.
 const (
-	// MergeChecking: not computed yet for the current head and base.
-	MergeChecking MergeStatus = "checking"
-	// MergeMergeable: the head merges into the base without conflicts.
-	MergeMergeable MergeStatus = "mergeable"
-	// MergeConflict: some files conflict (MergeCheck.ConflictedFiles).
-	MergeConflict MergeStatus = "conflict"
-	// MergeEmpty: the merge would not change the base's tree.
-	MergeEmpty MergeStatus = "empty"
-	// MergeAncestor: the head is already reachable from the base.
-	MergeAncestor MergeStatus = "ancestor"
-	// MergeManuallyMerged: the head reached the base by a push, not a merge.
-	MergeManuallyMerged MergeStatus = "manually_merged"
-	// MergeError: the check could not be completed (the head vanished).
-	MergeError MergeStatus = "error"
+	MergeChecking       = pull.StatusChecking
+	MergeMergeable      = pull.StatusMergeable
+	MergeConflict       = pull.StatusConflict
+	MergeEmpty          = pull.StatusEmpty
+	MergeAncestor       = pull.StatusAncestor
+	MergeManuallyMerged = pull.StatusManuallyMerged
+	MergeError          = pull.StatusError
 )
 
-// MergeCheck is the result of GitPulls.CheckMerge.
-type MergeCheck struct {
-	Status MergeStatus
-	// MergeBaseID is the best common ancestor ("" when none).
-	MergeBaseID string
-	// ConflictedFiles are the paths in conflict, sorted, at most 100.
-	ConflictedFiles []string
-	// CommitsAhead counts the head's commits not in the base; CommitsBehind
-	// the base's not in the head.
-	CommitsAhead, CommitsBehind int
-	// Additions, Deletions and ChangedFiles are the diff stats from the
-	// merge base to the head, as a pull request shows them.
-	Additions, Deletions, ChangedFiles int
-}
+// MergeCheck is the result of GitPulls.CheckMerge (domain/pull's Check):
+// Status, MergeBase, ConflictedFiles (sorted, at most 100), CommitsAhead,
+// CommitsBehind and the diff stats from the merge base to the head.
+type MergeCheck = pull.Check
 
 // GitMergeCommit is a commit a merge writes: its message and signatures.
 type GitMergeCommit struct {

@@ -26,6 +26,8 @@ type IssueQuery struct {
 	State string
 	// IsPull: nil means both, else issues only (false) or pull requests only (true).
 	IsPull *bool
+	// BaseBranch keeps the pull requests into this base branch.
+	BaseBranch string
 	// LabelIDs: issues carrying all of them.
 	LabelIDs []int64
 	// LabelNames: issues carrying all of them (resolved against the repository's and its owner's labels).

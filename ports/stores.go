@@ -35,6 +35,8 @@ type Stores struct {
 	Attachments    AttachmentStore
 	TrackedTimes   TrackedTimeStore
 	IssueRelations IssueRelationStore
+
+	Pulls PullStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

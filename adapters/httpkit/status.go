@@ -24,6 +24,7 @@ var byCategory = []struct {
 	{errs.ErrConflict, http.StatusConflict},
 	{errs.ErrTooLarge, http.StatusRequestEntityTooLarge},
 	{errs.ErrPrecondition, http.StatusPreconditionFailed},
+	{errs.ErrNotAllowed, http.StatusMethodNotAllowed},
 }
 
 // StatusOf returns the status of err's category and the message to show (the

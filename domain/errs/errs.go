@@ -29,6 +29,10 @@ var (
 	// ErrPrecondition means the state of things does not allow the change
 	// yet (closing an issue whose dependencies are open).
 	ErrPrecondition = errors.New("precondition failed")
+	// ErrNotAllowed means the action is refused in the thing's present state
+	// or by its settings (merging a conflicting pull request, a merge style
+	// the repository forbids): Gitea's 405.
+	ErrNotAllowed = errors.New("not allowed")
 )
 
 // Error is a categorised error with a client-facing message.
@@ -64,6 +68,9 @@ func Locked(msg string) error { return &Error{Kind: ErrLocked, Msg: msg} }
 
 // Conflict returns an ErrConflict with msg.
 func Conflict(msg string) error { return &Error{Kind: ErrConflict, Msg: msg} }
+
+// NotAllowed returns an ErrNotAllowed with msg.
+func NotAllowed(msg string) error { return &Error{Kind: ErrNotAllowed, Msg: msg} }
 
 // PreconditionFailed returns an ErrPrecondition with msg.
 func PreconditionFailed(msg string) error { return &Error{Kind: ErrPrecondition, Msg: msg} }
