@@ -207,6 +207,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Attachments:    &AttachmentStore{c: c},
 		TrackedTimes:   &TrackedTimeStore{c: c},
 		IssueRelations: &IssueRelationStore{c: c},
+		Pulls:          &PullStore{c: c},
 	}
 }
 

@@ -147,7 +147,7 @@ func plainIssueQuery(q ports.IssueQuery) bool {
 		len(q.LabelIDs) == 0 && len(q.LabelNames) == 0 && len(q.MilestoneIDs) == 0 && !q.NoMilestone &&
 		len(q.MilestoneNames) == 0 &&
 		strings.TrimSpace(q.Keyword) == "" && q.Since.IsZero() && q.Before.IsZero() &&
-		q.PosterID == 0 && q.AssigneeID == 0 && q.MentionedID == 0
+		q.PosterID == 0 && q.AssigneeID == 0 && q.MentionedID == 0 && q.BaseBranch == ""
 }
 
 // totalFromCounters answers the total of a one-repository listing filtered
@@ -238,6 +238,9 @@ func issueFilters(sel *bun.SelectQuery, q ports.IssueQuery) (_ *bun.SelectQuery,
 	}
 	if q.IsPull != nil {
 		sel = sel.Where("issues.is_pull = ?", *q.IsPull)
+	}
+	if q.BaseBranch != "" {
+		sel = sel.Where("EXISTS (SELECT 1 FROM pull_requests AS bpr WHERE bpr.issue_id = issues.id AND bpr.base_branch = ?)", q.BaseBranch)
 	}
 	for _, id := range q.LabelIDs {
 		sel = sel.Where("EXISTS (SELECT 1 FROM issue_labels AS il WHERE il.issue_id = issues.id AND il.label_id = ?)", id)
