@@ -14,6 +14,7 @@ import (
 type PullStore interface {
 	// Create inserts p (its issue exists already) and sets p.ID.
 	Create(ctx context.Context, p *pull.PullRequest) error
+	GetByID(ctx context.Context, id int64) (*pull.PullRequest, error)
 	GetByIssueID(ctx context.Context, issueID int64) (*pull.PullRequest, error)
 	GetByIndex(ctx context.Context, repoID, index int64) (*pull.PullRequest, error)
 	// ByIssueIDs loads the pull requests of these issues in one query, by

@@ -204,6 +204,10 @@ func (e *issueJSON) issue(d *issueDTO) {
 		e.bool("draft", p.IsWorkInProgress)
 		e.b = append(e.b, ',')
 		e.str("html_url", p.HTMLURL)
+		e.b = append(e.b, ',')
+		e.str("diff_url", p.DiffURL)
+		e.b = append(e.b, ',')
+		e.str("patch_url", p.PatchURL)
 		e.b = append(e.b, '}')
 	}
 	e.b = append(e.b, ',')

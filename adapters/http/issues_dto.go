@@ -6,6 +6,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -46,6 +47,8 @@ type pullMetaDTO struct {
 	Merged           *time.Time `json:"merged_at"`
 	IsWorkInProgress bool       `json:"draft"`
 	HTMLURL          string     `json:"html_url"`
+	DiffURL          string     `json:"diff_url"`
+	PatchURL         string     `json:"patch_url"`
 }
 
 // repoMetaDTO is Gitea's RepositoryMeta.
@@ -175,7 +178,12 @@ func (rd *issueRenderer) issue(v *issues.IssueView) issueDTO {
 		d.Assignee = &first
 	}
 	if i.IsPull {
-		d.PullRequest = &pullMetaDTO{HTMLURL: d.HTMLURL}
+		m := &pullMetaDTO{HTMLURL: d.HTMLURL, DiffURL: d.HTMLURL + ".diff", PatchURL: d.HTMLURL + ".patch",
+			IsWorkInProgress: pull.IsWorkInProgress(i.Title)}
+		if v.Pull != nil && v.Pull.HasMerged {
+			m.HasMerged, m.Merged = true, utcPtr(v.Pull.MergedAt)
+		}
+		d.PullRequest = m
 	}
 	return d
 }

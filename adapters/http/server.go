@@ -15,6 +15,7 @@ import (
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
@@ -53,6 +54,7 @@ type kernel struct {
 	hooks      *hooks.Service
 	orgs       *orgs.Service
 	issues     *issues.Service
+	pulls      *pulls.Service
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -77,13 +79,14 @@ type Services struct {
 	HookDispatch *hooks.Dispatcher
 	Orgs         *orgs.Service
 	Issues       *issues.Service
+	Pulls        *pulls.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}

@@ -101,6 +101,11 @@ func (s *PullStore) getOne(ctx context.Context, where string, args ...any) (*pul
 	return row.toDomain(), nil
 }
 
+// GetByID returns a pull request by its own id.
+func (s *PullStore) GetByID(ctx context.Context, id int64) (*pull.PullRequest, error) {
+	return s.getOne(ctx, "pr.id = ?", id)
+}
+
 // GetByIssueID returns the pull request of an issue.
 func (s *PullStore) GetByIssueID(ctx context.Context, issueID int64) (*pull.PullRequest, error) {
 	return s.getOne(ctx, "pr.issue_id = ?", issueID)

@@ -84,6 +84,9 @@ func (s Issues) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue, i
 		if err != nil {
 			return nil, err
 		}
+		if err := s.checkPullState(ctx, i, st); err != nil {
+			return nil, err
+		}
 		p.state = &st
 	}
 	if !rights.Meta {
@@ -129,6 +132,22 @@ func (s Issues) planEdit(ctx context.Context, a *repos.Access, i *issue.Issue, i
 		p.milestone = in.Milestone
 	}
 	return p, nil
+}
+
+// checkPullState applies the pull request rules to a state change of a
+// pull request's issue: a merged one keeps its state, and one is reopened
+// only while its head exists and no other open pull request duplicates it.
+func (s Issues) checkPullState(ctx context.Context, i *issue.Issue, st issue.State) error {
+	if !i.IsPull || s.pullRules == nil || st == i.State() {
+		return nil
+	}
+	if err := s.pullRules.CheckStateChange(ctx, i); err != nil {
+		return err
+	}
+	if st == issue.StateOpen {
+		return s.pullRules.CheckReopen(ctx, i)
+	}
+	return nil
 }
 
 // applyEdit writes p on cur inside tx.

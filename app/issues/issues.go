@@ -42,6 +42,10 @@ type CreateInput struct {
 	Labels    []int64
 	Closed    bool
 	Deadline  *time.Time
+	// IsPull makes the issue a pull request's; WithIssue then writes the
+	// pull request in the same transaction, right after the issue row.
+	IsPull    bool
+	WithIssue func(ctx context.Context, tx ports.Stores, i *issue.Issue) error
 }
 
 // Create opens an issue in a's repository as the caller (the route has
@@ -57,7 +61,7 @@ func (s Issues) Create(ctx context.Context, a *repos.Access, in CreateInput) (*I
 	doer := a.Caller.UserID()
 	now := s.clock.Now()
 	i := &issue.Issue{RepoID: a.Repo.ID, PosterID: doer, Title: title, Body: in.Body, Ref: in.Ref,
-		CreatedAt: now, UpdatedAt: now}
+		IsPull: in.IsPull, CreatedAt: now, UpdatedAt: now}
 	var assignees []*user.User
 	var labelIDs []int64
 	if canWrite(a, i) {
@@ -90,6 +94,11 @@ func (s Issues) Create(ctx context.Context, a *repos.Access, in CreateInput) (*I
 		}
 		if err := tx.Issues.Create(ctx, i); err != nil {
 			return err
+		}
+		if in.WithIssue != nil {
+			if err := in.WithIssue(ctx, tx, i); err != nil {
+				return err
+			}
 		}
 		if len(labels) > 0 {
 			if err := s.setIssueLabels(ctx, tx, a, i, labels, doer); err != nil {

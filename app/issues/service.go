@@ -32,7 +32,23 @@ type Service struct {
 	repos    *repos.Service
 	settings site.Settings
 	log      *slog.Logger
+	// pullRules are the pull request use cases' checks on issue writes
+	// that touch a pull request (nil until they register).
+	pullRules PullRules
 }
+
+// PullRules are the checks the pull request use cases add to issue writes
+// on a pull request's issue.
+type PullRules interface {
+	// CheckReopen refuses to reopen a pull request whose head branch is gone
+	// or that another open pull request duplicates.
+	CheckReopen(ctx context.Context, i *issue.Issue) error
+	// CheckStateChange refuses to close or reopen a merged pull request.
+	CheckStateChange(ctx context.Context, i *issue.Issue) error
+}
+
+// UsePullRules registers the pull request use cases' checks.
+func (s *Service) UsePullRules(r PullRules) { s.pullRules = r }
 
 // NewService builds the issue tracker's use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, events ports.Events,

@@ -337,3 +337,10 @@ func (s Times) readableIssues(ctx context.Context, c auth.Caller, ids []int64) (
 	}
 	return out, nil
 }
+
+// RecordEvent writes a timeline event on i inside tx, for the pull
+// request use cases (retargets, pushes, merges).
+func RecordEvent(ctx context.Context, tx ports.Stores, i *issue.Issue, typ issue.CommentType, posterID int64,
+	now time.Time, edit func(c *issue.Comment)) error {
+	return timelineEvent(ctx, tx, i, typ, posterID, now, edit)
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -27,6 +28,8 @@ type IssueView struct {
 	Assignees []*user.User
 	// Attachments are the issue's own files (not its comments'), by id.
 	Attachments []*issue.Attachment
+	// Pull is the pull request of a pull request's issue; nil otherwise.
+	Pull *pull.PullRequest
 }
 
 // Ghost is Gitea's stand-in for a deleted account.
@@ -52,13 +55,17 @@ func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repositor
 	if err != nil {
 		return nil, err
 	}
+	pulls, err := pullsOf(ctx, st, list)
+	if err != nil {
+		return nil, err
+	}
 	for _, i := range list {
 		r := repoByID[i.RepoID]
 		if r == nil {
 			return nil, errs.NotFound("repository of issue does not exist")
 		}
 		v := &IssueView{Issue: i, Repo: r, Poster: rec.Users[i.PosterID], Labels: rec.Labels[i.ID],
-			Milestone: rec.Milestones[i.MilestoneID], Attachments: rec.Attachments[i.ID]}
+			Milestone: rec.Milestones[i.MilestoneID], Attachments: rec.Attachments[i.ID], Pull: pulls[i.ID]}
 		if v.Poster == nil {
 			v.Poster = Ghost()
 		}
@@ -70,6 +77,21 @@ func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repositor
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// pullsOf loads the pull requests of the pull request issues of list, in
+// one query when there is any.
+func pullsOf(ctx context.Context, st ports.Stores, list []*issue.Issue) (map[int64]*pull.PullRequest, error) {
+	var ids []int64
+	for _, i := range list {
+		if i.IsPull {
+			ids = append(ids, i.ID)
+		}
+	}
+	if len(ids) == 0 || st.Pulls == nil {
+		return nil, nil
+	}
+	return st.Pulls.ByIssueIDs(ctx, ids)
 }
 
 // view builds one issue's view after a write, from the committed rows.

@@ -35,6 +35,7 @@ const (
 	CodeAttachments   CodeKind = "Attachments"
 	CodeGitHooks      CodeKind = "GitHooks"
 	CodeNotBlocked    CodeKind = "NotBlocked"
+	CodePulls         CodeKind = "Pulls"
 )
 
 // Messages of the access codes, as Gitea's req* checks in
@@ -83,7 +84,7 @@ func needsUnits(k CodeKind) bool { return k == CodeRR || k == CodeRW }
 func needsRepo(k CodeKind) bool {
 	switch k {
 	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA, CodeIssuesOrPulls, CodeIssuesEnabled,
-		CodeNotBlocked:
+		CodeNotBlocked, CodePulls:
 		return true
 	}
 	return false
@@ -94,7 +95,7 @@ func known(k CodeKind) bool {
 	switch k {
 	case CodeT, CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA,
 		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST,
-		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked:
+		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked, CodePulls:
 		return true
 	}
 	return false
@@ -314,6 +315,8 @@ func (c Code) Check(f Facts) error {
 		return checkGitHooks(f)
 	case CodeNotBlocked:
 		return checkNotBlocked(f)
+	case CodePulls:
+		return checkPullsEnabled(f)
 	default:
 		return fmt.Errorf("permission: unknown access code %q", string(c.Kind))
 	}

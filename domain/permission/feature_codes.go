@@ -30,6 +30,19 @@ func checkIssuesEnabled(f Facts) error {
 	return nil
 }
 
+// msgPullsOff is the 404 of Pulls.
+const msgPullsOff = "pull requests are disabled or not readable"
+
+// checkPullsEnabled is Pulls, Gitea's mustAllowPulls: the repository has
+// the pull request unit and the actor reads it (a site admin reads every
+// enabled unit), else 404 for the whole pull request group.
+func checkPullsEnabled(f Facts) error {
+	if !f.Repo.HasUnit(UnitPulls) || !(f.Perm.CanRead(UnitPulls) || f.Actor.IsAdmin()) {
+		return errs.NotFound(msgPullsOff)
+	}
+	return nil
+}
+
 // checkAttachments is Attachments, Gitea's mustEnableAttachments: 404 while
 // the site disables attachments, for everyone (issue.AttachmentRules).
 func checkAttachments(f Facts) error {

@@ -1,0 +1,202 @@
+// Package pulls holds the use cases of pull requests: opening, listing,
+// editing, checking mergeability in the background, comparing, merging and
+// updating. A pull request is an issue (app/issues keeps that part) plus
+// what domain/pull models; the rules of who may do what live there.
+package pulls
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/pull"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+// Service runs the pull request use cases.
+type Service struct {
+	stores   ports.Stores
+	tx       ports.Transactor
+	clock    ports.Clock
+	events   ports.Events
+	git      ports.GitContent
+	pulls    ports.GitPulls
+	issues   *issues.Service
+	repos    *repos.Service
+	jobs     *jobs.Runner
+	settings site.Settings
+	log      *slog.Logger
+	// onChecked runs after a check is recorded (automatic merges).
+	onChecked func(ctx context.Context, pullID int64)
+}
+
+// NewService builds the pull request use cases and registers their
+// background jobs.
+func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, events ports.Events,
+	git ports.GitContent, gp ports.GitPulls, is *issues.Service, rs *repos.Service, runner *jobs.Runner,
+	settings site.Settings, log *slog.Logger) *Service {
+	s := &Service{stores: stores, tx: tx, clock: clock, events: events, git: git, pulls: gp, issues: is,
+		repos: rs, jobs: runner, settings: settings, log: log}
+	s.registerJobs(runner)
+	is.UsePullRules(reopenRule{s})
+	return s
+}
+
+// errPullNotFound answers an absent pull request.
+var errPullNotFound = errs.NotFound("pull request does not exist")
+
+// pathOf is where a repository's Git data lives.
+func pathOf(r *repository.Repository) ports.RepoPath {
+	return ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+}
+
+// Open finds the pull request with this index in a's repository (the
+// route's Pulls code has checked that the caller reads pull requests).
+func (s *Service) Open(ctx context.Context, a *repos.Access, index int64) (*issue.Issue, *pull.PullRequest, error) {
+	if index <= 0 {
+		return nil, nil, errPullNotFound
+	}
+	i, err := s.stores.Issues.GetByIndex(ctx, a.Repo.ID, index)
+	if errors.Is(err, errs.ErrNotFound) || (err == nil && !i.IsPull) {
+		return nil, nil, errPullNotFound
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := s.stores.Pulls.GetByIssueID(ctx, i.ID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil, errPullNotFound
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return i, p, nil
+}
+
+// View is a pull request with everything Gitea's PullRequest JSON shows.
+type View struct {
+	*issues.IssueView
+	Pull *pull.PullRequest
+	// Head is the head repository (with its owner); nil once deleted.
+	Head *repository.Repository
+	// BaseCommitID is the base branch's tip ("" when the branch is gone).
+	BaseCommitID string
+	// MergedBy is who merged it; nil while unmerged.
+	MergedBy *user.User
+	// Mergeable is what the API calls mergeable: checked and mergeable
+	// (or empty), and not a draft.
+	Mergeable bool
+}
+
+// views renders a page of pull request issues in a fixed number of
+// queries: the issue views, their pull requests, the head repositories
+// and the mergers; branch tips come from Git.
+func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.Repository, list []*issue.Issue) ([]*View, error) {
+	ivs, err := s.issues.Views(ctx, st, []*repository.Repository{base}, list)
+	if err != nil {
+		return nil, err
+	}
+	var headIDs, mergerIDs []int64
+	for _, iv := range ivs {
+		if p := iv.Pull; p != nil {
+			if p.HeadRepoID != 0 && p.HeadRepoID != base.ID {
+				headIDs = append(headIDs, p.HeadRepoID)
+			}
+			if p.MergedByID != 0 {
+				mergerIDs = append(mergerIDs, p.MergedByID)
+			}
+		}
+	}
+	heads := map[int64]*repository.Repository{base.ID: base}
+	if len(headIDs) > 0 {
+		found, err := st.Repos.GetByIDs(ctx, headIDs)
+		if err != nil {
+			return nil, err
+		}
+		for id, r := range found {
+			heads[id] = r
+		}
+	}
+	mergers := map[int64]*user.User{}
+	if len(mergerIDs) > 0 {
+		us, err := st.Users.GetByIDs(ctx, mergerIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range us {
+			mergers[u.ID] = u
+		}
+	}
+	tips := map[string]string{}
+	out := make([]*View, 0, len(ivs))
+	for _, iv := range ivs {
+		p := iv.Pull
+		if p == nil {
+			return nil, errs.NotFound("pull request of issue does not exist")
+		}
+		tip, ok := tips[p.BaseBranch]
+		if !ok {
+			if b, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch); err == nil {
+				tip = b.Commit.ID
+			} else if !errors.Is(err, errs.ErrNotFound) {
+				return nil, err
+			}
+			tips[p.BaseBranch] = tip
+		}
+		v := &View{IssueView: iv, Pull: p, Head: heads[p.HeadRepoID], BaseCommitID: tip}
+		if p.MergedByID != 0 {
+			v.MergedBy = mergers[p.MergedByID]
+			if v.MergedBy == nil {
+				v.MergedBy = issues.Ghost()
+			}
+		}
+		v.Mergeable = !p.HasMerged && (p.Status == pull.StatusMergeable || p.Status == pull.StatusEmpty) &&
+			!pull.IsWorkInProgress(iv.Issue.Title)
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// view renders one pull request.
+func (s *Service) view(ctx context.Context, st ports.Stores, base *repository.Repository, i *issue.Issue) (*View, error) {
+	vs, err := s.views(ctx, st, base, []*issue.Issue{i})
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// headAccess opens the head repository of a pull request as caller c: nil
+// when it was deleted.
+func (s *Service) headAccess(ctx context.Context, c auth.Caller, a *repos.Access, p *pull.PullRequest) (*repos.Access, error) {
+	if p.HeadRepoID == a.Repo.ID {
+		return a, nil
+	}
+	if p.HeadRepoID == 0 {
+		return nil, nil
+	}
+	h, err := s.repos.OpenByID(ctx, c, p.HeadRepoID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return &repos.Access{Caller: c}, nil
+	}
+	return h, err
+}
+
+// permOf is an access's permission, or none for a repository the caller
+// cannot see.
+func permOf(a *repos.Access) permission.Permission {
+	if a == nil || a.Repo == nil {
+		return permission.Permission{}
+	}
+	return a.Perm
+}
