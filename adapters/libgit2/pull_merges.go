@@ -54,7 +54,7 @@ func checkMerge(ctx context.Context, repo *git.Repository, base, head *git.Commi
 		return out, err
 	}
 	if mergeBase != nil {
-		out.MergeBaseID = mergeBase.String()
+		out.MergeBase = mergeBase.String()
 	}
 	if out.CommitsAhead, out.CommitsBehind, err = repo.AheadBehind(head.Id(), base.Id()); err != nil {
 		return out, fmt.Errorf("libgit2: ahead and behind: %w", err)

@@ -158,7 +158,7 @@ func TestPullCheckMergeMergeable(t *testing.T) {
 	got, err := r.s.CheckMerge(ctx, r.p, mainTip, feature)
 	is.NoErr(err)
 	is.Equal(got.Status, ports.MergeMergeable)
-	is.Equal(got.MergeBaseID, r.git("merge-base", mainTip, feature))
+	is.Equal(got.MergeBase, r.git("merge-base", mainTip, feature))
 	is.Equal(strconv.Itoa(got.CommitsAhead), r.git("rev-list", "--count", mainTip+".."+feature))
 	is.Equal(strconv.Itoa(got.CommitsBehind), r.git("rev-list", "--count", feature+".."+mainTip))
 	is.Equal(got.ConflictedFiles, []string(nil))
@@ -248,7 +248,7 @@ func TestPullCheckMergeEmptyAndAncestor(t *testing.T) {
 	got, err := r.s.CheckMerge(ctx, r.p, mainTip, feature)
 	is.NoErr(err)
 	is.Equal(got.Status, ports.MergeEmpty)
-	is.Equal(got.MergeBaseID, old)
+	is.Equal(got.MergeBase, old)
 
 	got, err = r.s.CheckMerge(ctx, r.p, mainTip, old)
 	is.NoErr(err)
@@ -533,7 +533,7 @@ func TestPullCheckMergeUnrelated(t *testing.T) {
 
 	got, err := r.s.CheckMerge(ctx, r.p, mainTip, other)
 	is.NoErr(err)
-	is.Equal(got.MergeBaseID, "")
+	is.Equal(got.MergeBase, "")
 	is.Equal(got.Status, ports.MergeMergeable)
 	is.Equal([]int{got.CommitsAhead, got.CommitsBehind}, []int{1, 1})
 	is.Equal([]int{got.ChangedFiles, got.Additions, got.Deletions}, []int{3, 4, 0}) // a.txt is in other's tree too
