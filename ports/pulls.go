@@ -50,6 +50,9 @@ type PullStore interface {
 	ScheduleAutoMerge(ctx context.Context, m *pull.AutoMerge) error
 	// AutoMerge returns the merge scheduled for a pull request.
 	AutoMerge(ctx context.Context, pullID int64) (*pull.AutoMerge, error)
+	// ScheduledForHead lists the pull requests of repoID with a merge
+	// scheduled on head commit sha.
+	ScheduledForHead(ctx context.Context, repoID int64, sha string) ([]int64, error)
 	// DeleteAutoMerge removes it; absent is errs.ErrNotFound.
 	DeleteAutoMerge(ctx context.Context, pullID int64) error
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -211,7 +212,7 @@ var appSet = gwire.NewSet(
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
-	orgs.NewService, issues.NewService, provideAttachments,
+	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
@@ -225,5 +226,6 @@ var appSet = gwire.NewSet(
 	gwire.Bind(new(ports.GitHookScripts), new(*githooks.Scripts)),
 	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),
+	gwire.Bind(new(ports.GitPulls), new(*libgit2.Storage)),
 	gwire.Struct(new(App), "*"),
 )

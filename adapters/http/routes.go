@@ -77,6 +77,7 @@ func (s *Server) routes() []route {
 		s.analysisRoutes(),
 		s.changeRoutes(),
 		s.statusRoutes(),
+		s.pullRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
@@ -117,6 +118,7 @@ func (s *Server) routes() []route {
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
 		s.adminRepoRoutes(),
+		s.pullTailRoutes(),
 	} {
 		table = append(table, group...)
 	}

@@ -255,6 +255,15 @@ func (s *PullStore) AutoMerge(ctx context.Context, pullID int64) (*pull.AutoMerg
 		DeleteBranch: row.DeleteBranch, HeadCommitID: row.HeadCommitID, Created: domainTime(row.Created)}, nil
 }
 
+// ScheduledForHead lists the pull requests with a merge scheduled on sha.
+func (s *PullStore) ScheduledForHead(ctx context.Context, repoID int64, sha string) ([]int64, error) {
+	var ids []int64
+	err := s.c.r(ctx).NewSelect().Model((*autoMergeRow)(nil)).Column("am.pull_id").
+		Join("JOIN pull_requests AS pr ON pr.id = am.pull_id").
+		Where("pr.base_repo_id = ? AND am.head_commit_id = ?", repoID, sha).Scan(ctx, &ids)
+	return ids, autoMergeMapping.mapErr(err)
+}
+
 // DeleteAutoMerge removes the merge scheduled for a pull request.
 func (s *PullStore) DeleteAutoMerge(ctx context.Context, pullID int64) error {
 	res, err := s.c.w(ctx).NewDelete().Model((*autoMergeRow)(nil)).Where("pull_id = ?", pullID).Exec(ctx)

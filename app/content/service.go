@@ -7,6 +7,8 @@
 package content
 
 import (
+	"context"
+
 	"log/slog"
 
 	"github.com/depothq/depot/app/repos"
@@ -27,7 +29,17 @@ type Service struct {
 	repos    *repos.Service
 	settings site.Settings
 	log      *slog.Logger
+	// statusRecorders queue, in the transaction that stores a commit
+	// status, the work it causes elsewhere (automatic merges).
+	statusRecorders []StatusRecorder
 }
+
+// StatusRecorder queues, inside the transaction that stores a commit
+// status on commit sha of r, the work the status causes elsewhere.
+type StatusRecorder func(ctx context.Context, tx ports.Stores, r *repository.Repository, sha string) error
+
+// OnStatus registers a StatusRecorder; call it while wiring, before serving.
+func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.statusRecorders, f) }
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,

@@ -70,7 +70,18 @@ func (s Statuses) Create(ctx context.Context, a *repos.Access, sha string, in co
 		TargetURL: r.TargetURL, Description: r.Description, Context: r.Context,
 		CreatorID: creator.ID, Created: now, Updated: now,
 	}
-	if err := s.stores.CommitStatuses.Create(ctx, st); err != nil {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.CommitStatuses.Create(ctx, st); err != nil {
+			return err
+		}
+		for _, f := range s.statusRecorders {
+			if err := f(ctx, tx, a.Repo, st.SHA); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	return st, creator, nil

@@ -48,10 +48,17 @@ func enqueueCheck(ctx context.Context, tx ports.Stores, pullID int64) error {
 	return err
 }
 
-// EnqueueChecksOnPush queues, inside the transaction that records a push,
-// a check of every open pull request whose head or base branch the push
-// moved or deleted.
-func EnqueueChecksOnPush(ctx context.Context, tx ports.Stores, repoID int64, changes []repository.RefChange) error {
+// recordPush queues, inside the transaction that records a push, a check
+// of every open pull request whose head or base branch the push moved or
+// deleted (transport.PushRecorder).
+func (s *Service) recordPush(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
+	changes []repository.RefChange) error {
+	return enqueueChecksOnPush(ctx, tx, r.ID, changes)
+}
+
+// enqueueChecksOnPush queues a check of every open pull request whose head
+// or base is one of the branches changes moved, once each.
+func enqueueChecksOnPush(ctx context.Context, tx ports.Stores, repoID int64, changes []repository.RefChange) error {
 	seen := map[int64]bool{}
 	for _, c := range changes {
 		branch, ok := strings.CutPrefix(c.Ref, "refs/heads/")

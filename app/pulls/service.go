@@ -10,9 +10,11 @@ import (
 	"log/slog"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/permission"
@@ -30,7 +32,9 @@ type Service struct {
 	clock    ports.Clock
 	events   ports.Events
 	git      ports.GitContent
+	storage  ports.GitStorage
 	pulls    ports.GitPulls
+	content  *content.Service
 	issues   *issues.Service
 	repos    *repos.Service
 	jobs     *jobs.Runner
@@ -43,12 +47,15 @@ type Service struct {
 // NewService builds the pull request use cases and registers their
 // background jobs.
 func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, events ports.Events,
-	git ports.GitContent, gp ports.GitPulls, is *issues.Service, rs *repos.Service, runner *jobs.Runner,
-	settings site.Settings, log *slog.Logger) *Service {
-	s := &Service{stores: stores, tx: tx, clock: clock, events: events, git: git, pulls: gp, issues: is,
-		repos: rs, jobs: runner, settings: settings, log: log}
+	git ports.GitContent, storage ports.GitStorage, gp ports.GitPulls, cs *content.Service, is *issues.Service,
+	rs *repos.Service, ts *transport.Service, runner *jobs.Runner, settings site.Settings, log *slog.Logger) *Service {
+	s := &Service{stores: stores, tx: tx, clock: clock, events: events, git: git, storage: storage, pulls: gp,
+		content: cs, issues: is, repos: rs, jobs: runner, settings: settings, log: log}
 	s.registerJobs(runner)
+	s.registerAutoMerge(runner)
 	is.UsePullRules(reopenRule{s})
+	ts.OnPush(s.recordPush)
+	cs.OnStatus(s.recordStatus)
 	return s
 }
 

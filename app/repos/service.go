@@ -222,3 +222,7 @@ func (s *Service) signature(u *user.User) ports.GitSignature {
 
 // Templates returns the template texts, for the template routes.
 func (s *Service) Templates() ports.Templates { return s.templates }
+
+// Signature is the Git identity of u (author or committer of the commits
+// Depot writes for u: merges, file changes).
+func (s *Service) Signature(u *user.User) ports.GitSignature { return s.signature(u) }

@@ -91,6 +91,11 @@ func (s *Service) PostReceive(ctx context.Context, in HookInput) error {
 		if err := s.events.Pushed(ctx, tx, ev); err != nil {
 			return err
 		}
+		for _, f := range s.pushed {
+			if err := f(ctx, tx, r, pusher.ID, in.Changes); err != nil {
+				return err
+			}
+		}
 		return mirrors.EnqueueOnCommit(ctx, tx, r.ID)
 	})
 	if n, ok := s.events.(committedNotifier); ok && err == nil {

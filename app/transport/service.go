@@ -44,7 +44,18 @@ type Service struct {
 	log      *slog.Logger
 	// accountURL ends the must-change-password message, as the API's does.
 	accountURL string
+	// pushed are what other areas queue inside the transaction that
+	// records a push (pull request checks).
+	pushed []PushRecorder
 }
+
+// PushRecorder queues, inside the transaction that records a push to
+// repository repoID, the work the push causes elsewhere.
+type PushRecorder func(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
+	changes []repository.RefChange) error
+
+// OnPush registers a PushRecorder; call it while wiring, before serving.
+func (s *Service) OnPush(f PushRecorder) { s.pushed = append(s.pushed, f) }
 
 // NewService builds the transport use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, rs *repos.Service,
