@@ -155,7 +155,7 @@ func writeRangeUnified(ctx context.Context, repo *git.Repository, from, head *gi
 	if err := findRenames(diff); err != nil {
 		return err
 	}
-	return writePatches(ctx, w, diff)
+	return writePatches(ctx, w, repo, diff)
 }
 
 // writeRangeMbox writes one mail per commit of from..head, oldest first and
@@ -197,10 +197,10 @@ func writeMail(ctx context.Context, repo *git.Repository, id git.Oid, tag string
 	if err := findRenames(diff); err != nil {
 		return err
 	}
-	if err := writeMboxHeader(w, c, diff, tag); err != nil {
+	if err := writeMboxHeader(w, repo, c, diff, tag); err != nil {
 		return err
 	}
-	return writePatches(ctx, w, diff)
+	return writePatches(ctx, w, repo, diff)
 }
 
 // seriesTag is the subject tag of mail n of total, as git format-patch
