@@ -38,7 +38,9 @@ type RangeFile struct {
 	// Path is the file's path after the change; PreviousPath is set when it
 	// was renamed (or copied) from another path.
 	Path, PreviousPath string
-	// Status is added, removed, modified, renamed or copied (Gitea's words).
+	// Status is added, deleted, renamed, copied, changed, or unchanged for
+	// a modified file that adds and deletes no line (a mode change, a
+	// binary file): Gitea's words (services/convert ToChangedFile).
 	Status               string
 	Additions, Deletions int
 	// Binary is set for a file git treats as binary (no line counts).

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -35,11 +34,11 @@ func (s *Storage) WriteCommitDiff(ctx context.Context, p ports.RepoPath, ref str
 		}
 		bw := bufio.NewWriterSize(w, 32<<10)
 		if format == ports.CommitDiffMbox {
-			if err := writeMboxHeader(bw, c, diff); err != nil {
+			if err := writeMboxHeader(bw, repo, c, diff, "[PATCH]"); err != nil {
 				return err
 			}
 		}
-		if err := writePatches(ctx, bw, diff); err != nil {
+		if err := writePatches(ctx, bw, repo, diff); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -167,8 +166,9 @@ func diffStats(diff *git.Diff) (ports.CommitDiffStats, error) {
 	return ports.CommitDiffStats{Additions: st.Insertions(), Deletions: st.Deletions()}, nil
 }
 
-// writePatches streams diff file by file.
-func writePatches(ctx context.Context, w io.Writer, diff *git.Diff) error {
+// writePatches streams diff file by file, with the similarity of renames
+// and the labels of names with spaces as git writes them.
+func writePatches(ctx context.Context, w io.Writer, repo *git.Repository, diff *git.Diff) error {
 	n, err := diff.NumDeltas()
 	if err != nil {
 		return fmt.Errorf("libgit2: diff deltas: %w", err)
@@ -186,7 +186,18 @@ func writePatches(ctx context.Context, w io.Writer, diff *git.Diff) error {
 		if err != nil {
 			return fmt.Errorf("libgit2: patch text: %w", err)
 		}
-		if _, err := io.WriteString(w, text); err != nil {
+		d, err := diff.Delta(i)
+		if err != nil {
+			return fmt.Errorf("libgit2: diff delta: %w", err)
+		}
+		if d.Status == git.DeltaRenamed || d.Status == git.DeltaCopied {
+			percent, err := gitSimilarity(repo, d)
+			if err != nil {
+				return err
+			}
+			text = gitSimilarityLine(text, percent)
+		}
+		if _, err := io.WriteString(w, gitFileLabels(text)); err != nil {
 			return err
 		}
 	}
@@ -198,23 +209,19 @@ const mboxDate = "Mon, 2 Jan 2006 15:04:05 -0700"
 
 // writeMboxHeader writes what git format-patch --no-signature --stdout
 // writes before the diff: the mbox From line, the mail headers, the
-// message body, then "---", the diffstat and a blank line.
-func writeMboxHeader(w *bufio.Writer, c *git.Commit, diff *git.Diff) error {
+// message body, then "---", the diffstat and a blank line. tag opens the
+// subject: "[PATCH]", or "[PATCH 2/5]" in a series.
+func writeMboxHeader(w *bufio.Writer, repo *git.Repository, c *git.Commit, diff *git.Diff, tag string) error {
 	author := c.Author()
 	subject, body := splitMessage(c.Message())
-	stats, err := diff.Stats()
+	stat, err := gitDiffStat(repo, diff)
 	if err != nil {
-		return fmt.Errorf("libgit2: diff stats: %w", err)
-	}
-	defer stats.Free()
-	stat, err := stats.String(git.DiffStatsFull|git.DiffStatsIncludeSummary, 72)
-	if err != nil {
-		return fmt.Errorf("libgit2: diff stats: %w", err)
+		return err
 	}
 	fmt.Fprintf(w, "From %s Mon Sep 17 00:00:00 2001\n", c.Id())
 	fmt.Fprintf(w, "From: %s <%s>\n", mailName(author.Name), author.Email)
 	fmt.Fprintf(w, "Date: %s\n", author.When.Format(mboxDate))
-	fmt.Fprintf(w, "Subject: %s\n", mailHeaderText("[PATCH] "+subject))
+	fmt.Fprintf(w, "Subject: %s %s\n", tag, mailSubject(len("Subject: "+tag+" "), subject))
 	if !isASCII(subject) || !isASCII(body) {
 		w.WriteString("MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n")
 	}
@@ -260,19 +267,20 @@ func isASCII(s string) bool {
 	return true
 }
 
-// mailHeaderText encodes non-ASCII header text as RFC 2047 words.
-func mailHeaderText(s string) string {
-	if isASCII(s) {
-		return s
+// mailSubject is a subject as git format-patch writes it after a header
+// prefix of used bytes: encoded when it needs to be.
+func mailSubject(used int, subject string) string {
+	if mailNeedsEncoding(subject) {
+		return mailEncoded(subject, used, false)
 	}
-	return mime.QEncoding.Encode("UTF-8", s)
+	return subject
 }
 
 // mailName is a display name for a From header: encoded when not ASCII,
 // quoted when it holds characters special in addresses.
 func mailName(name string) string {
-	if !isASCII(name) {
-		return mime.QEncoding.Encode("UTF-8", name)
+	if mailNeedsEncoding(name) {
+		return mailEncoded(name, len("From: "), true)
 	}
 	if strings.ContainsAny(name, "()<>[]:;@\\,.\"") {
 		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`

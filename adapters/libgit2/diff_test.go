@@ -128,7 +128,7 @@ func TestHistoryPatchOfRootCommit(t *testing.T) {
 	patch := historyDiff(t, f, ids["c1"], ports.CommitDiffMbox)
 	for _, want := range []string{
 		"From " + ids["c1"] + " Mon Sep 17 00:00:00 2001\n",
-		"From: =?UTF-8?q?Zo=C3=AB_Author?= <author@example.com>\n",
+		"From: =?UTF-8?q?Zo=C3=AB=20Author?= <author@example.com>\n",
 		"Date: Fri, 1 Mar 2024 09:01:00 +0000\n",
 		"Subject: [PATCH] first commit\n\nWith a body.\n---\n",
 		" 2 files changed, 6 insertions(+)\n create mode 100644 README.md\n",
