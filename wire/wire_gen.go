@@ -19,6 +19,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
@@ -97,6 +98,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -107,6 +110,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		HookDispatch: dispatcher,
 		Orgs:         orgsService,
 		Issues:       issuesService,
+		Pulls:        pullsService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -116,7 +120,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
 		cleanup4()
@@ -240,6 +243,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -250,6 +255,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		HookDispatch: dispatcher,
 		Orgs:         orgsService,
 		Issues:       issuesService,
+		Pulls:        pullsService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -259,7 +265,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	githttpRunner, err := provideGitRunner(o)
 	if err != nil {
 		cleanup4()
