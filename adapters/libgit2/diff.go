@@ -273,7 +273,7 @@ func mailSubject(used int, subject string) string {
 	if mailNeedsEncoding(subject) {
 		return mailEncoded(subject, used, false)
 	}
-	return subject
+	return mailFolded(subject, used)
 }
 
 // mailName is a display name for a From header: encoded when not ASCII,
@@ -283,7 +283,7 @@ func mailName(name string) string {
 		return mailEncoded(name, len("From: "), true)
 	}
 	if strings.ContainsAny(name, "()<>[]:;@\\,.\"") {
-		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
+		name = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
 	}
-	return name
+	return mailFolded(name, len("From: "))
 }

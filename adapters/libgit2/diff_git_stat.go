@@ -362,17 +362,15 @@ func gitSimilarity(repo *git.Repository, d git.DiffDelta) (int, error) {
 	if d.OldFile.Oid.Equal(d.NewFile.Oid) {
 		return 100, nil
 	}
-	old, err := blobBytes(repo, d.OldFile.Oid)
+	src, oldSize, err := blobSpans(repo, d.OldFile.Oid)
 	if err != nil {
 		return 0, err
 	}
-	src := spanCounts(old)
-	cur, err := blobBytes(repo, d.NewFile.Oid)
+	dst, newSize, err := blobSpans(repo, d.NewFile.Oid)
 	if err != nil {
 		return 0, err
 	}
-	dst := spanCounts(cur)
-	maxSize := max(len(old), len(cur))
+	maxSize := max(oldSize, newSize)
 	if maxSize == 0 {
 		return 0, nil
 	}
@@ -385,14 +383,15 @@ func gitSimilarity(repo *git.Repository, d git.DiffDelta) (int, error) {
 	return score * 100 / maxScore, nil
 }
 
-// blobBytes reads a blob's content.
-func blobBytes(repo *git.Repository, id *git.Oid) ([]byte, error) {
+// blobSpans reads a blob and returns its spanCounts and its size.
+func blobSpans(repo *git.Repository, id *git.Oid) (map[uint32]int, int, error) {
 	blob, err := repo.LookupBlob(id)
 	if err != nil {
-		return nil, fmt.Errorf("libgit2: look up blob %s: %w", id, err)
+		return nil, 0, fmt.Errorf("libgit2: look up blob %s: %w", id, err)
 	}
 	defer blob.Free()
-	return bytes.Clone(blob.Contents()), nil
+	content := blob.Contents()
+	return spanCounts(content), len(content), nil
 }
 
 // spanCounts hashes buf's spans as git's diffcore-delta does and counts

@@ -96,3 +96,53 @@ func mailSpecial(c byte, address bool) bool {
 func mailNeedsEncoding(s string) bool {
 	return !isASCII(s) || strings.Contains(s, "=?")
 }
+
+// mailHeaderWidth is where git folds plain header text (RFC 2822).
+const mailHeaderWidth = 78
+
+// mailFolded folds plain header text as git does (its
+// strbuf_add_wrapped_text): words are kept on the line while it stays
+// within mailHeaderWidth columns, counting the used ones before text; a
+// word that does not fit opens a new line indented by one space.
+func mailFolded(text string, used int) string {
+	const indent = 1
+	var b strings.Builder
+	bol, space, hasSpace := 0, 0, true
+	w := used
+	for i := 0; ; {
+		end := i == len(text)
+		if !end && text[i] != ' ' && text[i] != '\t' {
+			w++
+			i++
+			continue
+		}
+		if w <= mailHeaderWidth || !hasSpace {
+			start := bol
+			if end && i == start {
+				return b.String()
+			}
+			if hasSpace {
+				start = space
+			} else {
+				b.WriteString(strings.Repeat(" ", indent))
+			}
+			b.WriteString(text[start:i])
+			if end {
+				return b.String()
+			}
+			space, hasSpace = i, true
+			if text[i] == '\t' {
+				w |= 7
+			}
+			w++
+			i++
+			continue
+		}
+		b.WriteByte('\n')
+		i = space
+		if text[i] == ' ' || text[i] == '\t' {
+			i++
+		}
+		bol, hasSpace, w = i, false, indent
+	}
+}

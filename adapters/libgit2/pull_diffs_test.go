@@ -379,3 +379,53 @@ func comparableMbox(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// rangeSpellingStory is a branch whose mails and diffs hit the corners of
+// git's spelling: long subjects, ASCII and not, a diffstat that must scale
+// its graph and shorten its names, renames into directories and with CRLF
+// lines, and names git quotes.
+func rangeSpellingStory(t *testing.T) (*historyFixture, string, string) {
+	t.Helper()
+	f := newHistFixture(t)
+	f.write("docs/guide.md", numbered("guide", 12))
+	f.write("crlf.txt", strings.ReplaceAll(numbered("crlf", 10), "\n", "\r\n"))
+	f.write("src/pkg/a.go", numbered("a", 40))
+	base := f.commit(1, "base")
+	f.git(2, "checkout", "-q", "-b", "topic")
+	if err := os.MkdirAll(filepath.Join(f.work, "docs/manual"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(f.work, "docs/guide.md"), filepath.Join(f.work, "docs/manual/guide.md")); err != nil {
+		t.Fatal(err)
+	}
+	f.write("docs/manual/guide.md", numbered("guide", 12)+"guide 13\n")
+	f.write("a-rather-long-directory-name/with-a-long-file-name-inside-it.txt", numbered("long", 3))
+	f.write("many.txt", numbered("many", 200))
+	f.commit(3, "This subject is long enough that git format-patch has to fold it over two lines of the header")
+	if err := os.Rename(filepath.Join(f.work, "crlf.txt"), filepath.Join(f.work, "src/crlf.txt")); err != nil {
+		t.Fatal(err)
+	}
+	f.write("src/crlf.txt", strings.ReplaceAll(numbered("crlf", 10), "\n", "\r\n")+"crlf 11\r\n")
+	f.write(`tab	and "quote".txt`, "odd\n")
+	f.write("src/pkg/a.go", strings.Replace(numbered("a", 40), "a 20\n", "a twenty\n", 1))
+	f.commit(4, "Ünïcödé subject long enough to be folded: ça fait beaucoup de caractères à encoder, vraiment\n\nCorps en français.")
+	f.write("many.txt", numbered("many", 150))
+	f.commit(5, "fewer = more? _underscores_ and =?odd?= words")
+	f.write("by-the-doctor.txt", "who\n")
+	f.git(6, "add", "-A")
+	f.git(6, "commit", "-q", "-m", "an author git quotes", "--author", `Dr. Who (the "Doctor" \ of Gallifrey) <who@example.com>`)
+	head := strings.TrimSpace(f.git(6, "rev-parse", "HEAD"))
+	f.publish()
+	return f, base, head
+}
+
+func TestWriteRangeDiffSpellsLikeGit(t *testing.T) {
+	f, base, head := rangeSpellingStory(t)
+	sameText(t, "git diff", rangeDiff(t, f, base, head, ports.CommitDiffUnified), historyGitAt(t, f.bare, 0, "diff", base, head))
+	mbox := rangeDiff(t, f, base, head, ports.CommitDiffMbox)
+	if !strings.Contains(mbox, `From: "Dr. Who (the \"Doctor\" \\ of Gallifrey)" <who@example.com>`) {
+		t.Fatalf("no quoted author in\n%s", mbox)
+	}
+	sameText(t, "git format-patch", mbox,
+		historyGitAt(t, f.bare, 0, "format-patch", "--no-signature", "--stdout", base+".."+head))
+}
