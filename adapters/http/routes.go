@@ -78,6 +78,7 @@ func (s *Server) routes() []route {
 		s.changeRoutes(),
 		s.statusRoutes(),
 		s.pullRoutes(),
+		s.pullMergeRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
