@@ -338,6 +338,12 @@ func (s *Service) Delete(ctx context.Context, a *Access) error {
 		if err := s.events.RepositoryDeleted(ctx, tx, ports.RepoEvent{Repo: r, SenderID: a.Caller.UserID()}); err != nil {
 			return err
 		}
+		// Pull requests from this repository into others lose their head.
+		if tx.Pulls != nil {
+			if err := tx.Pulls.ForgetHeadRepo(ctx, r.ID); err != nil {
+				return err
+			}
+		}
 		return tx.Repos.Delete(ctx, r.ID)
 	}); err != nil {
 		return err
