@@ -140,6 +140,9 @@ func (s *Service) checkOnce(ctx context.Context, pullID int64) (again bool, err 
 	if now, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch); err != nil || now.Commit.ID != baseTip.Commit.ID {
 		return true, nil
 	}
+	if c.Status == pull.StatusAncestor && base.Merge.AutodetectManualMerge {
+		return false, s.detectManualMerge(ctx, base, p, headID)
+	}
 	ok, err := s.stores.Pulls.SetCheck(ctx, p.ID, headID, c)
 	if err != nil {
 		return false, err
@@ -156,6 +159,25 @@ func (s *Service) afterCheck(ctx context.Context, pullID int64) {
 	if s.onChecked != nil {
 		s.onChecked(ctx, pullID)
 	}
+}
+
+// detectManualMerge records a pull request whose head reached its base by
+// a push as merged (the repository's AutodetectManualMerge, Gitea's
+// manually_merged status): by the head commit, in the name of the base
+// repository's owner, as no merger is known.
+func (s *Service) detectManualMerge(ctx context.Context, base *repository.Repository, p *pull.PullRequest, headID string) error {
+	i, err := s.stores.Issues.GetByID(ctx, p.IssueID)
+	if err != nil {
+		return err
+	}
+	owner, err := s.stores.Users.GetByID(ctx, base.Owner.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.stores.Pulls.SetCheck(ctx, p.ID, headID, pull.Check{Status: pull.StatusManuallyMerged}); err != nil {
+		return err
+	}
+	return s.recordMerge(ctx, base, i, p, owner, mergedCommit{id: headID, head: headID})
 }
 
 // pullByID loads a pull request that is still open: a closed one is
