@@ -209,7 +209,7 @@ func TestPullListStatementCount(t *testing.T) {
 				if p.HasMerged {
 					merged[p.MergedBy.UserName] = true
 				}
-				is.True(p.Base.Sha != "") // the base branch's tip, from Git
+				is.True(p.Base.Sha != "")                             // the base branch's tip, from Git
 				is.True(p.ChangedFiles != nil && *p.ChangedFiles > 0) // stored, not recomputed
 			}
 			is.Equal(len(forks), 4)  // admin/many and three forks
