@@ -31,6 +31,7 @@ var Groups = []string{
 	"ReposEmpty",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
+	"Pulls",
 }
 
 // DB is one in-memory database.
@@ -78,6 +79,7 @@ func (d *DB) Stores() ports.Stores {
 		Attachments:    &AttachmentStore{d},
 		TrackedTimes:   &TrackedTimeStore{d},
 		IssueRelations: &IssueRelationStore{d},
+		Pulls:          &PullStore{d},
 	}
 }
 

@@ -124,6 +124,7 @@ func (s *state) deleteIssue(id int64) {
 	i := s.issues[id]
 	delete(s.issues, id)
 	delete(s.assignees, id)
+	s.deletePullsOfIssue(id)
 	for k, c := range s.comments {
 		if c.IssueID == id || c.RefIssueID == id {
 			s.deleteComment(k)
@@ -295,6 +296,9 @@ func (s *state) matches(i issue.Issue, q ports.IssueQuery) bool {
 		}
 	}
 	if !s.inScope(i, q) || q.IsPull != nil && i.IsPull != *q.IsPull {
+		return false
+	}
+	if q.BaseBranch != "" && !s.pullIntoBranch(i.ID, q.BaseBranch) {
 		return false
 	}
 	for _, l := range append(slices.Clone(q.LabelIDs), s.namedLabels(i.RepoID, q.LabelNames)...) {

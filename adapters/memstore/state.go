@@ -7,6 +7,7 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/token"
 	"github.com/depothq/depot/domain/user"
@@ -79,6 +80,9 @@ type state struct {
 	stopwatches map[int64]issue.Stopwatch
 	deps        map[pair]int64 // issue, depends on: link order
 	issueWatch  map[pair]bool  // issue, user
+
+	pulls      map[int64]pull.PullRequest
+	autoMerges map[int64]pull.AutoMerge // by pull request
 }
 
 func newState() *state {
@@ -98,6 +102,7 @@ func newState() *state {
 		attachments: map[int64]issue.Attachment{}, times: map[int64]trackedTimeRow{},
 		stopwatches: map[int64]issue.Stopwatch{},
 		deps:        map[pair]int64{}, issueWatch: map[pair]bool{},
+		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{},
 	}
 }
 
@@ -118,6 +123,7 @@ func (s *state) clone() *state {
 		attachments: maps.Clone(s.attachments), times: maps.Clone(s.times),
 		stopwatches: maps.Clone(s.stopwatches),
 		deps:        maps.Clone(s.deps), issueWatch: maps.Clone(s.issueWatch),
+		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges),
 	}
 }
 

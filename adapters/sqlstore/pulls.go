@@ -123,13 +123,36 @@ func (s *PullStore) ByIssueIDs(ctx context.Context, issueIDs []int64) (map[int64
 		return out, nil
 	}
 	var rows []pullRow
-	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("pr.issue_id IN (?)", bun.In(issueIDs)).Scan(ctx); err != nil {
+	var err error
+	if ps := s.c.issueReadStmt(ctx, s.pullsOfIssuesText()); ps != nil {
+		err = s.c.scanAll(ctx, ps, &rows, idsJSON(issueIDs))
+	} else {
+		err = s.c.r(ctx).NewSelect().Model(&rows).Where("pr.issue_id IN (?)", bun.In(issueIDs)).Scan(ctx)
+	}
+	if err != nil {
 		return nil, pullMapping.mapErr(err)
 	}
 	for i := range rows {
 		out[rows[i].IssueID] = rows[i].toDomain()
 	}
 	return out, nil
+}
+
+// pullsOfIssuesKey is the shape of ByIssueIDs' prepared statement.
+type pullsOfIssuesKey struct{}
+
+// pullsOfIssuesText is ByIssueIDs' SQLite statement: the ids as one JSON
+// array (json_each), so that one prepared statement serves every page of a
+// pull request list (prepared_reads.go); "" without an owning DB.
+func (s *PullStore) pullsOfIssuesText() string {
+	d := s.c.owner
+	if d == nil || d.dialect != DialectSQLite {
+		return ""
+	}
+	return d.stmts.text(pullsOfIssuesKey{}, func() string {
+		return d.read.NewSelect().Model((*pullRow)(nil)).
+			Where("pr.issue_id IN ?", bun.Safe("(SELECT value FROM json_each(?))")).String()
+	})
 }
 
 // Update writes every mutable column of p.

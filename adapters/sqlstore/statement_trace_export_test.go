@@ -11,6 +11,11 @@ import (
 // query hooks do not see.
 func (d *DB) PreparedWriteRuns() int64 { return d.stmts.runs.Load() }
 
+// PreparedReadRuns counts the statements run through the read pool's
+// prepared statements (hot reads and the issue tracker's listing), which
+// bun's query hooks do not see either.
+func (d *DB) PreparedReadRuns() int64 { return d.stmts.reads.Load() }
+
 // statementTracer passes the text of every statement bun sends to f.
 type statementTracer struct{ f func(string) }
 

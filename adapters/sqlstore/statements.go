@@ -75,6 +75,9 @@ type statements struct {
 	// runs counts the writer's statements run inside transactions, for tests
 	// that count a use case's statements (bun's query hooks do not see them).
 	runs atomic.Int64
+	// reads counts the read pool's prepared statements handed out, for the
+	// same tests (each is run once by its caller).
+	reads atomic.Int64
 	// texts memoises generated statement texts, keyed by their shape (a
 	// small value, so that looking one up costs no allocation).
 	texts sync.Map
@@ -132,7 +135,11 @@ func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
 	if _, inTx := d.txFrom(ctx); inTx {
 		return nil
 	}
-	return d.stmts.read.get(ctx, d.read.DB, text)
+	st := d.stmts.read.get(ctx, d.read.DB, text)
+	if st != nil {
+		d.stmts.reads.Add(1)
+	}
+	return st
 }
 
 // writerStmt is a statement prepared on SQLite's writer, bound to where the

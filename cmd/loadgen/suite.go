@@ -154,6 +154,7 @@ var loads = []load{
 	{name: "GET " + pathSearchSorted + " (ordinary user's token), 1 connection", path: pathSearchSorted, token: otherToken, conns: 1, goal: goal{p50: targetSearchP50, gitea: giteaSearch}},
 	{name: "GET " + pathContents + " (token)", path: pathContents, token: repoToken, goal: goal{rps: targetContentRPS, gitea: giteaContentRPS}},
 	{name: "GET " + pathRaw + " (token)", path: pathRaw, token: repoToken, goal: goal{rps: targetContentRPS, gitea: giteaContentRPS}},
+	{name: "GET " + pathPulls + " over " + thousands(benchPulls) + " pull requests (token)", path: pathPulls, token: repoToken, goal: goal{rps: targetPullsRPS, gitea: giteaPulls}},
 }
 
 // idleSettle is how long the server sits idle before its RSS is read.
@@ -215,6 +216,11 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	}
 	say("creating repositories through POST /api/v1/user/repos")
 	if err := prepareRepos(ctx, cfg, srv, newAPI(srv.url, tokens[repoToken], seedClients), rep, log, say); err != nil {
+		return err
+	}
+
+	say("opening %d pull requests through POST R/contents and POST R/pulls", benchPulls)
+	if err := preparePulls(ctx, newAPI(srv.url, tokens[repoToken], seedClients), benchPulls, say); err != nil {
 		return err
 	}
 

@@ -73,6 +73,7 @@ var storeGroupOrder = []string{
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
+	"Pulls",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -112,6 +113,8 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Comments":          commentTests,
 		"IssueExtras":       issueExtraTests,
 		"IssueBatchLookups": issueBatchLookupTests,
+
+		"Pulls": pullTests,
 	}
 }
 

@@ -1,0 +1,219 @@
+package sqlstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"code.gitea.io/sdk/gitea"
+	"github.com/matryer/is"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/pull"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/wire"
+)
+
+// forkRow makes a fork of base owned by u straight through the store (no
+// Git repository: a pull request list reads none of the head's).
+func forkRow(ctx context.Context, tx ports.Stores, base *repository.Repository, u *user.User) (*repository.Repository, error) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := &repository.Repository{
+		Owner: repository.Owner{ID: u.ID, Name: u.Name, Kind: u.Kind, Visibility: u.Visibility},
+		Name:  base.Name, LowerName: base.LowerName, ForkID: base.ID, Empty: true,
+		DefaultBranch: repository.DefaultBranch, ObjectFormat: "sha1", Units: repository.DefaultUnits(),
+		Merge: repository.DefaultMergeSettings(), Tracker: repository.IssueTracker{Style: repository.TrackerNumeric},
+		Created: t0, Updated: t0,
+	}
+	return r, tx.Repos.Create(ctx, r)
+}
+
+// seedPull inserts pull request k of base: its issue and its row, from
+// head (base itself or a fork), merged by merger when merger is not 0.
+func seedPull(ctx context.Context, tx ports.Stores, base, head *repository.Repository, posterID, merger int64, k int) error {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(k) * time.Second)
+	i := &issue.Issue{RepoID: base.ID, PosterID: posterID, IsPull: true, CreatedAt: at, UpdatedAt: at,
+		Title: fmt.Sprintf("Change %d", k), Body: "Does a thing."}
+	if merger != 0 {
+		i.SetState(issue.StateClosed, at)
+	}
+	if err := tx.Issues.Create(ctx, i); err != nil {
+		return err
+	}
+	p := &pull.PullRequest{IssueID: i.ID, BaseRepoID: base.ID, Index: i.Index, HeadRepoID: head.ID,
+		HeadBranch: fmt.Sprintf("topic-%d", k), BaseBranch: base.DefaultBranch,
+		HeadCommitID: fmt.Sprintf("%040x", k+1),
+		Check: pull.Check{Status: pull.StatusMergeable, MergeBase: fmt.Sprintf("%040x", 7),
+			CommitsAhead: 1 + k%3, Additions: k % 50, Deletions: k % 7, ChangedFiles: 1 + k%4}}
+	if merger != 0 {
+		p.HasMerged, p.MergedAt, p.MergedByID, p.MergeCommitID = true, &at, merger, fmt.Sprintf("%040x", 1_000_000+k)
+		p.Status = pull.StatusMergeable
+	}
+	return tx.Pulls.Create(ctx, p)
+}
+
+// TestPullListStatementCount pins that GET R/pulls?state=all costs as many
+// statements for a page of 50 pull requests (same-repository and fork heads
+// from several owners, open, merged by several users) as for a page of one
+// merged pull request from a fork: every lookup of a page is one batch.
+// The only difference allowed is the paging's: a full page reads its total
+// from the repository's counters, a short page knows it. Statements are
+// counted wherever they run: through bun and through the prepared reads.
+func TestPullListStatementCount(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			cfg := b.cfg(t)
+			settings := site.Defaults()
+			settings.BaseURL = "http://127.0.0.1:3000"
+			app, cleanup, err := wire.Init(t.Context(), wire.Options{Site: settings, DataDir: t.TempDir(),
+				DSN: cfg.DSN, Log: slog.New(slog.DiscardHandler)})
+			is.NoErr(err)
+			t.Cleanup(cleanup)
+			_, err = app.Prepare(t.Context())
+			is.NoErr(err)
+			ctx := context.Background()
+			admin, err := app.Users.Resolve(ctx, auth.Caller{}, "admin")
+			is.NoErr(err)
+			caller := auth.Caller{User: admin, Method: auth.MethodToken}
+			one, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "one", AutoInit: true})
+			is.NoErr(err)
+			many, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "many", AutoInit: true})
+			is.NoErr(err)
+
+			var reader *user.User
+			err = app.DB.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+				var people []*user.User
+				for _, name := range []string{"reader", "alice", "bob", "carol"} {
+					u := newUser(name)
+					if err := tx.Users.Create(ctx, u); err != nil {
+						return err
+					}
+					people = append(people, u)
+				}
+				reader = people[0]
+				alice, bob, carol := people[1], people[2], people[3]
+				oneFork, err := forkRow(ctx, tx, one, alice)
+				if err != nil {
+					return err
+				}
+				if err := seedPull(ctx, tx, one, oneFork, alice.ID, bob.ID, 0); err != nil {
+					return err
+				}
+				heads := []*repository.Repository{many}
+				for _, u := range []*user.User{alice, bob, carol} {
+					f, err := forkRow(ctx, tx, many, u)
+					if err != nil {
+						return err
+					}
+					heads = append(heads, f)
+				}
+				mergers := []int64{0, admin.ID, 0, bob.ID, 0, carol.ID}
+				for k := range 60 {
+					if err := seedPull(ctx, tx, many, heads[k%len(heads)], people[1+k%3].ID, mergers[k%len(mergers)], k); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			is.NoErr(err)
+			_, secret, err := app.Users.Tokens().Create(ctx, reader.ID, "pulls", []string{"read:repository", "read:issue"})
+			is.NoErr(err)
+
+			get := func(path string) []*gitea.PullRequest {
+				t.Helper()
+				req := httptest.NewRequest(http.MethodGet, "/api/v1/repos/admin/"+path, nil)
+				req.Header.Set("Authorization", "token "+secret)
+				rec := httptest.NewRecorder()
+				app.HTTP.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+				}
+				var list []*gitea.PullRequest
+				is.NoErr(json.Unmarshal(rec.Body.Bytes(), &list))
+				return list
+			}
+			var mu sync.Mutex
+			var texts []string
+			app.DB.TraceStatements(func(q string) {
+				mu.Lock()
+				defer mu.Unlock()
+				texts = append(texts, q[:min(len(q), 120)])
+			})
+			type measure struct {
+				n     int64
+				texts []string
+				list  []*gitea.PullRequest
+			}
+			count := func(path string) measure {
+				get(path) // warms the token cache and prepares the statements
+				mu.Lock()
+				texts = nil
+				mu.Unlock()
+				prepared := app.DB.PreparedReadRuns()
+				list := get(path)
+				mu.Lock()
+				defer mu.Unlock()
+				return measure{int64(len(texts)) + app.DB.PreparedReadRuns() - prepared, texts, list}
+			}
+			same := func(what string, a, b measure, extra int64) {
+				t.Helper()
+				if a.n+extra != b.n {
+					t.Errorf("%s: %d statements for %d pull requests, %d for %d\n%s\n--\n%s", what, a.n, len(a.list), b.n, len(b.list),
+						strings.Join(a.texts, "\n"), strings.Join(b.texts, "\n"))
+				}
+			}
+
+			// Full pages: the total comes from the repository's counters.
+			fullOne := count("many/pulls?state=all&limit=1")
+			fullFifty := count("many/pulls?state=all&limit=50")
+			// Short pages: the total is the page's own length.
+			shortOne := count("one/pulls?state=all&limit=50")
+			shortTen := count("many/pulls?state=all&limit=50&page=2")
+			t.Logf("statements per page: full pages %d (1 pull request) and %d (50); short pages %d (1) and %d (10)",
+				fullOne.n, fullFifty.n, shortOne.n, shortTen.n)
+			is.Equal(len(fullOne.list), 1)
+			is.Equal(len(fullFifty.list), 50)
+			is.Equal(len(shortOne.list), 1)
+			is.Equal(len(shortTen.list), 10)
+			same("full pages", fullOne, fullFifty, 0)
+			same("short pages", shortOne, shortTen, 0)
+			same("a full page over a short one", shortOne, fullFifty, 1) // the counters' read
+
+			// The pages say what was seeded: fork heads, mergers, stored stats.
+			for _, m := range []measure{fullOne, shortOne} {
+				p := m.list[0]
+				is.True(p.HasMerged)            // both single pull requests are merged…
+				is.True(p.Head.Repository.Fork) // …from a fork
+				is.True(p.MergedBy != nil)
+			}
+			is.Equal(shortOne.list[0].MergedBy.UserName, "bob")
+			is.Equal(shortOne.list[0].Head.Repository.FullName, "alice/one")
+			is.Equal(shortOne.list[0].Base.Repository.FullName, "admin/one")
+			forks, merged := map[string]bool{}, map[string]bool{}
+			for _, p := range fullFifty.list {
+				forks[p.Head.Repository.FullName] = true
+				if p.HasMerged {
+					merged[p.MergedBy.UserName] = true
+				}
+				is.True(p.Base.Sha != "")                             // the base branch's tip, from Git
+				is.True(p.ChangedFiles != nil && *p.ChangedFiles > 0) // stored, not recomputed
+			}
+			is.Equal(len(forks), 4)  // admin/many and three forks
+			is.Equal(len(merged), 3) // admin, bob, carol
+		})
+	}
+}
