@@ -170,7 +170,7 @@ func TestWriteRangeDiffUnrelatedHistoriesDiffFromBase(t *testing.T) {
 	f.publish()
 	// No merge base: the changes from the base itself, as git diff base head.
 	sameText(t, "git diff <base> <head>", rangeDiff(t, f, ids["c1"], other, ports.CommitDiffUnified), historyGitAt(t, f.bare, 0, "diff", ids["c1"], other))
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c1"], other, ports.ListOptions{Page: 1, Limit: 50})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c1"], other, ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 50}})
 	is.NoErr(err)
 	is.Equal(total, 7)
 	is.Equal(files[4], ports.RangeFile{Path: "other.txt", Status: "added", Additions: 1})
@@ -189,7 +189,7 @@ func TestWriteRangeDiffErrorsLeaveWriterUntouched(t *testing.T) {
 			is.True(errors.Is(err, errs.ErrNotFound)) // an absent or abbreviated id
 			is.Equal(b.Len(), 0)
 		}
-		_, _, err := f.s.RangeFiles(context.Background(), f.p, c.base, c.head, ports.ListOptions{Page: 1, Limit: 10})
+		_, _, err := f.s.RangeFiles(context.Background(), f.p, c.base, c.head, ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 10}})
 		is.True(errors.Is(err, errs.ErrNotFound))
 	}
 	var b bytes.Buffer
@@ -219,7 +219,7 @@ func rangeAllFiles() []ports.RangeFile {
 func TestRangeFilesListsChangesFromMergeBase(t *testing.T) {
 	is := is.New(t)
 	f, ids := rangeStory(t)
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.ListOptions{Page: 1, Limit: 50})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 50}})
 	is.NoErr(err)
 	is.Equal(total, 8)
 	is.Equal(files, rangeAllFiles())
@@ -248,7 +248,7 @@ func TestRangeFilesPages(t *testing.T) {
 	}{
 		{1, 3, all[:3]}, {2, 3, all[3:6]}, {3, 3, all[6:]}, {4, 3, []ports.RangeFile{}}, {0, 5, all[:5]}, {1, 0, all},
 	} {
-		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.ListOptions{Page: c.page, Limit: c.limit})
+		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: c.page, Limit: c.limit}})
 		is.NoErr(err)
 		is.Equal(total, 8)
 		is.Equal(files, c.want) // page c.page of c.limit
@@ -258,7 +258,7 @@ func TestRangeFilesPages(t *testing.T) {
 func TestRangeFilesOfEmptyRange(t *testing.T) {
 	is := is.New(t)
 	f, ids := rangeStory(t)
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["f3"], ids["f3"], ports.ListOptions{Page: 1, Limit: 10})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["f3"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 10}})
 	is.NoErr(err)
 	is.Equal(total, 0)
 	is.Equal(len(files), 0)
