@@ -97,13 +97,12 @@ func (s pullFiles) listPullFiles(q *request) error {
 	if err != nil {
 		return err
 	}
-	params := q.r.URL.Query()
-	ws, err := pulls.ParseWhitespace(params.Get("whitespace"))
+	in, err := pullFileQuery(q)
 	if err != nil {
 		return err
 	}
-	list, err := s.pulls.Files(q.r.Context(), q.repo, index,
-		pulls.FileQuery{SkipTo: params.Get("skip-to"), Whitespace: ws, Page: page})
+	in.Page = page
+	list, err := s.pulls.Files(q.r.Context(), q.repo, index, in)
 	if err != nil {
 		return err
 	}
@@ -128,6 +127,17 @@ func (s pullFiles) listPullFiles(q *request) error {
 	}
 	q.json(http.StatusOK, out)
 	return nil
+}
+
+// pullFileQuery reads the file listing's skip-to and whitespace options
+// (400 for a whitespace value Gitea does not have).
+func pullFileQuery(q *request) (pulls.FileQuery, error) {
+	params := q.r.URL.Query()
+	ws, err := pulls.ParseWhitespace(params.Get("whitespace"))
+	if err != nil {
+		return pulls.FileQuery{}, err
+	}
+	return pulls.FileQuery{SkipTo: params.Get("skip-to"), Whitespace: ws}, nil
 }
 
 // listPullCommits answers GET R/pulls/{index}/commits: one page of the

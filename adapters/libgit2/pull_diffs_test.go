@@ -429,3 +429,46 @@ func TestWriteRangeDiffSpellsLikeGit(t *testing.T) {
 	sameText(t, "git format-patch", mbox,
 		historyGitAt(t, f.bare, 0, "format-patch", "--no-signature", "--stdout", base+".."+head))
 }
+
+func TestRangeFilesSkipTo(t *testing.T) {
+	is := is.New(t)
+	f, ids := rangeStory(t)
+	all := rangeAllFiles()
+	for _, c := range []struct {
+		skipTo      string
+		page, limit int
+		want        []ports.RangeFile
+		total       int
+	}{
+		{"new-name.txt", 1, 10, all[3:], 5}, {"new-name.txt", 2, 2, all[5:7], 5}, {"a.txt", 1, 10, all, 8},
+		{"ünï 文件.txt", 1, 10, all[7:], 1}, {"absent.txt", 1, 10, []ports.RangeFile{}, 0}, {"old-name.txt", 1, 10, []ports.RangeFile{}, 0},
+	} {
+		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"],
+			ports.RangeFileQuery{SkipTo: c.skipTo, Page: ports.ListOptions{Page: c.page, Limit: c.limit}})
+		is.NoErr(err)
+		is.Equal(total, c.total) // files from c.skipTo on
+		is.Equal(files, c.want)  // page c.page of c.limit from c.skipTo
+	}
+}
+
+func TestRangeFilesIgnoringWhitespace(t *testing.T) {
+	is := is.New(t)
+	f, ids := rangeStory(t)
+	for mode, flag := range map[ports.DiffWhitespace]string{ports.DiffIgnoreAllWhitespace: "-w",
+		ports.DiffIgnoreWhitespaceChange: "-b", ports.DiffIgnoreWhitespaceEOL: "--ignore-space-at-eol"} {
+		files, _, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"],
+			ports.RangeFileQuery{Whitespace: mode, Page: ports.ListOptions{Page: 1, Limit: 50}})
+		is.NoErr(err)
+		numstat := historyGitAt(t, f.bare, 0, "-c", "core.quotePath=false", "diff", "--numstat", flag, ids["c1"], ids["f3"])
+		for _, file := range files {
+			if file.Binary || file.Additions+file.Deletions == 0 {
+				continue
+			}
+			path := file.Path
+			if file.PreviousPath != "" {
+				path = file.PreviousPath + " => " + file.Path
+			}
+			is.True(strings.Contains(numstat, fmt.Sprint(file.Additions)+"\t"+fmt.Sprint(file.Deletions)+"\t"+path+"\n")) // git diff's counts with flag
+		}
+	}
+}
