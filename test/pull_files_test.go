@@ -72,10 +72,13 @@ func comparedRepo(t *testing.T, srv *testserver.Server, c *gitea.Client) string 
 }
 
 // TestPullCompare reads a pull request's diff, patch, files and commits
-// and checks them against git, before and after it merges.
-func TestPullCompare(t *testing.T) {
+// and checks them against git, before and after it merges, on SQLite and
+// Postgres.
+func TestPullCompare(t *testing.T) { backends(t, pullCompare) }
+
+func pullCompare(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)
-	srv := testserver.Start(t)
+	srv := testserver.Start(t, opts...)
 	_, c := srv.CreateUser("alice", "password-123")
 	w := comparedRepo(t, srv, c)
 	base := strings.TrimSpace(gitRun(t, w, "merge-base", "main", "feature"))
