@@ -47,6 +47,29 @@ type RangeFile struct {
 	Binary bool
 }
 
+// DiffWhitespace says which whitespace changes a diff ignores (Gitea's
+// whitespace query values); "" and DiffShowAllWhitespace ignore none.
+type DiffWhitespace string
+
+// The whitespace modes.
+const (
+	DiffShowAllWhitespace      DiffWhitespace = "show-all"
+	DiffIgnoreAllWhitespace    DiffWhitespace = "ignore-all"
+	DiffIgnoreWhitespaceChange DiffWhitespace = "ignore-change"
+	DiffIgnoreWhitespaceEOL    DiffWhitespace = "ignore-eol"
+)
+
+// RangeFileQuery selects the files GitPulls.RangeFiles lists.
+type RangeFileQuery struct {
+	// SkipTo starts the listing at the file with this path (Gitea's
+	// skip-to): the files sorted before it are left out, and every file
+	// when no file has that path. "" lists from the first file.
+	SkipTo string
+	// Whitespace is what the line counts ignore.
+	Whitespace DiffWhitespace
+	Page       ListOptions
+}
+
 // GitPulls is the part of the Git storage pull requests use. Commit ids
 // are full hex ids; an absent commit or ref is errs.ErrNotFound. Nothing
 // here needs a work tree: merges are computed in memory.
@@ -87,6 +110,7 @@ type GitPulls interface {
 	WriteRangeDiff(ctx context.Context, p RepoPath, baseID, headID string, format CommitDiffFormat, w io.Writer) error
 	// RangeFiles returns one page of the files changed from the merge base
 	// of baseID and headID to headID, sorted by path, and how many files
-	// changed in all. Renames are detected.
-	RangeFiles(ctx context.Context, p RepoPath, baseID, headID string, page ListOptions) ([]RangeFile, int, error)
+	// the listing holds in all (from q.SkipTo on). Renames are detected.
+	// Only the page's line counts are computed.
+	RangeFiles(ctx context.Context, p RepoPath, baseID, headID string, q RangeFileQuery) ([]RangeFile, int, error)
 }

@@ -79,6 +79,7 @@ func (s *Server) routes() []route {
 		s.statusRoutes(),
 		s.pullRoutes(),
 		s.pullMergeRoutes(),
+		s.pullFileRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),

@@ -53,13 +53,13 @@ func (s *Storage) WriteRangeDiff(ctx context.Context, p ports.RepoPath, baseID, 
 // RangeFiles returns one page of the files changed from the merge base of
 // baseID and headID to headID, sorted by path, and their count
 // (ports.GitPulls). Lines are counted for the page's files only.
-func (s *Storage) RangeFiles(ctx context.Context, p ports.RepoPath, baseID, headID string, page ports.ListOptions) ([]ports.RangeFile, int, error) {
+func (s *Storage) RangeFiles(ctx context.Context, p ports.RepoPath, baseID, headID string, q ports.RangeFileQuery) ([]ports.RangeFile, int, error) {
 	var (
 		out   []ports.RangeFile
 		total int
 	)
 	err := s.withRange(ctx, p, baseID, headID, func(repo *git.Repository, from, head *git.Commit) error {
-		diff, err := diffCommitTrees(repo, from, head, 0)
+		diff, err := diffCommitTrees(repo, from, head, whitespaceFlags(q.Whitespace))
 		if err != nil {
 			return err
 		}
@@ -71,8 +71,9 @@ func (s *Storage) RangeFiles(ctx context.Context, p ports.RepoPath, baseID, head
 		if err != nil {
 			return err
 		}
+		files = skipTo(files, q.SkipTo)
 		total = len(files)
-		files = pageOf(files, page)
+		files = pageOf(files, q.Page)
 		out = make([]ports.RangeFile, 0, len(files))
 		for _, f := range files {
 			if err := ctx.Err(); err != nil {
@@ -289,6 +290,33 @@ func rangeFileList(diff *git.Diff) ([]rangeFile, error) {
 	// prints it: the deletion first.
 	slices.SortStableFunc(files, func(a, b rangeFile) int { return strings.Compare(a.Path, b.Path) })
 	return files, nil
+}
+
+// whitespaceFlags are the diff options of a whitespace mode.
+func whitespaceFlags(w ports.DiffWhitespace) git.DiffOptionsFlag {
+	switch w {
+	case ports.DiffIgnoreAllWhitespace:
+		return git.DiffIgnoreWhitespace
+	case ports.DiffIgnoreWhitespaceChange:
+		return git.DiffIgnoreWhitespaceChange
+	case ports.DiffIgnoreWhitespaceEOL:
+		return git.DiffIgnoreWhitespaceEOL
+	}
+	return 0
+}
+
+// skipTo drops the files before the one whose path is path (all of them
+// when none has it); "" keeps every file.
+func skipTo(files []rangeFile, path string) []rangeFile {
+	if path == "" {
+		return files
+	}
+	for i, f := range files {
+		if f.Path == path {
+			return files[i:]
+		}
+	}
+	return nil
 }
 
 // pageOf returns page's part of files (all of them for a limit of 0 or less).

@@ -170,7 +170,7 @@ func TestWriteRangeDiffUnrelatedHistoriesDiffFromBase(t *testing.T) {
 	f.publish()
 	// No merge base: the changes from the base itself, as git diff base head.
 	sameText(t, "git diff <base> <head>", rangeDiff(t, f, ids["c1"], other, ports.CommitDiffUnified), historyGitAt(t, f.bare, 0, "diff", ids["c1"], other))
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c1"], other, ports.ListOptions{Page: 1, Limit: 50})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c1"], other, ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 50}})
 	is.NoErr(err)
 	is.Equal(total, 7)
 	is.Equal(files[4], ports.RangeFile{Path: "other.txt", Status: "added", Additions: 1})
@@ -189,7 +189,7 @@ func TestWriteRangeDiffErrorsLeaveWriterUntouched(t *testing.T) {
 			is.True(errors.Is(err, errs.ErrNotFound)) // an absent or abbreviated id
 			is.Equal(b.Len(), 0)
 		}
-		_, _, err := f.s.RangeFiles(context.Background(), f.p, c.base, c.head, ports.ListOptions{Page: 1, Limit: 10})
+		_, _, err := f.s.RangeFiles(context.Background(), f.p, c.base, c.head, ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 10}})
 		is.True(errors.Is(err, errs.ErrNotFound))
 	}
 	var b bytes.Buffer
@@ -219,7 +219,7 @@ func rangeAllFiles() []ports.RangeFile {
 func TestRangeFilesListsChangesFromMergeBase(t *testing.T) {
 	is := is.New(t)
 	f, ids := rangeStory(t)
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.ListOptions{Page: 1, Limit: 50})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 50}})
 	is.NoErr(err)
 	is.Equal(total, 8)
 	is.Equal(files, rangeAllFiles())
@@ -248,7 +248,7 @@ func TestRangeFilesPages(t *testing.T) {
 	}{
 		{1, 3, all[:3]}, {2, 3, all[3:6]}, {3, 3, all[6:]}, {4, 3, []ports.RangeFile{}}, {0, 5, all[:5]}, {1, 0, all},
 	} {
-		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.ListOptions{Page: c.page, Limit: c.limit})
+		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: c.page, Limit: c.limit}})
 		is.NoErr(err)
 		is.Equal(total, 8)
 		is.Equal(files, c.want) // page c.page of c.limit
@@ -258,7 +258,7 @@ func TestRangeFilesPages(t *testing.T) {
 func TestRangeFilesOfEmptyRange(t *testing.T) {
 	is := is.New(t)
 	f, ids := rangeStory(t)
-	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["f3"], ids["f3"], ports.ListOptions{Page: 1, Limit: 10})
+	files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["f3"], ids["f3"], ports.RangeFileQuery{Page: ports.ListOptions{Page: 1, Limit: 10}})
 	is.NoErr(err)
 	is.Equal(total, 0)
 	is.Equal(len(files), 0)
@@ -428,4 +428,47 @@ func TestWriteRangeDiffSpellsLikeGit(t *testing.T) {
 	}
 	sameText(t, "git format-patch", mbox,
 		historyGitAt(t, f.bare, 0, "format-patch", "--no-signature", "--stdout", base+".."+head))
+}
+
+func TestRangeFilesSkipTo(t *testing.T) {
+	is := is.New(t)
+	f, ids := rangeStory(t)
+	all := rangeAllFiles()
+	for _, c := range []struct {
+		skipTo      string
+		page, limit int
+		want        []ports.RangeFile
+		total       int
+	}{
+		{"new-name.txt", 1, 10, all[3:], 5}, {"new-name.txt", 2, 2, all[5:7], 5}, {"a.txt", 1, 10, all, 8},
+		{"ünï 文件.txt", 1, 10, all[7:], 1}, {"absent.txt", 1, 10, []ports.RangeFile{}, 0}, {"old-name.txt", 1, 10, []ports.RangeFile{}, 0},
+	} {
+		files, total, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"],
+			ports.RangeFileQuery{SkipTo: c.skipTo, Page: ports.ListOptions{Page: c.page, Limit: c.limit}})
+		is.NoErr(err)
+		is.Equal(total, c.total) // files from c.skipTo on
+		is.Equal(files, c.want)  // page c.page of c.limit from c.skipTo
+	}
+}
+
+func TestRangeFilesIgnoringWhitespace(t *testing.T) {
+	is := is.New(t)
+	f, ids := rangeStory(t)
+	for mode, flag := range map[ports.DiffWhitespace]string{ports.DiffIgnoreAllWhitespace: "-w",
+		ports.DiffIgnoreWhitespaceChange: "-b", ports.DiffIgnoreWhitespaceEOL: "--ignore-space-at-eol"} {
+		files, _, err := f.s.RangeFiles(context.Background(), f.p, ids["c2"], ids["f3"],
+			ports.RangeFileQuery{Whitespace: mode, Page: ports.ListOptions{Page: 1, Limit: 50}})
+		is.NoErr(err)
+		numstat := historyGitAt(t, f.bare, 0, "-c", "core.quotePath=false", "diff", "--numstat", flag, ids["c1"], ids["f3"])
+		for _, file := range files {
+			if file.Binary || file.Additions+file.Deletions == 0 {
+				continue
+			}
+			path := file.Path
+			if file.PreviousPath != "" {
+				path = file.PreviousPath + " => " + file.Path
+			}
+			is.True(strings.Contains(numstat, fmt.Sprint(file.Additions)+"\t"+fmt.Sprint(file.Deletions)+"\t"+path+"\n")) // git diff's counts with flag
+		}
+	}
 }

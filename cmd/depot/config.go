@@ -94,6 +94,10 @@ type SiteConfig struct {
 	// CommitCountBudget is how many milliseconds a path-filtered commit
 	// listing waits for its total once it has its page.
 	CommitCountBudget int `toml:"commit_count_budget"`
+	// PullMaxFiles bounds how many files a pull request's file listing reaches.
+	PullMaxFiles int `toml:"pull_max_files"`
+	// PullDiffMaxLines bounds a pull request's .diff and .patch; 0 sets none.
+	PullDiffMaxLines int `toml:"pull_diff_max_lines"`
 	// ConnectionConfig holds the connection limits' keys (config_connections.go).
 	ConnectionConfig
 }
@@ -133,6 +137,8 @@ func DefaultConfig() Config {
 			AttachmentAllowedTypes:   s.AttachmentAllowedTypes,
 			AttachmentMaxFiles:       s.AttachmentMaxFiles,
 			CommitCountBudget:        int(s.CommitCountBudget / time.Millisecond),
+			PullMaxFiles:             s.PullMaxFiles,
+			PullDiffMaxLines:         s.PullDiffMaxLines,
 			ConnectionConfig:         connectionConfig(s.Connections),
 		},
 	}
@@ -169,6 +175,8 @@ func (c Config) SiteSettings() site.Settings {
 		AttachmentAllowedTypes:   c.Site.AttachmentAllowedTypes,
 		AttachmentMaxFiles:       c.Site.AttachmentMaxFiles,
 		CommitCountBudget:        time.Duration(c.Site.CommitCountBudget) * time.Millisecond,
+		PullMaxFiles:             c.Site.PullMaxFiles,
+		PullDiffMaxLines:         c.Site.PullDiffMaxLines,
 		Connections:              c.Site.limits(),
 	}
 }

@@ -100,6 +100,10 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.AttachmentMaxFiles }},
 		{key: "site.commit_count_budget", flag: "commit-count-budget", usage: "milliseconds a path-filtered commit listing waits for its total once it has its page; past it the total is counted in the background",
 			field: func(c *Config) any { return &c.Site.CommitCountBudget }},
+		{key: "site.pull_max_files", flag: "pull-max-files", usage: "files a pull request's file listing reaches (X-Service-Diff-Truncated past it)",
+			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
+		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
+			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
 	}, connectionSettings()...)
 }
 

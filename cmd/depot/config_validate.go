@@ -72,6 +72,12 @@ func (c Config) Validate() error {
 	if s.CommitCountBudget <= 0 {
 		bad("site.commit_count_budget", "must be positive, got %d", s.CommitCountBudget)
 	}
+	if s.PullMaxFiles <= 0 {
+		bad("site.pull_max_files", "must be positive, got %d", s.PullMaxFiles)
+	}
+	if s.PullDiffMaxLines < 0 {
+		bad("site.pull_diff_max_lines", "must not be negative, got %d", s.PullDiffMaxLines)
+	}
 	if s.AttachmentMaxFiles < 0 {
 		bad("site.attachment_max_files", "must not be negative, got %d", s.AttachmentMaxFiles)
 	}

@@ -95,6 +95,23 @@ type Settings struct {
 	// the background.
 	CommitCountBudget time.Duration
 
+	// PullMaxFiles bounds how many files a pull request's file listing
+	// (R/pulls/{index}/files) reaches: the files sorted past it are left
+	// out, the answer says X-Service-Diff-Truncated: true and X-Total-Count
+	// still counts every file. The default is GitHub's bound for the same
+	// listing, 3,000 (GitHub renders 300 in a page and Gitea 100; a listing
+	// is paged, so it can reach further than a rendered diff).
+	PullMaxFiles int
+	// PullDiffMaxLines bounds the lines a pull request's .diff or .patch
+	// streams; 0, the default, sets no bound. A stream costs constant
+	// memory whatever its size, and a cut diff no longer applies (git apply
+	// and git am refuse it or, worse, apply a part), so by default the whole
+	// diff is sent, as Gitea does. When the bound cuts a stream, it ends at
+	// a line's end and the HTTP trailer X-Service-Diff-Truncated: true says
+	// so (the status and headers are already sent by then). GitHub refuses
+	// diffs over 20,000 lines: a site wanting a bound can take that.
+	PullDiffMaxLines int
+
 	// Connections bound the time and connections one client can hold.
 	Connections ConnectionLimits
 }
@@ -117,6 +134,7 @@ func Defaults() Settings {
 		WebhookTimeout:     5 * time.Second,
 		WebhookRetryDelay:  10 * time.Second,
 		CommitCountBudget:  100 * time.Millisecond,
+		PullMaxFiles:       3000,
 		Connections:        DefaultConnectionLimits(),
 	}
 }
