@@ -79,6 +79,8 @@ func (s *Server) routes() []route {
 		s.statusRoutes(),
 		s.pullRoutes(),
 		s.pullMergeRoutes(),
+		s.pullUpdateRoutes(),
+		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
