@@ -283,25 +283,26 @@ func TestPullUpdateRace(t *testing.T) {
 		gitRun(t, w, "push", "-q", repoDir(srv, "alice", "app"), "HEAD:main")
 		base := bareRev(t, srv, "alice", "app", "main")
 		const n = 6
-		statuses := make([]int, n)
+		answers := make([]testserver.Response, n)
 		var wg sync.WaitGroup
 		for k := 0; k < n; k++ {
 			wg.Add(1)
 			go func(k int) {
 				defer wg.Done()
-				statuses[k] = updatePull(srv, "alice", "app", 1, "merge", "alice").Status
+				answers[k] = updatePull(srv, "alice", "app", 1, "merge", "alice")
 			}(k)
 		}
 		wg.Wait()
 		ok := 0
-		for _, s := range statuses {
-			switch s {
+		for _, a := range answers {
+			switch a.Status {
 			case http.StatusOK:
 				ok++
 			case http.StatusConflict:
 				sawConflict = true
+				is.Equal(a.Message(), "the head branch moved during the update; try again")
 			default:
-				t.Fatalf("update answered %d", s)
+				t.Fatalf("update answered %d: %s", a.Status, a.Body)
 			}
 		}
 		is.True(ok >= 1)
@@ -309,6 +310,6 @@ func TestPullUpdateRace(t *testing.T) {
 		is.Equal(bareLog(t, srv, "alice", "app", "%P", tip), oldHead+" "+base) // one merge, on the old head
 	}
 	if !sawConflict {
-		t.Log("no update lost the compare-and-swap in 5 rounds; the CAS path is covered by app/pulls' unit test")
+		t.Log("no update lost the compare-and-swap in 5 rounds; the CAS path is covered by app/pulls' TestSyncBranchHeadMoved")
 	}
 }
