@@ -80,6 +80,8 @@ func (s *Server) routes() []route {
 		s.pullRoutes(),
 		s.pullMergeRoutes(),
 		s.pullFileRoutes(),
+		s.pullUpdateRoutes(),
+		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
