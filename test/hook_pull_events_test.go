@@ -236,3 +236,52 @@ func TestHookPullEvents(t *testing.T) {
 		is.Equal(len(rec.requests("/issues")), 0)
 	})
 }
+
+// TestHookPullEventsFromFork pushes to the head of a pull request from a
+// fork: the base repository's hooks hear "synchronized", with the fork as
+// the head's repository, and the base's timeline records the push.
+func TestHookPullEventsFromFork(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv, alice, _ := deliverySetup(t, opts...)
+		_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+		rec := deliveryNewReceiver(t, nil)
+		deliveryHook(t, alice, rec.URL+"/pr", []string{"pull_request"})
+		_, _, err := bob.CreateFork("alice", "repo", gitea.CreateForkOption{})
+		is.NoErr(err)
+		w := httpGitClone(t, httpGitURL(srv, "bob", "repo", "bob", userPassword))
+		httpGitOK(t, w, "checkout", "-q", "-b", "feature")
+		first := httpGitCommit(t, w, "fork.txt", "one\n", "from the fork")
+		httpGitOK(t, w, "push", "-q", "origin", "feature")
+		pr, _, err := bob.CreatePullRequest("alice", "repo", gitea.CreatePullRequestOption{Head: "bob:feature", Base: "main",
+			Title: "From bob"})
+		is.NoErr(err)
+		p := deliveryDecode[hookPullPayload](t, rec.wait(t, "/pr", 1)[0].Body)
+		is.Equal(p.Action, "opened")
+		is.Equal(p.Sender.UserName, "bob")
+		is.Equal(p.PullRequest.Head.Sha, first)
+		is.Equal(p.PullRequest.Head.Repository.FullName, "bob/repo")
+		is.True(p.PullRequest.Head.Repository.Fork)
+		is.True(p.PullRequest.Head.Repository.Permissions != nil && p.PullRequest.Head.Repository.Permissions.Admin) // bob's
+		is.Equal(p.PullRequest.Base.Repository.FullName, "alice/repo")
+		is.True(p.PullRequest.Base.Repository.Permissions != nil && !p.PullRequest.Base.Repository.Permissions.Push)
+
+		second := httpGitCommit(t, w, "fork.txt", "two\n", "more from the fork")
+		httpGitOK(t, w, "push", "-q", "origin", "feature")
+		got := rec.wait(t, "/pr", 2)[1]
+		hookIssueHeaders(t, got, "pull_request", "pull_request_sync", "")
+		p = deliveryDecode[hookPullPayload](t, got.Body)
+		is.Equal(p.Action, "synchronized")
+		is.Equal(p.Sender.UserName, "bob")
+		is.Equal(p.Repository.FullName, "alice/repo")
+		is.Equal(p.PullRequest.Head.Sha, second)
+		is.Equal(p.PullRequest.Head.Repository.FullName, "bob/repo")
+		entries := pullTimeline(t, srv, pr.Index, "pull_push")
+		is.Equal(len(entries), 1)
+		is.Equal(entries[0].Body, `{"is_force_push":false,"commit_ids":["`+second+`"]}`)
+		is.Equal(entries[0].User.UserName, "bob")
+		// The check copies the new head into the base repository.
+		pullChecked(t, srv, pr.Index, second)
+		is.Equal(httpGitRef(t, srv, "alice", "repo", "refs/pull/1/head"), second)
+	})
+}

@@ -34,6 +34,8 @@ type pushContent struct {
 func (s *Service) recordPullPushes(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
 	changes []repository.RefChange) error {
 	done := map[int64]bool{}
+	// Pull requests of one head into the same base read Git once.
+	read := map[pushKey]pushContent{}
 	for _, c := range changes {
 		if !c.IsBranch() || c.IsCreate() || c.IsDelete() || c.OldID == c.NewID {
 			continue
@@ -51,7 +53,7 @@ func (s *Service) recordPullPushes(ctx context.Context, tx ports.Stores, r *repo
 				return nil
 			}
 			done[p.ID] = true
-			if err := s.recordPullPush(ctx, tx, r, p, pusherID, c); err != nil {
+			if err := s.recordPullPush(ctx, tx, r, p, pusherID, c, read); err != nil {
 				return err
 			}
 		}
@@ -59,9 +61,16 @@ func (s *Service) recordPullPushes(ctx context.Context, tx ports.Stores, r *repo
 	return nil
 }
 
-// recordPullPush records one push to the head of pull request p.
+// pushKey names what a push added to a head, as seen from one base.
+type pushKey struct {
+	ref, baseBranch string
+	baseRepoID      int64
+}
+
+// recordPullPush records one push to the head of pull request p; read
+// keeps what Git said of the push per base.
 func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *repository.Repository, p *pull.PullRequest,
-	pusherID int64, c repository.RefChange) error {
+	pusherID int64, c repository.RefChange, read map[pushKey]pushContent) error {
 	i, err := tx.Issues.GetByID(ctx, p.IssueID)
 	if err != nil {
 		return err
@@ -72,9 +81,13 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 			return err
 		}
 	}
-	content, err := s.pushedCommits(ctx, head, base, p, c)
-	if err != nil {
-		return err
+	key := pushKey{ref: c.Ref, baseBranch: p.BaseBranch, baseRepoID: p.BaseRepoID}
+	content, ok := read[key]
+	if !ok {
+		if content, err = s.pushedCommits(ctx, head, base, p, c); err != nil {
+			return err
+		}
+		read[key] = content
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
