@@ -70,6 +70,9 @@ const (
 	IssueEventLabel     IssueEventKind = "issue_label"
 	IssueEventMilestone IssueEventKind = "issue_milestone"
 	IssueEventAssign    IssueEventKind = "issue_assign"
+	// IssueEventPullSync is a push that moved a pull request's head
+	// (action "synchronized").
+	IssueEventPullSync IssueEventKind = "pull_request_sync"
 )
 
 // IssueEvent is one change of an issue. Action is Gitea's: "opened",
@@ -90,4 +93,6 @@ type IssueEvent struct {
 	// FromTitle and FromBody are the previous title and body of an edit
 	// ("changes" in the payload); nil when unchanged.
 	FromTitle, FromBody *string
+	// FromRef is a retargeted pull request's previous base branch.
+	FromRef *string
 }

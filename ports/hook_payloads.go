@@ -3,6 +3,7 @@ package ports
 import (
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -35,6 +36,8 @@ type HookPayloads interface {
 	Issue(v HookIssue) any
 	// Comment renders a comment of issue v.Issue as the API's Comment.
 	Comment(c HookComment) any
+	// PullRequest renders a pull request as the API's PullRequest.
+	PullRequest(v HookPull) any
 }
 
 // HookIssue is an issue and every record its JSON shows, loaded by the
@@ -56,4 +59,22 @@ type HookComment struct {
 	Repo        *repository.Repository
 	Poster      *user.User
 	Attachments []*issue.Attachment
+}
+
+// HookPull is a pull request and every record its JSON shows beyond its
+// issue half, loaded by the dispatcher in the event's transaction.
+type HookPull struct {
+	HookIssue
+	Pull *pull.PullRequest
+	// BaseRepo is the base repository as rendered by this port (Repository
+	// or RepositoryFor), shown as the base's repo.
+	BaseRepo any
+	// Head is the head repository (nil once deleted); HeadRepo its
+	// rendering when it is not the base (a fork), nil otherwise.
+	Head     *repository.Repository
+	HeadRepo any
+	// BaseCommitID is the base branch's tip ("" when the branch is gone).
+	BaseCommitID string
+	// MergedBy is who merged it; nil while unmerged.
+	MergedBy *user.User
 }

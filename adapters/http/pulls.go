@@ -131,6 +131,14 @@ func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, vie
 			heads[d.ID] = d
 		}
 	}
+	return s.pullDTOsWith(c, base, heads, views), nil
+}
+
+// pullDTOsWith renders pull request views as caller c sees them, with the
+// base repository and the fork heads already rendered (heads by id; a fork
+// absent from heads is one c may not see). It does no I/O, so webhook
+// payloads render with it too.
+func (s *kernel) pullDTOsWith(c auth.Caller, base *repoDTO, heads map[int64]*repoDTO, views []*pulls.View) []pullDTO {
 	ivs := make([]*issues.IssueView, len(views))
 	for i, v := range views {
 		ivs[i] = v.IssueView
@@ -180,7 +188,7 @@ func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, vie
 		}
 		out[n] = d
 	}
-	return out, nil
+	return out
 }
 
 // answerPulls writes a list of pull requests.

@@ -49,6 +49,11 @@ func (d *Dispatcher) IssueChanged(ctx context.Context, tx ports.Stores, e ports.
 	if err != nil {
 		return err
 	}
+	if e.Issue.IsPull {
+		if err := d.loadPull(ctx, tx, ic, eventType); err != nil {
+			return err
+		}
+	}
 	return d.enqueueAll(ctx, tx, hs, r.ID, ic.issueEvent(e, eventType))
 }
 
@@ -73,6 +78,8 @@ func issueEventType(kind ports.IssueEventKind, action string, isPull bool) strin
 		return string(kind)
 	}
 	switch kind {
+	case ports.IssueEventPullSync:
+		return hook.EventPullRequestSync
 	case ports.IssueEventComment:
 		return hook.EventPullRequestComment
 	case ports.IssueEventLabel:
@@ -108,6 +115,12 @@ type issueContext struct {
 	comment *ports.HookComment
 	// assignee is the account (un)assigned, for the chat formats.
 	assignee *user.User
+	// pull is a pull request's rendering (Gitea's PullRequest), nil for
+	// an issue or a pull request whose record is gone (events_pulls.go).
+	pull any
+	// ownerRepo shows the repository as its owner sees it (Gitea's
+	// synchronized payloads).
+	ownerRepo bool
 }
 
 // issueContext loads, in one query per kind of record, everything the
@@ -200,11 +213,17 @@ func uniqueIDs(ids []int64) []int64 {
 // issueEvent renders the event for the hooks of eventType.
 func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPayload {
 	repo := c.senderRepository()
+	if c.ownerRepo {
+		repo = c.repository(true)
+	}
 	sender := c.payloads.User(c.sender)
 	rendered := c.payloads.Issue(c.issue)
 	var changes *changesPayload
-	if e.FromTitle != nil || e.FromBody != nil {
+	if e.FromTitle != nil || e.FromBody != nil || e.FromRef != nil {
 		changes = &changesPayload{}
+		if e.FromRef != nil {
+			changes.Ref = &changesFrom{From: *e.FromRef}
+		}
 		if e.FromTitle != nil {
 			changes.Title = &changesFrom{From: *e.FromTitle}
 		}
@@ -215,11 +234,19 @@ func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPa
 	var native any
 	switch {
 	case c.comment != nil:
-		native = &issueCommentPayload{Action: e.Action, Issue: rendered, Comment: c.payloads.Comment(*c.comment),
+		cp := &issueCommentPayload{Action: e.Action, Issue: rendered, Comment: c.payloads.Comment(*c.comment),
 			Changes: changes, Repository: repo, Sender: sender, IsPull: e.Issue.IsPull}
+		if c.pull != nil {
+			cp.PullRequest = c.pull
+		}
+		native = cp
 	case e.Issue.IsPull:
+		pr := rendered
+		if c.pull != nil {
+			pr = c.pull
+		}
 		native = &pullRequestPayload{Action: e.Action, Index: e.Issue.Index, Changes: changes,
-			PullRequest: rendered, Repository: repo, Sender: sender}
+			PullRequest: pr, Repository: repo, Sender: sender}
 	default:
 		native = &issuePayload{Action: e.Action, Index: e.Issue.Index, Changes: changes, Issue: rendered,
 			Repository: repo, Sender: sender}

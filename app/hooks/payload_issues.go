@@ -40,9 +40,8 @@ type issuePayload struct {
 	CommitID   string          `json:"commit_id"`
 }
 
-// issueCommentPayload is Gitea's IssueCommentPayload. Until pull requests
-// have their own record, a pull request's comment payload shows its issue
-// half only (pull_request is left out).
+// issueCommentPayload is Gitea's IssueCommentPayload; a pull request's
+// comment shows the pull request too.
 type issueCommentPayload struct {
 	Action      string          `json:"action"`
 	Issue       any             `json:"issue"`
@@ -54,9 +53,9 @@ type issueCommentPayload struct {
 	IsPull      bool            `json:"is_pull"`
 }
 
-// pullRequestPayload is Gitea's PullRequestPayload, for changes of a pull
-// request's issue half. Until pull requests have their own record,
-// pull_request is the issue record of the pull request.
+// pullRequestPayload is Gitea's PullRequestPayload: pull_request is the
+// API's PullRequest (the issue record only when the pull request's own
+// record is gone).
 type pullRequestPayload struct {
 	Action            string          `json:"action"`
 	Index             int64           `json:"number"`

@@ -50,10 +50,14 @@ func enqueueCheck(ctx context.Context, tx ports.Stores, pullID int64) error {
 
 // recordPush queues, inside the transaction that records a push, a check
 // of every open pull request whose head or base branch the push moved or
-// deleted (transport.PushRecorder).
+// deleted, and records the pushes to heads (pull_pushes.go)
+// (transport.PushRecorder).
 func (s *Service) recordPush(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
 	changes []repository.RefChange) error {
-	return enqueueChecksOnPush(ctx, tx, r.ID, changes)
+	if err := enqueueChecksOnPush(ctx, tx, r.ID, changes); err != nil {
+		return err
+	}
+	return s.recordPullPushes(ctx, tx, r, pusherID, changes)
 }
 
 // enqueueChecksOnPush queues a check of every open pull request whose head

@@ -78,6 +78,16 @@ func (s *Service) Edit(ctx context.Context, a *repos.Access, index int64, in Edi
 				if err := enqueueCheck(ctx, tx, cur.ID); err != nil {
 					return err
 				}
+				if err := tx.Pulls.Update(ctx, cur); err != nil {
+					return err
+				}
+				// Gitea's PullRequestChangeTargetBranch: an edit naming the old base.
+				ci, err := tx.Issues.GetByID(ctx, i.ID)
+				if err != nil {
+					return err
+				}
+				return s.events.IssueChanged(ctx, tx, ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "edited",
+					Repo: a.Repo, Issue: ci, SenderID: doer, FromRef: &old})
 			}
 			return tx.Pulls.Update(ctx, cur)
 		})

@@ -1,0 +1,75 @@
+package hooks
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/depothq/depot/domain/hook"
+	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+)
+
+func (fakePayloads) PullRequest(v ports.HookPull) any {
+	return map[string]any{"number": v.Issue.Index, "merged": v.Pull.HasMerged}
+}
+
+func TestHookPullSyncEventType(t *testing.T) {
+	is := is.New(t)
+	got := issueEventType(ports.IssueEventPullSync, "synchronized", true)
+	is.Equal(got, hook.EventPullRequestSync)
+	is.Equal(issueHeaderEvent(got), "pull_request")
+}
+
+func TestHookPullPayloadShapes(t *testing.T) {
+	is := is.New(t)
+	alice := &user.User{ID: 1, Name: "alice"}
+	bob := &user.User{ID: 2, Name: "bob"}
+	pr := &issue.Issue{ID: 5, RepoID: 7, Index: 6, Title: "pr", IsPull: true}
+
+	// A retarget is an edit whose changes name the old base.
+	old := "main"
+	ic := hookIssueContext(alice, nil, pr)
+	ic.pull = map[string]any{"number": 6, "merged": false}
+	e := ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "edited", Issue: pr, SenderID: 1, FromRef: &old}
+	b, err := ic.issueEvent(e, hook.EventPullRequest).render(hook.KindService)
+	is.NoErr(err)
+	var got map[string]any
+	is.NoErr(json.Unmarshal(b, &got))
+	is.Equal(got["changes"], map[string]any{"ref": map[string]any{"from": "main"}})
+	is.Equal(got["pull_request"], map[string]any{"number": float64(6), "merged": false})
+	for _, k := range []string{"requested_reviewer", "review"} {
+		v, ok := got[k]
+		is.True(ok && v == nil)
+	}
+
+	// A synchronized event shows the repository as its owner sees it,
+	// whoever pushed.
+	ic = hookIssueContext(bob, nil, pr)
+	ic.pull, ic.ownerRepo = map[string]any{"number": 6}, true
+	e = ports.IssueEvent{Kind: ports.IssueEventPullSync, Action: "synchronized", Issue: pr, SenderID: 2}
+	ep := ic.issueEvent(e, hook.EventPullRequestSync)
+	is.Equal(ep.event, "pull_request")
+	is.Equal(ep.eventType, "pull_request_sync")
+	b, err = ep.render(hook.KindService)
+	is.NoErr(err)
+	got = nil
+	is.NoErr(json.Unmarshal(b, &got))
+	is.Equal(got["action"], "synchronized")
+	is.Equal(got["repository"], map[string]any{"full_name": "alice/repo", "admin": true})
+
+	// A comment on a pull request carries the pull request too.
+	c := &issue.Comment{ID: 9, IssueID: 5, Body: "hi"}
+	ic = hookIssueContext(bob, c, pr)
+	ic.pull = map[string]any{"number": 6}
+	e = ports.IssueEvent{Kind: ports.IssueEventComment, Action: "created", Issue: pr, SenderID: 2, Comment: c}
+	b, err = ic.issueEvent(e, hook.EventPullRequestComment).render(hook.KindService)
+	is.NoErr(err)
+	got = nil
+	is.NoErr(json.Unmarshal(b, &got))
+	is.Equal(got["is_pull"], true)
+	is.Equal(got["pull_request"], map[string]any{"number": float64(6)})
+	is.Equal(got["issue"], map[string]any{"number": float64(6), "labels": float64(0)})
+}
