@@ -233,6 +233,17 @@ func testPullMergeStyles(t *testing.T, opts ...testserver.Option) {
 		is.Equal(r.git(t, "rev-parse", rebased+"^{tree}"), want)
 	})
 
+	t.Run("rebase-merge on top", func(t *testing.T) {
+		is := is.New(t)
+		r := newMergeRepo(t, srv, c, "s-rebase-merge-top")
+		base, head := r.ahead(t, "feature")
+		pr := r.open(t, "feature", "On top", "")
+		is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleRebaseMerge}), 200)
+		tip := r.fetchedMain(t)
+		// git rebase leaves a branch already on its base alone.
+		is.Equal(r.git(t, "rev-list", "--parents", "-n1", tip), tip+" "+base+" "+head)
+	})
+
 	t.Run("squash", func(t *testing.T) {
 		is := is.New(t)
 		r := newMergeRepo(t, srv, c, "s-squash")
@@ -424,27 +435,40 @@ func TestPullMergeRaces(t *testing.T) {
 		is.True(codes[0] == 200 || codes[1] == 200)
 	}
 
-	// One pull request twice.
-	_, head := r.ahead(t, "twice")
-	p := r.open(t, "twice", "Twice", "")
-	before := r.fetchedMain(t)
-	codes := make([]int, 2)
-	var wg sync.WaitGroup
-	for k := range codes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, resp, _ := c.MergePullRequest("alice", r.name, p.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge})
-			if resp != nil {
-				codes[k] = resp.StatusCode
+	// One pull request three times at once: one merge commit.
+	for round := 0; round < 3; round++ {
+		branch := "twice" + itoaTest(int64(round))
+		_, head := r.ahead(t, branch)
+		p := r.open(t, branch, "Twice", "")
+		before := r.fetchedMain(t)
+		codes := make([]int, 3)
+		var wg sync.WaitGroup
+		for k := range codes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, resp, _ := c.MergePullRequest("alice", r.name, p.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge})
+				if resp != nil {
+					codes[k] = resp.StatusCode
+				}
+			}()
+		}
+		wg.Wait()
+		won := 0
+		for _, code := range codes {
+			switch code {
+			case 200:
+				won++
+			case 405, 409:
+			default:
+				t.Fatalf("merge answered %d", code)
 			}
-		}()
+		}
+		is.Equal(won, 1)
+		tip := r.fetchedMain(t)
+		is.Equal(r.git(t, "rev-list", "--parents", "-n1", tip), tip+" "+before+" "+head)
+		is.Equal(*r.pull(t, p.Index).MergedCommitID, tip)
 	}
-	wg.Wait()
-	is.True((codes[0] == 200) != (codes[1] == 200))
-	tip := r.fetchedMain(t)
-	is.Equal(r.git(t, "rev-list", "--parents", "-n1", tip), tip+" "+before+" "+head)
-	is.Equal(*r.pull(t, p.Index).MergedCommitID, tip)
 
 	// A push to the head after the caller looked: the merge is refused.
 	_, seen := r.ahead(t, "moving")
