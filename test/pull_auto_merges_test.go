@@ -59,9 +59,13 @@ func (r *mergeRepo) cancel(t *testing.T, user string, index int64) int {
 
 // TestPullAutoMerge schedules merges for when the head's checks succeed:
 // the success merges, a push to the head cancels, DELETE cancels.
-func TestPullAutoMerge(t *testing.T) {
+func TestPullAutoMerge(t *testing.T) { testPullAutoMerge(t) }
+
+func TestPullAutoMergePostgres(t *testing.T) { testPullAutoMerge(t, testserver.OnPostgres()) }
+
+func testPullAutoMerge(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)
-	srv, c := newMergeServer(t)
+	srv, c := newMergeServer(t, opts...)
 	r := newMergeRepo(t, srv, c, "auto")
 	_, _ = newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 	write := gitea.AccessModeWrite
@@ -100,6 +104,7 @@ func TestPullAutoMerge(t *testing.T) {
 	pr = r.open(t, "cancelled", "Cancelled", "")
 	r.status(t, head, gitea.StatusPending)
 	r.schedule(t, pr.Index)
+	is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, MergeWhenChecksSucceed: true}), 409)
 	is.Equal(r.cancel(t, "bob", pr.Index), 403)
 	is.Equal(r.cancel(t, "alice", pr.Index), 204)
 	is.Equal(r.cancel(t, "alice", pr.Index), 404)
