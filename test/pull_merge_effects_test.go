@@ -114,3 +114,42 @@ func TestPullMergeEffects(t *testing.T) {
 	res.Decode(t, &byCommit)
 	is.Equal(byCommit.Number, pr.Index)
 }
+
+// TestPullMergeFromFork merges pull requests from bob's fork as alice: the
+// merge names the fork, a squash is bob's with alice as committer, and
+// alice, who cannot write the fork, leaves its branch alone.
+func TestPullMergeFromFork(t *testing.T) {
+	is := is.New(t)
+	srv, c := newMergeServer(t)
+	r := newMergeRepo(t, srv, c, "app")
+	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+	_, _, err := bob.CreateFork("alice", r.name, gitea.CreateForkOption{})
+	is.NoErr(err)
+	r.git(t, "remote", "add", "fork", httpGitURL(srv, "bob", r.name, "bob", userPassword))
+	for _, branch := range []string{"one", "two"} {
+		r.branchFromMain(t, branch)
+		r.commit(t, "Bob <bob@example.com>", branch+".txt", branch+"\n", "bob's "+branch)
+		r.git(t, "push", "-q", "fork", branch)
+	}
+	open := func(branch, title string) *gitea.PullRequest {
+		pr, _, err := bob.CreatePullRequest("alice", r.name, gitea.CreatePullRequestOption{Head: "bob:" + branch, Base: "main", Title: title})
+		is.NoErr(err)
+		return waitPullChecked(t, srv, c, "alice", r.name, pr.Index)
+	}
+	yes := true
+
+	one := open("one", "From the fork")
+	is.True(one.Mergeable)
+	is.Equal(r.merge(t, c, one.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, DeleteBranchAfterMerge: &yes}), 200)
+	tip := r.fetchedMain(t)
+	is.Equal(r.git(t, "log", "-1", "--format=%s|%ae", tip), "Merge pull request 'From the fork' (#1) from bob/app:one into main|alice@example.com")
+	is.True(httpGitRef(t, srv, "bob", r.name, "refs/heads/one") != "")
+
+	two := open("two", "Squash the fork")
+	is.Equal(r.merge(t, c, two.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleSquash}), 200)
+	tip = r.fetchedMain(t)
+	is.Equal(r.git(t, "log", "-1", "--format=%B", tip), "Squash the fork (#2)")
+	is.Equal(r.git(t, "log", "-1", "--format=%an|%ae|%ce", tip), "bob|bob@example.com|alice@example.com")
+	is.Equal(r.git(t, "rev-list", "--parents", "-n1", tip+"~0"), tip+" "+r.git(t, "rev-parse", tip+"^"))
+	r.git(t, "cat-file", "-e", tip+":two.txt")
+}
