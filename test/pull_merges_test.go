@@ -324,6 +324,10 @@ func TestPullMergeRefusals(t *testing.T) {
 	is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleSquash}), 405)
 	unchanged(pr.Index)
 
+	// A style Gitea does not know.
+	is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: "octopus"}), 422)
+	unchanged(pr.Index)
+
 	// A reader.
 	is.Equal(r.merge(t, bob, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}), 403)
 	unchanged(pr.Index)
