@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/app/pulls"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/pull"
 )
 
 // pullMerges serves merging a pull request and cancelling a scheduled
@@ -42,6 +44,14 @@ func (s pullMerges) mergePull(q *request) error {
 	var in mergePullOption
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
+	}
+	// Gitea's form binding allows only its styles (422); an empty one
+	// means merge.
+	switch do := pull.Style(strings.TrimSpace(in.Do)); do {
+	case "", pull.StyleMerge, pull.StyleRebase, pull.StyleRebaseMerge, pull.StyleSquash, pull.StyleFastForwardOnly,
+		pull.StyleManuallyMerged:
+	default:
+		return errs.Invalid("Do must be one of merge, rebase, rebase-merge, squash, fast-forward-only, manually-merged", "Do")
 	}
 	scheduled, err := s.pulls.Merge(q.r.Context(), q.repo, index, pulls.MergeInput{Do: strings.TrimSpace(in.Do),
 		Title: in.MergeTitleField, Message: in.MergeMessageField, HeadCommitID: strings.TrimSpace(in.HeadCommitID),

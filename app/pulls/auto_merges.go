@@ -81,9 +81,21 @@ func (s *Service) scheduleAutoMerge(ctx context.Context, base *repository.Reposi
 			Message: message, DeleteBranch: deleteBranch, HeadCommitID: p.HeadCommitID, Created: now}); err != nil {
 			return err
 		}
-		return issues.RecordEvent(ctx, tx, i, issue.CommentScheduledMerge, doer.ID, now, nil)
+		if err := issues.RecordEvent(ctx, tx, i, issue.CommentScheduledMerge, doer.ID, now, nil); err != nil {
+			return err
+		}
+		// A check or status that landed while this was scheduled found
+		// nothing to run; one attempt now sees them.
+		return enqueueAutoMerge(ctx, tx, p.ID)
 	})
-	return err == nil, err
+	if err != nil {
+		if errors.Is(err, errs.ErrConflict) {
+			return false, errs.Conflict("the pull request is already scheduled to merge when checks succeed")
+		}
+		return false, err
+	}
+	s.jobs.Notify()
+	return true, nil
 }
 
 // CancelAutoMerge cancels a scheduled merge (DELETE R/pulls/{index}/merge):

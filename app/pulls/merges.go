@@ -23,6 +23,8 @@ const (
 	msgPushOutOfDate  = "merge push out of date"
 	msgNotFastForward = "merge failed: the head is not a descendant of the base, so it cannot be fast-forwarded"
 	msgWrongCommit    = "Wrong commit ID"
+	pullAlreadyMerged = "The pull request has already been merged"
+	msgHeadInBase     = "the head of this pull request is already in its base branch"
 )
 
 // MergeInput is Gitea's MergePullRequestForm.
@@ -97,8 +99,11 @@ func (s *Service) mergeMessage(ctx context.Context, base *repository.Repository,
 	if msg == "" {
 		head := p.HeadBranch
 		if !p.IsSameRepo() {
+			head = "<deleted>:" + p.HeadBranch
 			if h, err := s.stores.Repos.GetByID(ctx, p.HeadRepoID); err == nil {
 				head = h.FullName() + ":" + p.HeadBranch
+			} else if !errors.Is(err, errs.ErrNotFound) {
+				return "", err
 			}
 		}
 		msg = DefaultMergeMessage(style, i.Title, i.Index, head, p.BaseBranch)
@@ -141,6 +146,13 @@ func (s *Service) mergeNow(ctx context.Context, base *repository.Repository, i *
 		return err
 	}
 	baseID := tip.Commit.ID
+	// A head already in the base has nothing left to merge; it is also
+	// how the loser of two merges of one pull request finds out.
+	if in, err := s.pulls.IsAncestor(ctx, bp, headID, baseID); err != nil {
+		return err
+	} else if in {
+		return errs.NotAllowed(msgHeadInBase)
+	}
 	committer := s.repos.Signature(doer)
 	newTip, err := s.writeMerge(ctx, bp, i, p, style, baseID, headID, message, committer)
 	if err != nil {
@@ -169,9 +181,14 @@ func (s *Service) writeMerge(ctx context.Context, bp ports.RepoPath, i *issue.Is
 		}
 		return s.conflictAsConflict(s.pulls.RebaseCommits(ctx, bp, baseID, headID, committer))
 	case pull.StyleRebaseMerge:
-		rebased, err := s.conflictAsConflict(s.pulls.RebaseCommits(ctx, bp, baseID, headID, committer))
-		if err != nil {
+		// As git rebase, a head already on the base keeps its commits.
+		rebased := headID
+		if ok, err := s.pulls.IsAncestor(ctx, bp, baseID, headID); err != nil {
 			return "", err
+		} else if !ok {
+			if rebased, err = s.conflictAsConflict(s.pulls.RebaseCommits(ctx, bp, baseID, headID, committer)); err != nil {
+				return "", err
+			}
 		}
 		return s.conflictAsConflict(s.pulls.MergeCommits(ctx, bp, baseID, rebased, mc))
 	case pull.StyleSquash:
@@ -258,6 +275,9 @@ func (s *Service) recordMerge(ctx context.Context, base *repository.Repository, 
 		cur, err := tx.Pulls.GetByID(ctx, p.ID)
 		if err != nil {
 			return err
+		}
+		if cur.HasMerged {
+			return errs.NotAllowed(pullAlreadyMerged)
 		}
 		cur.HasMerged, cur.MergedAt, cur.MergedByID, cur.MergeCommitID = true, &now, doer.ID, m.id
 		cur.HeadCommitID = m.head
