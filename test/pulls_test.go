@@ -219,3 +219,100 @@ func TestPullCreate(t *testing.T) {
 		is.Equal(pr.Title, "Add feature") // the PATCH above changed nothing
 	})
 }
+
+// pullsNumbers are the numbers of a listing's pull requests, in order.
+func pullsNumbers(t *testing.T, r testserver.Response) string {
+	t.Helper()
+	if r.Status != http.StatusOK {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	var list []*gitea.PullRequest
+	r.Decode(t, &list)
+	var out []string
+	for _, p := range list {
+		out = append(out, strconv.FormatInt(p.Index, 10))
+	}
+	return strings.Join(out, ",")
+}
+
+// TestPullList lists pull requests with each of Gitea's filters, pages
+// them, pins one, and finds them by number and by base and head.
+func TestPullList(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+		newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+		pullsRepo(t, srv, aliceC, "app", false)
+		label, _, err := aliceC.CreateLabel("alice", "app", gitea.CreateLabelOption{Name: "bug", Color: "#ff0000"})
+		is.NoErr(err)
+		ms, _, err := aliceC.CreateMilestone("alice", "app", gitea.CreateMilestoneOption{Title: "v1"})
+		is.NoErr(err)
+		alice := basicAs("alice")
+		pullsOpen(t, srv, "alice", "app", map[string]any{"head": "feature", "base": "main", "title": "one",
+			"labels": []int64{label.ID}, "milestone": ms.ID}, alice...)
+		pullsOpen(t, srv, "alice", "app", map[string]any{"head": "second", "base": "main", "title": "two"}, basicAs("bob")...)
+		pullsOpen(t, srv, "alice", "app", map[string]any{"head": "third", "base": "even", "title": "three"}, alice...)
+		pullsOpen(t, srv, "alice", "app", map[string]any{"head": "alice:fourth", "base": "main", "title": "four"}, alice...)
+		blockWant(t, srv, "PATCH", "/repos/alice/app/pulls/4", map[string]any{"state": "closed"}, http.StatusCreated, "", alice...)
+		_, _, err = aliceC.CreateIssue("alice", "app", gitea.CreateIssueOption{Title: "an issue"}) // #5
+		is.NoErr(err)
+
+		list := func(query string) string { return pullsNumbers(t, srv.Do("GET", "/repos/alice/app/pulls"+query, nil)) }
+		is.Equal(list(""), "3,2,1")
+		is.Equal(list("?state=open"), "3,2,1")
+		is.Equal(list("?state=closed"), "4")
+		is.Equal(list("?state=all"), "4,3,2,1")
+		is.Equal(list("?state=all&sort=oldest"), "1,2,3,4")
+		is.Equal(list("?milestone="+strconv.FormatInt(ms.ID, 10)), "1")
+		is.Equal(list("?labels="+strconv.FormatInt(label.ID, 10)), "1")
+		is.Equal(list("?poster=bob"), "2")
+		is.Equal(list("?base_branch=even"), "3")
+		is.Equal(list("?base_branch=main&state=all"), "4,2,1")
+		blockWant(t, srv, "GET", "/repos/alice/app/pulls?poster=nobody", nil, http.StatusBadRequest, "")
+
+		r := srv.Do("GET", "/repos/alice/app/pulls?state=all&sort=oldest&limit=3&page=1", nil)
+		is.Equal(pullsNumbers(t, r), "1,2,3")
+		is.Equal(r.Header.Get("X-Total-Count"), "4")
+		r = srv.Do("GET", "/repos/alice/app/pulls?state=all&sort=oldest&limit=3&page=2", nil)
+		is.Equal(pullsNumbers(t, r), "4")
+		is.Equal(r.Header.Get("X-Total-Count"), "4")
+		sdk, _, err := aliceC.ListRepoPullRequests("alice", "app", gitea.ListPullRequestsOptions{State: gitea.StateAll,
+			Sort: "oldest", ListOptions: gitea.ListOptions{Page: 1, PageSize: 2}})
+		is.NoErr(err)
+		is.Equal(len(sdk), 2)
+		is.Equal(sdk[1].Index, int64(2))
+
+		// Pinned: pull requests only, in pin order.
+		for _, n := range []string{"3", "5", "1"} {
+			blockWant(t, srv, "POST", "/repos/alice/app/issues/"+n+"/pin", nil, http.StatusNoContent, "", alice...)
+		}
+		r = srv.Do("GET", "/repos/alice/app/pulls/pinned", nil)
+		is.Equal(pullsNumbers(t, r), "3,1")
+		var pinned []*gitea.PullRequest
+		r.Decode(t, &pinned)
+		is.True(pinned[0].PinOrder > 0 && pinned[0].PinOrder < pinned[1].PinOrder)
+
+		// By number; an issue's number or an unknown one is no pull request.
+		pr, _, err := aliceC.GetPullRequest("alice", "app", 2)
+		is.NoErr(err)
+		is.Equal(pr.Title, "two")
+		is.Equal(pr.Poster.UserName, "bob")
+		for _, n := range []string{"5", "99", "0"} {
+			is.Equal(srv.Do("GET", "/repos/alice/app/pulls/"+n, nil).Status, http.StatusNotFound)
+		}
+
+		// By base and head.
+		for head, want := range map[string]int64{"feature": 1, "alice:feature": 1, "second": 2} {
+			pr, _, err := aliceC.GetPullRequestByBaseHead("alice", "app", "main", head)
+			is.NoErr(err)
+			is.Equal(pr.Index, want)
+		}
+		pr, _, err = aliceC.GetPullRequestByBaseHead("alice", "app", "even", "third")
+		is.NoErr(err)
+		is.Equal(pr.Index, int64(3))
+		for _, path := range []string{"main/nope", "main/third", "nope/feature", "main/bob:feature", "main/nobody:feature"} {
+			is.Equal(srv.Do("GET", "/repos/alice/app/pulls/"+path, nil).Status, http.StatusNotFound) // path
+		}
+	})
+}
