@@ -297,9 +297,9 @@ type editPullOption struct {
 	Title               string     `json:"title"`
 	Body                *string    `json:"body"`
 	Base                string     `json:"base"`
-	Assignee            *string    `json:"assignee"`
+	Assignee            string     `json:"assignee"`
 	Assignees           *[]string  `json:"assignees"`
-	Milestone           *int64     `json:"milestone"`
+	Milestone           int64      `json:"milestone"`
 	Labels              *[]int64   `json:"labels"`
 	State               *string    `json:"state"`
 	Deadline            *time.Time `json:"due_date"`
@@ -318,9 +318,20 @@ func (s pullCore) editPull(q *request) error {
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
+	// Unlike an issue's edit, Gitea's leaves the milestone alone when it is
+	// 0 and the assignees when neither field is given (the SDK always sends
+	// both, as 0, "" and null).
+	var assignee *string
+	if in.Assignee != "" {
+		assignee = &in.Assignee
+	}
+	var milestone *int64
+	if in.Milestone != 0 {
+		milestone = &in.Milestone
+	}
 	v, err := s.pulls.Edit(q.r.Context(), q.repo, index, pulls.EditInput{
-		EditInput: issues.EditInput{Title: in.Title, Body: in.Body, Assignee: in.Assignee, Assignees: in.Assignees,
-			Milestone: in.Milestone, State: in.State, Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline},
+		EditInput: issues.EditInput{Title: in.Title, Body: in.Body, Assignee: assignee, Assignees: in.Assignees,
+			Milestone: milestone, State: in.State, Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline},
 		Labels: in.Labels, Base: strings.TrimSpace(in.Base), AllowMaintainerEdit: in.AllowMaintainerEdit})
 	if err != nil {
 		return err
