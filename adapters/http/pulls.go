@@ -109,8 +109,8 @@ type pullDTO struct {
 }
 
 // pullDTOs renders pull request views as caller c sees them; the head
-// repositories (forks) are rendered with c's permission there, in one
-// batch.
+// repositories (forks) c may see are rendered with c's permission there,
+// in one batch, and the others are left out (head.repo null).
 func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, views []*pulls.View) ([]pullDTO, error) {
 	heads := map[int64]*repoDTO{}
 	var forks []*repository.Repository
@@ -119,6 +119,19 @@ func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, vie
 			if _, ok := heads[v.Head.ID]; !ok {
 				heads[v.Head.ID] = nil
 				forks = append(forks, v.Head)
+			}
+		}
+	}
+	if len(forks) > 0 {
+		// Only the forks c may see are rendered; the others stay hidden.
+		access, err := s.repos.PermissionsFor(ctx, c, forks)
+		if err != nil {
+			return nil, err
+		}
+		forks = forks[:0]
+		for _, a := range access {
+			if a.Perm.HasAnyAccess() {
+				forks = append(forks, a.Repo)
 			}
 		}
 	}
