@@ -69,9 +69,21 @@ func TestPullEdit(t *testing.T) {
 		is.Equal(pr.Title, "two, by bob")
 		pullsPatch(t, srv, 2, map[string]any{"title": "by carol"}, http.StatusForbidden, carol...)
 		pullsPatch(t, srv, 1, map[string]any{"title": "anonymous"}, http.StatusUnauthorized)
-		// A non-writer's milestone is ignored.
-		pr = pullsPatch(t, srv, 2, map[string]any{"milestone": ms.ID}, http.StatusCreated, bob...)
+		// A non-writer's milestone and labels are ignored; a writer's replace.
+		label, _, err := aliceC.CreateLabel("alice", "app", gitea.CreateLabelOption{Name: "bug", Color: "#ff0000"})
+		is.NoErr(err)
+		pr = pullsPatch(t, srv, 2, map[string]any{"milestone": ms.ID, "labels": []int64{label.ID}, "assignees": []string{"bob"}},
+			http.StatusCreated, bob...)
 		is.True(pr.Milestone == nil)
+		is.Equal(len(pr.Labels), 0)
+		is.Equal(len(pr.Assignees), 0)
+		pr, _, err = aliceC.EditPullRequest("alice", "app", 2, gitea.EditPullRequestOption{Labels: []int64{label.ID}, Milestone: ms.ID})
+		is.NoErr(err)
+		is.Equal(len(pr.Labels), 1)
+		is.True(pr.Milestone != nil)
+		pr = pullsPatch(t, srv, 2, map[string]any{"labels": []int64{}}, http.StatusCreated, alice...)
+		is.Equal(len(pr.Labels), 0)
+		is.True(pr.Milestone != nil)
 	})
 
 	t.Run("close and reopen", func(t *testing.T) {

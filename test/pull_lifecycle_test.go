@@ -20,7 +20,10 @@ func waitPullChecked(t *testing.T, srv *testserver.Server, c *gitea.Client, owne
 		var raw struct {
 			State string `json:"mergeable_state"`
 		}
-		resp := srv.Do("GET", "/api/v1/repos/"+owner+"/"+repo+"/pulls/"+itoaTest(index), nil)
+		resp := srv.Do("GET", "/repos/"+owner+"/"+repo+"/pulls/"+itoaTest(index), nil)
+		if resp.Status != 200 {
+			t.Fatalf("get %s/%s#%d: %d %s", owner, repo, index, resp.Status, resp.Body)
+		}
 		resp.Decode(t, &raw)
 		if raw.State != "checking" {
 			pr, _, err := c.GetPullRequest(owner, repo, index)
