@@ -22,7 +22,7 @@ func waitPullChecked(t *testing.T, srv *testserver.Server, c *gitea.Client, owne
 		}
 		resp := srv.Do("GET", "/repos/"+owner+"/"+repo+"/pulls/"+itoaTest(index), nil)
 		if resp.Status != 200 {
-			t.Fatalf("get pull request %s/%s#%d: %d", owner, repo, index, resp.Status)
+			t.Fatalf("get %s/%s#%d: %d %s", owner, repo, index, resp.Status, resp.Body)
 		}
 		resp.Decode(t, &raw)
 		if raw.State != "checking" {

@@ -109,8 +109,8 @@ type pullDTO struct {
 }
 
 // pullDTOs renders pull request views as caller c sees them; the head
-// repositories (forks) are rendered with c's permission there, in one
-// batch.
+// repositories (forks) c may see are rendered with c's permission there,
+// in one batch, and the others are left out (head.repo null).
 func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, views []*pulls.View) ([]pullDTO, error) {
 	heads := map[int64]*repoDTO{}
 	var forks []*repository.Repository
@@ -119,6 +119,19 @@ func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, vie
 			if _, ok := heads[v.Head.ID]; !ok {
 				heads[v.Head.ID] = nil
 				forks = append(forks, v.Head)
+			}
+		}
+	}
+	if len(forks) > 0 {
+		// Only the forks c may see are rendered; the others stay hidden.
+		access, err := s.repos.PermissionsFor(ctx, c, forks)
+		if err != nil {
+			return nil, err
+		}
+		forks = forks[:0]
+		for _, a := range access {
+			if a.Perm.HasAnyAccess() {
+				forks = append(forks, a.Repo)
 			}
 		}
 	}
@@ -305,9 +318,9 @@ type editPullOption struct {
 	Title               string     `json:"title"`
 	Body                *string    `json:"body"`
 	Base                string     `json:"base"`
-	Assignee            *string    `json:"assignee"`
+	Assignee            string     `json:"assignee"`
 	Assignees           *[]string  `json:"assignees"`
-	Milestone           *int64     `json:"milestone"`
+	Milestone           int64      `json:"milestone"`
 	Labels              *[]int64   `json:"labels"`
 	State               *string    `json:"state"`
 	Deadline            *time.Time `json:"due_date"`
@@ -326,9 +339,20 @@ func (s pullCore) editPull(q *request) error {
 	if err := decodeJSON(q.r, &in); err != nil {
 		return err
 	}
+	// Unlike an issue's edit, Gitea's leaves the milestone alone when it is
+	// 0 and the assignees when neither field is given (the SDK always sends
+	// both, as 0, "" and null).
+	var assignee *string
+	if in.Assignee != "" {
+		assignee = &in.Assignee
+	}
+	var milestone *int64
+	if in.Milestone != 0 {
+		milestone = &in.Milestone
+	}
 	v, err := s.pulls.Edit(q.r.Context(), q.repo, index, pulls.EditInput{
-		EditInput: issues.EditInput{Title: in.Title, Body: in.Body, Assignee: in.Assignee, Assignees: in.Assignees,
-			Milestone: in.Milestone, State: in.State, Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline},
+		EditInput: issues.EditInput{Title: in.Title, Body: in.Body, Assignee: assignee, Assignees: in.Assignees,
+			Milestone: milestone, State: in.State, Deadline: in.Deadline, RemoveDeadline: in.RemoveDeadline},
 		Labels: in.Labels, Base: strings.TrimSpace(in.Base), AllowMaintainerEdit: in.AllowMaintainerEdit})
 	if err != nil {
 		return err

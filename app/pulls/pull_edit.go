@@ -36,6 +36,13 @@ func (s *Service) Edit(ctx context.Context, a *repos.Access, index int64, in Edi
 	if err := pull.CanEdit(doer, i.PosterID, a.Perm); err != nil {
 		return nil, err
 	}
+	// Gitea refuses any state on a merged pull request, "closed" included
+	// (which the issue tracker would take as no change).
+	if in.State != nil {
+		if err := pull.CanChangeState(p); err != nil {
+			return nil, err
+		}
+	}
 	if in.AllowMaintainerEdit != nil {
 		h, err := s.headAccess(ctx, a.Caller, a, p)
 		if err != nil {

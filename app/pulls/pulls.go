@@ -93,14 +93,16 @@ func (s *Service) resolveHead(ctx context.Context, a *repos.Access, head string)
 	return h, branch, nil
 }
 
-// forkOwnedBy finds the fork of repository id that owner owns.
+// forkOwnedBy finds the fork of repository id that owner owns, private or
+// not: the search looks as the owner, who sees its own repositories (the
+// caller's right to read the fork is checked afterwards).
 func (s *Service) forkOwnedBy(ctx context.Context, owner string, id int64) (*repository.Repository, error) {
 	u, err := s.stores.Users.GetByName(ctx, owner)
 	if err != nil {
 		return nil, err
 	}
 	list, _, err := s.stores.Repos.Search(ctx, ports.RepoSearch{OwnerID: u.ID, Exclusive: true, ForkOf: id,
-		ListOptions: ports.ListOptions{Page: 1, Limit: 1}, Viewer: ports.RepoViewer{IsAdmin: true}})
+		ListOptions: ports.ListOptions{Page: 1, Limit: 1}, Viewer: ports.RepoViewer{UserID: u.ID}})
 	if err != nil {
 		return nil, err
 	}

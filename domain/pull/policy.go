@@ -22,7 +22,7 @@ const (
 	msgNoUpdateRight   = "user is not allowed to update the pull request's head branch"
 	msgUpdateMerged    = "the pull request is merged"
 	msgUpdateClosed    = "the pull request is closed"
-	msgMaintainerEdits = "only the poster or a writer of the head repository may allow maintainer edits"
+	msgMaintainerEdits = "SetAllowEdits: user not allowed to do this action"
 )
 
 // CanOpen decides whether a doer with these permissions on the base and the
@@ -63,10 +63,11 @@ func CanChangeState(p *PullRequest) error {
 	return nil
 }
 
-// CanAllowMaintainerEdit decides who may flip allow_maintainer_edit: the
-// poster, or a writer of the head repository's code.
+// CanAllowMaintainerEdit decides who may flip allow_maintainer_edit, as
+// Gitea does: the poster, and only while a writer of the head repository's
+// code (a maintainer of the base is no poster, so it may not).
 func CanAllowMaintainerEdit(doerID, posterID int64, head permission.Permission) error {
-	if doerID == 0 || (doerID != posterID && !head.CanWrite(permission.UnitCode)) {
+	if doerID == 0 || doerID != posterID || !head.CanWrite(permission.UnitCode) {
 		return errs.Forbidden(msgMaintainerEdits)
 	}
 	return nil
