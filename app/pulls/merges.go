@@ -307,7 +307,7 @@ func (s *Service) recordMerge(ctx context.Context, base *repository.Repository, 
 				PusherID: doer.ID, PusherName: doer.Name, Changes: []repository.RefChange{change}, When: now}); err != nil {
 				return err
 			}
-			if err := enqueueChecksOnPush(ctx, tx, base.ID, []repository.RefChange{change}); err != nil {
+			if err := s.recordPush(ctx, tx, base, doer.ID, []repository.RefChange{change}); err != nil {
 				return err
 			}
 		}

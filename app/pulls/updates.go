@@ -227,7 +227,7 @@ func (s *Service) recordBranchMove(ctx context.Context, r *repository.Repository
 			PusherID: doer.ID, PusherName: doer.Name, Changes: changes, When: s.clock.Now()}); err != nil {
 			return err
 		}
-		if err := enqueueChecksOnPush(ctx, tx, r.ID, changes); err != nil {
+		if err := s.recordPush(ctx, tx, r, doer.ID, changes); err != nil {
 			return err
 		}
 		return mirrors.EnqueueOnCommit(ctx, tx, r.ID)
