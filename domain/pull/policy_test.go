@@ -128,8 +128,9 @@ func TestCanAllowMaintainerEdit(t *testing.T) {
 		head   permission.Permission
 		want   error
 	}{
-		{"poster", poster, none, nil},
-		{"writer of the head's code", other, codeWriter, nil},
+		{"poster writing the head's code", poster, codeWriter, nil},
+		{"poster who no longer writes the head", poster, none, errs.ErrForbidden},
+		{"writer of the head's code, not the poster", other, codeWriter, errs.ErrForbidden},
 		{"writer of the head's pulls only", other, pullWriter, errs.ErrForbidden},
 		{"reader of the head", other, readAll, errs.ErrForbidden},
 		{"anonymous", 0, writeAll, errs.ErrForbidden},
