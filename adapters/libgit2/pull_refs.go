@@ -36,7 +36,7 @@ func (s *Storage) CopyRef(ctx context.Context, from ports.RepoPath, fromRef stri
 		return "", err
 	}
 	if src == dst {
-		return id.String(), forceRef(srcRepo, toRef, id)
+		return id.String(), forceRef(ctx, srcRepo, toRef, id)
 	}
 	dstRepo, err := openRepo(dst)
 	if err != nil {
@@ -48,21 +48,26 @@ func (s *Storage) CopyRef(ctx context.Context, from ports.RepoPath, fromRef stri
 		// of this call's own names the commit in the source for the
 		// fetch's length.
 		name = fetchRef + id.String() + "-" + rand.Text()
-		if err := forceRef(srcRepo, name, id); err != nil {
+		if err := forceRef(ctx, srcRepo, name, id); err != nil {
 			return "", err
 		}
 		defer dropRef(srcRepo, name)
 	}
-	if err := fetchRefInto(ctx, dstRepo, src, dst, name, toRef); err != nil {
+	// The fetch lands on a scratch ref of this call's own, so that two
+	// calls copying to the same toRef at once never fight over its lock
+	// inside the fetch; the move to toRef below retries instead.
+	landed := fetchRef + "landed-" + rand.Text()
+	defer dropRef(dstRepo, landed)
+	if err := fetchRefInto(ctx, dstRepo, src, dst, name, landed); err != nil {
 		return "", err
 	}
 	// The ref as fetched (it may have moved since it was read above),
 	// peeled: toRef names the commit even when fromRef is an annotated tag.
-	_, got, err := pullRefCommit(dstRepo, toRef)
+	_, got, err := pullRefCommit(dstRepo, landed)
 	if err != nil {
 		return "", err
 	}
-	return got.String(), forceRef(dstRepo, toRef, got)
+	return got.String(), forceRef(ctx, dstRepo, toRef, got)
 }
 
 // pullRefCommit resolves a full ref name ("refs/heads/x", "refs/pull/1/head")
@@ -105,14 +110,27 @@ func pullRefCommit(repo *git.Repository, name string) (string, *git.Oid, error) 
 	return name, obj.Id(), nil
 }
 
-// forceRef points name at id, whatever it pointed at before.
-func forceRef(repo *git.Repository, name string, id *git.Oid) error {
-	ref, err := repo.References.Create(name, id, true, "")
-	if err != nil {
-		return fmt.Errorf("libgit2: update %s: %w", name, err)
+// forceRefAttempts bounds the retries of a ref update that found the ref
+// locked by another writer.
+const forceRefAttempts = 40
+
+// forceRef points name at id, whatever it pointed at before. Another
+// writer holding the ref's lock (two merges syncing one pull request's
+// head at once) is waited for, not reported.
+func forceRef(ctx context.Context, repo *git.Repository, name string, id *git.Oid) error {
+	for attempt := 1; ; attempt++ {
+		ref, err := repo.References.Create(name, id, true, "")
+		if err == nil {
+			ref.Free()
+			return nil
+		}
+		if !changeRetryable(err) || attempt == forceRefAttempts {
+			return fmt.Errorf("libgit2: update %s: %w", name, err)
+		}
+		if err := changeBackoff(ctx, attempt); err != nil {
+			return err
+		}
 	}
-	ref.Free()
-	return nil
 }
 
 // dropRef deletes a ref, if it is still there.
