@@ -52,8 +52,11 @@ func (p tagPusher) refused(t *testing.T, refspec, tag string) {
 // a rule for v* (a user and a team allowed) and a regular expression rule:
 // a writer outside the allowlists may not create, move or delete a
 // protected tag, and a refused push writes nothing.
-func TestTagProtectionPushes(t *testing.T) {
-	srv := testserver.Start(t)
+func TestTagProtectionPushes(t *testing.T) { backends(t, tagProtectionPushes) }
+
+// tagProtectionPushes runs TestTagProtectionPushes's scenario on one backend.
+func tagProtectionPushes(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
 	alice := tagProtOrgRepo(t, srv)
 	is := is.New(t)
 	rule, _, err := alice.CreateTagProtection("acme", "code", gitea.CreateTagProtectionOption{

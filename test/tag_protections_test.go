@@ -39,8 +39,11 @@ func tagProtOrgRepo(t *testing.T, srv *testserver.Server) *gitea.Client {
 	return alice
 }
 
-func TestTagProtectionCRUD(t *testing.T) {
-	srv := testserver.Start(t)
+func TestTagProtectionCRUD(t *testing.T) { backends(t, tagProtectionCRUD) }
+
+// tagProtectionCRUD runs TestTagProtectionCRUD's scenario on one backend.
+func tagProtectionCRUD(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
 	alice := tagProtOrgRepo(t, srv)
 	is := is.New(t)
 
