@@ -9,6 +9,7 @@ require (
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/editorconfig/editorconfig-core-go/v2 v2.6.5
 	github.com/go-enry/go-enry/v2 v2.9.6
+	github.com/gobwas/glob v1.1.0
 	github.com/gofrs/flock v0.13.2
 	github.com/google/licenseclassifier/v2 v2.0.0
 	github.com/google/wire v0.7.0

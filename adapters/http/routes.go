@@ -67,6 +67,7 @@ func (s *Server) routes() []route {
 		s.adminEmailRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),
+		s.tagProtectionRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),
