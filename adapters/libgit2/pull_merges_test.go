@@ -167,6 +167,55 @@ func TestPullCheckMergeMergeable(t *testing.T) {
 	is.Equal(fmt.Sprintf(" %d files changed, %d insertions(+), %d deletion(-)", got.ChangedFiles, got.Additions, got.Deletions), " "+stat)
 }
 
+// objectCount is how many objects the repository holds, loose and packed
+// (git count-objects -v).
+func (r *pullRepo) objectCount() int {
+	r.t.Helper()
+	total := 0
+	for _, line := range strings.Split(r.git("count-objects", "-v"), "\n") {
+		key, value, _ := strings.Cut(line, ": ")
+		if key == "count" || key == "in-pack" {
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			total += n
+		}
+	}
+	return total
+}
+
+// TestPullCheckMergeWritesNoObjects checks pull requests again and again
+// and finds the repository as it was: the merged file contents and trees a
+// check computes stay in memory, for a mergeable and a conflicting pull
+// request alike.
+func TestPullCheckMergeWritesNoObjects(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	r := newPullRepo(t)
+	_, mainTip, feature := diverged(r) // a.txt merges line by line: a new blob, new trees
+	r.git("checkout", "-q", "-b", "clash", mainTip+"~1")
+	clash := r.write("clash", "a.txt", "1\n2\n3\n4\n5\n6\nSEVEN\n")
+	r.git("checkout", "-q", "main")
+	is.True(r.git("count-objects") != "0 objects, 0 kilobytes") // loose objects are what gets counted
+
+	before := r.objectCount()
+	for n := 0; n < 20; n++ {
+		got, err := r.s.CheckMerge(ctx, r.p, mainTip, feature)
+		is.NoErr(err)
+		is.Equal(got.Status, ports.MergeMergeable)
+		got, err = r.s.CheckMerge(ctx, r.p, mainTip, clash)
+		is.NoErr(err)
+		is.Equal(got.Status, ports.MergeConflict)
+	}
+	is.Equal(r.objectCount(), before) // nothing written
+
+	// Merging for real still writes what the merge needs.
+	_, err := r.s.MergeCommits(ctx, r.p, mainTip, feature, ports.GitMergeCommit{Author: bob, Committer: carol, Message: "merge"})
+	is.NoErr(err)
+	is.True(r.objectCount() > before)
+}
+
 func TestPullMergeCommits(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
