@@ -24,6 +24,12 @@ static int depot_patch_text(git_diff *diff, size_t idx, git_buf *out, char **msg
 	git_patch_free(patch);
 	return err;
 }
+
+// depot_diff_patchid computes diff's patch id (git patch-id --stable) into
+// out. It returns libgit2's error code.
+static int depot_diff_patchid(git_diff *diff, git_oid *out) {
+	return git_diff_patchid(out, diff, NULL);
+}
 */
 import "C"
 
@@ -84,4 +90,25 @@ func withPatchText(diff *git.Diff, i int, fn func(text []byte) error) error {
 		return fn(nil)
 	}
 	return fn(unsafe.Slice((*byte)(unsafe.Pointer(buf.ptr)), int(buf.size)))
+}
+
+// diffPatchID is the patch id of diff, as git patch-id --stable computes
+// it: a hash of its changed lines, whitespace and line numbers aside, so
+// that one change made on two branches has one id.
+func diffPatchID(diff *git.Diff) ([20]byte, error) {
+	var id [20]byte
+	h := diffHandle(diff)
+	if h == nil {
+		return id, errNoDiffHandle
+	}
+	var out C.git_oid
+	runtime.LockOSThread()
+	code := C.depot_diff_patchid(h, &out)
+	runtime.UnlockOSThread()
+	runtime.KeepAlive(diff)
+	if code < 0 {
+		return id, fmt.Errorf("libgit2: patch id (code %d)", int(code))
+	}
+	C.memcpy(unsafe.Pointer(&id[0]), unsafe.Pointer(&out), C.size_t(len(id)))
+	return id, nil
 }

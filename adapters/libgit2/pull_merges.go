@@ -287,8 +287,9 @@ func (s *Storage) writeMerged(ctx context.Context, p ports.RepoPath, ours, their
 }
 
 // RebaseCommits replays head's commits not in onto on top of onto, merges
-// left out and commits that become empty dropped, and returns the new tip
-// without moving a ref (ports.GitPulls).
+// left out, those whose patch onto already has (same patch id) skipped and
+// commits that become empty dropped, as git rebase does, and returns the
+// new tip without moving a ref (ports.GitPulls).
 func (s *Storage) RebaseCommits(ctx context.Context, p ports.RepoPath, onto, head string, committer ports.GitSignature) (string, error) {
 	if committer.Name == "" {
 		return "", errs.Invalid("committer name is required", "committer")
@@ -302,6 +303,9 @@ func (s *Storage) RebaseCommits(ctx context.Context, p ports.RepoPath, onto, hea
 	err := s.withCommitPair(ctx, p, onto, head, func(repo *git.Repository, o, h *git.Commit) error {
 		picks, err := rebaseList(repo, o.Id(), h.Id())
 		if err != nil {
+			return err
+		}
+		if picks, err = withoutUpstreamPatches(ctx, repo, picks, o.Id(), h.Id()); err != nil {
 			return err
 		}
 		tip, tipTree := o.Id(), o.TreeId()

@@ -396,6 +396,41 @@ func TestPullRebaseCommits(t *testing.T) {
 	is.True(errors.Is(err, errs.ErrInvalid)) // a committer needs a name
 }
 
+// TestPullRebaseSkipsUpstreamPatches rebases a branch two of whose
+// commits main already took (cherry-picked, one of them with other
+// spacing) and then changed further: like git rebase, the rebase skips
+// them by patch id, where replaying them would conflict.
+func TestPullRebaseSkipsUpstreamPatches(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	r := newPullRepo(t)
+	r.write("base", "a.txt", "1\n2\n3\n", "b.txt", "x = 1\n", "keep.txt", "k\n")
+	r.git("checkout", "-q", "-b", "feature")
+	one := r.write("feature one", "a.txt", "one\n2\n3\n")
+	r.write("feature two", "c.txt", "c\n")
+	three := r.write("feature three", "b.txt", "x = 2\n")
+	feature := r.write("feature four", "keep.txt", "kept\n")
+	r.git("checkout", "-q", "main")
+	r.git("cherry-pick", one)
+	r.write("main three, spaced otherwise", "b.txt", "x  =  2\n")
+	r.write("main goes further", "a.txt", "ONE\n2\n3\n", "b.txt", "x = 3\n")
+	mainTip := r.write("main moves", "m.txt", "m\n")
+	is.True(three != "")
+
+	tip, err := r.s.RebaseCommits(ctx, r.p, mainTip, feature, carol)
+	is.NoErr(err) // no conflict: the picks main has are skipped
+
+	r.git("checkout", "-q", "-b", "oracle", feature)
+	r.git("rebase", "-q", "main")
+	oracle := r.git("rev-parse", "HEAD")
+	r.git("checkout", "-q", "main")
+	is.Equal(r.git("rev-parse", tip+"^{tree}"), r.git("rev-parse", oracle+"^{tree}"))
+	is.Equal(r.git("rev-list", "--count", mainTip+".."+tip), r.git("rev-list", "--count", mainTip+".."+oracle))
+	is.Equal(r.git("log", "--format=%s", mainTip+".."+tip), "feature four\nfeature two")
+	is.Equal(r.git("log", "--format=%s", mainTip+".."+oracle), "feature four\nfeature two")
+	r.git("fsck", "--strict", "--no-dangling")
+}
+
 func TestPullRebaseCommitsConflict(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
