@@ -480,6 +480,8 @@ func TestPullMergeRaces(t *testing.T) {
 	r.git(t, "checkout", "-q", "moving")
 	moved := r.commit(t, "", "late.txt", "late\n", "late push")
 	r.push(t, "moving")
+	// Once checked again (while checking, any merge answers 405).
+	waitPullChecked(t, r.srv, c, "alice", r.name, mv.Index)
 	is.Equal(r.merge(t, c, mv.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, HeadCommitId: seen}), 409)
 	is.True(!r.pull(t, mv.Index).HasMerged)
 	is.Equal(r.merge(t, c, mv.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, HeadCommitId: moved}), 200)
