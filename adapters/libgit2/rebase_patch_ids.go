@@ -35,16 +35,6 @@ func withoutUpstreamPatches(ctx context.Context, repo *git.Repository, picks []*
 	if len(picks) == 0 {
 		return picks, nil
 	}
-	heads := make([]commitPatch, len(picks))
-	byPaths := map[string][]int{}
-	for i, id := range picks {
-		paths, err := commitPaths(repo, id)
-		if err != nil {
-			return nil, err
-		}
-		heads[i] = commitPatch{paths: paths, commit: id}
-		byPaths[paths] = append(byPaths[paths], i)
-	}
 	walk, err := repo.Walk()
 	if err != nil {
 		return nil, fmt.Errorf("libgit2: walk: %w", err)
@@ -66,6 +56,19 @@ func withoutUpstreamPatches(ctx context.Context, repo *git.Repository, picks []*
 	})
 	if err != nil {
 		return nil, fmt.Errorf("libgit2: walk: %w", err)
+	}
+	if len(upstream) == 0 {
+		return picks, nil
+	}
+	heads := make([]commitPatch, len(picks))
+	byPaths := map[string][]int{}
+	for i, id := range picks {
+		paths, err := commitPaths(repo, id)
+		if err != nil {
+			return nil, err
+		}
+		heads[i] = commitPatch{paths: paths, commit: id}
+		byPaths[paths] = append(byPaths[paths], i)
 	}
 	drop := make([]bool, len(picks))
 	for n, id := range upstream {
