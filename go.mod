@@ -6,6 +6,7 @@ require (
 	buf.build/go/spdx v0.3.0
 	code.gitea.io/sdk/gitea v0.25.1
 	github.com/BurntSushi/toml v1.6.0
+	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/editorconfig/editorconfig-core-go/v2 v2.6.5
 	github.com/go-enry/go-enry/v2 v2.9.6
@@ -35,6 +36,7 @@ require (
 
 require (
 	github.com/aymerick/douceur v0.2.0 // indirect
+	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 )

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"net/url"
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
@@ -132,12 +133,35 @@ func openDB(ctx context.Context, cfg sqlstore.Config, log *slog.Logger) (*sqlsto
 }
 
 // provideGit keeps the bare repositories under <data>/repos.
-func provideGit(o Options) (*libgit2.Storage, func(), error) {
+func provideGit(o Options, signer ports.CommitSigner) (*libgit2.Storage, func(), error) {
 	s, err := libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
 	if err != nil {
 		return nil, nil, err
 	}
+	s.SignCommitsWith(signer)
 	return s, s.Close, nil
+}
+
+// provideCommitSigner loads (or makes, at the first start) the key under
+// <data>/signing that signs Depot's own commits, when
+// [repository.signing] asks for it; nil otherwise.
+func provideCommitSigner(o Options) (ports.CommitSigner, error) {
+	cfg := o.Site.Signing
+	if !cfg.Enabled() {
+		return nil, nil
+	}
+	name, email := cfg.Name, cfg.Email
+	if name == "" {
+		name = o.Site.Name
+	}
+	if email == "" {
+		host := "localhost"
+		if u, err := url.Parse(o.Site.BaseURL); err == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+		email = "noreply@" + host
+	}
+	return security.LoadOrCreateSigningKey(filepath.Join(o.DataDir, "signing"), name, email)
 }
 
 // provideAvatars keeps avatar images under <data>/avatars.
@@ -215,7 +239,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
-	markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
+	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),

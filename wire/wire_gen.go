@@ -42,7 +42,12 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, cleanup2, err := provideGit(o)
+	commitSigner, err := provideCommitSigner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storage, cleanup2, err := provideGit(o, commitSigner)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -116,6 +121,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -190,7 +196,12 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, cleanup2, err := provideGit(o)
+	commitSigner, err := provideCommitSigner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storage, cleanup2, err := provideGit(o, commitSigner)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -264,6 +275,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
 	"github.com/gorilla/mux"
 )
 
@@ -57,6 +58,7 @@ type kernel struct {
 	issues     *issues.Service
 	pulls      *pulls.Service
 	markup     *markup.Service
+	signer     ports.CommitSigner
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -83,13 +85,15 @@ type Services struct {
 	Issues       *issues.Service
 	Pulls        *pulls.Service
 	Markup       *markup.Service
+	// Signer signs Depot's own commits; nil when it signs none.
+	Signer ports.CommitSigner
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, signer: svc.Signer,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}

@@ -276,7 +276,7 @@ func (s *Storage) writeMerged(ctx context.Context, p ports.RepoPath, ours, their
 		if bothParents {
 			parents = append(parents, t.Id())
 		}
-		id, err := repo.CreateCommitFromIds("", author, committer, message(c.Message), tree, parents...)
+		id, err := s.commits().write(repo, "", author, committer, message(c.Message), tree, parents...)
 		if err != nil {
 			return fmt.Errorf("libgit2: create commit: %w", err)
 		}
@@ -313,7 +313,7 @@ func (s *Storage) RebaseCommits(ctx context.Context, p ports.RepoPath, onto, hea
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			next, nextTree, err := replay(repo, id, tip, tipTree, sig)
+			next, nextTree, err := replay(s.commits(), repo, id, tip, tipTree, sig)
 			if err != nil {
 				return err
 			}
@@ -361,7 +361,7 @@ func rebaseList(repo *git.Repository, onto, head *git.Oid) ([]*git.Oid, error) {
 // that is already in tip (the result's tree is tipTree) writes nothing and
 // returns nil, as git rebase drops it; a commit that was empty to begin with
 // is kept, as git rebase keeps it.
-func replay(repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Signature) (*git.Oid, *git.Oid, error) {
+func replay(w commitWriter, repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Signature) (*git.Oid, *git.Oid, error) {
 	c, err := repo.LookupCommit(id)
 	if err != nil {
 		return nil, nil, fmt.Errorf("libgit2: look up %s: %w", id, err)
@@ -411,7 +411,7 @@ func replay(repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Sign
 	if tree.Equal(tipTree) && !startedEmpty {
 		return nil, nil, nil
 	}
-	next, err := repo.CreateCommitFromIds("", c.Author(), committer, c.RawMessage(), tree, tip)
+	next, err := w.write(repo, "", c.Author(), committer, c.RawMessage(), tree, tip)
 	if err != nil {
 		return nil, nil, fmt.Errorf("libgit2: create commit: %w", err)
 	}
