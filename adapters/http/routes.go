@@ -81,6 +81,7 @@ func (s *Server) routes() []route {
 		s.pullMergeRoutes(),
 		s.pullFileRoutes(),
 		s.pullUpdateRoutes(),
+		s.pullReviewRoutes(),
 		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),

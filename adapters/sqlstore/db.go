@@ -208,6 +208,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{c: c},
 		IssueRelations: &IssueRelationStore{c: c},
 		Pulls:          &PullStore{c: c},
+		PullReviews:    &PullReviewStore{c: c},
 	}
 }
 
