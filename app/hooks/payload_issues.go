@@ -68,6 +68,12 @@ type pullRequestPayload struct {
 	Review            any             `json:"review"`
 }
 
+// reviewPayload is Gitea's ReviewPayload: the review's hook event and body.
+type reviewPayload struct {
+	Type    string `json:"type"`
+	Content string `json:"content"`
+}
+
 // issueFacts are the few facts of an issue event the chat formats show.
 type issueFacts struct {
 	action string
