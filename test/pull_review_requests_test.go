@@ -121,6 +121,13 @@ func TestPullReviewRequests(t *testing.T) {
 		is.Equal(reviewStates(made), []string{"REQUEST_REVIEW:bob", "REQUEST_REVIEW:team reviewers"})
 		is.True(!made[0].Official) // bob only reads: his verdicts would not count
 		is.True(made[1].Official)  // a team's request is official when its asker's verdicts are
+		// The pull request shows who is asked.
+		pr, _, err := f.alice.GetPullRequest("acme", "app", f.pr.Index)
+		is.NoErr(err)
+		is.Equal(len(pr.RequestedReviewers), 1)
+		is.Equal(pr.RequestedReviewers[0].UserName, "bob")
+		is.Equal(len(pr.RequestedReviewersTeams), 1)
+		is.Equal(pr.RequestedReviewersTeams[0].Name, "reviewers")
 		// Asking again adds nothing.
 		status, body = f.request(t, "POST", "alice", `{"reviewers":["bob"],"team_reviewers":["reviewers"]}`)
 		is.Equal(status, http.StatusCreated)
@@ -166,7 +173,7 @@ func TestPullReviewRequests(t *testing.T) {
 
 		// A review answers the reviewer's request, and carol's answers her team's.
 		bob := f.srv.Client(gitea.SetBasicAuth("bob", userPassword))
-		_, _, err := bob.CreatePullReview("acme", "app", f.pr.Index, gitea.CreatePullReviewOptions{
+		_, _, err = bob.CreatePullReview("acme", "app", f.pr.Index, gitea.CreatePullReviewOptions{
 			State: gitea.ReviewStateComment, Body: "read it"})
 		is.NoErr(err)
 		carol := f.srv.Client(gitea.SetBasicAuth("carol", userPassword))
@@ -174,6 +181,9 @@ func TestPullReviewRequests(t *testing.T) {
 			State: gitea.ReviewStateApproved})
 		is.NoErr(err)
 		is.Equal(reviewStates(f.reviews(t, "alice")), []string{"COMMENT:bob", "APPROVED:carol"})
+		pr, _, err = f.alice.GetPullRequest("acme", "app", f.pr.Index)
+		is.NoErr(err)
+		is.Equal(len(pr.RequestedReviewers)+len(pr.RequestedReviewersTeams), 0)
 
 		// Asking bob again, then withdrawing; withdrawing what was never
 		// asked changes nothing.
