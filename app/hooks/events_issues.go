@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/hook"
@@ -302,6 +303,10 @@ func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPa
 	}
 	if c.assignee != nil {
 		ep.issue.assignee = c.assignee.Name
+	}
+	if e.Review != nil {
+		ep.issue.review = strings.TrimPrefix(eventType, "pull_request_review_")
+		ep.issue.reviewBody = e.Review.Body
 	}
 	if c.issue.Milestone != nil {
 		ep.issue.milestone = c.issue.Milestone.Title
