@@ -50,6 +50,8 @@ func TestHookPullReviewEvents(t *testing.T) {
 		is.Equal(p.RequestedReviewer.UserName, "bob")
 		is.Equal(p.Sender.UserName, "alice")
 		is.Equal(p.PullRequest.Head.Sha, head)
+		is.Equal(len(p.PullRequest.RequestedReviewers), 1) // the pull request as the API shows it
+		is.Equal(p.PullRequest.RequestedReviewers[0].UserName, "bob")
 		is.True(p.Review == nil)
 
 		// approved: both the review hook and the approvals-only hook hear it.
