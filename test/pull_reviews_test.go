@@ -160,7 +160,7 @@ func testPullReviews(t *testing.T, opts ...testserver.Option) {
 	// A push to the head makes the approval stale.
 	f.repo.branchFromMain(t, "feature")
 	f.repo.git(t, "reset", "-q", "--hard", f.pr.Head.Sha)
-	f.repo.commit(t, "", "feature-d.txt", "d\n", "add d")
+	f.repo.commit(t, "", "README.md", "rewritten\n", "rewrite the readme")
 	f.repo.push(t, "feature")
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -175,6 +175,31 @@ func testPullReviews(t *testing.T, opts ...testserver.Option) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
+	// A comment on the old side of the diff: a line the push removed.
+	var old *gitea.PullReview
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		var resp *gitea.Response
+		old, resp, err = f.bob.CreatePullReview("alice", "reviewed", idx, gitea.CreatePullReviewOptions{
+			State: gitea.ReviewStateComment, Comments: []gitea.CreatePullReviewComment{
+				{Path: "README.md", Body: "why remove this?", OldLineNum: 1}}})
+		if err == nil {
+			break
+		}
+		// The new head reaches the pull request with its check.
+		if resp == nil || resp.StatusCode != http.StatusUnprocessableEntity || time.Now().After(deadline) {
+			t.Fatalf("old-side comment: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	comments, _, err = f.alice.ListPullReviewComments("alice", "reviewed", idx, old.ID)
+	is.NoErr(err)
+	is.Equal(len(comments), 1)
+	is.Equal(comments[0].OldLineNum, uint64(1))
+	is.Equal(comments[0].LineNum, uint64(0))
+	is.True(strings.HasPrefix(comments[0].DiffHunk, "@@ -1,1 +"))
+	is.True(strings.Contains(comments[0].DiffHunk, "\n-"))
+
 	// Deleting: the reviewer may, others may not.
 	resp, _ = f.alice.DeletePullReview("alice", "reviewed", idx, commented.ID)
 	is.Equal(resp.StatusCode, http.StatusForbidden)
@@ -184,5 +209,5 @@ func testPullReviews(t *testing.T, opts ...testserver.Option) {
 	is.Equal(resp.StatusCode, http.StatusNotFound)
 	all, _, err = f.alice.ListPullReviews("alice", "reviewed", idx, gitea.ListPullReviewsOptions{})
 	is.NoErr(err)
-	is.Equal(len(all), 1)
+	is.Equal(len(all), 2) // the approval and the old-side comment
 }
