@@ -136,6 +136,9 @@ type ApprovalRule struct {
 	IgnoreStaleApprovals bool
 	// BlockOnRejectedReviews blocks a merge while an official rejection stands.
 	BlockOnRejectedReviews bool
+	// BlockOnOfficialReviewRequests blocks a merge while an official
+	// review request is unanswered.
+	BlockOnOfficialReviewRequests bool
 }
 
 // IsOfficialReviewer decides whether a user's verdicts count towards
@@ -186,10 +189,21 @@ func HasOfficialRejection(reviews []*Review) bool {
 	return false
 }
 
-// ReviewsAllowMerge judges the reviews of a pull request against a rule:
-// enough official approvals, and no official rejection where the rule
-// blocks on them. The messages are Gitea's (405 at the merge route). A nil
-// rule asks nothing.
+// HasOfficialRequest reports whether an official review request is still
+// unanswered (Gitea's MergeBlockedByOfficialReviewRequests).
+func HasOfficialRequest(reviews []*Review) bool {
+	for _, r := range reviews {
+		if r.State == ReviewRequest && r.Official {
+			return true
+		}
+	}
+	return false
+}
+
+// ReviewsAllowMerge judges the reviews of a pull request against a rule,
+// in Gitea's order: enough official approvals, no official rejection and
+// no unanswered official request where the rule blocks on them. The
+// messages are Gitea's (405 at the merge route). A nil rule asks nothing.
 func ReviewsAllowMerge(rule *ApprovalRule, reviews []*Review) error {
 	if rule == nil {
 		return nil
@@ -199,6 +213,9 @@ func ReviewsAllowMerge(rule *ApprovalRule, reviews []*Review) error {
 	}
 	if rule.BlockOnRejectedReviews && HasOfficialRejection(reviews) {
 		return errs.NotAllowed("There are requested changes")
+	}
+	if rule.BlockOnOfficialReviewRequests && HasOfficialRequest(reviews) {
+		return errs.NotAllowed("There are official review requests")
 	}
 	return nil
 }

@@ -144,6 +144,10 @@ func TestReviewsAllowMerge(t *testing.T) {
 		{"rejection blocks", blocking, []*pull.Review{reject}, 0, errs.ErrNotAllowed},
 		{"dismissed rejection does not", blocking, []*pull.Review{{State: pull.ReviewRequestChanges, Official: true, Dismissed: true}}, 0, nil},
 		{"rejection ignored without the option", two, []*pull.Review{reject, approve(true, false, false), approve(true, false, false)}, 2, nil},
+		{"official request blocks", &pull.ApprovalRule{BlockOnOfficialReviewRequests: true},
+			[]*pull.Review{{State: pull.ReviewRequest, Official: true}}, 0, errs.ErrNotAllowed},
+		{"unofficial request does not", &pull.ApprovalRule{BlockOnOfficialReviewRequests: true},
+			[]*pull.Review{{State: pull.ReviewRequest}}, 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := pull.GrantedApprovals(tc.rule, tc.reviews); got != tc.count {
