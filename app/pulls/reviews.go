@@ -336,7 +336,6 @@ func (s Reviews) submit(ctx context.Context, tx ports.Stores, a *repos.Access, i
 		}
 		return r, tx.PullReviews.Update(ctx, r)
 	}
-	r.CreatedAt = now
 	r.Official, r.Stale = false, false
 	if state.IsVerdict() {
 		official, err := s.officialReviewer(ctx, a, p, doer, a.Perm)
