@@ -16,6 +16,8 @@ type Stores struct {
 	Transfers     TransferStore
 	PublicKeys    PublicKeyStore
 
+	TagProtections TagProtectionStore
+
 	CommitStatuses CommitStatusStore
 
 	Jobs           JobStore

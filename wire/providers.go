@@ -16,6 +16,7 @@ import (
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
+	markuprender "github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/node"
 	"github.com/depothq/depot/adapters/outbound"
 	"github.com/depothq/depot/adapters/security"
@@ -28,6 +29,7 @@ import (
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
@@ -213,6 +215,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
+	markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),

@@ -43,6 +43,7 @@ func (s *Server) routes() []route {
 	var table []route
 	for _, group := range [][]route{
 		s.versionRoutes(),
+		s.markupRoutes(),
 		s.siteSettingRoutes(),
 		s.templateRoutes(),
 		s.userRoutes(),
@@ -67,6 +68,7 @@ func (s *Server) routes() []route {
 		s.adminEmailRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),
+		s.tagProtectionRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),

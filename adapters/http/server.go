@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
@@ -55,6 +56,7 @@ type kernel struct {
 	orgs       *orgs.Service
 	issues     *issues.Service
 	pulls      *pulls.Service
+	markup     *markup.Service
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -80,13 +82,14 @@ type Services struct {
 	Orgs         *orgs.Service
 	Issues       *issues.Service
 	Pulls        *pulls.Service
+	Markup       *markup.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}

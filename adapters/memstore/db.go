@@ -29,7 +29,7 @@ import (
 var Groups = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty",
+	"ReposEmpty", "TagProtections",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	"Pulls",
@@ -70,6 +70,7 @@ func (d *DB) Stores() ports.Stores {
 		Stars:          &StarStore{d},
 		Watches:        &WatchStore{d},
 		Transfers:      &TransferStore{d},
+		TagProtections: &TagProtectionStore{d},
 		Orgs:           &OrgStore{d},
 		Blocks:         &BlockStore{d},
 		Issues:         &IssueStore{d},

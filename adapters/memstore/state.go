@@ -7,6 +7,7 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/protection"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/token"
@@ -83,6 +84,8 @@ type state struct {
 
 	pulls      map[int64]pull.PullRequest
 	autoMerges map[int64]pull.AutoMerge // by pull request
+
+	tagRules map[int64]protection.TagRule
 }
 
 func newState() *state {
@@ -103,6 +106,7 @@ func newState() *state {
 		stopwatches: map[int64]issue.Stopwatch{},
 		deps:        map[pair]int64{}, issueWatch: map[pair]bool{},
 		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{},
+		tagRules: map[int64]protection.TagRule{},
 	}
 }
 
@@ -124,6 +128,7 @@ func (s *state) clone() *state {
 		stopwatches: maps.Clone(s.stopwatches),
 		deps:        maps.Clone(s.deps), issueWatch: maps.Clone(s.issueWatch),
 		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges),
+		tagRules: maps.Clone(s.tagRules),
 	}
 }
 

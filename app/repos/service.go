@@ -50,6 +50,9 @@ type Service struct {
 	// mirrorInterval keeps a pull mirror's schedule when an edit changes
 	// its interval (see OnMirrorInterval); nil until the mirrors use cases register.
 	mirrorInterval MirrorIntervalHook
+	// tagRules caches each repository's tag protection rules for the
+	// checks every tag write makes (see TagProtections.RefusedTag).
+	tagRules tagRuleCache
 }
 
 // NewService builds the repository use cases.
