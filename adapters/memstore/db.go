@@ -5,9 +5,8 @@
 // It passes, whole, the contract suite's groups (test/contract) named in
 // Groups. Not implemented, and so not run:
 //   - the stores left nil in Stores: PublicKeys, CommitStatuses, Jobs,
-//     Mirrors, PushMirrors, Hooks, HookDeliveries and PullReviews, and
-//     their groups (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks,
-//     HookDeliveries, PullReviews).
+//     Mirrors, PushMirrors, Hooks and HookDeliveries, and their groups
+//     (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks, HookDeliveries).
 //
 // Beyond the suite, IssueStore.List does not sort by due date or priority.
 //
@@ -32,7 +31,7 @@ var Groups = []string{
 	"ReposEmpty", "TagProtections",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	"Pulls",
+	"Pulls", "PullReviews",
 }
 
 // DB is one in-memory database.
@@ -82,6 +81,7 @@ func (d *DB) Stores() ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{d},
 		IssueRelations: &IssueRelationStore{d},
 		Pulls:          &PullStore{d},
+		PullReviews:    &PullReviewStore{d},
 	}
 }
 
