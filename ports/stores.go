@@ -38,7 +38,8 @@ type Stores struct {
 	TrackedTimes   TrackedTimeStore
 	IssueRelations IssueRelationStore
 
-	Pulls PullStore
+	Pulls       PullStore
+	PullReviews PullReviewStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -171,6 +171,12 @@ func (s *kernel) pullDTOsWith(c auth.Caller, base *repoDTO, heads map[int64]*rep
 			MergeBase: p.MergeBase, Deadline: id.Deadline, Created: id.Created, Updated: id.Updated,
 			Closed: id.Closed, PinOrder: i.PinOrder, MergeStatus: string(p.Status),
 			ConflictedFiles: p.ConflictedFiles}
+		for _, u := range v.RequestedReviewers {
+			d.RequestedReviewers = append(d.RequestedReviewers, s.toUser(c, u))
+		}
+		for _, t := range v.RequestedTeams {
+			d.RequestedTeams = append(d.RequestedTeams, s.toTeam(t, nil))
+		}
 		if d.Labels == nil {
 			d.Labels = []labelDTO{}
 		}

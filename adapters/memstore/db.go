@@ -31,7 +31,7 @@ var Groups = []string{
 	"ReposEmpty", "TagProtections",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	"Pulls",
+	"Pulls", "PullReviews",
 }
 
 // DB is one in-memory database.
@@ -81,6 +81,7 @@ func (d *DB) Stores() ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{d},
 		IssueRelations: &IssueRelationStore{d},
 		Pulls:          &PullStore{d},
+		PullReviews:    &PullReviewStore{d},
 	}
 }
 

@@ -125,6 +125,7 @@ func (s *state) deleteIssue(id int64) {
 	delete(s.issues, id)
 	delete(s.assignees, id)
 	s.deletePullsOfIssue(id)
+	s.deleteReviewsOfIssue(id)
 	for k, c := range s.comments {
 		if c.IssueID == id || c.RefIssueID == id {
 			s.deleteComment(k)

@@ -84,6 +84,7 @@ type state struct {
 
 	pulls      map[int64]pull.PullRequest
 	autoMerges map[int64]pull.AutoMerge // by pull request
+	reviews    map[int64]pull.Review
 
 	tagRules map[int64]protection.TagRule
 }
@@ -105,7 +106,7 @@ func newState() *state {
 		attachments: map[int64]issue.Attachment{}, times: map[int64]trackedTimeRow{},
 		stopwatches: map[int64]issue.Stopwatch{},
 		deps:        map[pair]int64{}, issueWatch: map[pair]bool{},
-		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{},
+		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{}, reviews: map[int64]pull.Review{},
 		tagRules: map[int64]protection.TagRule{},
 	}
 }
@@ -127,7 +128,7 @@ func (s *state) clone() *state {
 		attachments: maps.Clone(s.attachments), times: maps.Clone(s.times),
 		stopwatches: maps.Clone(s.stopwatches),
 		deps:        maps.Clone(s.deps), issueWatch: maps.Clone(s.issueWatch),
-		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges),
+		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges), reviews: maps.Clone(s.reviews),
 		tagRules: maps.Clone(s.tagRules),
 	}
 }

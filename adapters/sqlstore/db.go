@@ -210,6 +210,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{c: c},
 		IssueRelations: &IssueRelationStore{c: c},
 		Pulls:          &PullStore{c: c},
+		PullReviews:    &PullReviewStore{c: c},
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
@@ -103,6 +104,10 @@ type View struct {
 	// Mergeable is what the API calls mergeable: checked and mergeable
 	// (or empty), and not a draft.
 	Mergeable bool
+	// RequestedReviewers and RequestedTeams are who is asked to review and
+	// has not answered yet, in the order they were asked.
+	RequestedReviewers []*user.User
+	RequestedTeams     []*org.Team
 }
 
 // views renders a page of pull request issues in a fixed number of
@@ -144,6 +149,10 @@ func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.R
 			mergers[u.ID] = u
 		}
 	}
+	requests, err := s.reviewRequestsOf(ctx, st, ivs)
+	if err != nil {
+		return nil, err
+	}
 	tips := map[string]string{}
 	out := make([]*View, 0, len(ivs))
 	for _, iv := range ivs {
@@ -167,6 +176,7 @@ func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.R
 				v.MergedBy = issues.Ghost()
 			}
 		}
+		v.RequestedReviewers, v.RequestedTeams = requests.of(iv.Issue.ID)
 		v.Mergeable = !p.HasMerged && (p.Status == pull.StatusMergeable || p.Status == pull.StatusEmpty) &&
 			!pull.IsWorkInProgress(iv.Issue.Title)
 		out = append(out, v)
@@ -206,4 +216,56 @@ func permOf(a *repos.Access) permission.Permission {
 		return permission.Permission{}
 	}
 	return a.Perm
+}
+
+// pageRequests are the standing review requests of a page of pull
+// requests, with their users and teams.
+type pageRequests struct {
+	byIssue map[int64][]*pull.Review
+	users   map[int64]*user.User
+	teams   map[int64]*org.Team
+}
+
+// of returns the users and teams asked to review issue id.
+func (r pageRequests) of(id int64) ([]*user.User, []*org.Team) {
+	var us []*user.User
+	var ts []*org.Team
+	for _, req := range r.byIssue[id] {
+		if u := r.users[req.ReviewerID]; u != nil {
+			us = append(us, u)
+		}
+		if t := r.teams[req.ReviewerTeamID]; t != nil {
+			ts = append(ts, t)
+		}
+	}
+	return us, ts
+}
+
+// reviewRequestsOf loads the standing review requests of a page of pull
+// requests in three queries (requests, users, teams), whatever its length.
+func (s *Service) reviewRequestsOf(ctx context.Context, st ports.Stores, ivs []*issues.IssueView) (pageRequests, error) {
+	out := pageRequests{byIssue: map[int64][]*pull.Review{}}
+	ids := make([]int64, 0, len(ivs))
+	for _, iv := range ivs {
+		ids = append(ids, iv.Issue.ID)
+	}
+	all, err := st.PullReviews.All(ctx, ids)
+	if err != nil {
+		return out, err
+	}
+	var userIDs, teamIDs []int64
+	for id, list := range all {
+		for _, r := range list {
+			if r.State == pull.ReviewRequest {
+				out.byIssue[id] = append(out.byIssue[id], r)
+				userIDs = append(userIDs, r.ReviewerID)
+				teamIDs = append(teamIDs, r.ReviewerTeamID)
+			}
+		}
+	}
+	if out.users, err = s.usersByID(ctx, st, userIDs); err != nil {
+		return out, err
+	}
+	out.teams, err = st.PullReviews.Teams(ctx, positiveUnique(teamIDs))
+	return out, err
 }

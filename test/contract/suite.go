@@ -73,7 +73,7 @@ var storeGroupOrder = []string{
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	"Pulls",
+	"Pulls", "PullReviews",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -116,7 +116,8 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"IssueExtras":       issueExtraTests,
 		"IssueBatchLookups": issueBatchLookupTests,
 
-		"Pulls": pullTests,
+		"Pulls":       pullTests,
+		"PullReviews": pullReviewTests,
 	}
 }
 
