@@ -60,7 +60,7 @@ func pullMatrixRepo(t *testing.T, srv *testserver.Server, aliceC *gitea.Client, 
 	if _, _, err := aliceC.MergePullRequest("alice", name, 2, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}); err != nil {
 		t.Fatalf("merge %s#2: %v", name, err)
 	}
-	return pullsRev(t, srv, "alice", name, "main")
+	return bareRev(t, srv, "alice", name, "main")
 }
 
 // TestPullAccessMatrix runs every route of the pull request group against
