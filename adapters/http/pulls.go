@@ -214,7 +214,7 @@ func (s pullCore) answerPulls(q *request, status int, views []*pulls.View) error
 	if err != nil {
 		return err
 	}
-	q.json(status, list)
+	s.writePulls(q, status, list)
 	return nil
 }
 
