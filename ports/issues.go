@@ -109,8 +109,10 @@ type IssueStore interface {
 	Repositories(ctx context.Context, ids []int64) ([]*repository.Repository, error)
 
 	// PageRecords loads what rendering these issues shows besides their
-	// rows, in one query per kind of record whatever their number.
-	PageRecords(ctx context.Context, list []*issue.Issue) (*IssuePageRecords, error)
+	// rows, in one query per kind of record whatever their number. The
+	// accounts of moreUsers (a pull request's merger, repository owners)
+	// are read with the posters and assignees, into Users.
+	PageRecords(ctx context.Context, list []*issue.Issue, moreUsers ...int64) (*IssuePageRecords, error)
 }
 
 // IssuePageRecords are the records of a page of issues, each map by issue
@@ -124,6 +126,7 @@ type IssuePageRecords struct {
 	Attachments map[int64][]*issue.Attachment
 	// Milestones are by milestone id.
 	Milestones map[int64]*issue.Milestone
-	// Users are the posters and assignees that still exist, by user id.
+	// Users are the posters, assignees and moreUsers that still exist, by
+	// user id.
 	Users map[int64]*user.User
 }

@@ -446,7 +446,7 @@ func (s *IssueStore) Repositories(ctx context.Context, ids []int64) ([]*reposito
 	return out, nil
 }
 
-func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*ports.IssuePageRecords, error) {
+func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, moreUsers ...int64) (*ports.IssuePageRecords, error) {
 	defer s.d.lock(ctx)()
 	st := s.d.s
 	rec := &ports.IssuePageRecords{Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
@@ -470,6 +470,11 @@ func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*por
 			if u, ok := st.users[id]; ok {
 				rec.Users[id] = st.userOut(u)
 			}
+		}
+	}
+	for _, id := range moreUsers {
+		if u, ok := st.users[id]; ok {
+			rec.Users[id] = st.userOut(u)
 		}
 	}
 	return rec, nil

@@ -12,10 +12,10 @@ import (
 )
 
 // PageRecords loads the labels, assignees, own attachments, milestones,
-// posters and assignees of a page of issues: one query per kind, whatever
-// the page's length. On SQLite the statements are prepared once (see
+// posters and assignees of a page of issues, and the accounts of moreUsers:
+// one query per kind, whatever the page's length. On SQLite the statements are prepared once (see
 // issueReadStmt); on Postgres they are the stores' own batch reads.
-func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*ports.IssuePageRecords, error) {
+func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, moreUsers ...int64) (*ports.IssuePageRecords, error) {
 	out := &ports.IssuePageRecords{
 		Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
 		Attachments: map[int64][]*issue.Attachment{}, Milestones: map[int64]*issue.Milestone{},
@@ -25,7 +25,8 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 		return out, nil
 	}
 	ids := make([]int64, len(list))
-	var milestoneIDs, userIDs []int64
+	var milestoneIDs []int64
+	userIDs := append(make([]int64, 0, len(list)+len(moreUsers)), moreUsers...)
 	for k, i := range list {
 		ids[k] = i.ID
 		userIDs = append(userIDs, i.PosterID)
