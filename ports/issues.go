@@ -109,10 +109,19 @@ type IssueStore interface {
 	Repositories(ctx context.Context, ids []int64) ([]*repository.Repository, error)
 
 	// PageRecords loads what rendering these issues shows besides their
-	// rows, in one query per kind of record whatever their number. The
-	// accounts of moreUsers (a pull request's merger, repository owners)
-	// are read with the posters and assignees, into Users.
-	PageRecords(ctx context.Context, list []*issue.Issue, moreUsers ...int64) (*IssuePageRecords, error)
+	// rows, in one query per kind of record whatever their number.
+	PageRecords(ctx context.Context, list []*issue.Issue, opt IssuePageOptions) (*IssuePageRecords, error)
+}
+
+// IssuePageOptions adjust what PageRecords reads.
+type IssuePageOptions struct {
+	// MoreUsers are accounts the page shows besides posters and assignees
+	// (a pull request's merger, repository owners), read with them into
+	// Users.
+	MoreUsers []int64
+	// NoAttachments leaves Attachments empty, unread: a pull request's JSON
+	// shows none.
+	NoAttachments bool
 }
 
 // IssuePageRecords are the records of a page of issues, each map by issue
@@ -126,7 +135,7 @@ type IssuePageRecords struct {
 	Attachments map[int64][]*issue.Attachment
 	// Milestones are by milestone id.
 	Milestones map[int64]*issue.Milestone
-	// Users are the posters, assignees and moreUsers that still exist, by
+	// Users are the posters, assignees and MoreUsers that still exist, by
 	// user id.
 	Users map[int64]*user.User
 }

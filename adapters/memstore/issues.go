@@ -446,7 +446,7 @@ func (s *IssueStore) Repositories(ctx context.Context, ids []int64) ([]*reposito
 	return out, nil
 }
 
-func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, moreUsers ...int64) (*ports.IssuePageRecords, error) {
+func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt ports.IssuePageOptions) (*ports.IssuePageRecords, error) {
 	defer s.d.lock(ctx)()
 	st := s.d.s
 	rec := &ports.IssuePageRecords{Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
@@ -459,7 +459,7 @@ func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, moreU
 			rec.Assignees[i.ID] = slices.Clone(a)
 		}
 		for _, id := range sortedKeys(st.attachments) {
-			if a := st.attachments[id]; a.IssueID == i.ID && a.CommentID == 0 {
+			if a := st.attachments[id]; !opt.NoAttachments && a.IssueID == i.ID && a.CommentID == 0 {
 				rec.Attachments[i.ID] = append(rec.Attachments[i.ID], &a)
 			}
 		}
@@ -472,7 +472,7 @@ func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, moreU
 			}
 		}
 	}
-	for _, id := range moreUsers {
+	for _, id := range opt.MoreUsers {
 		if u, ok := st.users[id]; ok {
 			rec.Users[id] = st.userOut(u)
 		}

@@ -43,17 +43,18 @@ func Ghost() *user.User {
 // must hold the repositories of the issues (a missing one is an internal
 // error). Other areas (pins, dependencies, webhooks) render issues through it.
 func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue) ([]*IssueView, error) {
-	out, _, err := s.ViewsAndUsers(ctx, st, repos, list, nil, nil)
+	out, _, err := s.ViewsAndUsers(ctx, st, repos, list, nil, ports.IssuePageOptions{})
 	return out, err
 }
 
 // ViewsAndUsers is Views for a page that shows more accounts than posters
 // and assignees (pull requests: their mergers, the owners of their head
-// repositories): those of moreUsers that exist come back in users, read in
-// the same query. pulls are the page's pull requests by issue id when the
-// caller has read them already (nil reads them).
+// repositories): those of opt.MoreUsers that exist come back in users, read
+// in the same query; opt.NoAttachments leaves the attachments out. pulls
+// are the page's pull requests by issue id when the caller has read them
+// already (nil reads them).
 func (s *Service) ViewsAndUsers(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue,
-	pulls map[int64]*pull.PullRequest, moreUsers []int64) (_ []*IssueView, users map[int64]*user.User, _ error) {
+	pulls map[int64]*pull.PullRequest, opt ports.IssuePageOptions) (_ []*IssueView, users map[int64]*user.User, _ error) {
 	out := make([]*IssueView, 0, len(list))
 	if len(list) == 0 {
 		return out, map[int64]*user.User{}, nil
@@ -62,7 +63,7 @@ func (s *Service) ViewsAndUsers(ctx context.Context, st ports.Stores, repos []*r
 	for _, r := range repos {
 		repoByID[r.ID] = r
 	}
-	rec, err := st.Issues.PageRecords(ctx, list, moreUsers...)
+	rec, err := st.Issues.PageRecords(ctx, list, opt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -111,7 +111,7 @@ type View struct {
 
 // views renders a page of pull request issues in a fixed number of
 // statements whatever its length: the pull requests, the fork heads, then
-// the issue views with every account the page shows (posters, assignees,
+// the issue views (without attachments) with every account the page shows (posters, assignees,
 // mergers, the owners of the base and head repositories) in one read. The
 // base branches' tips come from Git in one look at a warm repository
 // handle.
@@ -156,7 +156,9 @@ func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.R
 			moreUsers = append(moreUsers, r.Owner.ID)
 		}
 	}
-	ivs, users, err := s.issues.ViewsAndUsers(ctx, st, []*repository.Repository{base}, list, prs, moreUsers)
+	// A pull request's JSON shows no attachments.
+	ivs, users, err := s.issues.ViewsAndUsers(ctx, st, []*repository.Repository{base}, list, prs,
+		ports.IssuePageOptions{MoreUsers: moreUsers, NoAttachments: true})
 	if err != nil {
 		return nil, err
 	}
