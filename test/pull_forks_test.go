@@ -88,7 +88,7 @@ func TestPullForks(t *testing.T) {
 		// A push to the fork's branch moves the pull request.
 		_, next := pullForkPush(t, srv, dir, "bob", "app", "bob", "fix", "more.txt")
 		pr = pullWaitHead(t, srv, "alice", "app", pr.Index, next)
-		is.Equal(pullsRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), next)
+		pullsRevWait(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head", next)
 		pr = pullsWait(t, srv, "alice", "app", pr.Index)
 		is.True(pr.Mergeable)
 		// A second pull request from the same pair is refused.
@@ -156,6 +156,6 @@ func TestPullForks(t *testing.T) {
 		got = pullWaitHead(t, srv, "alice", "priv", pr.Index, next, basicAs("alice")...)
 		is.Equal(got.Title, "Idea")
 		is.Equal(got.State, gitea.StateOpen)
-		is.Equal(pullsRev(t, srv, "alice", "priv", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), next)
+		pullsRevWait(t, srv, "alice", "priv", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head", next)
 	})
 }

@@ -113,7 +113,7 @@ func TestPullUpdateMerge(t *testing.T) {
 
 	// The move is a push: the queued check brings the pull request's head along.
 	waitPullHead(t, alice, "alice", "app", 1, tip)
-	is.Equal(bareRev(t, srv, "alice", "app", "refs/pull/1/head"), tip)
+	pullsRevWait(t, srv, "alice", "app", "refs/pull/1/head", tip)
 
 	// Up to date already: nothing moves.
 	resp = updatePull(srv, "alice", "app", 1, "", "alice")

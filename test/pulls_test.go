@@ -46,6 +46,25 @@ func pullsRev(t *testing.T, srv *testserver.Server, owner, name, rev string) str
 	return strings.TrimSpace(gitRun(t, repoDir(srv, owner, name), "rev-parse", rev))
 }
 
+// pullsRevWait polls rev in owner/name's repository until it names want,
+// failing at the deadline: the check job copies a moved head into
+// refs/pull/<index>/head after the push that moved it is recorded (when the
+// API already shows the new head).
+func pullsRevWait(t *testing.T, srv *testserver.Server, owner, name, rev, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := pullsRev(t, srv, owner, name, rev)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s in %s/%s: %s, want %s", rev, owner, name, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // pullsWait polls owner/repo#index as header's caller until its check has
 // run, and returns it.
 func pullsWait(t *testing.T, srv *testserver.Server, owner, repo string, index int64, header ...string) *gitea.PullRequest {
