@@ -60,7 +60,7 @@ func TestPullReviewListStatementCount(t *testing.T) {
 					people = append(people, u)
 				}
 				reader = people[0]
-				if err := seedPull(ctx, tx, base, base, people[1].ID, 0, 0); err != nil {
+				if err := seedPull(ctx, tx, base, base, people[1].ID, 0, 0, pullExtras{}); err != nil {
 					return err
 				}
 				i, err := tx.Issues.GetByIndex(ctx, base.ID, 1)

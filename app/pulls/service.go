@@ -97,6 +97,10 @@ type View struct {
 	Pull *pull.PullRequest
 	// Head is the head repository (with its owner); nil once deleted.
 	Head *repository.Repository
+	// BaseOwner and HeadOwner are the accounts owning the base and head
+	// repositories, read with the page's other accounts; nil when gone
+	// (HeadOwner also when Head is nil).
+	BaseOwner, HeadOwner *user.User
 	// BaseCommitID is the base branch's tip ("" when the branch is gone).
 	BaseCommitID string
 	// MergedBy is who merged it; nil while unmerged.
@@ -111,22 +115,39 @@ type View struct {
 }
 
 // views renders a page of pull request issues in a fixed number of
-// queries: the issue views, their pull requests, the head repositories
-// and the mergers; branch tips come from Git.
+// statements whatever its length: the pull requests, the fork heads, then
+// the issue views (without attachments) with every account the page shows (posters, assignees,
+// mergers, the owners of the base and head repositories) in one read. The
+// base branches' tips come from Git in one look at a warm repository
+// handle.
 func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.Repository, list []*issue.Issue) ([]*View, error) {
-	ivs, err := s.issues.Views(ctx, st, []*repository.Repository{base}, list)
+	if len(list) == 0 {
+		return []*View{}, nil
+	}
+	issueIDs := make([]int64, 0, len(list))
+	for _, i := range list {
+		if i.IsPull {
+			issueIDs = append(issueIDs, i.ID)
+		}
+	}
+	prs, err := st.Pulls.ByIssueIDs(ctx, issueIDs)
 	if err != nil {
 		return nil, err
 	}
-	var headIDs, mergerIDs []int64
-	for _, iv := range ivs {
-		if p := iv.Pull; p != nil {
-			if p.HeadRepoID != 0 && p.HeadRepoID != base.ID {
-				headIDs = append(headIDs, p.HeadRepoID)
-			}
-			if p.MergedByID != 0 {
-				mergerIDs = append(mergerIDs, p.MergedByID)
-			}
+	var headIDs []int64
+	var baseBranches []string
+	moreUsers := []int64{base.Owner.ID}
+	seen := map[string]bool{}
+	for _, p := range prs {
+		if p.HeadRepoID != 0 && p.HeadRepoID != base.ID {
+			headIDs = append(headIDs, p.HeadRepoID)
+		}
+		if p.MergedByID != 0 {
+			moreUsers = append(moreUsers, p.MergedByID)
+		}
+		if !seen[p.BaseBranch] {
+			seen[p.BaseBranch] = true
+			baseBranches = append(baseBranches, p.BaseBranch)
 		}
 	}
 	heads := map[int64]*repository.Repository{base.ID: base}
@@ -137,41 +158,36 @@ func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.R
 		}
 		for id, r := range found {
 			heads[id] = r
+			moreUsers = append(moreUsers, r.Owner.ID)
 		}
 	}
-	mergers := map[int64]*user.User{}
-	if len(mergerIDs) > 0 {
-		us, err := st.Users.GetByIDs(ctx, mergerIDs)
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range us {
-			mergers[u.ID] = u
-		}
+	// A pull request's JSON shows no attachments.
+	ivs, users, err := s.issues.ViewsAndUsers(ctx, st, []*repository.Repository{base}, list, prs,
+		ports.IssuePageOptions{MoreUsers: moreUsers, NoAttachments: true})
+	if err != nil {
+		return nil, err
+	}
+	tips, err := s.git.BranchTips(ctx, pathOf(base), baseBranches)
+	if err != nil && !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
 	}
 	requests, err := s.reviewRequestsOf(ctx, st, ivs)
 	if err != nil {
 		return nil, err
 	}
-	tips := map[string]string{}
 	out := make([]*View, 0, len(ivs))
 	for _, iv := range ivs {
 		p := iv.Pull
 		if p == nil {
 			return nil, errs.NotFound("pull request of issue does not exist")
 		}
-		tip, ok := tips[p.BaseBranch]
-		if !ok {
-			if b, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch); err == nil {
-				tip = b.Commit.ID
-			} else if !errors.Is(err, errs.ErrNotFound) {
-				return nil, err
-			}
-			tips[p.BaseBranch] = tip
+		v := &View{IssueView: iv, Pull: p, Head: heads[p.HeadRepoID], BaseOwner: users[base.Owner.ID],
+			BaseCommitID: tips[p.BaseBranch]}
+		if v.Head != nil {
+			v.HeadOwner = users[v.Head.Owner.ID]
 		}
-		v := &View{IssueView: iv, Pull: p, Head: heads[p.HeadRepoID], BaseCommitID: tip}
 		if p.MergedByID != 0 {
-			v.MergedBy = mergers[p.MergedByID]
+			v.MergedBy = users[p.MergedByID]
 			if v.MergedBy == nil {
 				v.MergedBy = issues.Ghost()
 			}
