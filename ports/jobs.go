@@ -121,6 +121,13 @@ type JobStore interface {
 	// Fail marks a job its owner gives up on as failed; it frees its queue
 	// and its dedup key.
 	Fail(ctx context.Context, id int64, owner string, lastError string) error
+	// ReleaseDedup frees the dedup key of a running job: an Enqueue of the
+	// same kind and key then adds a new job, which runs after this one when
+	// both share a queue. A handler whose work reads state that may change
+	// while it runs (a pull request check) calls it first, so a change made
+	// during the run is not swallowed by the run that missed it. A job that
+	// is not running is left as it is.
+	ReleaseDedup(ctx context.Context, id int64) error
 	// Release gives a job back as if its owner had never claimed it: pending
 	// and due as before, its Attempts count undone. A worker shutting down
 	// releases what it could not finish, so a restart costs no attempt.

@@ -281,6 +281,15 @@ func (s *JobStore) Complete(ctx context.Context, id int64, owner string) error {
 	})
 }
 
+// ReleaseDedup frees the dedup key of a running job.
+func (s *JobStore) ReleaseDedup(ctx context.Context, id int64) error {
+	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewUpdate().Model((*jobRow)(nil)).Set("dedup = ''").
+			Where("id = ?", id).Where("state = ?", string(ports.JobRunning)).Exec(ctx)
+		return jobMapping.mapErr(err)
+	})
+}
+
 // Retry makes a job its owner failed pending again at runAt.
 func (s *JobStore) Retry(ctx context.Context, id int64, owner string, runAt time.Time, lastError string) error {
 	return s.c.grouped(ctx, func(ctx context.Context, db bun.IDB) error {

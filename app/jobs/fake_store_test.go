@@ -185,6 +185,15 @@ func (m *memJobs) Fail(_ context.Context, id int64, owner string, lastError stri
 	return m.settle(id, owner, ports.JobFailed, func(j *ports.Job) { j.LastError = lastError })
 }
 
+func (m *memJobs) ReleaseDedup(_ context.Context, id int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j, ok := m.jobs[id]; ok && j.state == ports.JobRunning {
+		j.job.Dedup = ""
+	}
+	return nil
+}
+
 func (m *memJobs) Release(_ context.Context, id int64, owner string) error {
 	return m.settle(id, owner, ports.JobPending, func(j *ports.Job) { j.Attempts-- })
 }

@@ -44,7 +44,8 @@ func enqueueCheck(ctx context.Context, tx ports.Stores, pullID int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindCheck, Dedup: "pull:" + strconv.FormatInt(pullID, 10), Payload: b})
+	key := "pull:" + strconv.FormatInt(pullID, 10)
+	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindCheck, Queue: key, Dedup: key, Payload: b})
 	return err
 }
 
@@ -93,6 +94,12 @@ func (s *Service) runCheck(ctx context.Context, j *ports.Job) error {
 	var in checkPayload
 	if err := json.Unmarshal(j.Payload, &in); err != nil || in.PullID <= 0 {
 		return jobs.Permanent(errors.New("pulls: unreadable check payload"))
+	}
+	// A push while this check runs queues the next one (after this one, in
+	// the pull request's queue) instead of being folded into a run that
+	// may already have read the branches.
+	if err := s.stores.Jobs.ReleaseDedup(ctx, j.ID); err != nil {
+		return err
 	}
 	for round := 0; round < checkRounds; round++ {
 		again, err := s.checkOnce(ctx, in.PullID)

@@ -219,6 +219,20 @@ var jobTests = map[string]func(t *testing.T, f *fixture){
 		third := f.jobEnqueue(ports.NewJob{Kind: "a", Dedup: "mirror:1", RunAt: at(5)})
 		is.True(third != second) // so does a failed one
 	},
+	"ReleaseDedupLetsARunningJobBeFollowed": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		first := f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1", RunAt: at(1)})
+		is.NoErr(f.Jobs.ReleaseDedup(f.ctx, first)) // pending: unchanged
+		is.Equal(f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1"}), first)
+		is.Equal(f.jobClaim("w", jobKindA, at(1), 1), []int64{first})
+		is.NoErr(f.Jobs.ReleaseDedup(f.ctx, first))
+		second := f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1", RunAt: at(1)})
+		is.True(second != first) // the running job no longer holds the key
+		is.Equal(f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1"}), second) // the new one does
+		is.Equal(len(f.jobClaim("w2", jobKindA, at(1), 10)), 0) // and waits for the first in their queue
+		is.NoErr(f.Jobs.Complete(f.ctx, first, "w"))
+		is.Equal(f.jobClaim("w2", jobKindA, at(1), 10), []int64{second})
+	},
 	"ConcurrentEnqueuesOfOneKeyAddOneJob": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		const n = 8
