@@ -227,9 +227,9 @@ var jobTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(f.jobClaim("w", jobKindA, at(1), 1), []int64{first})
 		is.NoErr(f.Jobs.ReleaseDedup(f.ctx, first))
 		second := f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1", RunAt: at(1)})
-		is.True(second != first) // the running job no longer holds the key
+		is.True(second != first)                                                                  // the running job no longer holds the key
 		is.Equal(f.jobEnqueue(ports.NewJob{Kind: "a", Queue: "pull:1", Dedup: "pull:1"}), second) // the new one does
-		is.Equal(len(f.jobClaim("w2", jobKindA, at(1), 10)), 0) // and waits for the first in their queue
+		is.Equal(len(f.jobClaim("w2", jobKindA, at(1), 10)), 0)                                   // and waits for the first in their queue
 		is.NoErr(f.Jobs.Complete(f.ctx, first, "w"))
 		is.Equal(f.jobClaim("w2", jobKindA, at(1), 10), []int64{second})
 	},
