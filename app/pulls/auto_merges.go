@@ -41,7 +41,8 @@ func enqueueAutoMerge(ctx context.Context, tx ports.Stores, pullID int64) error 
 	if err != nil {
 		return err
 	}
-	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindAutoMerge, Dedup: "automerge:" + strconv.FormatInt(pullID, 10), Payload: b})
+	key := "automerge:" + strconv.FormatInt(pullID, 10)
+	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindAutoMerge, Queue: key, Dedup: key, Payload: b})
 	return err
 }
 
@@ -161,6 +162,11 @@ func (s *Service) runAutoMerge(ctx context.Context, j *ports.Job) error {
 	var in autoMergePayload
 	if err := json.Unmarshal(j.Payload, &in); err != nil || in.PullID <= 0 {
 		return jobs.Permanent(errors.New("pulls: unreadable automatic merge payload"))
+	}
+	// A status or check arriving while this attempt runs queues the next
+	// attempt rather than being folded into this one (as checks do).
+	if err := s.stores.Jobs.ReleaseDedup(ctx, j.ID); err != nil {
+		return err
 	}
 	m, err := s.stores.Pulls.AutoMerge(ctx, in.PullID)
 	if errors.Is(err, errs.ErrNotFound) {
