@@ -8,9 +8,11 @@ import "context"
 // (GitHistory.ListCommits) work on this path as on any repository.
 func WikiRepoPath(p RepoPath) RepoPath { return RepoPath{Owner: p.Owner, Name: p.Name + ".wiki"} }
 
-// WikiWrite is one change of a wiki as a commit on Branch: Put written with
-// Content (unless empty) and Remove removed (unless empty, or Put itself).
+// WikiWrite is one change of a wiki as a commit on the branch its HEAD
+// names: Put written with Content (unless empty) and Remove removed (unless
+// empty, or Put itself).
 type WikiWrite struct {
+	// Branch is HEAD's branch of a wiki this write creates.
 	Branch    string
 	Message   string
 	Author    GitSignature
@@ -34,7 +36,8 @@ type WikiEntry struct {
 // GitWiki keeps repositories' wikis. Files are checked by the caller
 // (repository.WikiFileSafe); the adapter refuses one that would leave the
 // wiki all the same. The wiki is created by its first write; reads of a
-// wiki that does not exist, or has no Branch, are errs.ErrNotFound.
+// wiki that does not exist, or has no such branch, are errs.ErrNotFound. A
+// branch "" is the one the wiki's HEAD names.
 type GitWiki interface {
 	// WikiEntries lists the files at the root of the wiki's branch, in tree order.
 	WikiEntries(ctx context.Context, p RepoPath, branch string) ([]WikiEntry, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	git "github.com/libgit2/git2go/v34"
 
@@ -20,11 +21,11 @@ func errNoWiki() error { return errs.NotFound("wiki does not exist") }
 // withWikiTree opens p's wiki and runs fn on the tree of its branch.
 func (s *Storage) withWikiTree(ctx context.Context, p ports.RepoPath, branch string,
 	fn func(*git.Repository, *git.Tree) error) error {
-	ref, err := branchRef(branch)
-	if err != nil {
-		return err
-	}
-	err = s.withRepo(ctx, ports.WikiRepoPath(p), func(repo *git.Repository) error {
+	err := s.withRepo(ctx, ports.WikiRepoPath(p), func(repo *git.Repository) error {
+		ref, err := wikiRef(repo, branch)
+		if err != nil {
+			return err
+		}
 		r, err := repo.References.Lookup(ref)
 		if err != nil {
 			if git.IsErrorCode(err, git.ErrorCodeNotFound) {
@@ -105,8 +106,8 @@ func (s *Storage) WikiFile(ctx context.Context, p ports.RepoPath, branch, file s
 	return content, size, err
 }
 
-// WriteWiki commits one change of the wiki, creating it first when it does
-// not exist (ports.GitWiki).
+// WriteWiki commits one change of the wiki on the branch its HEAD names,
+// creating it first (HEAD at w.Branch) when it does not exist (ports.GitWiki).
 func (s *Storage) WriteWiki(ctx context.Context, p ports.RepoPath, w ports.WikiWrite) (ports.GitCommitInfo, error) {
 	for _, f := range []string{w.Put, w.Remove} {
 		if f != "" && !repository.WikiFileSafe(f) {
@@ -116,8 +117,10 @@ func (s *Storage) WriteWiki(ctx context.Context, p ports.RepoPath, w ports.WikiW
 	if w.Put == "" && w.Remove == "" {
 		return ports.GitCommitInfo{}, errs.Invalid("nothing to write", "title")
 	}
-	if err := s.ensureWiki(ctx, p, w.Branch); err != nil {
-		return ports.GitCommitInfo{}, err
+	if w.Put != "" { // a deletion never creates the wiki
+		if err := s.ensureWiki(ctx, p, w.Branch); err != nil {
+			return ports.GitCommitInfo{}, err
+		}
 	}
 	var out ports.GitCommitInfo
 	err := s.withRepo(ctx, ports.WikiRepoPath(p), func(repo *git.Repository) error {
@@ -169,7 +172,11 @@ func (s *Storage) WriteWiki(ctx context.Context, p ports.RepoPath, w ports.WikiW
 			}
 			return changeEditTree(repo, base, edits, "")
 		}
-		t := ports.GitChangeTarget{Branch: w.Branch, Message: w.Message, Author: w.Author, Committer: w.Committer}
+		ref, err := wikiRef(repo, "")
+		if err != nil {
+			return err
+		}
+		t := ports.GitChangeTarget{Branch: strings.TrimPrefix(ref, "refs/heads/"), Message: w.Message, Author: w.Author, Committer: w.Committer}
 		id, _, err := changeCommit(ctx, s.commits(), repo, t, true, build, nil)
 		if err != nil {
 			return err
@@ -182,6 +189,9 @@ func (s *Storage) WriteWiki(ctx context.Context, p ports.RepoPath, w ports.WikiW
 		out = commitInfo(c)
 		return nil
 	})
+	if errors.Is(err, errs.ErrNotFound) && errs.Message(err) == errs.Message(errNoRepo()) {
+		return out, errNoWiki()
+	}
 	return out, err
 }
 
@@ -203,4 +213,23 @@ func (s *Storage) ensureWiki(ctx context.Context, p ports.RepoPath, branch strin
 		return nil
 	}
 	return err
+}
+
+// wikiRef is the full name of branch in the wiki, or of the branch its HEAD
+// names when branch is "" (a wiki pushed with another default branch is
+// read and written there).
+func wikiRef(repo *git.Repository, branch string) (string, error) {
+	if branch != "" {
+		return branchRef(branch)
+	}
+	head, err := repo.References.Lookup("HEAD")
+	if err != nil {
+		return "", fmt.Errorf("libgit2: wiki HEAD: %w", err)
+	}
+	defer head.Free()
+	target := head.SymbolicTarget()
+	if !strings.HasPrefix(target, "refs/heads/") {
+		return "", errNoWiki()
+	}
+	return target, nil
 }
