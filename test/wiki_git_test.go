@@ -68,3 +68,34 @@ func TestWikiGitHTTP(t *testing.T) {
 	is.NoErr(err)
 	httpGitFails(t, t.TempDir(), "clone", "-q", wikiURL("alice"), filepath.Join(t.TempDir(), "y"))
 }
+
+// TestWikiGitSSH: the wiki is pushed and cloned over SSH with an account
+// key and the wiki unit's permission; a deploy key does not reach it.
+func TestWikiGitSSH(t *testing.T) {
+	srv := testserver.Start(t, testserver.WithSSH())
+	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+	_, reader := newAccount(t, srv, "reader", gitea.VisibleTypePublic)
+	createRepo(t, alice, gitea.CreateRepoOption{Name: "notes", AutoInit: true, Private: true})
+	socialCollab(t, srv, "alice", "notes", "reader", gitea.AccessModeRead)
+	aliceKey, _ := sshGitUserKey(t, alice, "alice")
+	readerKey, _ := sshGitUserKey(t, reader, "reader")
+	deployKey, _ := sshGitDeployKey(t, alice, "alice", "notes", "deploy", false)
+	is := is.New(t)
+
+	work := filepath.Join(t.TempDir(), "work")
+	httpGitOK(t, t.TempDir(), "init", "-q", "-b", "main", work)
+	httpGitCommit(t, work, "Home.md", "# Over SSH\n", "home by ssh")
+	sshGitOK(t, srv, aliceKey, work, "push", "-q", sshGitURL(srv, "alice", "notes.wiki"), "main")
+	p, _, err := alice.GetWikiPage("alice", "notes", "Home")
+	is.NoErr(err)
+	is.Equal(p.ContentBase64, b64("# Over SSH\n"))
+
+	clone := filepath.Join(t.TempDir(), "clone")
+	sshGitOK(t, srv, readerKey, t.TempDir(), "clone", "-q", sshGitURL(srv, "alice", "notes.wiki"), clone)
+	data, err := os.ReadFile(filepath.Join(clone, "Home.md"))
+	is.NoErr(err)
+	is.Equal(string(data), "# Over SSH\n")
+	httpGitCommit(t, clone, "Reader.md", "x", "reader")
+	sshGitFails(t, srv, readerKey, clone, "push", "-q", "origin", "main")
+	sshGitFails(t, srv, deployKey, t.TempDir(), "clone", "-q", sshGitURL(srv, "alice", "notes.wiki"), filepath.Join(t.TempDir(), "d"))
+}
