@@ -2,6 +2,7 @@ package test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -198,4 +199,90 @@ func TestWikiFollowsRepository(t *testing.T) {
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "journal", AutoInit: true})
 	_, resp, _ := alice.GetWikiPage("alice", "journal", "Home")
 	is.Equal(resp.StatusCode, http.StatusNotFound) // the new repository starts without the old wiki
+}
+
+// TestWikiAccessMatrix checks the wiki routes' access codes: reads need the
+// wiki unit readable (404 otherwise, for everyone, while the unit is off),
+// writes a token or password, an unarchived repository and write access to
+// the wiki unit; a token needs the repository scope.
+func TestWikiAccessMatrix(t *testing.T) {
+	srv := testserver.Start(t)
+	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+	for _, n := range []string{"outsider", "reader", "writer"} {
+		newAccount(t, srv, n, gitea.VisibleTypePublic)
+	}
+	for _, name := range []string{"open", "closed"} {
+		createRepo(t, alice, gitea.CreateRepoOption{Name: name, AutoInit: true, Private: name == "closed"})
+		socialCollab(t, srv, "alice", name, "reader", gitea.AccessModeRead)
+		socialCollab(t, srv, "alice", name, "writer", gitea.AccessModeWrite)
+		wikiPage(t, alice, "alice", name, "Home", "home")
+	}
+	anon := []string(nil)
+	who := map[string][]string{
+		"anonymous": anon, "outsider": basicAs("outsider"), "reader": basicAs("reader"), "writer": basicAs("writer"),
+		"owner": basicAs("alice"), "admin": adminHeader(srv),
+		"token without repository scope": tokenHeader(srv, "alice", "read:user"),
+		"read-only token":                 tokenHeader(srv, "writer", "read:repository"),
+	}
+	n := 0
+	newPage := func() map[string]string {
+		n++
+		return map[string]string{"title": fmt.Sprintf("Page %d", n), "content_base64": b64("x")}
+	}
+	type want struct{ read, write int }
+	cases := []struct {
+		repo, who string
+		want      want
+	}{
+		{"open", "anonymous", want{200, 401}},
+		{"open", "outsider", want{200, 403}},
+		{"open", "reader", want{200, 403}},
+		{"open", "writer", want{200, 201}},
+		{"open", "owner", want{200, 201}},
+		{"open", "admin", want{200, 201}},
+		{"open", "token without repository scope", want{403, 403}},
+		{"open", "read-only token", want{200, 403}},
+		{"closed", "anonymous", want{404, 404}},
+		{"closed", "outsider", want{404, 404}},
+		{"closed", "reader", want{200, 403}},
+		{"closed", "writer", want{200, 201}},
+		{"closed", "admin", want{200, 201}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.repo+"/"+tc.who, func(t *testing.T) {
+			is := is.New(t)
+			base := "/repos/alice/" + tc.repo + "/wiki"
+			h := who[tc.who]
+			for _, path := range []string{base + "/pages", base + "/page/Home", base + "/revisions/Home"} {
+				is.Equal(srv.Do("GET", path, nil, h...).Status, tc.want.read)
+			}
+			is.Equal(srv.Do("POST", base+"/new", newPage(), h...).Status, tc.want.write)
+			edit := tc.want.write
+			if edit == http.StatusCreated {
+				edit = http.StatusOK
+			}
+			is.Equal(srv.Do("PATCH", base+"/page/Home", map[string]string{"content_base64": b64("edited")}, h...).Status, edit)
+		})
+	}
+
+	// Archived: writes refused (423), reads served.
+	yes := true
+	_, _, err := alice.EditRepo("alice", "open", gitea.EditRepoOption{Archived: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := is.New(t)
+	is.Equal(srv.Do("POST", "/repos/alice/open/wiki/new", newPage(), basicAs("alice")...).Status, http.StatusLocked)
+	is.Equal(srv.Do("DELETE", "/repos/alice/open/wiki/page/Home", nil, basicAs("alice")...).Status, http.StatusLocked)
+	is.Equal(srv.Do("GET", "/repos/alice/open/wiki/page/Home", nil).Status, http.StatusOK)
+
+	// The wiki unit off: 404 for everyone, the admin included.
+	no := false
+	_, _, err = alice.EditRepo("alice", "closed", gitea.EditRepoOption{HasWiki: &no})
+	is.NoErr(err)
+	for _, h := range [][]string{basicAs("alice"), adminHeader(srv), basicAs("writer")} {
+		is.Equal(srv.Do("GET", "/repos/alice/closed/wiki/pages", nil, h...).Status, http.StatusNotFound)
+		is.Equal(srv.Do("POST", "/repos/alice/closed/wiki/new", newPage(), h...).Status, http.StatusNotFound)
+		is.Equal(srv.Do("DELETE", "/repos/alice/closed/wiki/page/Home", nil, h...).Status, http.StatusNotFound)
+	}
 }
