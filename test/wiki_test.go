@@ -222,7 +222,7 @@ func TestWikiAccessMatrix(t *testing.T) {
 		"anonymous": anon, "outsider": basicAs("outsider"), "reader": basicAs("reader"), "writer": basicAs("writer"),
 		"owner": basicAs("alice"), "admin": adminHeader(srv),
 		"token without repository scope": tokenHeader(srv, "alice", "read:user"),
-		"read-only token":                 tokenHeader(srv, "writer", "read:repository"),
+		"read-only token":                tokenHeader(srv, "writer", "read:repository"),
 	}
 	n := 0
 	newPage := func() map[string]string {
