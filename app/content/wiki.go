@@ -162,14 +162,30 @@ func decodeWikiContent(s string) ([]byte, error) {
 	return b, nil
 }
 
-// write commits one change of the wiki as the caller.
-func (w Wiki) write(ctx context.Context, a *repos.Access, ww ports.WikiWrite) error {
+// The wiki webhook's actions (Gitea's HookWikiAction).
+const (
+	wikiCreated = "created"
+	wikiEdited  = "edited"
+	wikiDeleted = "deleted"
+)
+
+// write commits one change of the wiki as the caller, then queues the wiki
+// event of action for page (its web path) in a transaction.
+func (w Wiki) write(ctx context.Context, a *repos.Access, ww ports.WikiWrite, action, page string) error {
 	id := w.gitIdentity(a.Caller.User)
 	now := w.clock.Now()
 	sig := ports.GitSignature{Name: id.Name, Email: id.Email, When: now}
 	ww.Branch, ww.Author, ww.Committer = repository.DefaultBranch, sig, sig
-	_, err := w.git.WriteWiki(ctx, pathOf(a.Repo), ww)
-	return err
+	if _, err := w.git.WriteWiki(ctx, pathOf(a.Repo), ww); err != nil {
+		return err
+	}
+	ev := ports.WikiEvent{Repo: a.Repo, SenderID: a.Caller.UserID(), Action: action, Page: page}
+	if action != wikiDeleted {
+		ev.Comment = ww.Message
+	}
+	return w.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return w.events.WikiChanged(ctx, tx, ev)
+	})
 }
 
 // Create adds a page (201 with it); an existing page or a reserved name is
@@ -190,7 +206,8 @@ func (w Wiki) Create(ctx context.Context, a *repos.Access, in WikiPageInput) (Wi
 	if msg == "" {
 		msg = fmt.Sprintf("Add '%s'", in.Title)
 	}
-	err = w.write(ctx, a, ports.WikiWrite{Message: msg, Put: repository.WikiWebPathToFile(web), Content: content, Create: true})
+	err = w.write(ctx, a, ports.WikiWrite{Message: msg, Put: repository.WikiWebPathToFile(web), Content: content, Create: true},
+		wikiCreated, web)
 	if errors.Is(err, errs.ErrConflict) {
 		return WikiPage{}, errs.BadRequest("wiki page already exists")
 	}
@@ -224,7 +241,8 @@ func (w Wiki) Edit(ctx context.Context, a *repos.Access, rawName string, in Wiki
 	if msg == "" {
 		msg = fmt.Sprintf("Update '%s'", newWeb)
 	}
-	if err := w.write(ctx, a, ports.WikiWrite{Message: msg, Put: newFile, Content: content, Remove: oldFile}); err != nil {
+	if err := w.write(ctx, a, ports.WikiWrite{Message: msg, Put: newFile, Content: content, Remove: oldFile},
+		wikiEdited, newWeb); err != nil {
 		return WikiPage{}, err
 	}
 	return w.page(ctx, a, newWeb)
@@ -237,5 +255,5 @@ func (w Wiki) Delete(ctx context.Context, a *repos.Access, rawName string) error
 	if !repository.WikiFileSafe(file) {
 		return errs.NotFound("wiki page does not exist")
 	}
-	return w.write(ctx, a, ports.WikiWrite{Message: fmt.Sprintf("Delete page '%s'", web), Remove: file})
+	return w.write(ctx, a, ports.WikiWrite{Message: fmt.Sprintf("Delete page '%s'", web), Remove: file}, wikiDeleted, web)
 }
