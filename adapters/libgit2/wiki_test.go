@@ -95,6 +95,22 @@ func TestWikiFollowsRepository(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(string(content), "# Home")
 
+	// A fork takes a copy of the wiki; a repository without one forks without one.
+	fork := ports.RepoPath{Owner: "carol", Name: "notes"}
+	is.NoErr(s.Fork(ctx, p, fork))
+	content, _, err = s.WikiFile(ctx, fork, "main", "Home.md", 1<<20)
+	is.NoErr(err)
+	is.Equal(string(content), "# Home")
+	bare := ports.RepoPath{Owner: "alice", Name: "bare"}
+	is.NoErr(s.Init(ctx, bare, "main"))
+	is.NoErr(s.Init(ctx, ports.WikiRepoPath(bare), "main")) // an empty wiki (a first push that failed)
+	is.NoErr(s.Fork(ctx, bare, ports.RepoPath{Owner: "carol", Name: "bare"}))
+	plain := ports.RepoPath{Owner: "alice", Name: "plain"}
+	is.NoErr(s.Init(ctx, plain, "main"))
+	is.NoErr(s.Fork(ctx, plain, ports.RepoPath{Owner: "dave", Name: "journal"}))
+	_, err = os.Stat(repoDir(root, ports.WikiRepoPath(ports.RepoPath{Owner: "dave", Name: "journal"})))
+	is.True(os.IsNotExist(err))
+
 	is.NoErr(s.Delete(ctx, p))
 	_, err = os.Stat(repoDir(root, ports.WikiRepoPath(p)))
 	is.True(os.IsNotExist(err))
