@@ -177,16 +177,24 @@ func wikiPages(t *testing.T, opts ...testserver.Option) {
 	is.Equal(resp.StatusCode, http.StatusNotFound)
 }
 
-// TestWikiFollowsRepository: renaming, transferring and deleting a
-// repository take its wiki along.
+// TestWikiFollowsRepository: forking copies a repository's wiki; renaming
+// and deleting a repository take its wiki along.
 func TestWikiFollowsRepository(t *testing.T) {
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "notes", AutoInit: true})
 	wikiPage(t, alice, "alice", "notes", "Home", "# Welcome")
 	is := is.New(t)
+	// A fork takes a copy of the wiki, as in Gitea.
+	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+	_, _, err := bob.CreateFork("alice", "notes", gitea.CreateForkOption{})
+	is.NoErr(err)
+	forked, _, err := bob.GetWikiPage("bob", "notes", "Home")
+	is.NoErr(err)
+	is.Equal(forked.ContentBase64, b64("# Welcome"))
+
 	name := "journal"
-	_, _, err := alice.EditRepo("alice", "notes", gitea.EditRepoOption{Name: &name})
+	_, _, err = alice.EditRepo("alice", "notes", gitea.EditRepoOption{Name: &name})
 	is.NoErr(err)
 	p, _, err := alice.GetWikiPage("alice", "journal", "Home")
 	is.NoErr(err)
