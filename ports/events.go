@@ -43,6 +43,19 @@ type Events interface {
 	// issue (or of the issue half of a pull request): opened, edited,
 	// closed, commented, labelled, milestoned, assigned, …
 	IssueChanged(ctx context.Context, tx Stores, e IssueEvent) error
+	// WikiChanged is called in a transaction after a wiki page was written
+	// through the API (the page itself lives in Git).
+	WikiChanged(ctx context.Context, tx Stores, e WikiEvent) error
+}
+
+// WikiEvent is a wiki page created, edited or deleted.
+type WikiEvent struct {
+	Repo     *repository.Repository
+	SenderID int64
+	// Action is Gitea's HookWikiAction: "created", "edited" or "deleted".
+	Action string
+	// Page is the page's web path; Comment the commit message (none for a deletion).
+	Page, Comment string
 }
 
 // RepoEvent is the creation or deletion of a repository.

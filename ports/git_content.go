@@ -13,6 +13,7 @@ type GitContent interface {
 	GitTrees
 	GitArchives
 	GitChanges
+	GitWiki
 }
 
 // RevisionKind says what a user-supplied ref named.

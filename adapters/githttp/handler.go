@@ -53,7 +53,9 @@ const (
 type target struct {
 	owner, name string
 	dotGit      bool
-	action      string
+	// wiki is set for the repository's wiki, "<name>.wiki.git".
+	wiki   bool
+	action string
 }
 
 // parsePath recognises /{owner}/{repo}[.git]/{action}.
@@ -79,6 +81,10 @@ func parsePath(p string) (target, bool) {
 	}
 	if n, ok := strings.CutSuffix(name, ".git"); ok {
 		name, t.dotGit = n, true
+	}
+	if n, ok := strings.CutSuffix(name, ".wiki"); ok {
+		// "<name>.wiki[.git]" is the wiki; repository names never end in ".wiki".
+		name, t.wiki = n, true
 	}
 	if name == "" || strings.ContainsAny(owner+name, "\x00\\") {
 		return t, false
@@ -187,6 +193,9 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, t target, e
 // name; git follows it for the initial info/refs request.
 func (h *Handler) redirect(w http.ResponseWriter, r *http.Request, t target, owner, name string) {
 	p := "/" + url.PathEscape(owner) + "/" + url.PathEscape(name)
+	if t.wiki {
+		p += ".wiki"
+	}
 	if t.dotGit {
 		p += ".git"
 	}

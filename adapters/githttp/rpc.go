@@ -30,7 +30,7 @@ func (h *Handler) admit(w http.ResponseWriter, r *http.Request, t target, svc re
 		h.writeError(w, r, t, err)
 		return nil, "", false
 	}
-	s, err := h.svc.Authorize(r.Context(), transport.Request{Caller: caller, Owner: t.owner, Name: t.name, Service: svc})
+	s, err := h.svc.Authorize(r.Context(), transport.Request{Caller: caller, Owner: t.owner, Name: t.name, Service: svc, Wiki: t.wiki})
 	if err != nil {
 		h.writeError(w, r, t, err)
 		return nil, "", false
@@ -75,7 +75,7 @@ func (h *Handler) infoRefs(w http.ResponseWriter, r *http.Request, t target) {
 		preamble = append(pktLine("# service="+string(svc)+"\n"), "0000"...)
 	}
 	h.run(w, r, runSpec{
-		inv:         Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto},
+		inv:         Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto, Wiki: t.wiki},
 		contentType: "application/x-" + string(svc) + "-advertisement",
 		preamble:    preamble,
 	})
@@ -109,7 +109,7 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
 	}
 	h.run(w, r, runSpec{
 		inv: Invocation{Service: svc, Dir: dir, Protocol: protocol(r), RepoID: s.Repo.ID,
-			PusherID: s.PusherID},
+			PusherID: s.PusherID, Wiki: t.wiki},
 		contentType: "application/x-" + string(svc) + "-result",
 		stdin:       body,
 	})

@@ -281,6 +281,8 @@ type Invocation struct {
 	RepoID, PusherID int64
 	// DeployKeyID names the deploy key a push came with, 0 for an account.
 	DeployKeyID int64
+	// Wiki serves a repository's wiki, whose pushes run no hook.
+	Wiki bool
 	// Stateful runs the service for a whole connection (SSH): one process
 	// answers the advertisement and the requests, without --stateless-rpc.
 	Stateful bool
@@ -294,14 +296,20 @@ const waitDelay = 10 * time.Second
 // say is the validated GIT_PROTOCOL. A receive-pack is refused while its
 // hooks cannot run (see checkHooks).
 func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error) {
-	if inv.Service == repository.ServiceReceivePack {
+	if inv.Service == repository.ServiceReceivePack && !inv.Wiki {
 		// Checked on the advertisement too, so that the pusher is turned
 		// away before sending a pack.
 		if err := r.checkHooks(); err != nil {
 			return nil, err
 		}
 	}
-	args := []string{"-c", "core.hooksPath=" + r.hooksDir}
+	hooks := r.hooksDir
+	if inv.Wiki {
+		// A wiki's refs are no branches of its repository: no hook checks or
+		// records them (the push was authorised on the wiki unit).
+		hooks = os.DevNull
+	}
+	args := []string{"-c", "core.hooksPath=" + hooks}
 	if inv.Service == repository.ServiceUploadPack {
 		args = append(args, "-c", "uploadpack.allowFilter=true")
 	}
@@ -324,7 +332,7 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 		}
 		env = append(env, "GIT_PROTOCOL="+inv.Protocol)
 	}
-	if inv.Service == repository.ServiceReceivePack && !inv.AdvertiseRefs {
+	if inv.Service == repository.ServiceReceivePack && !inv.AdvertiseRefs && !inv.Wiki {
 		u := r.hookURL.Load()
 		if u == nil {
 			return nil, errors.New("githttp: the hook endpoint is unknown (Listening was not called)")

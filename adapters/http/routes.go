@@ -87,6 +87,7 @@ func (s *Server) routes() []route {
 		s.pullUpdateRoutes(),
 		s.pullReviewRoutes(),
 		s.pullReviewRequestRoutes(),
+		s.wikiRoutes(),
 		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),

@@ -23,6 +23,30 @@ const forkRemote = "origin"
 // Every branch and tag becomes a local ref, and HEAD names the same branch
 // as the source's HEAD.
 func (s *Storage) Fork(ctx context.Context, from, to ports.RepoPath) error {
+	if err := s.forkDir(ctx, from, to); err != nil {
+		return err
+	}
+	// The wiki comes along, as Gitea forks it.
+	wsrc, err := s.repoDir(ports.WikiRepoPath(from))
+	if err != nil {
+		return err
+	}
+	if ok, err := dirExists(wsrc); err != nil || !ok {
+		return err
+	}
+	if err := s.forkDir(ctx, ports.WikiRepoPath(from), ports.WikiRepoPath(to)); err != nil {
+		if dst, derr := s.repoDir(to); derr == nil {
+			if rmErr := os.RemoveAll(dst); rmErr != nil {
+				s.log.Error("remove fork whose wiki failed", "path", dst, "err", rmErr)
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// forkDir clones the bare repository at from into a new one at to.
+func (s *Storage) forkDir(ctx context.Context, from, to ports.RepoPath) error {
 	src, dst, err := s.dirPair(ctx, from, to)
 	if err != nil {
 		return err

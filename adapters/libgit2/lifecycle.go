@@ -14,6 +14,7 @@ import (
 
 	git "github.com/libgit2/git2go/v34"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
 
@@ -75,11 +76,20 @@ func initBare(dir, ref string) error {
 
 // Delete moves the repository into the trash directory, then removes it. A
 // crash between the two leaves only trash, which Sweep clears. Deleting a
-// repository that is not on disk succeeds.
+// repository that is not on disk succeeds. Its wiki goes first, so that a
+// crash never leaves a wiki behind for a later repository of the name.
 func (s *Storage) Delete(ctx context.Context, p ports.RepoPath) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := s.deleteDir(ports.WikiRepoPath(p)); err != nil {
+		return err
+	}
+	return s.deleteDir(p)
+}
+
+// deleteDir moves p's directory into the trash, then removes it.
+func (s *Storage) deleteDir(p ports.RepoPath) error {
 	dir, err := s.repoDir(p)
 	if err != nil {
 		return err
@@ -144,6 +154,39 @@ func (s *Storage) Move(ctx context.Context, from, to ports.RepoPath) error {
 			return errNoRepo()
 		}
 		return fmt.Errorf("libgit2: move repository: %w", err)
+	}
+	if err := s.moveWiki(from, to); err != nil {
+		if back := os.Rename(dst, src); back != nil {
+			s.log.Error("move repository back after its wiki failed to move", "from", dst, "to", src, "err", back)
+		}
+		return err
+	}
+	return nil
+}
+
+// moveWiki makes the wiki follow its repository, after the repository
+// moved. A wiki is moved only after its repository, so a move undone after
+// a crash (Move back from to to from) finds the wiki either moved with it or
+// still in place; one not there is not an error.
+func (s *Storage) moveWiki(from, to ports.RepoPath) error {
+	src, err := s.repoDir(ports.WikiRepoPath(from))
+	if err != nil {
+		return err
+	}
+	dst, err := s.repoDir(ports.WikiRepoPath(to))
+	if err != nil {
+		return err
+	}
+	if ok, err := dirExists(src); err != nil || !ok || src == dst {
+		return err
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return errs.Conflict("wiki files already exist")
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("libgit2: stat target wiki: %w", err)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("libgit2: move wiki: %w", err)
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -48,6 +49,8 @@ type Storage struct {
 	bg *background
 	// analyses caches languages and licences by commit (analyses.go); its zero value is ready.
 	analyses analyses
+	// wikiInit serialises the creation of wikis by their first write (wiki.go).
+	wikiInit sync.Mutex
 }
 
 var _ ports.GitStorage = (*Storage)(nil)

@@ -15,6 +15,8 @@ const maxCommandLength = 512
 type gitCommand struct {
 	service     repository.GitService
 	owner, name string
+	// wiki is set for the repository's wiki ("owner/name.wiki.git").
+	wiki bool
 }
 
 // Reasons an exec request is refused; the client is shown them.
@@ -72,6 +74,10 @@ func parseCommand(line string) (gitCommand, error) {
 		return c, errBadPath
 	}
 	name = strings.TrimSuffix(name, ".git")
+	if n, ok := strings.CutSuffix(name, ".wiki"); ok {
+		// The wiki: repository names never end in ".wiki".
+		name, c.wiki = n, true
+	}
 	if user.ValidateName("owner", owner) != nil || repository.ValidateName("name", name) != nil {
 		return c, errBadPath
 	}

@@ -109,12 +109,12 @@ func (s *Server) exec(ctx context.Context, t *tracked, ch ssh.Channel, line, pro
 		return 1
 	}
 	sess, err := s.transport.AuthorizeSSH(ctx, transport.SSHRequest{Fingerprint: fp, Owner: c.owner, Name: c.name,
-		Service: c.service})
+		Service: c.service, Wiki: c.wiki})
 	if err == nil {
 		var dir string
 		if dir, err = s.dirs.Dir(sess.Path); err == nil {
 			status := s.run(ctx, ch, githttp.Invocation{Service: c.service, Dir: dir, Stateful: true, Protocol: proto,
-				RepoID: sess.Repo.ID, PusherID: sess.PusherID, DeployKeyID: sess.DeployKeyID})
+				RepoID: sess.Repo.ID, PusherID: sess.PusherID, DeployKeyID: sess.DeployKeyID, Wiki: sess.Wiki})
 			s.log.Info("ssh git", "remote", remote, "fingerprint", fp, "service", string(c.service),
 				"repo", sess.Path.Owner+"/"+sess.Path.Name, "status", status, "duration", time.Since(start))
 			return status

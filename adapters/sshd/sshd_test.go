@@ -16,21 +16,24 @@ func TestParseCommand(t *testing.T) {
 		line        string
 		svc         repository.GitService
 		owner, name string
+		wiki        bool
 	}{
-		{"git-upload-pack 'alice/code.git'", repository.ServiceUploadPack, "alice", "code"},
-		{"git-upload-pack '/alice/code.git'", repository.ServiceUploadPack, "alice", "code"},
-		{"git-receive-pack 'alice/code'", repository.ServiceReceivePack, "alice", "code"},
-		{"git-receive-pack '/alice/code'", repository.ServiceReceivePack, "alice", "code"},
-		{"git-upload-pack alice/code.git", repository.ServiceUploadPack, "alice", "code"},
-		{"git upload-pack '/alice/code.git'", repository.ServiceUploadPack, "alice", "code"},
-		{"git-upload-pack 'my-org/re.po_1.git'", repository.ServiceUploadPack, "my-org", "re.po_1"},
+		{"git-upload-pack 'alice/code.git'", repository.ServiceUploadPack, "alice", "code", false},
+		{"git-upload-pack '/alice/code.git'", repository.ServiceUploadPack, "alice", "code", false},
+		{"git-receive-pack 'alice/code'", repository.ServiceReceivePack, "alice", "code", false},
+		{"git-receive-pack '/alice/code'", repository.ServiceReceivePack, "alice", "code", false},
+		{"git-upload-pack alice/code.git", repository.ServiceUploadPack, "alice", "code", false},
+		{"git upload-pack '/alice/code.git'", repository.ServiceUploadPack, "alice", "code", false},
+		{"git-upload-pack 'my-org/re.po_1.git'", repository.ServiceUploadPack, "my-org", "re.po_1", false},
+		{"git-receive-pack 'alice/code.wiki.git'", repository.ServiceReceivePack, "alice", "code", true},
+		{"git-upload-pack '/alice/code.wiki'", repository.ServiceUploadPack, "alice", "code", true},
 	}
 	for _, c := range good {
 		t.Run(c.line, func(t *testing.T) {
 			is := is.New(t)
 			got, err := parseCommand(c.line)
 			is.NoErr(err)
-			is.Equal(got, gitCommand{service: c.svc, owner: c.owner, name: c.name})
+			is.Equal(got, gitCommand{service: c.svc, owner: c.owner, name: c.name, wiki: c.wiki})
 		})
 	}
 	bad := []struct {

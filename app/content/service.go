@@ -25,6 +25,7 @@ type Service struct {
 	git      ports.GitContent
 	storage  ports.GitStorage
 	clock    ports.Clock
+	events   ports.Events
 	users    *users.Service
 	repos    *repos.Service
 	settings site.Settings
@@ -43,8 +44,8 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	clock ports.Clock, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
+	clock ports.Clock, events ports.Events, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, events: events, users: us, repos: rs,
 		settings: settings, log: log}
 }
 

@@ -69,6 +69,9 @@ type Request struct {
 	Caller      auth.Caller
 	Owner, Name string
 	Service     repository.GitService
+	// Wiki asks for the repository's wiki ("<name>.wiki.git"), served with
+	// the caller's permission on the wiki unit.
+	Wiki bool
 }
 
 // Session is a granted request: the repository to serve and, for a push,
@@ -82,6 +85,8 @@ type Session struct {
 	PusherID int64
 	// DeployKeyID is the deploy key an SSH request came with, 0 otherwise.
 	DeployKeyID int64
+	// Wiki is set when Path is the repository's wiki.
+	Wiki bool
 }
 
 // Authorize decides whether req may proceed. Anonymous callers who need to
@@ -118,19 +123,48 @@ func (s *Service) Authorize(ctx context.Context, req Request) (*Session, error) 
 		permission.PublicTarget{RepoPrivate: r.Private}); err != nil {
 		return nil, err
 	}
-	if !a.Perm.CanRead(permission.UnitCode) {
+	unit, path := permission.UnitCode, ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+	if req.Wiki {
+		unit, path = permission.UnitWiki, ports.WikiRepoPath(path)
+		if !r.HasUnit(permission.UnitWiki) {
+			return nil, s.hidden(c)
+		}
+	}
+	if !a.Perm.CanRead(unit) && !(req.Wiki && actor.IsAdmin()) {
 		return nil, s.hidden(c)
 	}
 	if write {
-		if !a.Perm.CanWrite(permission.UnitCode) {
+		if !a.Perm.CanWrite(unit) && !(req.Wiki && actor.IsAdmin()) {
 			return nil, errs.Forbidden(msgNoPush)
 		}
 		if err := checkPushable(r); err != nil {
 			return nil, err
 		}
 	}
-	return &Session{Repo: r, Path: ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}, Service: req.Service,
-		PusherID: c.UserID()}, nil
+	if req.Wiki {
+		if err := s.openWiki(ctx, path, write); err != nil {
+			return nil, err
+		}
+	}
+	return &Session{Repo: r, Path: path, Service: req.Service, PusherID: c.UserID(), Wiki: req.Wiki}, nil
+}
+
+// openWiki makes sure the wiki at p exists before a push to it, as Gitea
+// creates a wiki on its first push; a fetch from a wiki not created yet is
+// 404.
+func (s *Service) openWiki(ctx context.Context, p ports.RepoPath, write bool) error {
+	ok, err := s.git.Exists(ctx, p)
+	if err != nil || ok {
+		return err
+	}
+	if !write {
+		return errs.NotFound(msgNotFound)
+	}
+	err = s.git.Init(ctx, p, repository.DefaultBranch)
+	if errors.Is(err, errs.ErrConflict) {
+		return nil // created meanwhile
+	}
+	return err
 }
 
 // hidden is the answer for a repository the caller may not see: anonymous

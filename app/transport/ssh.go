@@ -80,6 +80,8 @@ type SSHRequest struct {
 	Fingerprint string
 	Owner, Name string
 	Service     repository.GitService
+	// Wiki asks for the repository's wiki (account keys only).
+	Wiki bool
 }
 
 // AuthorizeSSH decides whether req may proceed, with the same rules and
@@ -93,6 +95,10 @@ type SSHRequest struct {
 func (s *Service) AuthorizeSSH(ctx context.Context, req SSHRequest) (*Session, error) {
 	k, err := s.stores.PublicKeys.GetByFingerprint(ctx, req.Fingerprint)
 	if errors.Is(err, errs.ErrNotFound) {
+		if req.Wiki {
+			// A deploy key is for its repository's code only.
+			return nil, errs.NotFound(msgNotFound)
+		}
 		return s.authorizeDeployKey(ctx, req)
 	}
 	if err != nil {
@@ -107,7 +113,8 @@ func (s *Service) AuthorizeSSH(ctx context.Context, req SSHRequest) (*Session, e
 	}
 	owner, name := req.Owner, req.Name
 	for range maxRenames {
-		sess, err := s.Authorize(ctx, Request{Caller: auth.Caller{User: u}, Owner: owner, Name: name, Service: req.Service})
+		sess, err := s.Authorize(ctx, Request{Caller: auth.Caller{User: u}, Owner: owner, Name: name, Service: req.Service,
+			Wiki: req.Wiki})
 		var moved *repos.RenamedError
 		if !errors.As(err, &moved) {
 			return sess, err

@@ -36,6 +36,7 @@ const (
 	CodeGitHooks      CodeKind = "GitHooks"
 	CodeNotBlocked    CodeKind = "NotBlocked"
 	CodePulls         CodeKind = "Pulls"
+	CodeWiki          CodeKind = "Wiki"
 )
 
 // Messages of the access codes, as Gitea's req* checks in
@@ -84,7 +85,7 @@ func needsUnits(k CodeKind) bool { return k == CodeRR || k == CodeRW }
 func needsRepo(k CodeKind) bool {
 	switch k {
 	case CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA, CodeIssuesOrPulls, CodeIssuesEnabled,
-		CodeNotBlocked, CodePulls:
+		CodeNotBlocked, CodePulls, CodeWiki:
 		return true
 	}
 	return false
@@ -95,7 +96,7 @@ func known(k CodeKind) bool {
 	switch k {
 	case CodeT, CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA,
 		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST,
-		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked, CodePulls:
+		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked, CodePulls, CodeWiki:
 		return true
 	}
 	return false
@@ -317,6 +318,8 @@ func (c Code) Check(f Facts) error {
 		return checkNotBlocked(f)
 	case CodePulls:
 		return checkPullsEnabled(f)
+	case CodeWiki:
+		return checkWikiEnabled(f)
 	default:
 		return fmt.Errorf("permission: unknown access code %q", string(c.Kind))
 	}

@@ -43,6 +43,19 @@ func checkPullsEnabled(f Facts) error {
 	return nil
 }
 
+// msgWikiOff is the 404 of Wiki.
+const msgWikiOff = "wiki is disabled or not readable"
+
+// checkWikiEnabled is Wiki, Gitea's reqRepoReader(unit.TypeWiki) on the
+// wiki group as the catalogue words it: the repository has the wiki unit
+// and the actor reads it (a site admin reads every enabled unit), else 404.
+func checkWikiEnabled(f Facts) error {
+	if !f.Repo.HasUnit(UnitWiki) || !(f.Perm.CanRead(UnitWiki) || f.Actor.IsAdmin()) {
+		return errs.NotFound(msgWikiOff)
+	}
+	return nil
+}
+
 // checkAttachments is Attachments, Gitea's mustEnableAttachments: 404 while
 // the site disables attachments, for everyone (issue.AttachmentRules).
 func checkAttachments(f Facts) error {

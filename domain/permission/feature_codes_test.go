@@ -26,6 +26,8 @@ func TestFeatureCodes(t *testing.T) {
 	hooksDenied := forbidden("must be allowed to edit Git hooks")
 	blockedByOwner := func(f *permission.Facts) { f.BlockedByOwner = true }
 	blocked := forbidden("user is blocked")
+	wiki := permission.UnitWiki
+	wikiOff := outcome{errs.ErrNotFound, "wiki is disabled or not readable"}
 	cases := []struct {
 		name, code string
 		facts      permission.Facts
@@ -42,6 +44,13 @@ func TestFeatureCodes(t *testing.T) {
 		{"IssuesEnabled, off, pulls on, owner", "IssuesEnabled", onRepo(repoOwner(), repo(units(code, pulls)), permission.Relations{}), issuesOff},
 		{"IssuesEnabled, off, site admin", "IssuesEnabled", onRepo(siteAdmin(), repo(units(code, pulls)), permission.Relations{}), issuesOff},
 		{"IssuesEnabled, private, stranger", "IssuesEnabled", onRepo(plainUser(), repo(private, units(code, issues)), permission.Relations{}), issuesOff},
+
+		{"Wiki, on, anonymous", "Wiki", onRepo(anonymous(), repo(), permission.Relations{}), pass},
+		{"Wiki, on, private, site admin", "Wiki", onRepo(siteAdmin(), repo(private), permission.Relations{}), pass},
+		{"Wiki, on, private, stranger", "Wiki", onRepo(plainUser(), repo(private), permission.Relations{}), wikiOff},
+		{"Wiki, off, owner", "Wiki", onRepo(repoOwner(), repo(units(code, issues)), permission.Relations{}), wikiOff},
+		{"Wiki, off, site admin", "Wiki", onRepo(siteAdmin(), repo(units(code)), permission.Relations{}), wikiOff},
+		{"Wiki, on, private, collaborator", "Wiki", onRepo(plainUser(), repo(private, units(code, wiki)), permission.Relations{CollaboratorMode: permission.ModeRead}), pass},
 
 		{"Attachments, on, anonymous", "Attachments", with(off(anonymous()), attachOn), pass},
 		{"Attachments, off, anonymous", "Attachments", off(anonymous()), attachOff},

@@ -45,6 +45,9 @@ func (QuietEvents) RepositoryDeleted(context.Context, ports.Stores, ports.RepoEv
 // IssueChanged takes an issue event.
 func (QuietEvents) IssueChanged(context.Context, ports.Stores, ports.IssueEvent) error { return nil }
 
+// WikiChanged takes a wiki event.
+func (QuietEvents) WikiChanged(context.Context, ports.Stores, ports.WikiEvent) error { return nil }
+
 // World is one test's memory store and what the services are built with.
 type World struct {
 	T        *testing.T
