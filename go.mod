@@ -27,6 +27,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/gobwas/glob v1.1.0 // indirect
+
 require (
 	github.com/42wim/httpsig v1.2.4 // indirect
 	github.com/boombuler/barcode v1.0.1-0.20190219062509-6c824513bacc // indirect
