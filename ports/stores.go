@@ -16,6 +16,8 @@ type Stores struct {
 	Transfers     TransferStore
 	PublicKeys    PublicKeyStore
 
+	BranchProtections BranchProtectionStore
+
 	CommitStatuses CommitStatusStore
 
 	Jobs           JobStore

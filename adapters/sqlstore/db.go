@@ -188,6 +188,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Transfers:     &TransferStore{c: c},
 		PublicKeys:    &PublicKeyStore{c: c},
 
+		BranchProtections: &BranchProtectionStore{c: c},
+
 		CommitStatuses: &CommitStatusStore{c: c},
 
 		Jobs:           &JobStore{c: c},
