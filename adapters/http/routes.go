@@ -66,6 +66,7 @@ func (s *Server) routes() []route {
 		s.adminEmailRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),
+		s.branchProtectionRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),
