@@ -98,7 +98,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
@@ -243,7 +243,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	services := http.Services{
 		Auth:         authenticator,
