@@ -1,6 +1,7 @@
 package test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -144,4 +145,125 @@ func TestBranchProtectionPushesOverSSH(t *testing.T) {
 	id := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
 	sshGitOK(t, srv, key, work, "push", "-q", "origin", "HEAD:refs/heads/deploy")
 	is.Equal(httpGitRef(t, srv, "psshowner", "code", "refs/heads/deploy"), id)
+}
+
+// TestBranchProtectionAPIWrites covers the API's own write paths on a
+// protected branch: the branch as GET R/branches shows it, the contents
+// API, branch creation and deletion, and PUT R/branches/{branch}.
+func TestBranchProtectionAPIWrites(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t)
+	socialAccounts(t, srv, "apiowner", "apiwriter")
+	owner := userClient(srv, "apiowner")
+	createRepo(t, owner, gitea.CreateRepoOption{Name: "code", AutoInit: true})
+	socialCollab(t, srv, "apiowner", "code", "apiwriter", gitea.AccessModeWrite)
+	writer := userClient(srv, "apiwriter")
+	ref := func(branch string) string { return httpGitRef(t, srv, "apiowner", "code", "refs/heads/"+branch) }
+	put := func(who, branch string, body any) (int, string) {
+		r := srv.Do("PUT", "/repos/apiowner/code/branches/"+branch, body, tokenHeader(srv, who, "write:repository")...)
+		return r.Status, r.Message()
+	}
+
+	// Two commits on topic to move branches between.
+	work := httpGitClone(t, httpGitURL(srv, "apiowner", "code", "apiowner", userPassword))
+	base := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
+	httpGitOK(t, work, "checkout", "-q", "-b", "topic")
+	next := httpGitCommit(t, work, "n.txt", "n\n", "next")
+	httpGitOK(t, work, "push", "-q", "origin", "topic")
+
+	protectBranch(t, srv, "apiowner", "code", gitea.CreateBranchProtectionOption{RuleName: "main",
+		EnableStatusCheck: true, StatusCheckContexts: []string{"ci/*"}, RequiredApprovals: 1})
+	protectBranch(t, srv, "apiowner", "code", gitea.CreateBranchProtectionOption{RuleName: "rel*", EnablePush: true,
+		UnprotectedFilePatterns: "docs/**", ProtectedFilePatterns: "*.lock"})
+
+	t.Run("branch shows its protection", func(t *testing.T) {
+		is := is.New(t)
+		b, _, err := owner.GetRepoBranch("apiowner", "code", "main")
+		is.NoErr(err)
+		is.True(b.Protected)
+		is.Equal(b.RequiredApprovals, int64(1))
+		is.True(b.EnableStatusCheck)
+		is.Equal(b.StatusCheckContexts, []string{"ci/*"})
+		is.True(!b.UserCanPush) // push is off, even for the owner
+		is.True(b.UserCanMerge)
+		is.Equal(b.EffectiveBranchProtectionName, "main")
+		b, _, err = writer.GetRepoBranch("apiowner", "code", "main")
+		is.NoErr(err)
+		is.Equal(b.EffectiveBranchProtectionName, "") // only administrators learn the rule's name
+		list, _, err := writer.ListRepoBranches("apiowner", "code", gitea.ListRepoBranchesOptions{})
+		is.NoErr(err)
+		for _, br := range list {
+			is.Equal(br.Protected, br.Name == "main")
+			if br.Name == "topic" {
+				is.True(br.UserCanPush && br.UserCanMerge)
+			}
+		}
+	})
+
+	t.Run("contents API", func(t *testing.T) {
+		is := is.New(t)
+		_, resp, _ := writer.CreateFile("apiowner", "code", "x.txt", gitea.CreateFileOptions{
+			FileOptions: gitea.FileOptions{BranchName: "main"}, Content: "eA=="})
+		is.Equal(resp.StatusCode, http.StatusForbidden)
+		is.Equal(ref("main"), base)
+		r := srv.Do("POST", "/repos/apiowner/code/contents/y.txt", map[string]any{"branch": "main", "content": "eQ=="},
+			tokenHeader(srv, "apiwriter", "write:repository")...)
+		is.Equal(r.Message(), "user cannot commit to repo [user: apiwriter]")
+
+		_, _, err := owner.CreateBranch("apiowner", "code", gitea.CreateBranchOption{BranchName: "release", OldBranchName: "main"})
+		is.NoErr(err) // push is on for rel*
+		r = srv.Do("POST", "/repos/apiowner/code/contents/deps.lock", map[string]any{"branch": "release", "content": "eQ=="},
+			tokenHeader(srv, "apiwriter", "write:repository")...)
+		is.Equal(r.Status, http.StatusForbidden)
+		is.Equal(r.Message(), "path is protected and can not be changed [path: deps.lock]")
+		_, resp, err = writer.CreateFile("apiowner", "code", "docs/a.md", gitea.CreateFileOptions{
+			FileOptions: gitea.FileOptions{BranchName: "release"}, Content: "eQ=="})
+		is.NoErr(err)
+		is.Equal(resp.StatusCode, http.StatusCreated)
+	})
+
+	t.Run("create and delete a protected branch", func(t *testing.T) {
+		is := is.New(t)
+		_, resp, _ := writer.CreateBranch("apiowner", "code", gitea.CreateBranchOption{BranchName: "MAIN", OldBranchName: "topic"})
+		is.Equal(resp.StatusCode, http.StatusForbidden) // exact rule names match regardless of case
+		r := srv.Do("DELETE", "/repos/apiowner/code/branches/release", nil, tokenHeader(srv, "apiowner", "write:repository")...)
+		is.Equal(r.Status, http.StatusForbidden)
+		is.Equal(r.Message(), "branch protected")
+		is.True(ref("release") != "")
+		r = srv.Do("DELETE", "/repos/apiowner/code/branches/topic2", nil, tokenHeader(srv, "apiowner", "write:repository")...)
+		is.Equal(r.Status, http.StatusNotFound)
+	})
+
+	t.Run("PUT branches", func(t *testing.T) {
+		is := is.New(t)
+		status, msg := put("apiowner", "main", map[string]any{"new_commit_id": next})
+		is.Equal(status, http.StatusForbidden)
+		is.Equal(msg, "Not allowed to push to protected branch main")
+		is.Equal(ref("main"), base)
+
+		_, _, err := owner.CreateBranch("apiowner", "code", gitea.CreateBranchOption{BranchName: "free", OldBranchName: "main"})
+		is.NoErr(err)
+		status, _ = put("apiwriter", "free", map[string]any{"new_commit_id": next, "old_commit_id": base})
+		is.Equal(status, http.StatusNoContent)
+		is.Equal(ref("free"), next)
+		status, _ = put("apiwriter", "free", map[string]any{"new_commit_id": base})
+		is.Equal(status, http.StatusConflict) // not a fast-forward
+		status, _ = put("apiwriter", "free", map[string]any{"new_commit_id": base, "old_commit_id": base, "force": true})
+		is.Equal(status, http.StatusConflict) // old_commit_id does not match
+		status, _ = put("apiwriter", "free", map[string]any{"new_commit_id": base, "force": true})
+		is.Equal(status, http.StatusNoContent)
+		is.Equal(ref("free"), base)
+		status, _ = put("apiwriter", "free", map[string]any{"new_commit_id": strings.Repeat("1", 40)})
+		is.Equal(status, http.StatusNotFound)
+		status, _ = put("apiwriter", "absent", map[string]any{"new_commit_id": next})
+		is.Equal(status, http.StatusNotFound)
+		status, _ = put("apiwriter", "free", map[string]any{})
+		is.Equal(status, http.StatusUnprocessableEntity)
+		ok, resp, err := writer.UpdateRepoBranchRef("apiowner", "code", "free", gitea.UpdateRepoBranchRefOption{NewCommitID: next})
+		is.NoErr(err)
+		is.True(ok)
+		is.Equal(resp.StatusCode, http.StatusNoContent)
+		status, _ = put("apiowner", "release", map[string]any{"new_commit_id": base, "force": true})
+		is.Equal(status, http.StatusForbidden) // force push is off on rel*
+	})
 }

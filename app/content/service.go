@@ -20,10 +20,12 @@ import (
 
 // Service runs the content use cases.
 type Service struct {
-	stores   ports.Stores
-	tx       ports.Transactor
-	git      ports.GitContent
-	storage  ports.GitStorage
+	stores  ports.Stores
+	tx      ports.Transactor
+	git     ports.GitContent
+	storage ports.GitStorage
+	// refs moves branches by compare-and-swap and answers ancestry.
+	refs     ports.GitPulls
 	clock    ports.Clock
 	users    *users.Service
 	repos    *repos.Service
@@ -43,8 +45,8 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	clock ports.Clock, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
+	refs ports.GitPulls, clock ports.Clock, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, clock: clock, users: us, repos: rs,
 		settings: settings, log: log}
 }
 

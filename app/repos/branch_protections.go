@@ -94,6 +94,38 @@ func (s BranchProtections) Doer(ctx context.Context, r *repository.Repository, u
 	return d, nil
 }
 
+// View is a repository's rules with the caller as they judge it, for
+// rendering branches: rules loaded once (cached) and the caller's teams
+// looked up once, whatever the number of branches.
+type View struct {
+	Rules *protection.RuleSet
+	Doer  protection.Doer
+}
+
+// ViewFor gathers the View of a's repository for a's caller.
+func (s BranchProtections) ViewFor(ctx context.Context, a *Access) (View, error) {
+	set, err := s.Rules(ctx, a.Repo.ID)
+	if err != nil {
+		return View{}, err
+	}
+	v := View{Rules: set, Doer: protection.Doer{CanWriteCode: a.Perm.CanWrite(permission.UnitCode)}}
+	u := a.Caller.User
+	if u == nil || set.Len() == 0 {
+		return v, nil
+	}
+	v.Doer.UserID, v.Doer.UserName = u.ID, u.LowerName
+	if set.NeedsTeams() && a.Repo.Owner.Kind == user.KindOrganization {
+		teams, err := s.stores.Orgs.TeamsOf(ctx, a.Repo.Owner.ID, u.ID)
+		if err != nil {
+			return v, err
+		}
+		for _, t := range teams {
+			v.Doer.TeamIDs = append(v.Doer.TeamIDs, t.ID)
+		}
+	}
+	return v, nil
+}
+
 // BranchRuleInput is a rule as a request gives it: allowlists by names.
 // For an edit, nil fields are left as they are.
 type BranchRuleInput struct {

@@ -185,3 +185,16 @@ func (p *Protection) RequiredContexts() []string {
 	}
 	return p.r.StatusCheckContexts
 }
+
+// NeedsTeams reports whether any rule's allowlists name teams.
+func (s *RuleSet) NeedsTeams() bool {
+	if s == nil {
+		return false
+	}
+	for i := range s.rules {
+		if (&Protection{r: &s.rules[i]}).NeedsTeams() {
+			return true
+		}
+	}
+	return false
+}
