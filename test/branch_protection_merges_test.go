@@ -62,3 +62,22 @@ func TestBranchProtectionMerges(t *testing.T) {
 		is.True(r.pull(t, second.Index).HasMerged)
 	})
 }
+
+// TestBranchProtectionAutoMergeWaits schedules a merge into a branch whose
+// rule requires two contexts: one success is not enough, the second merges.
+func TestBranchProtectionAutoMergeWaits(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv, c := newMergeServer(t)
+	r := newMergeRepo(t, srv, c, "autoguard")
+	_, head := r.ahead(t, "feature")
+	pr := r.open(t, "feature", "Feature", "")
+	protectBranch(t, srv, "alice", r.name, gitea.CreateBranchProtectionOption{RuleName: "main",
+		EnableStatusCheck: true, StatusCheckContexts: []string{"ci", "deploy/*"}})
+	r.status(t, head, gitea.StatusSuccess) // context ci
+	r.schedule(t, pr.Index)
+	r.stillUnmerged(t, pr.Index)
+	_, _, err := c.CreateStatus("alice", r.name, head, gitea.CreateStatusOption{State: gitea.StatusSuccess, Context: "deploy/staging"})
+	is.NoErr(err)
+	r.waitMerged(t, pr.Index)
+}

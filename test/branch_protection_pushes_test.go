@@ -267,3 +267,45 @@ func TestBranchProtectionAPIWrites(t *testing.T) {
 		is.Equal(status, http.StatusForbidden) // force push is off on rel*
 	})
 }
+
+// TestBranchProtectionTeamAllowlist lets a team on the push allowlist push
+// to an organisation's protected branch, and refuses another writer team.
+func TestBranchProtectionTeamAllowlist(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := testserver.Start(t)
+	socialAccounts(t, srv, "tmowner", "tmdev", "tmother")
+	owner := userClient(srv, "tmowner")
+	_, _, err := owner.CreateOrg(gitea.CreateOrgOption{Name: "tmorg", Visibility: gitea.VisibleTypePublic})
+	is.NoErr(err)
+	_, _, err = owner.CreateOrgRepo("tmorg", gitea.CreateRepoOption{Name: "code", AutoInit: true})
+	is.NoErr(err)
+	for team, member := range map[string]string{"devs": "tmdev", "others": "tmother"} {
+		tm, _, err := owner.CreateTeam("tmorg", gitea.CreateTeamOption{Name: team, Permission: gitea.AccessModeWrite,
+			Units: []gitea.RepoUnitType{gitea.RepoUnitCode, gitea.RepoUnitPulls}})
+		is.NoErr(err)
+		_, err = owner.AddTeamMember(tm.ID, member)
+		is.NoErr(err)
+		_, err = owner.AddTeamRepository(tm.ID, "tmorg", "code")
+		is.NoErr(err)
+	}
+	bp, _, err := owner.CreateBranchProtection("tmorg", "code", gitea.CreateBranchProtectionOption{RuleName: "main",
+		EnablePush: true, EnablePushWhitelist: true, PushWhitelistTeams: []string{"devs"}})
+	is.NoErr(err)
+	is.Equal(bp.PushWhitelistTeams, []string{"devs"})
+	_, resp, _ := owner.CreateBranchProtection("tmorg", "code", gitea.CreateBranchProtectionOption{RuleName: "x",
+		PushWhitelistTeams: []string{"ghosts"}})
+	is.Equal(resp.StatusCode, http.StatusUnprocessableEntity)
+
+	other := httpGitClone(t, httpGitURL(srv, "tmorg", "code", "tmother", userPassword))
+	before := httpGitRef(t, srv, "tmorg", "code", "refs/heads/main")
+	httpGitCommit(t, other, "o.txt", "o\n", "o")
+	out := httpGitFails(t, other, "push", "origin", "main")
+	assertRemoteRefusal(t, out, "Not allowed to push to protected branch main")
+	is.Equal(httpGitRef(t, srv, "tmorg", "code", "refs/heads/main"), before)
+
+	dev := httpGitClone(t, httpGitURL(srv, "tmorg", "code", "tmdev", userPassword))
+	id := httpGitCommit(t, dev, "d.txt", "d\n", "d")
+	httpGitOK(t, dev, "push", "-q", "origin", "main")
+	is.Equal(httpGitRef(t, srv, "tmorg", "code", "refs/heads/main"), id)
+}
