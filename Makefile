@@ -3,7 +3,7 @@
 
 BIN        := bin/depot
 GO         ?= go
-APT_PKGS   := libgit2-dev pkg-config git openssh-client
+APT_PKGS   := libgit2-dev pkg-config git openssh-client gnupg
 PG_DSN     ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

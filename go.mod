@@ -6,8 +6,11 @@ require (
 	buf.build/go/spdx v0.3.0
 	code.gitea.io/sdk/gitea v0.25.1
 	github.com/BurntSushi/toml v1.6.0
+	github.com/ProtonMail/go-crypto v1.5.2
+	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/editorconfig/editorconfig-core-go/v2 v2.6.5
 	github.com/go-enry/go-enry/v2 v2.9.6
+	github.com/gobwas/glob v1.1.0
 	github.com/gofrs/flock v0.13.2
 	github.com/google/licenseclassifier/v2 v2.0.0
 	github.com/google/wire v0.7.0
@@ -16,18 +19,29 @@ require (
 	github.com/lmittmann/tint v1.2.1
 	github.com/matryer/is v1.4.1
 	github.com/mattn/go-isatty v0.0.24
+	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/pquerna/otp v1.5.0
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0
 	github.com/uptrace/bun/driver/pgdriver v1.2.18
+	github.com/yuin/goldmark v1.8.7
+	github.com/yuin/goldmark-emoji v1.0.6
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.47.0
+	golang.org/x/net v0.61.0
 	golang.org/x/sync v0.24.0
 	modernc.org/sqlite v1.61.1
 )
 
 require github.com/gobwas/glob v1.1.0 // indirect
+
+require (
+	github.com/aymerick/douceur v0.2.0 // indirect
+	github.com/cloudflare/circl v1.6.3 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
+)
 
 require (
 	github.com/42wim/httpsig v1.2.4 // indirect

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 )
 
@@ -73,6 +74,12 @@ const (
 	// IssueEventPullSync is a push that moved a pull request's head
 	// (action "synchronized").
 	IssueEventPullSync IssueEventKind = "pull_request_sync"
+	// IssueEventPullReview is a review submitted (action "reviewed"; the
+	// hook event follows the review's state: approved, rejected, comment).
+	IssueEventPullReview IssueEventKind = "pull_request_review"
+	// IssueEventPullReviewRequest is a reviewer asked, or no longer asked,
+	// to review (actions "review_requested", "review_request_removed").
+	IssueEventPullReviewRequest IssueEventKind = "pull_request_review_request"
 )
 
 // IssueEvent is one change of an issue. Action is Gitea's: "opened",
@@ -95,4 +102,9 @@ type IssueEvent struct {
 	FromTitle, FromBody *string
 	// FromRef is a retargeted pull request's previous base branch.
 	FromRef *string
+	// Review is the review submitted (IssueEventPullReview).
+	Review *pull.Review
+	// ReviewerID is the user asked (or no longer asked) to review
+	// (IssueEventPullReviewRequest); for a review, its reviewer.
+	ReviewerID int64
 }

@@ -98,8 +98,9 @@ type GitPulls interface {
 	// are errs.ErrConflict. No ref moves.
 	SquashCommits(ctx context.Context, p RepoPath, base, head string, c GitMergeCommit) (string, error)
 	// RebaseCommits replays the commits reachable from head and not from
-	// onto, oldest first and merges left out (as git rebase does), on top of
-	// onto, each keeping its author and message and taking committer as
+	// onto, oldest first, merges and those whose patch onto already has
+	// (same patch id) left out (as git rebase does), on top of onto, each
+	// keeping its author and message and taking committer as
 	// committer, and returns the new tip (onto itself when nothing is left
 	// to replay). A commit that does not apply is errs.ErrConflict. No ref moves.
 	RebaseCommits(ctx context.Context, p RepoPath, onto, head string, committer GitSignature) (string, error)

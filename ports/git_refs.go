@@ -78,6 +78,10 @@ type GitRefs interface {
 	ListBranches(ctx context.Context, p RepoPath, opts ListOptions) ([]GitBranch, int64, error)
 	// Branch returns one branch.
 	Branch(ctx context.Context, p RepoPath, name string) (GitBranch, error)
+	// BranchTips returns the commit ids these branches point at, by name,
+	// in one look at the repository and reading no commit; absent branches
+	// are left out (an absent repository is errs.ErrNotFound).
+	BranchTips(ctx context.Context, p RepoPath, names []string) (map[string]string, error)
 	// CreateBranch creates name at commitID. A branch of that name, a branch
 	// whose name would clash with it as a directory (a and a/b), or a tag of
 	// that name is errs.ErrConflict (*RefConflictError says which).

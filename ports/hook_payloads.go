@@ -2,6 +2,7 @@ package ports
 
 import (
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
@@ -77,4 +78,7 @@ type HookPull struct {
 	BaseCommitID string
 	// MergedBy is who merged it; nil while unmerged.
 	MergedBy *user.User
+	// RequestedReviewers and RequestedTeams are who is asked to review.
+	RequestedReviewers []*user.User
+	RequestedTeams     []*org.Team
 }

@@ -110,7 +110,18 @@ type IssueStore interface {
 
 	// PageRecords loads what rendering these issues shows besides their
 	// rows, in one query per kind of record whatever their number.
-	PageRecords(ctx context.Context, list []*issue.Issue) (*IssuePageRecords, error)
+	PageRecords(ctx context.Context, list []*issue.Issue, opt IssuePageOptions) (*IssuePageRecords, error)
+}
+
+// IssuePageOptions adjust what PageRecords reads.
+type IssuePageOptions struct {
+	// MoreUsers are accounts the page shows besides posters and assignees
+	// (a pull request's merger, repository owners), read with them into
+	// Users.
+	MoreUsers []int64
+	// NoAttachments leaves Attachments empty, unread: a pull request's JSON
+	// shows none.
+	NoAttachments bool
 }
 
 // IssuePageRecords are the records of a page of issues, each map by issue
@@ -124,6 +135,7 @@ type IssuePageRecords struct {
 	Attachments map[int64][]*issue.Attachment
 	// Milestones are by milestone id.
 	Milestones map[int64]*issue.Milestone
-	// Users are the posters and assignees that still exist, by user id.
+	// Users are the posters, assignees and MoreUsers that still exist, by
+	// user id.
 	Users map[int64]*user.User
 }

@@ -17,6 +17,7 @@ type Stores struct {
 	PublicKeys    PublicKeyStore
 
 	BranchProtections BranchProtectionStore
+	TagProtections    TagProtectionStore
 
 	CommitStatuses CommitStatusStore
 
@@ -38,7 +39,8 @@ type Stores struct {
 	TrackedTimes   TrackedTimeStore
 	IssueRelations IssueRelationStore
 
-	Pulls PullStore
+	Pulls       PullStore
+	PullReviews PullReviewStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

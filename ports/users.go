@@ -35,6 +35,9 @@ type UserStore interface {
 	GetByName(ctx context.Context, name string) (*user.User, error)
 	// GetByIDs finds the users with these ids, in one query; absent ids are skipped.
 	GetByIDs(ctx context.Context, ids []int64) ([]*user.User, error)
+	// GetByNames finds the accounts (users and organisations) with these
+	// names, any case, in one query; absent names are skipped.
+	GetByNames(ctx context.Context, names []string) ([]*user.User, error)
 	// Search returns one page, ordered by id, and the total count matching.
 	Search(ctx context.Context, q UserSearch) ([]*user.User, int64, error)
 	// Count returns how many accounts (of any kind) exist.

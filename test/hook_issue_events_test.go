@@ -13,14 +13,18 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// hookIssueChanges is Gitea's ChangesPayload.
-type hookIssueChanges struct {
+// hookChanges is Gitea's ChangesPayload of issues, pull requests and
+// comments.
+type hookChanges struct {
 	Title *struct {
 		From string `json:"from"`
 	} `json:"title"`
 	Body *struct {
 		From string `json:"from"`
 	} `json:"body"`
+	Ref *struct {
+		From string `json:"from"`
+	} `json:"ref"`
 }
 
 // hookIssuePayload is Gitea's IssuePayload (the SDK has no type for it),
@@ -28,22 +32,24 @@ type hookIssueChanges struct {
 type hookIssuePayload struct {
 	Action     string            `json:"action"`
 	Index      int64             `json:"number"`
-	Changes    *hookIssueChanges `json:"changes"`
+	Changes    *hookChanges      `json:"changes"`
 	Issue      *gitea.Issue      `json:"issue"`
 	Repository *gitea.Repository `json:"repository"`
 	Sender     *gitea.User       `json:"sender"`
 	CommitID   string            `json:"commit_id"`
 }
 
-// hookIssueCommentPayload is Gitea's IssueCommentPayload.
-type hookIssueCommentPayload struct {
-	Action     string            `json:"action"`
-	Issue      *gitea.Issue      `json:"issue"`
-	Comment    *gitea.Comment    `json:"comment"`
-	Changes    *hookIssueChanges `json:"changes"`
-	Repository *gitea.Repository `json:"repository"`
-	Sender     *gitea.User       `json:"sender"`
-	IsPull     bool              `json:"is_pull"`
+// hookCommentPayload is Gitea's IssueCommentPayload; PullRequest is set
+// for a comment on a pull request.
+type hookCommentPayload struct {
+	Action      string             `json:"action"`
+	Issue       *gitea.Issue       `json:"issue"`
+	PullRequest *gitea.PullRequest `json:"pull_request"`
+	Comment     *gitea.Comment     `json:"comment"`
+	Changes     *hookChanges       `json:"changes"`
+	Repository  *gitea.Repository  `json:"repository"`
+	Sender      *gitea.User        `json:"sender"`
+	IsPull      bool               `json:"is_pull"`
 }
 
 // hookIssueHeaders checks a delivery's event headers: the event group
@@ -222,7 +228,7 @@ func TestHookIssueEvents(t *testing.T) {
 		is.NoErr(err)
 		got = rec.wait(t, "/comments", 1)[0]
 		hookIssueHeaders(t, got, "issue_comment", "issue_comment", "")
-		cp := deliveryDecode[hookIssueCommentPayload](t, got.Body)
+		cp := deliveryDecode[hookCommentPayload](t, got.Body)
 		is.Equal(cp.Action, "created")
 		is.True(!cp.IsPull)
 		is.True(cp.Changes == nil)
@@ -248,14 +254,14 @@ func TestHookIssueEvents(t *testing.T) {
 		is.Equal(payloadComment, apiComment)
 		_, _, err = alice.EditIssueComment("alice", "repo", c.ID, gitea.EditIssueCommentOption{Body: "hello!"})
 		is.NoErr(err)
-		cp = deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/comments", 2)[1].Body)
+		cp = deliveryDecode[hookCommentPayload](t, rec.wait(t, "/comments", 2)[1].Body)
 		is.Equal(cp.Action, "edited")
 		is.Equal(cp.Comment.Body, "hello!")
 		is.True(cp.Changes != nil && cp.Changes.Body != nil)
 		is.Equal(cp.Changes.Body.From, "hello")
 		_, err = alice.DeleteIssueComment("alice", "repo", c.ID)
 		is.NoErr(err)
-		cp = deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/comments", 3)[2].Body)
+		cp = deliveryDecode[hookCommentPayload](t, rec.wait(t, "/comments", 3)[2].Body)
 		is.Equal(cp.Action, "deleted")
 		is.Equal(cp.Comment.ID, c.ID)
 
@@ -309,7 +315,7 @@ func TestHookIssueEventsRecorded(t *testing.T) {
 
 		_, _, err = bob.CreateIssueComment("alice", "repo", i.Index, gitea.CreateIssueCommentOption{Body: "me too"})
 		is.NoErr(err)
-		cp := deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/h", 2)[1].Body)
+		cp := deliveryDecode[hookCommentPayload](t, rec.wait(t, "/h", 2)[1].Body)
 		is.Equal(cp.Sender.UserName, "bob")
 		is.Equal(cp.Comment.Poster.UserName, "bob")
 		d = deliveryRecorded(t, srv, h.ID, 1)

@@ -11,25 +11,12 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-// hookPullChanges is Gitea's ChangesPayload.
-type hookPullChanges struct {
-	Title *struct {
-		From string `json:"from"`
-	} `json:"title"`
-	Body *struct {
-		From string `json:"from"`
-	} `json:"body"`
-	Ref *struct {
-		From string `json:"from"`
-	} `json:"ref"`
-}
-
 // hookPullPayload is Gitea's PullRequestPayload (the SDK has no type for
 // it), made of the SDK's types.
 type hookPullPayload struct {
 	Action            string             `json:"action"`
 	Index             int64              `json:"number"`
-	Changes           *hookPullChanges   `json:"changes"`
+	Changes           *hookChanges       `json:"changes"`
 	PullRequest       *gitea.PullRequest `json:"pull_request"`
 	RequestedReviewer *gitea.User        `json:"requested_reviewer"`
 	Repository        *gitea.Repository  `json:"repository"`
@@ -39,17 +26,6 @@ type hookPullPayload struct {
 		Type    string `json:"type"`
 		Content string `json:"content"`
 	} `json:"review"`
-}
-
-// hookPullCommentPayload is Gitea's IssueCommentPayload of a pull request.
-type hookPullCommentPayload struct {
-	Action      string             `json:"action"`
-	Issue       *gitea.Issue       `json:"issue"`
-	PullRequest *gitea.PullRequest `json:"pull_request"`
-	Comment     *gitea.Comment     `json:"comment"`
-	Repository  *gitea.Repository  `json:"repository"`
-	Sender      *gitea.User        `json:"sender"`
-	IsPull      bool               `json:"is_pull"`
 }
 
 // hookPullSame checks that a payload's pull request is the API's record
@@ -187,7 +163,7 @@ func TestHookPullEvents(t *testing.T) {
 		is.NoErr(err)
 		got = rec.wait(t, "/comments", 1)[0]
 		hookIssueHeaders(t, got, "issue_comment", "pull_request_comment", "")
-		cp := deliveryDecode[hookPullCommentPayload](t, got.Body)
+		cp := deliveryDecode[hookCommentPayload](t, got.Body)
 		is.Equal(cp.Action, "created")
 		is.True(cp.IsPull)
 		is.Equal(cp.Comment.ID, c.ID)

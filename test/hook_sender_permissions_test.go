@@ -47,7 +47,7 @@ func TestHookIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 		// bob, who may only read, comments.
 		_, _, err = bob.CreateIssueComment("alice", "repo", i.Index, gitea.CreateIssueCommentOption{Body: "+1"})
 		is.NoErr(err)
-		cp := deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/h", 2)[1].Body)
+		cp := deliveryDecode[hookCommentPayload](t, rec.wait(t, "/h", 2)[1].Body)
 		is.Equal(cp.Sender.UserName, "bob")
 		is.Equal(hookSenderPermission(cp.Repository), gitea.Permission{Admin: false, Push: false, Pull: true})
 
@@ -62,7 +62,7 @@ func TestHookIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 		// A site administrator who is no collaborator: everything too.
 		_, _, err = srv.AdminClient().CreateIssueComment("alice", "repo", i.Index, gitea.CreateIssueCommentOption{Body: "admin"})
 		is.NoErr(err)
-		cp = deliveryDecode[hookIssueCommentPayload](t, rec.wait(t, "/h", 4)[3].Body)
+		cp = deliveryDecode[hookCommentPayload](t, rec.wait(t, "/h", 4)[3].Body)
 		is.Equal(cp.Sender.UserName, "admin")
 		is.Equal(hookSenderPermission(cp.Repository), gitea.Permission{Admin: true, Push: true, Pull: true})
 	})

@@ -60,7 +60,7 @@ func pullMatrixRepo(t *testing.T, srv *testserver.Server, aliceC *gitea.Client, 
 	if _, _, err := aliceC.MergePullRequest("alice", name, 2, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}); err != nil {
 		t.Fatalf("merge %s#2: %v", name, err)
 	}
-	return pullsRev(t, srv, "alice", name, "main")
+	return bareRev(t, srv, "alice", name, "main")
 }
 
 // TestPullAccessMatrix runs every route of the pull request group against
@@ -107,12 +107,42 @@ func TestPullAccessMatrix(t *testing.T) {
 		{"DELETE", "/pulls/1/merge", nil,
 			pullMatrixOutcomes("401/404r", "404/404r", "404/404", "404/404", "404/404", "404/public", "scope/scope")},
 	}
+	vars := [2]map[string]string{{"{merge}": merges[0]}, {"{merge}": merges[1]}}
+	runPullMatrix(t, srv, headers, held, vars, routes)
+
+	t.Run("nothing changed but the title", func(t *testing.T) {
+		is := is.New(t)
+		for _, repo := range []string{"pub", "priv"} {
+			list, resp, err := aliceC.ListRepoPullRequests("alice", repo, gitea.ListPullRequestsOptions{State: gitea.StateAll})
+			is.NoErr(err)
+			is.Equal(resp.Header.Get("X-Total-Count"), "2")
+			is.Equal(len(list), 2)
+			pr, _, err := aliceC.GetPullRequest("alice", repo, 1)
+			is.NoErr(err)
+			is.Equal(pr.Title, "edited")
+			is.True(!pr.HasMerged)
+			is.Equal(pr.State, gitea.StateOpen)
+		}
+	})
+}
+
+// runPullMatrix runs each route as each actor on alice's pub and priv
+// repositories (the placeholders of vars replaced in each path, per
+// repository) and checks the outcomes: a status, or one of the access
+// refusals ("401", "404r", "public", "scope").
+func runPullMatrix(t *testing.T, srv *testserver.Server, headers, held map[string]string, vars [2]map[string]string,
+	routes []pullMatrixRoute) {
+	t.Helper()
 	for _, rt := range routes {
 		t.Run(rt.method+" R"+rt.path, func(t *testing.T) {
 			for _, actor := range pullMatrixActors {
 				for vis, repo := range []string{"pub", "priv"} {
 					t.Run(actor+" on "+repo, func(t *testing.T) {
-						path := "/repos/alice/" + repo + strings.ReplaceAll(rt.path, "{merge}", merges[vis])
+						path := rt.path
+						for k, v := range vars[vis] {
+							path = strings.ReplaceAll(path, k, v)
+						}
+						path = "/repos/alice/" + repo + path
 						var header []string
 						if h := headers[actor]; h != "" {
 							header = []string{"Authorization", h}
@@ -144,19 +174,4 @@ func TestPullAccessMatrix(t *testing.T) {
 			}
 		})
 	}
-
-	t.Run("nothing changed but the title", func(t *testing.T) {
-		is := is.New(t)
-		for _, repo := range []string{"pub", "priv"} {
-			list, resp, err := aliceC.ListRepoPullRequests("alice", repo, gitea.ListPullRequestsOptions{State: gitea.StateAll})
-			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "2")
-			is.Equal(len(list), 2)
-			pr, _, err := aliceC.GetPullRequest("alice", repo, 1)
-			is.NoErr(err)
-			is.Equal(pr.Title, "edited")
-			is.True(!pr.HasMerged)
-			is.Equal(pr.State, gitea.StateOpen)
-		}
-	})
 }

@@ -122,7 +122,7 @@ func TestPullEdit(t *testing.T) {
 		pullsWait(t, srv, "alice", "app", fourEven.Index)
 		pr := pullsPatch(t, srv, fourEven.Index, map[string]any{"base": "main"}, http.StatusCreated, alice...)
 		is.Equal(pr.Base.Ref, "main")
-		is.Equal(pr.Base.Sha, pullsRev(t, srv, "alice", "app", "main"))
+		is.Equal(pr.Base.Sha, bareRev(t, srv, "alice", "app", "main"))
 		pr = pullsWait(t, srv, "alice", "app", fourEven.Index) // rechecked
 		is.True(pr.Mergeable)
 		// The timeline records the change.

@@ -243,3 +243,50 @@ func TestPullCompareBounds(t *testing.T) {
 	is.True(strings.HasSuffix(string(body), "\n"))
 	is.Equal(raw.Trailer.Get("X-Service-Diff-Truncated"), "true")
 }
+
+// TestPullDiffWhitespace checks Gitea's whitespace option where Gitea has
+// it: the file listing leaves out changes of whitespace only when asked,
+// while .diff and .patch, which Gitea renders with git whatever the
+// query says, always show them (and do not refuse the option).
+func TestPullDiffWhitespace(t *testing.T) {
+	is := is.New(t)
+	srv := testserver.Start(t)
+	_, c := srv.CreateUser("alice", "password-123")
+	w := pushedRepo(t, srv, c, gitea.CreateRepoOption{Name: "spaces"}, func(w string) {
+		writeFile(t, w, "code.txt", "if x {\n\treturn 1\n}\n")
+		writeFile(t, w, "real.txt", "one\n")
+		gitRun(t, w, "add", "-A")
+		gitRun(t, w, "commit", "-q", "-m", "base")
+		gitRun(t, w, "checkout", "-q", "-b", "feature")
+		writeFile(t, w, "code.txt", "if x {\n    return 1   \n}\n") // indentation and a trailing space
+		writeFile(t, w, "real.txt", "two\n")
+		gitRun(t, w, "commit", "-q", "-am", "reindent and change")
+	}, "main", "feature")
+	_, _, err := c.CreatePullRequest("alice", "spaces", gitea.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Spaces"})
+	is.NoErr(err)
+	waitPullChecked(t, srv, c, "alice", "spaces", 1)
+
+	counts := func(ws string) map[string]int {
+		var files []gitea.ChangedFile
+		srv.Do("GET", "/repos/alice/spaces/pulls/1/files?whitespace="+ws, nil).Decode(t, &files)
+		out := map[string]int{}
+		for _, f := range files {
+			out[f.Filename] = f.Changes
+		}
+		return out
+	}
+	is.Equal(counts("show-all"), map[string]int{"code.txt": 2, "real.txt": 2})
+	is.Equal(counts("ignore-all"), map[string]int{"code.txt": 0, "real.txt": 2})
+	is.Equal(counts("ignore-change")["code.txt"], 0) // more or other spaces, and at the line's end
+	is.Equal(counts("ignore-eol")["code.txt"], 2)    // the tab became spaces: not only the line's end
+
+	want := gitRun(t, w, "diff", "main", "feature")
+	for _, ws := range []string{"", "ignore-all", "ignore-change", "ignore-eol", "show-all", "ignore-some"} {
+		resp := srv.Do("GET", "/repos/alice/spaces/pulls/1.diff?whitespace="+ws, nil)
+		is.Equal(resp.Status, http.StatusOK)
+		is.Equal(string(resp.Body), want) // whitespace changes shown whatever the option
+	}
+	patch := srv.Do("GET", "/repos/alice/spaces/pulls/1.patch?whitespace=ignore-all", nil)
+	is.Equal(patch.Status, http.StatusOK)
+	is.True(strings.Contains(string(patch.Body), "+    return 1   \n"))
+}

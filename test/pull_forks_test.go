@@ -74,7 +74,7 @@ func TestPullForks(t *testing.T) {
 		is.Equal(pr.Head.Repository.FullName, "bob/app")
 		is.Equal(pr.Base.Repository.FullName, "alice/app")
 		is.True(pr.Head.RepoID != pr.Base.RepoID)
-		is.Equal(pullsRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), sha)
+		is.Equal(bareRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), sha)
 		// The fork's commit is in the base repository now.
 		is.Equal(gitRun(t, repoDir(srv, "alice", "app"), "cat-file", "-t", sha), "commit\n")
 		pr = pullsWait(t, srv, "alice", "app", pr.Index)
@@ -88,7 +88,7 @@ func TestPullForks(t *testing.T) {
 		// A push to the fork's branch moves the pull request.
 		_, next := pullForkPush(t, srv, dir, "bob", "app", "bob", "fix", "more.txt")
 		pr = pullWaitHead(t, srv, "alice", "app", pr.Index, next)
-		is.Equal(pullsRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), next)
+		waitPullRef(t, srv, "alice", "app", pr.Index, next)
 		pr = pullsWait(t, srv, "alice", "app", pr.Index)
 		is.True(pr.Mergeable)
 		// A second pull request from the same pair is refused.
@@ -113,7 +113,7 @@ func TestPullForks(t *testing.T) {
 			is.Equal(got.Head.Ref, "secret")
 			is.True(got.Head.Repository == nil) // the private fork is not shown
 		}
-		is.Equal(pullsRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), sha)
+		is.Equal(bareRev(t, srv, "alice", "app", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), sha)
 		// In a list too.
 		var list []*gitea.PullRequest
 		blockWant(t, srv, "GET", "/repos/alice/app/pulls", nil, http.StatusOK, "", basicAs("erin")...).Decode(t, &list)
@@ -156,6 +156,6 @@ func TestPullForks(t *testing.T) {
 		got = pullWaitHead(t, srv, "alice", "priv", pr.Index, next, basicAs("alice")...)
 		is.Equal(got.Title, "Idea")
 		is.Equal(got.State, gitea.StateOpen)
-		is.Equal(pullsRev(t, srv, "alice", "priv", "refs/pull/"+strconv.FormatInt(pr.Index, 10)+"/head"), next)
+		waitPullRef(t, srv, "alice", "priv", pr.Index, next)
 	})
 }

@@ -115,6 +115,51 @@ func TestPullMergeEffects(t *testing.T) {
 	is.Equal(byCommit.Number, pr.Index)
 }
 
+// TestPullMergeReopeningKeywords merges a pull request whose body and
+// commits name issues after Gitea's closing and reopening keywords: each
+// issue ends as the last keyword naming it says (the body first, then the
+// commits oldest first), and one already in that state is left alone.
+func TestPullMergeReopeningKeywords(t *testing.T) {
+	is := is.New(t)
+	srv, c := newMergeServer(t)
+	r := newMergeRepo(t, srv, c, "reopening")
+	closed := gitea.StateClosed
+	for n, title := range []string{"open, closed by a commit", "closed, reopened by the body", "closed, reopened by a commit",
+		"open, closed by the body then reopened by a commit", "closed, not named"} {
+		i, _, err := c.CreateIssue("alice", r.name, gitea.CreateIssueOption{Title: title})
+		is.NoErr(err)
+		if n == 1 || n == 2 || n == 4 {
+			_, _, err = c.EditIssue("alice", r.name, i.Index, gitea.EditIssueOption{State: &closed})
+			is.NoErr(err)
+		}
+	}
+	r.branchFromMain(t, "work")
+	r.commit(t, "", "a.txt", "a\n", "first\n\ncloses #1")
+	r.commit(t, "", "b.txt", "b\n", "second\n\nReopened: #3, and reopens #4")
+	r.push(t, "work")
+	pr := r.open(t, "work", "Work", "Reopens #2, fixes #4")
+	is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}), 200)
+
+	for index, want := range map[int64]gitea.StateType{1: gitea.StateClosed, 2: gitea.StateOpen, 3: gitea.StateOpen,
+		4: gitea.StateOpen, 5: gitea.StateClosed} {
+		i, _, err := c.GetIssue("alice", r.name, index)
+		is.NoErr(err)
+		is.Equal(i.State, want)
+	}
+	events, _, err := c.ListIssueTimeline("alice", r.name, 2, gitea.ListIssueCommentOptions{})
+	is.NoErr(err)
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	is.Equal(types, []string{"close", "pull_ref", "reopen"}) // named by the body, then reopened by the merger
+	events, _, err = c.ListIssueTimeline("alice", r.name, 4, gitea.ListIssueCommentOptions{})
+	is.NoErr(err)
+	for _, e := range events {
+		is.True(e.Type != "close" && e.Type != "reopen") // asked to close and then to reopen: never touched
+	}
+}
+
 // TestPullMergeFromFork merges pull requests from bob's fork as alice: the
 // merge names the fork, a squash is bob's with alice as committer, and
 // alice, who cannot write the fork, leaves its branch alone.

@@ -480,8 +480,42 @@ func TestPullMergeRaces(t *testing.T) {
 	r.git(t, "checkout", "-q", "moving")
 	moved := r.commit(t, "", "late.txt", "late\n", "late push")
 	r.push(t, "moving")
+	// Once checked again (while checking, any merge answers 405).
+	waitPullChecked(t, r.srv, c, "alice", r.name, mv.Index)
 	is.Equal(r.merge(t, c, mv.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, HeadCommitId: seen}), 409)
 	is.True(!r.pull(t, mv.Index).HasMerged)
 	is.Equal(r.merge(t, c, mv.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge, HeadCommitId: moved}), 200)
 	r.git(t, "merge-base", "--is-ancestor", moved, r.fetchedMain(t))
+}
+
+// TestPullMergeRebaseSkipsUpstreamPatches merges by rebase a branch whose
+// first two commits main already cherry-picked: as git rebase, the merge
+// skips them by patch id (replaying the first onto main would conflict)
+// and replays the rest.
+func TestPullMergeRebaseSkipsUpstreamPatches(t *testing.T) {
+	is := is.New(t)
+	srv, c := newMergeServer(t)
+	r := newMergeRepo(t, srv, c, "picked")
+	r.branchFromMain(t, "main")
+	r.commit(t, "", "a.txt", "1\n2\n3\n", "add a")
+	r.push(t, "main")
+	r.branchFromMain(t, "feat")
+	one := r.commit(t, "", "a.txt", "one\n2\n3\n", "spell one")
+	two := r.commit(t, "", "a.txt", "ONE\n2\n3\n", "shout one")
+	r.commit(t, "", "c.txt", "c\n", "add c")
+	r.branchFromMain(t, "main")
+	r.git(t, "cherry-pick", "-x", one, two) // -x: other commits than the branch's, whatever the clock
+	r.push(t, "feat", "main")
+	before := r.fetchedMain(t)
+	pr := r.open(t, "feat", "Picked", "")
+	is.Equal(pr.Mergeable, true)
+
+	is.Equal(r.merge(t, c, pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleRebase}), 200)
+	tip := r.fetchedMain(t)
+	r.git(t, "checkout", "-q", "-B", "oracle", "origin/feat")
+	r.git(t, "rebase", "-q", before)
+	oracle := r.git(t, "rev-parse", "HEAD")
+	is.Equal(r.git(t, "rev-parse", tip+"^{tree}"), r.git(t, "rev-parse", oracle+"^{tree}"))
+	is.Equal(r.git(t, "log", "--format=%s", before+".."+tip), "add c") // the picked two skipped
+	is.Equal(r.git(t, "log", "--format=%s", before+".."+oracle), "add c")
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -87,6 +88,24 @@ func waitPullHead(t *testing.T, c *gitea.Client, owner, repo string, index int64
 	}
 }
 
+// waitPullRef waits until refs/pull/<index>/head of owner/repo names want:
+// a push records the new head at once, and the queued check moves the ref.
+func waitPullRef(t *testing.T, srv *testserver.Server, owner, repo string, index int64, want string) {
+	t.Helper()
+	ref := "refs/pull/" + strconv.FormatInt(index, 10) + "/head"
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := bareRev(t, srv, owner, repo, ref)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s of %s/%s is %s, want %s", ref, owner, repo, got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestPullUpdateMerge updates a same-repository pull request by merge:
 // git's merge of the base into the head, Gitea's message, the doer as
 // author and committer, and the pull request's head follows.
@@ -113,7 +132,7 @@ func TestPullUpdateMerge(t *testing.T) {
 
 	// The move is a push: the queued check brings the pull request's head along.
 	waitPullHead(t, alice, "alice", "app", 1, tip)
-	is.Equal(bareRev(t, srv, "alice", "app", "refs/pull/1/head"), tip)
+	waitPullRef(t, srv, "alice", "app", 1, tip)
 
 	// Up to date already: nothing moves.
 	resp = updatePull(srv, "alice", "app", 1, "", "alice")

@@ -40,12 +40,6 @@ func pullsRepo(t *testing.T, srv *testserver.Server, c *gitea.Client, name strin
 	}, refspecs...)
 }
 
-// pullsRev is what rev resolves to in owner/name's bare repository.
-func pullsRev(t *testing.T, srv *testserver.Server, owner, name, rev string) string {
-	t.Helper()
-	return strings.TrimSpace(gitRun(t, repoDir(srv, owner, name), "rev-parse", rev))
-}
-
 // pullsWait polls owner/repo#index as header's caller until its check has
 // run, and returns it.
 func pullsWait(t *testing.T, srv *testserver.Server, owner, repo string, index int64, header ...string) *gitea.PullRequest {
@@ -108,11 +102,11 @@ func TestPullCreate(t *testing.T) {
 		is.True(!pr.Draft)
 		is.Equal(pr.Head.Name, "feature")
 		is.Equal(pr.Head.Ref, "feature")
-		is.Equal(pr.Head.Sha, pullsRev(t, srv, "alice", "app", "feature"))
+		is.Equal(pr.Head.Sha, bareRev(t, srv, "alice", "app", "feature"))
 		is.Equal(pr.Head.Repository.FullName, "alice/app")
 		is.Equal(pr.Base.Name, "main")
 		is.Equal(pr.Base.Ref, "main")
-		is.Equal(pr.Base.Sha, pullsRev(t, srv, "alice", "app", "main"))
+		is.Equal(pr.Base.Sha, bareRev(t, srv, "alice", "app", "main"))
 		is.Equal(pr.Base.Repository.FullName, "alice/app")
 		is.Equal(pr.Head.RepoID, pr.Base.RepoID)
 		is.Equal(len(pr.Labels), 1)
@@ -121,7 +115,7 @@ func TestPullCreate(t *testing.T) {
 		is.Equal(len(pr.Assignees), 1)
 		is.True(strings.HasSuffix(pr.HTMLURL, "/alice/app/pulls/1"))
 		is.Equal(pr.DiffURL, pr.HTMLURL+".diff")
-		is.Equal(pullsRev(t, srv, "alice", "app", "refs/pull/1/head"), pr.Head.Sha)
+		is.Equal(bareRev(t, srv, "alice", "app", "refs/pull/1/head"), pr.Head.Sha)
 
 		pr = pullsWait(t, srv, "alice", "app", 1)
 		is.True(pr.Mergeable)

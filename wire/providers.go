@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"net/url"
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
@@ -16,6 +17,7 @@ import (
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
+	markuprender "github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/node"
 	"github.com/depothq/depot/adapters/outbound"
 	"github.com/depothq/depot/adapters/security"
@@ -28,6 +30,7 @@ import (
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
@@ -130,12 +133,35 @@ func openDB(ctx context.Context, cfg sqlstore.Config, log *slog.Logger) (*sqlsto
 }
 
 // provideGit keeps the bare repositories under <data>/repos.
-func provideGit(o Options) (*libgit2.Storage, func(), error) {
+func provideGit(o Options, signer ports.CommitSigner) (*libgit2.Storage, func(), error) {
 	s, err := libgit2.New(filepath.Join(o.DataDir, "repos"), o.Log)
 	if err != nil {
 		return nil, nil, err
 	}
+	s.SignCommitsWith(signer)
 	return s, s.Close, nil
+}
+
+// provideCommitSigner loads (or makes, at the first start) the key under
+// <data>/signing that signs Depot's own commits, when
+// [repository.signing] asks for it; nil otherwise.
+func provideCommitSigner(o Options) (ports.CommitSigner, error) {
+	cfg := o.Site.Signing
+	if !cfg.Enabled() {
+		return nil, nil
+	}
+	name, email := cfg.Name, cfg.Email
+	if name == "" {
+		name = o.Site.Name
+	}
+	if email == "" {
+		host := "localhost"
+		if u, err := url.Parse(o.Site.BaseURL); err == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+		email = "noreply@" + host
+	}
+	return security.LoadOrCreateSigningKey(filepath.Join(o.DataDir, "signing"), name, email)
 }
 
 // provideAvatars keeps avatar images under <data>/avatars.
@@ -213,6 +239,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
+	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),

@@ -11,12 +11,14 @@ import (
 	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/adapters/http"
+	"github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
+	markup2 "github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
@@ -40,7 +42,12 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, cleanup2, err := provideGit(o)
+	commitSigner, err := provideCommitSigner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storage, cleanup2, err := provideGit(o, commitSigner)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -100,6 +107,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
+	renderer := markup.New()
+	markupService := markup2.NewService(renderer, stores, storage, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -111,6 +120,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Orgs:         orgsService,
 		Issues:       issuesService,
 		Pulls:        pullsService,
+		Markup:       markupService,
+		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -185,7 +196,12 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	clock := provideClock()
 	oneTimeCodes := provideOTP(clock)
 	tokenCache := provideTokenCache(clock)
-	storage, cleanup2, err := provideGit(o)
+	commitSigner, err := provideCommitSigner(o)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storage, cleanup2, err := provideGit(o, commitSigner)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -245,6 +261,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
+	renderer := markup.New()
+	markupService := markup2.NewService(renderer, stores, storage, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -256,6 +274,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Orgs:         orgsService,
 		Issues:       issuesService,
 		Pulls:        pullsService,
+		Markup:       markupService,
+		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {

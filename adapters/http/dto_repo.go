@@ -206,12 +206,19 @@ func archivedAt(t time.Time) time.Time {
 // renderRepo renders one repository with its owner, its parent (forks) and
 // its pending transfer.
 func (s *kernel) renderRepo(ctx context.Context, a *repos.Access) (*repoDTO, error) {
-	c := a.Caller
-	owners, err := s.repos.Owners(ctx, c, []*repository.Repository{a.Repo})
+	owners, err := s.repos.Owners(ctx, a.Caller, []*repository.Repository{a.Repo})
 	if err != nil {
 		return nil, err
 	}
-	v := repoView{access: a, owner: owners[a.Repo.Owner.ID]}
+	return s.renderRepoOwnedBy(ctx, a, owners[a.Repo.Owner.ID])
+}
+
+// renderRepoOwnedBy is renderRepo with the owner's account already read
+// (nil when it is gone).
+func (s *kernel) renderRepoOwnedBy(ctx context.Context, a *repos.Access, owner *user.User) (*repoDTO, error) {
+	c := a.Caller
+	v := repoView{access: a, owner: owner}
+	var err error
 	if a.Repo.IsFork() {
 		pa, err := s.repos.Parent(ctx, c, a.Repo)
 		if err != nil {
@@ -276,6 +283,17 @@ func (s *kernel) renderRepos(ctx context.Context, c auth.Caller, list []*reposit
 	owners, err := s.repos.Owners(ctx, c, list)
 	if err != nil {
 		return nil, err
+	}
+	return s.renderReposWith(ctx, c, access, owners)
+}
+
+// renderReposWith renders a listing whose permissions and owners (by id)
+// are known already: only the mirrors' last syncs are read, in one query.
+func (s *kernel) renderReposWith(ctx context.Context, c auth.Caller, access []*repos.Access,
+	owners map[int64]*user.User) ([]*repoDTO, error) {
+	list := make([]*repository.Repository, len(access))
+	for k, a := range access {
+		list[k] = a.Repo
 	}
 	synced, err := s.mirrors.PullMirrors().Updated(ctx, list)
 	if err != nil {

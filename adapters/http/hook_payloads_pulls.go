@@ -25,6 +25,7 @@ func (h *HookPayloads) PullRequest(v ports.HookPull) any {
 		// As the pull request routes compute it (pulls.Service.views).
 		Mergeable: !p.HasMerged && (p.Status == pull.StatusMergeable || p.Status == pull.StatusEmpty) &&
 			!pull.IsWorkInProgress(v.Issue.Title),
+		RequestedReviewers: v.RequestedReviewers, RequestedTeams: v.RequestedTeams,
 	}
 	if p.MergedByID != 0 && view.MergedBy == nil {
 		view.MergedBy = issues.Ghost()

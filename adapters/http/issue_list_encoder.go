@@ -44,13 +44,15 @@ var issueBufPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); ret
 // errJSONTime is a time JSON cannot carry (Time.MarshalJSON's rule).
 var errJSONTime = errors.New("time outside years 0-9999")
 
-// issueJSON encodes issue DTOs; users and repos remember where an object shared by
-// pointer was already written, so later copies are a memmove.
+// issueJSON encodes issue and pull request DTOs (pull_list_encoder.go);
+// users, repos and fullRepos remember where an object shared by pointer was
+// already written, so later copies are a memmove.
 type issueJSON struct {
-	b     []byte
-	users map[*userDTO][2]int
-	repos map[*repoMetaDTO][2]int
-	err   error
+	b         []byte
+	users     map[*userDTO][2]int
+	repos     map[*repoMetaDTO][2]int
+	fullRepos map[*repoDTO][2]int
+	err       error
 }
 
 // appendIssuesJSON appends list as encoding/json would encode it.

@@ -87,7 +87,11 @@ func (s *kernel) toTimelineDTO(a *repos.Access, v *issues.CommentView, c *issue.
 		User: s.commentUser(a.Caller, v.Users, c.PosterID), Body: body,
 		Created: c.CreatedAt.UTC(), Updated: c.UpdatedAt.UTC(),
 		OldTitle: c.OldTitle, NewTitle: c.NewTitle, OldRef: c.OldRef, NewRef: c.NewRef,
-		RemovedAssignee: c.RemovedAssignee}
+		RemovedAssignee: c.RemovedAssignee, ReviewID: c.ReviewID}
+	if t, ok := v.Teams[c.AssigneeTeamID]; ok {
+		td := s.toTeam(t, nil)
+		d.AssigneeTeam = &td
+	}
 	if m, ok := v.Milestones[c.OldMilestoneID]; ok {
 		d.OldMilestone = toMilestoneDTO(m)
 	}

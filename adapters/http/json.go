@@ -35,13 +35,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // malformed JSON errs.ErrBadRequest, and a field of the wrong type errs.ErrInvalid
 // naming that field. An empty body decodes as {}.
 func decodeJSON(r *http.Request, dst any) error {
-	data, err := io.ReadAll(r.Body)
+	data, err := readBody(r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return errs.TooLarge("request body too large")
-		}
-		return errs.BadRequest("reading the request body failed")
+		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}")
@@ -63,6 +59,20 @@ func decodeJSON(r *http.Request, dst any) error {
 		return errs.Invalid("must not contain NUL characters", fieldName(field))
 	}
 	return nil
+}
+
+// readBody reads the whole body, which the server's limit bounds: past it
+// errs.ErrTooLarge.
+func readBody(r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, errs.TooLarge("request body too large")
+		}
+		return nil, errs.BadRequest("reading the request body failed")
+	}
+	return data, nil
 }
 
 // nulField returns the JSON name of the first string in v that contains a

@@ -41,7 +41,10 @@ func (s pullFiles) pullPatch(q *request) error { return s.writePullDiff(q, ports
 
 // writePullDiff streams a pull request's diff or patch as text. Gitea's
 // binary flag is checked and accepted; binary files are named, not
-// shown, either way (as git diff without --binary prints them).
+// shown, either way (as git diff without --binary prints them). The
+// whitespace option of the file listing is not read here: Gitea's .diff
+// and .patch run git without it, so they show every change whatever the
+// query says.
 func (s pullFiles) writePullDiff(q *request, format ports.CommitDiffFormat) error {
 	index, err := pullIndex(q)
 	if err != nil {

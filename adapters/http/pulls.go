@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 )
 
 // pullCore serves the pull requests themselves (catalogue 4.5): list,
@@ -110,15 +111,18 @@ type pullDTO struct {
 
 // pullDTOs renders pull request views as caller c sees them; the head
 // repositories (forks) c may see are rendered with c's permission there,
-// in one batch, and the others are left out (head.repo null).
+// in one batch, and the others are left out (head.repo null). Their owners
+// come with the views.
 func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, views []*pulls.View) ([]pullDTO, error) {
 	heads := map[int64]*repoDTO{}
 	var forks []*repository.Repository
+	owners := map[int64]*user.User{}
 	for _, v := range views {
 		if v.Head != nil && v.Head.ID != v.Repo.ID {
 			if _, ok := heads[v.Head.ID]; !ok {
 				heads[v.Head.ID] = nil
 				forks = append(forks, v.Head)
+				owners[v.Head.Owner.ID] = v.HeadOwner
 			}
 		}
 	}
@@ -128,15 +132,13 @@ func (s *kernel) pullDTOs(ctx context.Context, c auth.Caller, base *repoDTO, vie
 		if err != nil {
 			return nil, err
 		}
-		forks = forks[:0]
+		visible := access[:0]
 		for _, a := range access {
 			if a.Perm.HasAnyAccess() {
-				forks = append(forks, a.Repo)
+				visible = append(visible, a)
 			}
 		}
-	}
-	if len(forks) > 0 {
-		rendered, err := s.renderRepos(ctx, c, forks)
+		rendered, err := s.renderReposWith(ctx, c, visible, owners)
 		if err != nil {
 			return nil, err
 		}
@@ -171,6 +173,12 @@ func (s *kernel) pullDTOsWith(c auth.Caller, base *repoDTO, heads map[int64]*rep
 			MergeBase: p.MergeBase, Deadline: id.Deadline, Created: id.Created, Updated: id.Updated,
 			Closed: id.Closed, PinOrder: i.PinOrder, MergeStatus: string(p.Status),
 			ConflictedFiles: p.ConflictedFiles}
+		for _, u := range v.RequestedReviewers {
+			d.RequestedReviewers = append(d.RequestedReviewers, s.toUser(c, u))
+		}
+		for _, t := range v.RequestedTeams {
+			d.RequestedTeams = append(d.RequestedTeams, s.toTeam(t, nil))
+		}
 		if d.Labels == nil {
 			d.Labels = []labelDTO{}
 		}
@@ -206,7 +214,14 @@ func (s *kernel) pullDTOsWith(c auth.Caller, base *repoDTO, heads map[int64]*rep
 
 // answerPulls writes a list of pull requests.
 func (s pullCore) answerPulls(q *request, status int, views []*pulls.View) error {
-	base, err := s.renderRepo(q.r.Context(), q.repo)
+	var base *repoDTO
+	var err error
+	if len(views) > 0 {
+		// The views read the owner with the page's other accounts.
+		base, err = s.renderRepoOwnedBy(q.r.Context(), q.repo, views[0].BaseOwner)
+	} else {
+		base, err = s.renderRepo(q.r.Context(), q.repo)
+	}
 	if err != nil {
 		return err
 	}
@@ -214,7 +229,7 @@ func (s pullCore) answerPulls(q *request, status int, views []*pulls.View) error
 	if err != nil {
 		return err
 	}
-	q.json(status, list)
+	s.writePulls(q, status, list)
 	return nil
 }
 

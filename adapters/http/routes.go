@@ -43,6 +43,8 @@ func (s *Server) routes() []route {
 	var table []route
 	for _, group := range [][]route{
 		s.versionRoutes(),
+		s.signingKeyRoutes(),
+		s.markupRoutes(),
 		s.siteSettingRoutes(),
 		s.templateRoutes(),
 		s.userRoutes(),
@@ -55,6 +57,7 @@ func (s *Server) routes() []route {
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),
 		s.repoAssigneeRoutes(),
+		s.repoReviewerRoutes(),
 		s.repoForkRoutes(),
 		s.repoStarRoutes(),
 		s.repoWatchRoutes(),
@@ -67,6 +70,7 @@ func (s *Server) routes() []route {
 		s.branchRoutes(),
 		s.tagRoutes(),
 		s.branchProtectionRoutes(),
+		s.tagProtectionRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),
@@ -82,6 +86,8 @@ func (s *Server) routes() []route {
 		s.pullMergeRoutes(),
 		s.pullFileRoutes(),
 		s.pullUpdateRoutes(),
+		s.pullReviewRoutes(),
+		s.pullReviewRequestRoutes(),
 		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
 		s.repoMigrationRoutes(),

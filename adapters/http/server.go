@@ -13,12 +13,14 @@ import (
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
 	"github.com/gorilla/mux"
 )
 
@@ -55,6 +57,8 @@ type kernel struct {
 	orgs       *orgs.Service
 	issues     *issues.Service
 	pulls      *pulls.Service
+	markup     *markup.Service
+	signer     ports.CommitSigner
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
 	log        *slog.Logger
@@ -80,13 +84,16 @@ type Services struct {
 	Orgs         *orgs.Service
 	Issues       *issues.Service
 	Pulls        *pulls.Service
+	Markup       *markup.Service
+	// Signer signs Depot's own commits; nil when it signs none.
+	Signer ports.CommitSigner
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, signer: svc.Signer,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}

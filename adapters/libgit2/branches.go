@@ -73,6 +73,63 @@ func (s *Storage) Branch(ctx context.Context, p ports.RepoPath, name string) (po
 	return b, nil
 }
 
+// BranchTips returns the commit ids the branches names point at
+// (ports.GitRefs), on a warm repository handle: libgit2 reads refs from
+// disk on every lookup, so a tip is never stale, and no repository is opened
+// per call (a pull request list shows its base branch's tip). Absent
+// branches, and names Git would refuse, are left out.
+func (s *Storage) BranchTips(ctx context.Context, p ports.RepoPath, names []string) (map[string]string, error) {
+	out := make(map[string]string, len(names))
+	if len(names) == 0 {
+		return out, nil
+	}
+	err := s.withReadRepo(ctx, p, func(repo *git.Repository) error {
+		for _, name := range names {
+			if _, done := out[name]; done {
+				continue
+			}
+			id, ok, err := branchTip(repo, name)
+			if err != nil {
+				return err
+			}
+			if ok {
+				out[name] = id
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// branchTip is the commit branch name points at, as branchAt finds it
+// without reading the commit; ok is false when there is none.
+func branchTip(repo *git.Repository, name string) (string, bool, error) {
+	if name == "" || strings.ContainsRune(name, 0) {
+		return "", false, nil
+	}
+	full := headsPrefix + name
+	if !refNameValid(full) {
+		return "", false, nil
+	}
+	ref, err := repo.References.Lookup(full)
+	if err != nil {
+		if refMissing(err) {
+			return "", false, nil
+		}
+		return "", false, fmt.Errorf("libgit2: look up %s: %w", full, err)
+	}
+	defer ref.Free()
+	obj, err := ref.Peel(git.ObjectCommit)
+	if err != nil {
+		return "", false, nil
+	}
+	defer obj.Free()
+	return obj.Id().String(), true, nil
+}
+
 // branchAt reads a branch and its head commit; ok is false when there is no
 // such branch (or it names no commit).
 func branchAt(repo *git.Repository, name string) (ports.GitBranch, bool, error) {

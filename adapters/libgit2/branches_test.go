@@ -340,3 +340,41 @@ func TestRefsListBranchesReadsOnlyThePage(t *testing.T) {
 	is.Equal(len(page), 0)
 	is.Equal(total, int64(1001-30))
 }
+
+// TestRefsBranchTipsFollowEveryRefChange reads tips on the pool's warm
+// handle between pushes, a packing of the refs, a deletion and a write
+// through libgit2: each read sees the branch where Git has it now.
+func TestRefsBranchTipsFollowEveryRefChange(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	r := refsFixture(t)
+	first := r.commit(t, "one", "2020-01-01T00:00:00Z")
+	r.git(t, nil, "", "branch", "topic", first)
+	r.push(t)
+	tips, err := r.s.BranchTips(ctx, r.p, []string{"main", "topic", "nope", "", "a..b", "main"})
+	is.NoErr(err)
+	is.Equal(tips, map[string]string{"main": first, "topic": first})
+
+	second := r.commit(t, "two", "2020-01-02T00:00:00Z")
+	r.push(t) // a loose ref rewritten by receive-pack
+	tips, err = r.s.BranchTips(ctx, r.p, []string{"main"})
+	is.NoErr(err)
+	is.Equal(tips["main"], second)
+
+	r.bareGit(t, "pack-refs", "--all") // now only in packed-refs
+	tips, err = r.s.BranchTips(ctx, r.p, []string{"main", "topic"})
+	is.NoErr(err)
+	is.Equal(tips, map[string]string{"main": second, "topic": first})
+
+	third := commit(t, r.s, r.p, "main", "three", file("x.txt", "x")) // libgit2 writes the ref
+	r.bareGit(t, "branch", "-D", "topic")
+	tips, err = r.s.BranchTips(ctx, r.p, []string{"main", "topic"})
+	is.NoErr(err)
+	is.Equal(tips, map[string]string{"main": third})
+	b, err := r.s.Branch(ctx, r.p, "main")
+	is.NoErr(err)
+	is.Equal(b.Commit.ID, third)
+
+	_, err = r.s.BranchTips(ctx, ports.RepoPath{Owner: "alice", Name: "absent"}, []string{"main"})
+	is.True(errors.Is(err, errs.ErrNotFound))
+}

@@ -72,7 +72,7 @@ func (s *Storage) changeFiles(ctx context.Context, p ports.RepoPath, cs ports.Gi
 			}
 			return changeEditTree(repo, base, edits, "")
 		}
-		id, wasEmpty, err := changeCommit(ctx, repo, cs.GitChangeTarget, true, build, race)
+		id, wasEmpty, err := changeCommit(ctx, s.commits(), repo, cs.GitChangeTarget, true, build, race)
 		if err != nil {
 			return err
 		}
@@ -363,7 +363,7 @@ func changeBackoff(ctx context.Context, attempt int) error {
 // lost a race is rebuilt on the new tip; when it no longer applies there,
 // the refusal becomes errs.ErrConflict, as the write was valid when sent.
 // allowEmpty lets a write create the first branch of an empty repository.
-func changeCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool,
+func changeCommit(ctx context.Context, w commitWriter, repo *git.Repository, t ports.GitChangeTarget, allowEmpty bool,
 	build func(base *git.Tree) (*git.Oid, error), race func(attempt int)) (*git.Oid, bool, error) {
 	author, committer, err := changeSignatures(t)
 	if err != nil {
@@ -387,7 +387,7 @@ func changeCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTa
 		if err != nil {
 			return nil, false, lost(attempt, err)
 		}
-		id, err := changeCommitOnTip(repo, tip, target, author, committer, message(t.Message), build, race, attempt)
+		id, err := changeCommitOnTip(w, repo, tip, target, author, committer, message(t.Message), build, race, attempt)
 		wasEmpty := tip.wasEmpty
 		tip.free()
 		if err == nil {
@@ -406,7 +406,7 @@ func changeCommit(ctx context.Context, repo *git.Repository, t ports.GitChangeTa
 }
 
 // changeCommitOnTip is one attempt of changeCommit.
-func changeCommitOnTip(repo *git.Repository, tip *changeTip, target string, author, committer *git.Signature, msg string,
+func changeCommitOnTip(w commitWriter, repo *git.Repository, tip *changeTip, target string, author, committer *git.Signature, msg string,
 	build func(base *git.Tree) (*git.Oid, error), race func(attempt int), attempt int) (*git.Oid, error) {
 	treeID, err := build(tip.tree)
 	if err != nil {
@@ -417,7 +417,7 @@ func changeCommitOnTip(repo *git.Repository, tip *changeTip, target string, auth
 		parents = append(parents, tip.commit.Id())
 	}
 	// No ref is named here: the ref moves below, under a compare-and-swap.
-	id, err := repo.CreateCommitFromIds("", author, committer, msg, treeID, parents...)
+	id, err := w.write(repo, "", author, committer, msg, treeID, parents...)
 	if err != nil {
 		return nil, fmt.Errorf("libgit2: create commit: %w", err)
 	}

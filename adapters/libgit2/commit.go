@@ -56,7 +56,7 @@ func (s *Storage) CommitFiles(ctx context.Context, p ports.RepoPath, c ports.Git
 		}
 		// libgit2 updates the ref only if it still points at the first parent
 		// (or is still absent), so a concurrent push is never overwritten.
-		id, err := repo.CreateCommitFromIds(ref, author, committer, message(c.Message), treeID, parents...)
+		id, err := s.commits().write(repo, ref, author, committer, message(c.Message), treeID, parents...)
 		if err != nil {
 			if git.IsErrorCode(err, git.ErrorCodeModified) {
 				return errs.Conflict("branch " + c.Branch + " changed while committing")

@@ -2,6 +2,7 @@ package libgit2
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -177,31 +178,47 @@ func writePatches(ctx context.Context, w io.Writer, repo *git.Repository, diff *
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		patch, err := diff.Patch(i)
-		if err != nil {
-			return fmt.Errorf("libgit2: patch: %w", err)
-		}
-		text, err := patch.String()
-		_ = patch.Free()
-		if err != nil {
-			return fmt.Errorf("libgit2: patch text: %w", err)
-		}
 		d, err := diff.Delta(i)
 		if err != nil {
 			return fmt.Errorf("libgit2: diff delta: %w", err)
 		}
+		percent := -1
 		if d.Status == git.DeltaRenamed || d.Status == git.DeltaCopied {
-			percent, err := gitSimilarity(repo, d)
-			if err != nil {
+			if percent, err = gitSimilarity(repo, d); err != nil {
 				return err
 			}
-			text = gitSimilarityLine(text, percent)
 		}
-		if _, err := io.WriteString(w, gitFileLabels(text)); err != nil {
+		err = withPatchText(diff, i, func(text []byte) error {
+			// Only the header (up to the first hunk) is respelled as git
+			// spells it; the hunks go out as libgit2 wrote them.
+			end := patchHeaderEnd(text)
+			header := string(text[:end])
+			if percent >= 0 {
+				header = gitSimilarityLine(header, percent)
+			}
+			if _, err := io.WriteString(w, gitFileLabels(header)); err != nil {
+				return err
+			}
+			_, err := w.Write(text[end:])
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// patchHeaderEnd is where one file's patch text leaves its header for
+// its hunks or its binary patch (the text's end when it has neither).
+func patchHeaderEnd(text []byte) int {
+	end := len(text)
+	for _, mark := range [][]byte{[]byte("\n@@"), []byte("\nGIT binary patch\n")} {
+		if j := bytes.Index(text[:end], mark); j >= 0 {
+			end = j + 1
+		}
+	}
+	return end
 }
 
 // mboxDate is the date layout of git format-patch (RFC 2822).

@@ -57,21 +57,21 @@ func statFiles(repo *git.Repository, diff *git.Diff) ([]statFile, error) {
 	}
 	files := make([]statFile, 0, n)
 	for i := 0; i < n; i++ {
-		patch, err := diff.Patch(i)
+		var f statFile
+		err := withPatchText(diff, i, func(text []byte) error {
+			f.added, f.deleted, f.binary = patchLineStats(text)
+			return nil
+		})
 		if err != nil {
-			return nil, fmt.Errorf("libgit2: patch: %w", err)
+			return nil, err
 		}
-		text, err := patch.String()
-		_ = patch.Free()
-		if err != nil {
-			return nil, fmt.Errorf("libgit2: patch text: %w", err)
-		}
+		// Asked after the patch: libgit2 learns a file's size when it
+		// loads it.
 		d, err := diff.Delta(i)
 		if err != nil {
 			return nil, fmt.Errorf("libgit2: diff delta: %w", err)
 		}
-		f := statFile{delta: d}
-		f.added, f.deleted, f.binary = patchLineStats(text)
+		f.delta = d
 		if f.binary {
 			// git counts a binary file's bytes, old and new.
 			f.added, f.deleted = int(d.NewFile.Size), int(d.OldFile.Size)

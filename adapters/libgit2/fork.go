@@ -201,7 +201,7 @@ func (s *Storage) Generate(ctx context.Context, from ports.RepoPath, fromBranch 
 	if err := claimDir(dst); err != nil {
 		return err
 	}
-	if err := generate(ctx, srcRepo, dst, toRef, treeID, author, committer, message(c.Message)); err != nil {
+	if err := generate(ctx, s.commits(), srcRepo, dst, toRef, treeID, author, committer, message(c.Message)); err != nil {
 		if rmErr := os.RemoveAll(dst); rmErr != nil {
 			s.log.Error("remove partly generated repository", "path", dst, "err", rmErr)
 		}
@@ -212,7 +212,7 @@ func (s *Storage) Generate(ctx context.Context, from ports.RepoPath, fromBranch 
 
 // generate initialises dst and, when treeID is not nil, commits the tree
 // (copied from srcRepo) on ref without a parent.
-func generate(ctx context.Context, srcRepo *git.Repository, dst, ref string, treeID *git.Oid, author, committer *git.Signature, msg string) error {
+func generate(ctx context.Context, w commitWriter, srcRepo *git.Repository, dst, ref string, treeID *git.Oid, author, committer *git.Signature, msg string) error {
 	if err := initBare(dst, ref); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func generate(ctx context.Context, srcRepo *git.Repository, dst, ref string, tre
 	if err := copyTree(ctx, srcRepo, dstRepo, treeID); err != nil {
 		return err
 	}
-	if _, err := dstRepo.CreateCommitFromIds(ref, author, committer, msg, treeID); err != nil {
+	if _, err := w.write(dstRepo, ref, author, committer, msg, treeID); err != nil {
 		return fmt.Errorf("libgit2: create commit: %w", err)
 	}
 	return nil

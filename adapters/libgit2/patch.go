@@ -48,7 +48,7 @@ func (s *Storage) applyPatch(ctx context.Context, p ports.RepoPath, ps ports.Git
 			return id, nil
 		}
 		// Gitea applies a patch only to an existing branch.
-		id, wasEmpty, err := changeCommit(ctx, repo, ps.GitChangeTarget, false, build, race)
+		id, wasEmpty, err := changeCommit(ctx, s.commits(), repo, ps.GitChangeTarget, false, build, race)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package libgit2
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -335,16 +336,13 @@ func pageOf(files []rangeFile, page ports.ListOptions) []rangeFile {
 // countRangeLines fills f's line counts and binary flag from its delta's
 // patch, and says "unchanged" for a modified file that changes no line.
 func countRangeLines(diff *git.Diff, f *rangeFile) error {
-	patch, err := diff.Patch(f.delta)
+	err := withPatchText(diff, f.delta, func(text []byte) error {
+		f.Additions, f.Deletions, f.Binary = patchLineStats(text)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("libgit2: patch: %w", err)
+		return err
 	}
-	text, err := patch.String()
-	_ = patch.Free()
-	if err != nil {
-		return fmt.Errorf("libgit2: patch text: %w", err)
-	}
-	f.Additions, f.Deletions, f.Binary = patchLineStats(text)
 	if f.Status == rangeChanged && f.Additions == 0 && f.Deletions == 0 {
 		f.Status = rangeUnchanged
 	}
@@ -354,23 +352,23 @@ func countRangeLines(diff *git.Diff, f *rangeFile) error {
 // patchLineStats counts the lines one file's patch text adds and deletes,
 // and says whether git called the file binary. Header lines come before
 // the first hunk ("@@"); after it every line is a hunk line.
-func patchLineStats(text string) (additions, deletions int, binary bool) {
+func patchLineStats(text []byte) (additions, deletions int, binary bool) {
 	inHunks := false
 	for len(text) > 0 {
 		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
 			line, text = text[:i], text[i+1:]
 		} else {
-			text = ""
+			text = nil
 		}
 		switch {
-		case inHunks && line != "" && line[0] == '+':
+		case inHunks && len(line) > 0 && line[0] == '+':
 			additions++
-		case inHunks && line != "" && line[0] == '-':
+		case inHunks && len(line) > 0 && line[0] == '-':
 			deletions++
-		case strings.HasPrefix(line, "@@"):
+		case bytes.HasPrefix(line, []byte("@@")):
 			inHunks = true
-		case !inHunks && (strings.HasPrefix(line, "Binary files ") || line == "GIT binary patch"):
+		case !inHunks && (bytes.HasPrefix(line, []byte("Binary files ")) || string(line) == "GIT binary patch"):
 			binary = true
 		}
 	}

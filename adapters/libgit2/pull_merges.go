@@ -17,14 +17,37 @@ const maxConflictedFiles = 100
 
 // CheckMerge merges headID into baseID in memory and reports how that went,
 // with the stats of the head's changes since the merge base (ports.GitPulls).
+// It writes nothing to the repository: the merged file contents and trees
+// the check computes go to an object database in memory, dropped after.
 func (s *Storage) CheckMerge(ctx context.Context, p ports.RepoPath, baseID, headID string) (ports.MergeCheck, error) {
 	var out ports.MergeCheck
 	err := s.withCommitPair(ctx, p, baseID, headID, func(repo *git.Repository, base, head *git.Commit) error {
-		var err error
+		drop, err := writeInMemory(repo)
+		if err != nil {
+			return err
+		}
+		defer drop()
 		out, err = checkMerge(ctx, repo, base, head)
 		return err
 	})
 	return out, err
+}
+
+// writeInMemory makes repo, a handle opened for this call alone, write new
+// objects to memory (libgit2's mempack backend, first in line for writes)
+// rather than to its objects directory; reads still see the repository's
+// objects and the ones written since. drop frees what was written.
+func writeInMemory(repo *git.Repository) (drop func(), err error) {
+	odb, err := repo.Odb()
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: open object database: %w", err)
+	}
+	defer odb.Free()
+	mem, err := git.NewMempack(odb)
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: object database in memory: %w", err)
+	}
+	return func() { _ = mem.Reset() }, nil
 }
 
 // withCommitPair opens p's repository and looks up two commits by full id
@@ -81,7 +104,7 @@ func checkMerge(ctx context.Context, repo *git.Repository, base, head *git.Commi
 		out.ConflictedFiles, err = conflictedPaths(idx)
 		return out, err
 	}
-	tree, err := idx.WriteTreeTo(repo)
+	tree, err := idx.WriteTreeTo(repo) // to memory: see CheckMerge
 	if err != nil {
 		return out, fmt.Errorf("libgit2: write merged tree: %w", err)
 	}
@@ -253,7 +276,7 @@ func (s *Storage) writeMerged(ctx context.Context, p ports.RepoPath, ours, their
 		if bothParents {
 			parents = append(parents, t.Id())
 		}
-		id, err := repo.CreateCommitFromIds("", author, committer, message(c.Message), tree, parents...)
+		id, err := s.commits().write(repo, "", author, committer, message(c.Message), tree, parents...)
 		if err != nil {
 			return fmt.Errorf("libgit2: create commit: %w", err)
 		}
@@ -264,8 +287,9 @@ func (s *Storage) writeMerged(ctx context.Context, p ports.RepoPath, ours, their
 }
 
 // RebaseCommits replays head's commits not in onto on top of onto, merges
-// left out and commits that become empty dropped, and returns the new tip
-// without moving a ref (ports.GitPulls).
+// left out, those whose patch onto already has (same patch id) skipped and
+// commits that become empty dropped, as git rebase does, and returns the
+// new tip without moving a ref (ports.GitPulls).
 func (s *Storage) RebaseCommits(ctx context.Context, p ports.RepoPath, onto, head string, committer ports.GitSignature) (string, error) {
 	if committer.Name == "" {
 		return "", errs.Invalid("committer name is required", "committer")
@@ -281,12 +305,15 @@ func (s *Storage) RebaseCommits(ctx context.Context, p ports.RepoPath, onto, hea
 		if err != nil {
 			return err
 		}
+		if picks, err = withoutUpstreamPatches(ctx, repo, picks, o.Id(), h.Id()); err != nil {
+			return err
+		}
 		tip, tipTree := o.Id(), o.TreeId()
 		for _, id := range picks {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			next, nextTree, err := replay(repo, id, tip, tipTree, sig)
+			next, nextTree, err := replay(s.commits(), repo, id, tip, tipTree, sig)
 			if err != nil {
 				return err
 			}
@@ -334,7 +361,7 @@ func rebaseList(repo *git.Repository, onto, head *git.Oid) ([]*git.Oid, error) {
 // that is already in tip (the result's tree is tipTree) writes nothing and
 // returns nil, as git rebase drops it; a commit that was empty to begin with
 // is kept, as git rebase keeps it.
-func replay(repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Signature) (*git.Oid, *git.Oid, error) {
+func replay(w commitWriter, repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Signature) (*git.Oid, *git.Oid, error) {
 	c, err := repo.LookupCommit(id)
 	if err != nil {
 		return nil, nil, fmt.Errorf("libgit2: look up %s: %w", id, err)
@@ -384,7 +411,7 @@ func replay(repo *git.Repository, id, tip, tipTree *git.Oid, committer *git.Sign
 	if tree.Equal(tipTree) && !startedEmpty {
 		return nil, nil, nil
 	}
-	next, err := repo.CreateCommitFromIds("", c.Author(), committer, c.RawMessage(), tree, tip)
+	next, err := w.write(repo, "", c.Author(), committer, c.RawMessage(), tree, tip)
 	if err != nil {
 		return nil, nil, fmt.Errorf("libgit2: create commit: %w", err)
 	}

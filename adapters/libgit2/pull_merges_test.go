@@ -167,6 +167,55 @@ func TestPullCheckMergeMergeable(t *testing.T) {
 	is.Equal(fmt.Sprintf(" %d files changed, %d insertions(+), %d deletion(-)", got.ChangedFiles, got.Additions, got.Deletions), " "+stat)
 }
 
+// objectCount is how many objects the repository holds, loose and packed
+// (git count-objects -v).
+func (r *pullRepo) objectCount() int {
+	r.t.Helper()
+	total := 0
+	for _, line := range strings.Split(r.git("count-objects", "-v"), "\n") {
+		key, value, _ := strings.Cut(line, ": ")
+		if key == "count" || key == "in-pack" {
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			total += n
+		}
+	}
+	return total
+}
+
+// TestPullCheckMergeWritesNoObjects checks pull requests again and again
+// and finds the repository as it was: the merged file contents and trees a
+// check computes stay in memory, for a mergeable and a conflicting pull
+// request alike.
+func TestPullCheckMergeWritesNoObjects(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	r := newPullRepo(t)
+	_, mainTip, feature := diverged(r) // a.txt merges line by line: a new blob, new trees
+	r.git("checkout", "-q", "-b", "clash", mainTip+"~1")
+	clash := r.write("clash", "a.txt", "1\n2\n3\n4\n5\n6\nSEVEN\n")
+	r.git("checkout", "-q", "main")
+	is.True(r.git("count-objects") != "0 objects, 0 kilobytes") // loose objects are what gets counted
+
+	before := r.objectCount()
+	for n := 0; n < 20; n++ {
+		got, err := r.s.CheckMerge(ctx, r.p, mainTip, feature)
+		is.NoErr(err)
+		is.Equal(got.Status, ports.MergeMergeable)
+		got, err = r.s.CheckMerge(ctx, r.p, mainTip, clash)
+		is.NoErr(err)
+		is.Equal(got.Status, ports.MergeConflict)
+	}
+	is.Equal(r.objectCount(), before) // nothing written
+
+	// Merging for real still writes what the merge needs.
+	_, err := r.s.MergeCommits(ctx, r.p, mainTip, feature, ports.GitMergeCommit{Author: bob, Committer: carol, Message: "merge"})
+	is.NoErr(err)
+	is.True(r.objectCount() > before)
+}
+
 func TestPullMergeCommits(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
@@ -345,6 +394,40 @@ func TestPullRebaseCommits(t *testing.T) {
 
 	_, err = r.s.RebaseCommits(ctx, r.p, mainTip, feature, ports.GitSignature{})
 	is.True(errors.Is(err, errs.ErrInvalid)) // a committer needs a name
+}
+
+// TestPullRebaseSkipsUpstreamPatches rebases a branch two of whose
+// commits main already took (cherry-picked, one of them with other
+// spacing) and then changed further: like git rebase, the rebase skips
+// them by patch id, where replaying them would conflict.
+func TestPullRebaseSkipsUpstreamPatches(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	r := newPullRepo(t)
+	r.write("base", "a.txt", "1\n2\n3\n", "b.txt", "x = 1\n", "keep.txt", "k\n")
+	r.git("checkout", "-q", "-b", "feature")
+	one := r.write("feature one", "a.txt", "one\n2\n3\n")
+	r.write("feature two", "c.txt", "c\n")
+	r.write("feature three", "b.txt", "x = 2\n")
+	feature := r.write("feature four", "keep.txt", "kept\n")
+	r.git("checkout", "-q", "main")
+	r.git("cherry-pick", "-x", one) // -x: another commit than one, whatever the clock
+	r.write("main three, spaced otherwise", "b.txt", "x  =  2\n")
+	r.write("main goes further", "a.txt", "ONE\n2\n3\n", "b.txt", "x = 3\n")
+	mainTip := r.write("main moves", "m.txt", "m\n")
+
+	tip, err := r.s.RebaseCommits(ctx, r.p, mainTip, feature, carol)
+	is.NoErr(err) // no conflict: the picks main has are skipped
+
+	r.git("checkout", "-q", "-b", "oracle", feature)
+	r.git("rebase", "-q", "main")
+	oracle := r.git("rev-parse", "HEAD")
+	r.git("checkout", "-q", "main")
+	is.Equal(r.git("rev-parse", tip+"^{tree}"), r.git("rev-parse", oracle+"^{tree}"))
+	is.Equal(r.git("rev-list", "--count", mainTip+".."+tip), r.git("rev-list", "--count", mainTip+".."+oracle))
+	is.Equal(r.git("log", "--format=%s", mainTip+".."+tip), "feature four\nfeature two")
+	is.Equal(r.git("log", "--format=%s", mainTip+".."+oracle), "feature four\nfeature two")
+	r.git("fsck", "--strict", "--no-dangling")
 }
 
 func TestPullRebaseCommitsConflict(t *testing.T) {

@@ -34,6 +34,9 @@ const trashDir = ".trash"
 type Storage struct {
 	root string
 	log  *slog.Logger
+	// signer signs the commits the storage writes itself; nil signs none
+	// (commit_signing.go).
+	signer ports.CommitSigner
 	// reads keeps warm repositories and last-commit answers for the read
 	// paths (trees_pool.go); its zero value is ready.
 	reads readState

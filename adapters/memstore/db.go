@@ -28,10 +28,10 @@ import (
 var Groups = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty",
+	"ReposEmpty", "TagProtections",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	"Pulls",
+	"Pulls", "PullReviews",
 }
 
 // DB is one in-memory database.
@@ -69,6 +69,7 @@ func (d *DB) Stores() ports.Stores {
 		Stars:          &StarStore{d},
 		Watches:        &WatchStore{d},
 		Transfers:      &TransferStore{d},
+		TagProtections: &TagProtectionStore{d},
 		Orgs:           &OrgStore{d},
 		Blocks:         &BlockStore{d},
 		Issues:         &IssueStore{d},
@@ -80,6 +81,7 @@ func (d *DB) Stores() ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{d},
 		IssueRelations: &IssueRelationStore{d},
 		Pulls:          &PullStore{d},
+		PullReviews:    &PullReviewStore{d},
 	}
 }
 

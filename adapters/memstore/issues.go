@@ -125,6 +125,7 @@ func (s *state) deleteIssue(id int64) {
 	delete(s.issues, id)
 	delete(s.assignees, id)
 	s.deletePullsOfIssue(id)
+	s.deleteReviewsOfIssue(id)
 	for k, c := range s.comments {
 		if c.IssueID == id || c.RefIssueID == id {
 			s.deleteComment(k)
@@ -446,7 +447,7 @@ func (s *IssueStore) Repositories(ctx context.Context, ids []int64) ([]*reposito
 	return out, nil
 }
 
-func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*ports.IssuePageRecords, error) {
+func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt ports.IssuePageOptions) (*ports.IssuePageRecords, error) {
 	defer s.d.lock(ctx)()
 	st := s.d.s
 	rec := &ports.IssuePageRecords{Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
@@ -459,7 +460,7 @@ func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*por
 			rec.Assignees[i.ID] = slices.Clone(a)
 		}
 		for _, id := range sortedKeys(st.attachments) {
-			if a := st.attachments[id]; a.IssueID == i.ID && a.CommentID == 0 {
+			if a := st.attachments[id]; !opt.NoAttachments && a.IssueID == i.ID && a.CommentID == 0 {
 				rec.Attachments[i.ID] = append(rec.Attachments[i.ID], &a)
 			}
 		}
@@ -470,6 +471,11 @@ func (s *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*por
 			if u, ok := st.users[id]; ok {
 				rec.Users[id] = st.userOut(u)
 			}
+		}
+	}
+	for _, id := range opt.MoreUsers {
+		if u, ok := st.users[id]; ok {
+			rec.Users[id] = st.userOut(u)
 		}
 	}
 	return rec, nil

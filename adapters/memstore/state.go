@@ -7,6 +7,7 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/protection"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/token"
@@ -83,6 +84,9 @@ type state struct {
 
 	pulls      map[int64]pull.PullRequest
 	autoMerges map[int64]pull.AutoMerge // by pull request
+	reviews    map[int64]pull.Review
+
+	tagRules map[int64]protection.TagRule
 }
 
 func newState() *state {
@@ -102,7 +106,8 @@ func newState() *state {
 		attachments: map[int64]issue.Attachment{}, times: map[int64]trackedTimeRow{},
 		stopwatches: map[int64]issue.Stopwatch{},
 		deps:        map[pair]int64{}, issueWatch: map[pair]bool{},
-		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{},
+		pulls: map[int64]pull.PullRequest{}, autoMerges: map[int64]pull.AutoMerge{}, reviews: map[int64]pull.Review{},
+		tagRules: map[int64]protection.TagRule{},
 	}
 }
 
@@ -123,7 +128,8 @@ func (s *state) clone() *state {
 		attachments: maps.Clone(s.attachments), times: maps.Clone(s.times),
 		stopwatches: maps.Clone(s.stopwatches),
 		deps:        maps.Clone(s.deps), issueWatch: maps.Clone(s.issueWatch),
-		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges),
+		pulls: maps.Clone(s.pulls), autoMerges: maps.Clone(s.autoMerges), reviews: maps.Clone(s.reviews),
+		tagRules: maps.Clone(s.tagRules),
 	}
 }
 

@@ -231,6 +231,20 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	return out, nil
 }
 
+func (s *UserStore) GetByNames(ctx context.Context, names []string) ([]*user.User, error) {
+	defer s.d.lock(ctx)()
+	out := []*user.User{}
+	seen := map[int64]bool{}
+	for _, n := range names {
+		if u, ok := s.d.s.userByLowerName(strings.ToLower(n)); ok && !seen[u.ID] {
+			seen[u.ID] = true
+			out = append(out, s.d.s.userOut(u))
+		}
+	}
+	slices.SortFunc(out, func(a, b *user.User) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
 // containsFold reports whether s contains the lower-cased keyword kw.
 func containsFold(s, kw string) bool { return strings.Contains(strings.ToLower(s), kw) }
 

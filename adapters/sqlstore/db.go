@@ -189,6 +189,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PublicKeys:    &PublicKeyStore{c: c},
 
 		BranchProtections: &BranchProtectionStore{c: c},
+		TagProtections:    &TagProtectionStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 
@@ -210,6 +211,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		TrackedTimes:   &TrackedTimeStore{c: c},
 		IssueRelations: &IssueRelationStore{c: c},
 		Pulls:          &PullStore{c: c},
+		PullReviews:    &PullReviewStore{c: c},
 	}
 }
 

@@ -39,6 +39,14 @@ type commentRow struct {
 	DependentIssueID int64     `bun:"dependent_issue_id"`
 	TimeID           int64     `bun:"time_id"`
 	Content          string    `bun:"content"`
+	ReviewID         int64     `bun:"review_id"`
+	AssigneeTeamID   int64     `bun:"assignee_team_id"`
+	TreePath         string    `bun:"tree_path"`
+	Line             int64     `bun:"line"`
+	CommitSHA        string    `bun:"commit_sha"`
+	Patch            string    `bun:"patch"`
+	Invalidated      bool      `bun:"invalidated"`
+	ResolveDoerID    int64     `bun:"resolve_doer_id"`
 	CreatedAt        time.Time `bun:"created_at"`
 	UpdatedAt        time.Time `bun:"updated_at"`
 }
@@ -49,6 +57,8 @@ func toCommentRow(c *issue.Comment) *commentRow {
 		AssigneeID: c.AssigneeID, RemovedAssignee: c.RemovedAssignee, OldTitle: c.OldTitle, NewTitle: c.NewTitle,
 		OldRef: c.OldRef, NewRef: c.NewRef, RefRepoID: c.RefRepoID, RefIssueID: c.RefIssueID, RefCommentID: c.RefCommentID,
 		DependentIssueID: c.DependentIssueID, TimeID: c.TimeID, Content: c.Content,
+		ReviewID: c.ReviewID, AssigneeTeamID: c.AssigneeTeamID, TreePath: c.TreePath, Line: c.Line,
+		CommitSHA: c.CommitSHA, Patch: c.Patch, Invalidated: c.Invalidated, ResolveDoerID: c.ResolveDoerID,
 		CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
 }
 
@@ -58,6 +68,8 @@ func (r *commentRow) toDomain() *issue.Comment {
 		MilestoneID: r.MilestoneID, AssigneeID: r.AssigneeID, RemovedAssignee: r.RemovedAssignee,
 		OldTitle: r.OldTitle, NewTitle: r.NewTitle, OldRef: r.OldRef, NewRef: r.NewRef, RefRepoID: r.RefRepoID, RefIssueID: r.RefIssueID,
 		RefCommentID: r.RefCommentID, DependentIssueID: r.DependentIssueID, TimeID: r.TimeID, Content: r.Content,
+		ReviewID: r.ReviewID, AssigneeTeamID: r.AssigneeTeamID, TreePath: r.TreePath, Line: r.Line,
+		CommitSHA: r.CommitSHA, Patch: r.Patch, Invalidated: r.Invalidated, ResolveDoerID: r.ResolveDoerID,
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTime(r.UpdatedAt)}
 }
 

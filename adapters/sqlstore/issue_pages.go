@@ -12,10 +12,10 @@ import (
 )
 
 // PageRecords loads the labels, assignees, own attachments, milestones,
-// posters and assignees of a page of issues: one query per kind, whatever
-// the page's length. On SQLite the statements are prepared once (see
+// posters and assignees of a page of issues, and the accounts of
+// opt.MoreUsers: one query per kind, whatever the page's length. On SQLite the statements are prepared once (see
 // issueReadStmt); on Postgres they are the stores' own batch reads.
-func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*ports.IssuePageRecords, error) {
+func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt ports.IssuePageOptions) (*ports.IssuePageRecords, error) {
 	out := &ports.IssuePageRecords{
 		Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
 		Attachments: map[int64][]*issue.Attachment{}, Milestones: map[int64]*issue.Milestone{},
@@ -25,7 +25,8 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 		return out, nil
 	}
 	ids := make([]int64, len(list))
-	var milestoneIDs, userIDs []int64
+	var milestoneIDs []int64
+	userIDs := append(make([]int64, 0, len(list)+len(opt.MoreUsers)), opt.MoreUsers...)
 	for k, i := range list {
 		ids[k] = i.ID
 		userIDs = append(userIDs, i.PosterID)
@@ -34,7 +35,7 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 		}
 	}
 	if st.c.r(ctx).Dialect().Name() == dialect.PG {
-		return out, st.pageRecordsPG(ctx, out, ids, distinctIDs(milestoneIDs), userIDs)
+		return out, st.pageRecordsPG(ctx, out, ids, distinctIDs(milestoneIDs), userIDs, !opt.NoAttachments)
 	}
 	t := st.c.pageTexts(ctx)
 	var labels []labelOfIssueRow
@@ -52,12 +53,14 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue) (*po
 		out.Assignees[a.IssueID] = append(out.Assignees[a.IssueID], a.UserID)
 		userIDs = append(userIDs, a.UserID)
 	}
-	var files []attachmentRow
-	if err := st.pageQuery(ctx, t.attachments, &files, ids); err != nil {
-		return nil, attachmentMapping.mapErr(err)
-	}
-	for k := range files {
-		out.Attachments[files[k].IssueID] = append(out.Attachments[files[k].IssueID], files[k].toDomain())
+	if !opt.NoAttachments {
+		var files []attachmentRow
+		if err := st.pageQuery(ctx, t.attachments, &files, ids); err != nil {
+			return nil, attachmentMapping.mapErr(err)
+		}
+		for k := range files {
+			out.Attachments[files[k].IssueID] = append(out.Attachments[files[k].IssueID], files[k].toDomain())
+		}
 	}
 	if len(milestoneIDs) > 0 {
 		var ms []milestoneRow
@@ -90,7 +93,8 @@ func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids 
 }
 
 // pageRecordsPG fills out through the stores' batch reads.
-func (st *IssueStore) pageRecordsPG(ctx context.Context, out *ports.IssuePageRecords, ids, milestoneIDs, userIDs []int64) error {
+func (st *IssueStore) pageRecordsPG(ctx context.Context, out *ports.IssuePageRecords, ids, milestoneIDs, userIDs []int64,
+	attachments bool) error {
 	var err error
 	if out.Labels, err = (&LabelStore{c: st.c}).OfIssues(ctx, ids); err != nil {
 		return err
@@ -101,13 +105,15 @@ func (st *IssueStore) pageRecordsPG(ctx context.Context, out *ports.IssuePageRec
 	for _, list := range out.Assignees {
 		userIDs = append(userIDs, list...)
 	}
-	var files []attachmentRow
-	if err := st.c.r(ctx).NewSelect().Model(&files).Where("at.issue_id IN (?)", bun.In(ids)).
-		Where("at.comment_id = 0").Order("at.id ASC").Scan(ctx); err != nil {
-		return attachmentMapping.mapErr(err)
-	}
-	for k := range files {
-		out.Attachments[files[k].IssueID] = append(out.Attachments[files[k].IssueID], files[k].toDomain())
+	if attachments {
+		var files []attachmentRow
+		if err := st.c.r(ctx).NewSelect().Model(&files).Where("at.issue_id IN (?)", bun.In(ids)).
+			Where("at.comment_id = 0").Order("at.id ASC").Scan(ctx); err != nil {
+			return attachmentMapping.mapErr(err)
+		}
+		for k := range files {
+			out.Attachments[files[k].IssueID] = append(out.Attachments[files[k].IssueID], files[k].toDomain())
+		}
 	}
 	ms, err := (&MilestoneStore{c: st.c}).GetByIDs(ctx, milestoneIDs)
 	if err != nil {

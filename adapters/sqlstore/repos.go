@@ -254,11 +254,35 @@ func (s *RepoStore) GetByIDs(ctx context.Context, ids []int64) (map[int64]*repos
 		return out, nil
 	}
 	var rows []repoOwnerRow
-	if err := selectRepos(s.c.r(ctx), &rows).Where("repo.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+	var err error
+	if ps := s.c.issueReadStmt(ctx, s.byIDsText()); ps != nil {
+		err = s.c.scanAll(ctx, ps, &rows, idsJSON(ids))
+	} else {
+		err = selectRepos(s.c.r(ctx), &rows).Where("repo.id IN (?)", bun.List(ids)).Scan(ctx)
+	}
+	if err != nil {
 		return nil, repoMapping.mapErr(err)
 	}
 	for _, r := range reposToDomain(rows) {
 		out[r.ID] = r
 	}
 	return out, nil
+}
+
+// reposByIDsKey is the shape of GetByIDs' prepared statement.
+type reposByIDsKey struct{}
+
+// byIDsText is GetByIDs' SQLite statement, the ids as one JSON array
+// (json_each), prepared once for pages of any length (a pull request
+// list reads its fork heads with it; prepared_reads.go); "" without an
+// owning DB or on Postgres.
+func (s *RepoStore) byIDsText() string {
+	d := s.c.owner
+	if d == nil || d.dialect != DialectSQLite {
+		return ""
+	}
+	return d.stmts.text(reposByIDsKey{}, func() string {
+		return selectRepos(d.read, (*repoOwnerRow)(nil)).
+			Where("repo.id IN ?", bun.Safe("(SELECT value FROM json_each(?))")).String()
+	})
 }

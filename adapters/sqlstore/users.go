@@ -112,6 +112,22 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	return out, nil
 }
 
+// GetByNames finds the accounts with these names, any case, in one query.
+func (s *UserStore) GetByNames(ctx context.Context, names []string) ([]*user.User, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	lower := make([]string, len(names))
+	for i, n := range names {
+		lower[i] = strings.ToLower(n)
+	}
+	var rows []userRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.lower_name IN (?)", bun.In(lower)).Order("u.id").Scan(ctx); err != nil {
+		return nil, userMapping.mapErr(err)
+	}
+	return domainAll(rows, (*userRow).toDomain), nil
+}
+
 // Search returns one page ordered by id, and the total count matching.
 func (s *UserStore) Search(ctx context.Context, q ports.UserSearch) ([]*user.User, int64, error) {
 	var rows []userRow

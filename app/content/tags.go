@@ -59,6 +59,9 @@ func (s Tags) Create(ctx context.Context, a *repos.Access, in CreateTagInput) (p
 	if err != nil {
 		return ports.GitTag{}, err
 	}
+	if err := s.checkTagProtection(ctx, a, in.Name, msgTagCreateProtected); err != nil {
+		return ports.GitTag{}, err
+	}
 	nt := ports.GitNewTag{Name: in.Name, CommitID: rev.CommitID, Message: in.Message}
 	if in.Message != "" {
 		nt.Tagger = s.tagger(a.Caller.User)
@@ -89,6 +92,9 @@ func (s Tags) tagger(u *user.User) ports.GitSignature {
 
 // Delete deletes a tag.
 func (s Tags) Delete(ctx context.Context, a *repos.Access, name string) error {
+	if err := s.checkTagProtection(ctx, a, name, msgTagDeleteProtected); err != nil {
+		return err
+	}
 	if _, err := s.git.DeleteTag(ctx, pathOf(a.Repo), name); err != nil {
 		if errors.Is(err, errs.ErrNotFound) {
 			return errs.NotFound("tag doesn't exist: " + name)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -25,6 +27,11 @@ func (d *Dispatcher) IssueChanged(ctx context.Context, tx ports.Stores, e ports.
 		return nil
 	}
 	eventType := issueEventType(e.Kind, e.Action, e.Issue.IsPull)
+	if e.Kind == ports.IssueEventPullReview {
+		if eventType = reviewEventType(e.Review); eventType == "" {
+			return nil
+		}
+	}
 	r := e.Repo
 	if r == nil {
 		var err error
@@ -80,6 +87,8 @@ func issueEventType(kind ports.IssueEventKind, action string, isPull bool) strin
 	switch kind {
 	case ports.IssueEventPullSync:
 		return hook.EventPullRequestSync
+	case ports.IssueEventPullReviewRequest:
+		return hook.EventPullRequestReviewRequest
 	case ports.IssueEventComment:
 		return hook.EventPullRequestComment
 	case ports.IssueEventLabel:
@@ -92,6 +101,23 @@ func issueEventType(kind ports.IssueEventKind, action string, isPull bool) strin
 	return hook.EventPullRequest
 }
 
+// reviewEventType is the hook event of a submitted review, by its state
+// (Gitea's notifier); "" for a state no hook hears of.
+func reviewEventType(r *pull.Review) string {
+	if r == nil {
+		return ""
+	}
+	switch r.State {
+	case pull.ReviewApproved:
+		return hook.EventPullRequestReviewApproved
+	case pull.ReviewRequestChanges:
+		return hook.EventPullRequestReviewRejected
+	case pull.ReviewComment:
+		return hook.EventPullRequestReviewComment
+	}
+	return ""
+}
+
 // issueHeaderEvent is the event name a delivery's X-Gitea-Event header
 // carries for a fine type (Gitea's HookEventType.Event): the issue families
 // are "issues", the pull request families "pull_request", comments on
@@ -101,8 +127,14 @@ func issueHeaderEvent(eventType string) string {
 	case hook.EventIssueComment, hook.EventPullRequestComment:
 		return hook.EventIssueComment
 	case hook.EventPullRequest, hook.EventPullRequestAssign, hook.EventPullRequestLabel,
-		hook.EventPullRequestMilestone, hook.EventPullRequestSync:
+		hook.EventPullRequestMilestone, hook.EventPullRequestSync, hook.EventPullRequestReviewRequest:
 		return hook.EventPullRequest
+	case hook.EventPullRequestReviewApproved:
+		return "pull_request_approved"
+	case hook.EventPullRequestReviewRejected:
+		return "pull_request_rejected"
+	case hook.EventPullRequestReviewComment:
+		return "pull_request_comment"
 	}
 	return hook.EventIssues
 }
@@ -115,6 +147,8 @@ type issueContext struct {
 	comment *ports.HookComment
 	// assignee is the account (un)assigned, for the chat formats.
 	assignee *user.User
+	// reviewer is the account asked to review, or who reviewed.
+	reviewer *user.User
 	// pull is a pull request's rendering (Gitea's PullRequest), nil for
 	// an issue or a pull request whose record is gone (events_pulls.go).
 	pull any
@@ -140,7 +174,7 @@ func (d *Dispatcher) issueContext(ctx context.Context, tx ports.Stores, r *repos
 	if err != nil {
 		return nil, err
 	}
-	ids := []int64{r.Owner.ID, senderID, i.PosterID, e.AssigneeID}
+	ids := []int64{r.Owner.ID, senderID, i.PosterID, e.AssigneeID, e.ReviewerID}
 	if parent != nil {
 		ids = append(ids, parent.Owner.ID)
 	}
@@ -157,7 +191,8 @@ func (d *Dispatcher) issueContext(ctx context.Context, tx ports.Stores, r *repos
 		byID[u.ID] = u
 	}
 	ic := &issueContext{payloadContext: payloadContext{payloads: d.payloads, baseURL: d.baseURL, repo: r,
-		owner: byID[r.Owner.ID], sender: byID[senderID], parent: parent}, assignee: byID[e.AssigneeID]}
+		owner: byID[r.Owner.ID], sender: byID[senderID], parent: parent}, assignee: byID[e.AssigneeID],
+		reviewer: byID[e.ReviewerID]}
 	if parent != nil {
 		ic.parentOwner = byID[parent.Owner.ID]
 	}
@@ -245,8 +280,15 @@ func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPa
 		if c.pull != nil {
 			pr = c.pull
 		}
-		native = &pullRequestPayload{Action: e.Action, Index: e.Issue.Index, Changes: changes,
+		pp := &pullRequestPayload{Action: e.Action, Index: e.Issue.Index, Changes: changes,
 			PullRequest: pr, Repository: repo, Sender: sender}
+		if c.reviewer != nil {
+			pp.RequestedReviewer = c.payloads.User(c.reviewer)
+		}
+		if e.Review != nil {
+			pp.Review = &reviewPayload{Type: eventType, Content: e.Review.Body}
+		}
+		native = pp
 	default:
 		native = &issuePayload{Action: e.Action, Index: e.Issue.Index, Changes: changes, Issue: rendered,
 			Repository: repo, Sender: sender}
@@ -261,6 +303,10 @@ func (c *issueContext) issueEvent(e ports.IssueEvent, eventType string) *eventPa
 	}
 	if c.assignee != nil {
 		ep.issue.assignee = c.assignee.Name
+	}
+	if e.Review != nil {
+		ep.issue.review = strings.TrimPrefix(eventType, "pull_request_review_")
+		ep.issue.reviewBody = e.Review.Body
 	}
 	if c.issue.Milestone != nil {
 		ep.issue.milestone = c.issue.Milestone.Title

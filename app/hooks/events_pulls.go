@@ -7,6 +7,7 @@ import (
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
@@ -63,6 +64,9 @@ func (d *Dispatcher) loadPull(ctx context.Context, tx ports.Stores, c *issueCont
 		}
 	}
 	hp.MergedBy = byID[p.MergedByID]
+	if err := loadRequests(ctx, tx, &hp); err != nil {
+		return err
+	}
 	if head != nil && head.ID != c.repo.ID {
 		if owner := byID[head.Owner.ID]; owner != nil {
 			if hp.HeadRepo, err = d.forkHead(ctx, tx, c, head, owner); err != nil {
@@ -121,4 +125,52 @@ func (d *Dispatcher) forkHead(ctx context.Context, tx ports.Stores, c *issueCont
 		parentOwner = us[0]
 	}
 	return c.payloads.RepositoryFor(head, owner, perm, parent, parentOwner), nil
+}
+
+// loadRequests fills the users and teams asked to review the pull request
+// (three queries at most).
+func loadRequests(ctx context.Context, tx ports.Stores, hp *ports.HookPull) error {
+	all, err := tx.PullReviews.All(ctx, []int64{hp.Issue.ID})
+	if err != nil {
+		return err
+	}
+	var userIDs, teamIDs []int64
+	for _, r := range all[hp.Issue.ID] {
+		if r.State != pull.ReviewRequest {
+			continue
+		}
+		if r.ReviewerID != 0 {
+			userIDs = append(userIDs, r.ReviewerID)
+		}
+		if r.ReviewerTeamID != 0 {
+			teamIDs = append(teamIDs, r.ReviewerTeamID)
+		}
+	}
+	if len(userIDs) > 0 {
+		us, err := tx.Users.GetByIDs(ctx, uniqueIDs(userIDs))
+		if err != nil {
+			return err
+		}
+		byID := map[int64]*user.User{}
+		for _, u := range us {
+			byID[u.ID] = u
+		}
+		for _, id := range userIDs {
+			if u := byID[id]; u != nil {
+				hp.RequestedReviewers = append(hp.RequestedReviewers, u)
+			}
+		}
+	}
+	if len(teamIDs) > 0 {
+		teams, err := tx.PullReviews.Teams(ctx, uniqueIDs(teamIDs))
+		if err != nil {
+			return err
+		}
+		for _, id := range teamIDs {
+			if t := teams[id]; t != nil {
+				hp.RequestedTeams = append(hp.RequestedTeams, t)
+			}
+		}
+	}
+	return nil
 }

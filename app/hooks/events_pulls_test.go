@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -72,4 +73,33 @@ func TestHookPullPayloadShapes(t *testing.T) {
 	is.Equal(got["is_pull"], true)
 	is.Equal(got["pull_request"], map[string]any{"number": float64(6)})
 	is.Equal(got["issue"], map[string]any{"number": float64(6), "labels": float64(0)})
+}
+
+func TestHookPullReviewEventTypes(t *testing.T) {
+	is := is.New(t)
+	for state, want := range map[pull.ReviewState][2]string{
+		pull.ReviewApproved:       {hook.EventPullRequestReviewApproved, "pull_request_approved"},
+		pull.ReviewRequestChanges: {hook.EventPullRequestReviewRejected, "pull_request_rejected"},
+		pull.ReviewComment:        {hook.EventPullRequestReviewComment, "pull_request_comment"},
+		pull.ReviewPending:        {"", ""},
+		pull.ReviewRequest:        {"", ""},
+	} {
+		got := reviewEventType(&pull.Review{State: state})
+		is.Equal(got, want[0])
+		if got != "" {
+			is.Equal(issueHeaderEvent(got), want[1])
+		}
+	}
+	got := issueEventType(ports.IssueEventPullReviewRequest, "review_requested", true)
+	is.Equal(got, hook.EventPullRequestReviewRequest)
+	is.Equal(issueHeaderEvent(got), "pull_request")
+}
+
+func TestHookPullReviewChatSummary(t *testing.T) {
+	is := is.New(t)
+	f := &issueFacts{action: "reviewed", index: 3, title: "Feature", isPull: true, review: "approved", reviewBody: "ship it"}
+	is.Equal(f.summary(), "Pull request review approved: #3 Feature")
+	is.Equal(f.body(), "ship it")
+	f = &issueFacts{action: "review_requested", index: 3, title: "Feature", isPull: true}
+	is.Equal(f.summary(), "Pull request review requested: #3 Feature")
 }

@@ -68,6 +68,12 @@ type pullRequestPayload struct {
 	Review            any             `json:"review"`
 }
 
+// reviewPayload is Gitea's ReviewPayload: the review's hook event and body.
+type reviewPayload struct {
+	Type    string `json:"type"`
+	Content string `json:"content"`
+}
+
 // issueFacts are the few facts of an issue event the chat formats show.
 type issueFacts struct {
 	action string
@@ -80,6 +86,9 @@ type issueFacts struct {
 	// assignee is the account (un)assigned; milestone the issue's
 	// milestone after the change.
 	assignee, milestone string
+	// review is a submitted review's verdict ("approved", "rejected",
+	// "comment"); reviewBody its text.
+	review, reviewBody string
 }
 
 // summary is the line Gitea's chat formats show for an issue event
@@ -132,6 +141,12 @@ func (f *issueFacts) summary() string {
 		}
 	case "demilestoned":
 		what = "milestone cleared"
+	case "review_requested":
+		what = "review requested"
+	case "review_request_removed":
+		what = "review request removed"
+	case "reviewed":
+		what = "review " + f.review
 	default:
 		what = f.action
 	}
@@ -146,8 +161,14 @@ func (f *issueFacts) link() string {
 	return f.url
 }
 
-// body is the text shown under the summary: the comment, if any.
-func (f *issueFacts) body() string { return f.comment }
+// body is the text shown under the summary: the comment or the review's
+// text, if any.
+func (f *issueFacts) body() string {
+	if f.comment == "" {
+		return f.reviewBody
+	}
+	return f.comment
+}
 
 // The chat formats of issue events: one line naming the repository, what
 // happened to which issue and who did it, and a comment's text below.

@@ -8,6 +8,7 @@ import (
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
@@ -50,6 +51,8 @@ type CommentView struct {
 	IssueViews map[int64]*IssueView
 	// Times are the tracked times time events record, by id.
 	Times map[int64]*issue.TrackedTime
+	// Teams are the teams review request events name, by id.
+	Teams map[int64]*org.Team
 }
 
 // Comments are the use cases of the comments of issues and pull requests.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/token"
@@ -34,7 +35,7 @@ func (s Timeline) List(ctx context.Context, a *repos.Access, index int64, f Comm
 	}
 	v := &CommentView{Total: total, Issues: map[int64]*issue.Issue{i.ID: i},
 		Repos: map[int64]*repository.Repository{a.Repo.ID: a.Repo}}
-	var refIssues, users, labels, milestones, refComments, times []int64
+	var refIssues, users, labels, milestones, refComments, times, teams []int64
 	for _, c := range list {
 		if c.Type == issue.CommentCode {
 			continue
@@ -46,6 +47,9 @@ func (s Timeline) List(ctx context.Context, a *repos.Access, index int64, f Comm
 		refIssues = append(refIssues, c.RefIssueID, c.DependentIssueID)
 		refComments = append(refComments, c.RefCommentID)
 		times = append(times, c.TimeID)
+		if c.AssigneeTeamID > 0 {
+			teams = append(teams, c.AssigneeTeamID)
+		}
 	}
 	st := s.stores
 	if err := s.addIssues(ctx, st, v, refIssues); err != nil {
@@ -93,6 +97,13 @@ func (s Timeline) List(ctx context.Context, a *repos.Access, index int64, f Comm
 	}
 	if err := s.addUsers(ctx, st, v, users); err != nil {
 		return nil, err
+	}
+	v.Teams = map[int64]*org.Team{}
+	if len(teams) > 0 {
+		// Review requests name teams; the review store finds them in one query.
+		if v.Teams, err = st.PullReviews.Teams(ctx, missingIDs(teams, v.Teams)); err != nil {
+			return nil, err
+		}
 	}
 	v.Labels = map[int64]*issue.Label{}
 	if ids := missingIDs(labels, v.Labels); len(ids) > 0 {

@@ -43,26 +43,39 @@ func Ghost() *user.User {
 // must hold the repositories of the issues (a missing one is an internal
 // error). Other areas (pins, dependencies, webhooks) render issues through it.
 func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue) ([]*IssueView, error) {
+	out, _, err := s.ViewsAndUsers(ctx, st, repos, list, nil, ports.IssuePageOptions{})
+	return out, err
+}
+
+// ViewsAndUsers is Views for a page that shows more accounts than posters
+// and assignees (pull requests: their mergers, the owners of their head
+// repositories): those of opt.MoreUsers that exist come back in users, read
+// in the same query; opt.NoAttachments leaves the attachments out. pulls
+// are the page's pull requests by issue id when the caller has read them
+// already (nil reads them).
+func (s *Service) ViewsAndUsers(ctx context.Context, st ports.Stores, repos []*repository.Repository, list []*issue.Issue,
+	pulls map[int64]*pull.PullRequest, opt ports.IssuePageOptions) (_ []*IssueView, users map[int64]*user.User, _ error) {
 	out := make([]*IssueView, 0, len(list))
 	if len(list) == 0 {
-		return out, nil
+		return out, map[int64]*user.User{}, nil
 	}
 	repoByID := make(map[int64]*repository.Repository, len(repos))
 	for _, r := range repos {
 		repoByID[r.ID] = r
 	}
-	rec, err := st.Issues.PageRecords(ctx, list)
+	rec, err := st.Issues.PageRecords(ctx, list, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	pulls, err := pullsOf(ctx, st, list)
-	if err != nil {
-		return nil, err
+	if pulls == nil {
+		if pulls, err = pullsOf(ctx, st, list); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, i := range list {
 		r := repoByID[i.RepoID]
 		if r == nil {
-			return nil, errs.NotFound("repository of issue does not exist")
+			return nil, nil, errs.NotFound("repository of issue does not exist")
 		}
 		v := &IssueView{Issue: i, Repo: r, Poster: rec.Users[i.PosterID], Labels: rec.Labels[i.ID],
 			Milestone: rec.Milestones[i.MilestoneID], Attachments: rec.Attachments[i.ID], Pull: pulls[i.ID]}
@@ -76,7 +89,7 @@ func (s *Service) Views(ctx context.Context, st ports.Stores, repos []*repositor
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return out, rec.Users, nil
 }
 
 // pullsOf loads the pull requests of the pull request issues of list, in

@@ -325,7 +325,7 @@ func (s *Service) recordMerge(ctx context.Context, base *repository.Repository, 
 		return err
 	}
 	s.jobs.Notify()
-	s.closeReferencedIssues(ctx, base, i, doer, m)
+	s.applyKeywordReferences(ctx, base, i, doer, m)
 	if size, err := s.storage.Size(ctx, pathOf(base)); err == nil {
 		if err := s.stores.Repos.SetSize(ctx, base.ID, size); err != nil {
 			s.log.Warn("recording the repository size after a merge", "repo", base.ID, "err", err)

@@ -27,10 +27,10 @@ type pushContent struct {
 // recordPullPushes records, inside the transaction that records a push to
 // repository r, what the push did to the open pull requests whose head is a
 // branch it moved: the timeline's pull_push entry, the new head (so the
-// payloads show it; the queued check copies it to refs/pull/<index>/head)
-// and the pull_request_sync event "synchronized". A branch created or
-// deleted moves no pull request's head. At most maxRechecks pull requests
-// per push.
+// payloads show it; the queued check copies it to refs/pull/<index>/head),
+// the earlier reviews marked stale, and the pull_request_sync event
+// "synchronized". A branch created or deleted moves no pull request's
+// head. At most maxRechecks pull requests per push.
 func (s *Service) recordPullPushes(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
 	changes []repository.RefChange) error {
 	done := map[int64]bool{}
@@ -98,6 +98,11 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 		return err
 	}
 	if err := tx.Pulls.SetHead(ctx, p.ID, c.NewID); err != nil {
+		return err
+	}
+	// Reviews of an earlier head are stale now (Gitea marks them on every
+	// push to the head, whether the content changed or not).
+	if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
 		return err
 	}
 	return s.events.IssueChanged(ctx, tx, ports.IssueEvent{Kind: ports.IssueEventPullSync, Action: "synchronized",

@@ -17,6 +17,7 @@ import (
 	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
@@ -96,6 +97,10 @@ type View struct {
 	Pull *pull.PullRequest
 	// Head is the head repository (with its owner); nil once deleted.
 	Head *repository.Repository
+	// BaseOwner and HeadOwner are the accounts owning the base and head
+	// repositories, read with the page's other accounts; nil when gone
+	// (HeadOwner also when Head is nil).
+	BaseOwner, HeadOwner *user.User
 	// BaseCommitID is the base branch's tip ("" when the branch is gone).
 	BaseCommitID string
 	// MergedBy is who merged it; nil while unmerged.
@@ -103,25 +108,46 @@ type View struct {
 	// Mergeable is what the API calls mergeable: checked and mergeable
 	// (or empty), and not a draft.
 	Mergeable bool
+	// RequestedReviewers and RequestedTeams are who is asked to review and
+	// has not answered yet, in the order they were asked.
+	RequestedReviewers []*user.User
+	RequestedTeams     []*org.Team
 }
 
 // views renders a page of pull request issues in a fixed number of
-// queries: the issue views, their pull requests, the head repositories
-// and the mergers; branch tips come from Git.
+// statements whatever its length: the pull requests, the fork heads, then
+// the issue views (without attachments) with every account the page shows (posters, assignees,
+// mergers, the owners of the base and head repositories) in one read. The
+// base branches' tips come from Git in one look at a warm repository
+// handle.
 func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.Repository, list []*issue.Issue) ([]*View, error) {
-	ivs, err := s.issues.Views(ctx, st, []*repository.Repository{base}, list)
+	if len(list) == 0 {
+		return []*View{}, nil
+	}
+	issueIDs := make([]int64, 0, len(list))
+	for _, i := range list {
+		if i.IsPull {
+			issueIDs = append(issueIDs, i.ID)
+		}
+	}
+	prs, err := st.Pulls.ByIssueIDs(ctx, issueIDs)
 	if err != nil {
 		return nil, err
 	}
-	var headIDs, mergerIDs []int64
-	for _, iv := range ivs {
-		if p := iv.Pull; p != nil {
-			if p.HeadRepoID != 0 && p.HeadRepoID != base.ID {
-				headIDs = append(headIDs, p.HeadRepoID)
-			}
-			if p.MergedByID != 0 {
-				mergerIDs = append(mergerIDs, p.MergedByID)
-			}
+	var headIDs []int64
+	var baseBranches []string
+	moreUsers := []int64{base.Owner.ID}
+	seen := map[string]bool{}
+	for _, p := range prs {
+		if p.HeadRepoID != 0 && p.HeadRepoID != base.ID {
+			headIDs = append(headIDs, p.HeadRepoID)
+		}
+		if p.MergedByID != 0 {
+			moreUsers = append(moreUsers, p.MergedByID)
+		}
+		if !seen[p.BaseBranch] {
+			seen[p.BaseBranch] = true
+			baseBranches = append(baseBranches, p.BaseBranch)
 		}
 	}
 	heads := map[int64]*repository.Repository{base.ID: base}
@@ -132,41 +158,41 @@ func (s *Service) views(ctx context.Context, st ports.Stores, base *repository.R
 		}
 		for id, r := range found {
 			heads[id] = r
+			moreUsers = append(moreUsers, r.Owner.ID)
 		}
 	}
-	mergers := map[int64]*user.User{}
-	if len(mergerIDs) > 0 {
-		us, err := st.Users.GetByIDs(ctx, mergerIDs)
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range us {
-			mergers[u.ID] = u
-		}
+	// A pull request's JSON shows no attachments.
+	ivs, users, err := s.issues.ViewsAndUsers(ctx, st, []*repository.Repository{base}, list, prs,
+		ports.IssuePageOptions{MoreUsers: moreUsers, NoAttachments: true})
+	if err != nil {
+		return nil, err
 	}
-	tips := map[string]string{}
+	tips, err := s.git.BranchTips(ctx, pathOf(base), baseBranches)
+	if err != nil && !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
+	}
+	requests, err := s.reviewRequestsOf(ctx, st, ivs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*View, 0, len(ivs))
 	for _, iv := range ivs {
 		p := iv.Pull
 		if p == nil {
 			return nil, errs.NotFound("pull request of issue does not exist")
 		}
-		tip, ok := tips[p.BaseBranch]
-		if !ok {
-			if b, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch); err == nil {
-				tip = b.Commit.ID
-			} else if !errors.Is(err, errs.ErrNotFound) {
-				return nil, err
-			}
-			tips[p.BaseBranch] = tip
+		v := &View{IssueView: iv, Pull: p, Head: heads[p.HeadRepoID], BaseOwner: users[base.Owner.ID],
+			BaseCommitID: tips[p.BaseBranch]}
+		if v.Head != nil {
+			v.HeadOwner = users[v.Head.Owner.ID]
 		}
-		v := &View{IssueView: iv, Pull: p, Head: heads[p.HeadRepoID], BaseCommitID: tip}
 		if p.MergedByID != 0 {
-			v.MergedBy = mergers[p.MergedByID]
+			v.MergedBy = users[p.MergedByID]
 			if v.MergedBy == nil {
 				v.MergedBy = issues.Ghost()
 			}
 		}
+		v.RequestedReviewers, v.RequestedTeams = requests.of(iv.Issue.ID)
 		v.Mergeable = !p.HasMerged && (p.Status == pull.StatusMergeable || p.Status == pull.StatusEmpty) &&
 			!pull.IsWorkInProgress(iv.Issue.Title)
 		out = append(out, v)
@@ -206,4 +232,56 @@ func permOf(a *repos.Access) permission.Permission {
 		return permission.Permission{}
 	}
 	return a.Perm
+}
+
+// pageRequests are the standing review requests of a page of pull
+// requests, with their users and teams.
+type pageRequests struct {
+	byIssue map[int64][]*pull.Review
+	users   map[int64]*user.User
+	teams   map[int64]*org.Team
+}
+
+// of returns the users and teams asked to review issue id.
+func (r pageRequests) of(id int64) ([]*user.User, []*org.Team) {
+	var us []*user.User
+	var ts []*org.Team
+	for _, req := range r.byIssue[id] {
+		if u := r.users[req.ReviewerID]; u != nil {
+			us = append(us, u)
+		}
+		if t := r.teams[req.ReviewerTeamID]; t != nil {
+			ts = append(ts, t)
+		}
+	}
+	return us, ts
+}
+
+// reviewRequestsOf loads the standing review requests of a page of pull
+// requests in three queries (requests, users, teams), whatever its length.
+func (s *Service) reviewRequestsOf(ctx context.Context, st ports.Stores, ivs []*issues.IssueView) (pageRequests, error) {
+	out := pageRequests{byIssue: map[int64][]*pull.Review{}}
+	ids := make([]int64, 0, len(ivs))
+	for _, iv := range ivs {
+		ids = append(ids, iv.Issue.ID)
+	}
+	all, err := st.PullReviews.All(ctx, ids)
+	if err != nil {
+		return out, err
+	}
+	var userIDs, teamIDs []int64
+	for id, list := range all {
+		for _, r := range list {
+			if r.State == pull.ReviewRequest {
+				out.byIssue[id] = append(out.byIssue[id], r)
+				userIDs = append(userIDs, r.ReviewerID)
+				teamIDs = append(teamIDs, r.ReviewerTeamID)
+			}
+		}
+	}
+	if out.users, err = s.usersByID(ctx, st, userIDs); err != nil {
+		return out, err
+	}
+	out.teams, err = st.PullReviews.Teams(ctx, positiveUnique(teamIDs))
+	return out, err
 }

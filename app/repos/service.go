@@ -52,6 +52,9 @@ type Service struct {
 	mirrorInterval MirrorIntervalHook
 	// ruleCache keeps each repository's branch protection rules.
 	ruleCache *ruleCache
+	// tagRules caches each repository's tag protection rules for the
+	// checks every tag write makes (see TagProtections.RefusedTag).
+	tagRules tagRuleCache
 }
 
 // NewService builds the repository use cases.

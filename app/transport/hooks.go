@@ -59,6 +59,9 @@ func (s *Service) PreReceive(ctx context.Context, in HookInput) error {
 			return err
 		}
 	}
+	if err := s.checkProtectedTags(ctx, r, u, in.Changes); err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -32,6 +32,8 @@ type Config struct {
 	AllowedHosts string `toml:"allowed_hosts"`
 	// Site holds the site policy settings, the [site] table of the file.
 	Site SiteConfig `toml:"site"`
+	// Repository holds the [repository] tables (Gitea's names).
+	Repository RepositoryConfig `toml:"repository"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -102,6 +104,21 @@ type SiteConfig struct {
 	ConnectionConfig
 }
 
+// RepositoryConfig is the [repository] table.
+type RepositoryConfig struct {
+	// Signing is [repository.signing].
+	Signing SigningConfig `toml:"signing"`
+}
+
+// SigningConfig is [repository.signing]: Gitea's SIGNING_KEY, SIGNING_NAME
+// and SIGNING_EMAIL.
+type SigningConfig struct {
+	// Key is "none" or "default" (Depot's own key, made at first start).
+	Key   string `toml:"signing_key"`
+	Name  string `toml:"signing_name"`
+	Email string `toml:"signing_email"`
+}
+
 // DefaultConfig returns the configuration used when no source sets a key.
 // BaseURL stays empty here; LoadConfig derives it from Listen.
 func DefaultConfig() Config {
@@ -141,6 +158,7 @@ func DefaultConfig() Config {
 			PullDiffMaxLines:         s.PullDiffMaxLines,
 			ConnectionConfig:         connectionConfig(s.Connections),
 		},
+		Repository: RepositoryConfig{Signing: SigningConfig{Key: s.Signing.Key}},
 	}
 }
 
@@ -178,6 +196,8 @@ func (c Config) SiteSettings() site.Settings {
 		PullMaxFiles:             c.Site.PullMaxFiles,
 		PullDiffMaxLines:         c.Site.PullDiffMaxLines,
 		Connections:              c.Site.limits(),
+		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
+			Email: c.Repository.Signing.Email},
 	}
 }
 

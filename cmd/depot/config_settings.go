@@ -104,7 +104,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
 		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
 			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
-	}, connectionSettings()...)
+	}, append(connectionSettings(), signingSettings()...)...)
 }
 
 // setField parses raw into the field ptr points at.
@@ -164,4 +164,16 @@ func splitList(raw string) []string {
 		}
 	}
 	return out
+}
+
+// signingSettings are the [repository.signing] keys (Gitea's names).
+func signingSettings() []setting {
+	return []setting{
+		{key: "repository.signing.signing_key", flag: "signing-key", usage: "`default` signs the commits Depot writes itself (contents API writes, merges, first commits) with its own OpenPGP key, made under data_dir at the first start and served at /api/v1/signing-key.gpg; `none` signs nothing",
+			field: func(c *Config) any { return &c.Repository.Signing.Key }},
+		{key: "repository.signing.signing_name", flag: "signing-name", usage: "name of the signing key's owner when it is made; empty: the site's name",
+			field: func(c *Config) any { return &c.Repository.Signing.Name }},
+		{key: "repository.signing.signing_email", flag: "signing-email", usage: "e-mail address of the signing key's owner when it is made; empty: noreply@ the site's host",
+			field: func(c *Config) any { return &c.Repository.Signing.Email }},
+	}
 }

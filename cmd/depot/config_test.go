@@ -276,12 +276,12 @@ func TestAllFlagsAndEnvNames(t *testing.T) {
 	var sect string
 	for _, s := range settings() {
 		key := s.key
-		if k, ok := strings.CutPrefix(s.key, "site."); ok {
-			if sect != "site" {
-				b.WriteString("[site]\n")
-				sect = "site"
+		if dot := strings.LastIndexByte(s.key, '.'); dot >= 0 {
+			if table := s.key[:dot]; sect != table {
+				b.WriteString("[" + table + "]\n")
+				sect = table
 			}
-			key = k
+			key = s.key[dot+1:]
 		}
 		b.WriteString(key + " = ")
 		var scratch Config

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/domain/netpolicy"
+	"github.com/depothq/depot/domain/site"
 )
 
 // Validate reports every value that is out of range, joined in one error
@@ -74,6 +75,9 @@ func (c Config) Validate() error {
 	}
 	if s.PullMaxFiles <= 0 {
 		bad("site.pull_max_files", "must be positive, got %d", s.PullMaxFiles)
+	}
+	if k := c.Repository.Signing.Key; k != site.SigningNone && k != site.SigningDefault {
+		bad("repository.signing.signing_key", "must be %q or %q, got %q", site.SigningNone, site.SigningDefault, k)
 	}
 	if s.PullDiffMaxLines < 0 {
 		bad("site.pull_diff_max_lines", "must not be negative, got %d", s.PullDiffMaxLines)

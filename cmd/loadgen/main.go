@@ -90,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		out       = fs.String("out", "docs/benchmarks.md", "suite: the report to write")
 		goCmd     = fs.String("go", "go", "suite: the go command for the Go benchmarks")
 		warmup    = fs.Duration("warmup", 2*time.Second, "suite: warm-up load before each measured run")
-		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/ ./adapters/libgit2/ ./test/", "suite: packages whose Go benchmarks run")
+		benchPkgs = fs.String("bench-pkgs", "./adapters/http/ ./app/auth/ ./adapters/sqlstore/ ./adapters/libgit2/ ./adapters/markup/ ./test/", "suite: packages whose Go benchmarks run")
 		quietWait = fs.Duration("quiet-wait", time.Minute, "suite: wait up to this long before each load run for other processes to go idle")
 		wrk       = fs.String("wrk", "wrk", "suite: the wrk command that measures each load too ('' or not installed: loadgen only)")
 		createN   = fs.Int("create-n", 200, "suite: repositories with auto_init each measured creation run makes")

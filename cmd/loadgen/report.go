@@ -89,7 +89,7 @@ func writeReport(path string, rep *Report) error {
 	}
 
 	w("## Go benchmarks\n\n")
-	w("`go test -run '^$' -bench . -benchmem ./adapters/http/ ./app/auth/ ./adapters/sqlstore/`")
+	w("`go test -run '^$' -bench . -benchmem ./adapters/http/ ./app/auth/ ./adapters/sqlstore/ ./adapters/libgit2/ ./adapters/markup/ ./test/`")
 	if rep.BenchErr != nil {
 		w(" — **failed: %v**", rep.BenchErr)
 	}

@@ -204,6 +204,26 @@ type Comment struct {
 	// label added ("1"), lock reason, tracked duration.
 	Content string
 
+	// ReviewID is the pull request review a code comment, a review's
+	// timeline entry, a dismissal or a review request belongs to.
+	ReviewID int64
+	// AssigneeTeamID is the team asked (or no longer asked) to review
+	// (CommentReviewRequest; AssigneeID names a user instead).
+	AssigneeTeamID int64
+	// TreePath and Line anchor a code comment to the diff: the path, and
+	// the line on the new side, or on the old side negated (Gitea's
+	// convention). CommitSHA is the commit the comment was written on and
+	// Patch the diff lines kept with it.
+	TreePath  string
+	Line      int64
+	CommitSHA string
+	Patch     string
+	// Invalidated marks a code comment whose line changed since (outdated).
+	Invalidated bool
+	// ResolveDoerID is who marked the conversation a code comment starts
+	// resolved; 0 while unresolved.
+	ResolveDoerID int64
+
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -112,15 +112,45 @@ type Settings struct {
 	// diffs over 20,000 lines: a site wanting a bound can take that.
 	PullDiffMaxLines int
 
+	// Signing says whether and as whom Depot signs the commits it writes
+	// itself (Gitea's [repository.signing]).
+	Signing CommitSigning
+
 	// Connections bound the time and connections one client can hold.
 	Connections ConnectionLimits
 }
+
+// Signing keys Depot knows (Gitea's SIGNING_KEY values).
+const (
+	// SigningNone signs nothing; /signing-key.gpg answers 404.
+	SigningNone = "none"
+	// SigningDefault signs with Depot's own OpenPGP key, made at the first
+	// start under the data directory.
+	SigningDefault = "default"
+)
+
+// CommitSigning is Gitea's [repository.signing] as Depot has it: one key
+// signs every commit Depot makes itself (the first commit of a new or
+// generated repository, contents API writes, merges, squashes, rebases and
+// updates of pull requests); pushed commits are the pusher's and stay as
+// pushed.
+type CommitSigning struct {
+	// Key is SigningNone or SigningDefault.
+	Key string
+	// Name and Email name the key's owner when it is made; empty: the
+	// site's name and noreply@ the site's host.
+	Name, Email string
+}
+
+// Enabled reports whether commits are signed.
+func (c CommitSigning) Enabled() bool { return c.Key == SigningDefault }
 
 // Defaults returns Gitea's defaults where Gitea has one.
 func Defaults() Settings {
 	return Settings{
 		Name:               "Depot",
 		BaseURL:            "http://127.0.0.1:3000",
+		Signing:            CommitSigning{Key: SigningNone},
 		EnableWebhooks:     true,
 		EnableStars:        true,
 		CORSAllowedHeaders: nil,

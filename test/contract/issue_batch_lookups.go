@@ -7,15 +7,42 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
 )
 
 // issueBatchLookupTests is the IssueBatchLookups group of the store suite: the batch reads the
 // time listings and the timeline use (RepoStore.GetByIDs,
 // TrackedTimeStore.GetByIDs) and the refs of change_issue_ref events.
 var issueBatchLookupTests = map[string]func(t *testing.T, f *fixture){
-	"ReposByIDs":        testReposByIDs,
-	"TrackedTimesByIDs": testTrackedTimesByIDs,
-	"CommentRefs":       testCommentRefs,
+	"ReposByIDs":         testReposByIDs,
+	"TrackedTimesByIDs":  testTrackedTimesByIDs,
+	"CommentRefs":        testCommentRefs,
+	"PageRecordsOptions": testPageRecordsOptions,
+}
+
+// testPageRecordsOptions: the accounts of MoreUsers come with the posters
+// (absent ones left out), and NoAttachments leaves the attachments unread.
+func testPageRecordsOptions(t *testing.T, f *fixture) {
+	is := is.New(t)
+	alice, bob, carol := f.user("alice"), f.user("bob"), f.user("carol")
+	r := f.repo(alice, "r")
+	i := f.issue(r.ID, alice.ID, "i", "", 1)
+	is.NoErr(f.Attachments.Create(f.ctx, &issue.Attachment{UUID: "00000000-0000-4000-8000-0000000000aa",
+		RepoID: r.ID, IssueID: i.ID, UploaderID: alice.ID, Name: "a.txt", Size: 3, CreatedAt: at(2)}))
+
+	rec, err := f.Issues.PageRecords(f.ctx, []*issue.Issue{i}, ports.IssuePageOptions{MoreUsers: []int64{bob.ID, 9999}})
+	is.NoErr(err)
+	is.Equal(len(rec.Users), 2) // the poster and bob
+	is.Equal(rec.Users[bob.ID].Name, "bob")
+	is.Equal(rec.Users[alice.ID].Name, "alice")
+	_, has := rec.Users[carol.ID]
+	is.True(!has)
+	is.Equal(len(rec.Attachments[i.ID]), 1)
+
+	rec, err = f.Issues.PageRecords(f.ctx, []*issue.Issue{i}, ports.IssuePageOptions{NoAttachments: true})
+	is.NoErr(err)
+	is.Equal(len(rec.Attachments), 0)
+	is.Equal(len(rec.Users), 1)
 }
 
 func testReposByIDs(t *testing.T, f *fixture) {

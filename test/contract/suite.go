@@ -68,12 +68,12 @@ func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.T
 var storeGroupOrder = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty", "PublicKeys", "BranchProtections",
+	"ReposEmpty", "PublicKeys", "BranchProtections", "TagProtections",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
-	"Pulls",
+	"Pulls", "PullReviews",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -98,6 +98,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"PublicKeys":    publicKeyTests,
 
 		"BranchProtections": branchProtectionTests,
+		"TagProtections":    tagProtectionTests,
 
 		"CommitStatuses": statusTests,
 
@@ -116,7 +117,8 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"IssueExtras":       issueExtraTests,
 		"IssueBatchLookups": issueBatchLookupTests,
 
-		"Pulls": pullTests,
+		"Pulls":       pullTests,
+		"PullReviews": pullReviewTests,
 	}
 }
 

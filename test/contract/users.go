@@ -46,6 +46,18 @@ var userTests = map[string]func(t *testing.T, f *fixture){
 		is.True(got.LastLogin.Equal(local))
 		is.Equal(got.LastLogin.Location(), time.UTC)
 	},
+	"GetByNamesFindsAccountsInAnyCaseOnce": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		alice, bob := f.user("Alice"), f.user("bob")
+		got, err := f.Users.GetByNames(f.ctx, []string{"ALICE", "nobody", "Bob", "alice"})
+		is.NoErr(err)
+		is.Equal(len(got), 2)
+		is.Equal(got[0].ID, alice.ID)
+		is.Equal(got[1].ID, bob.ID)
+		got, err = f.Users.GetByNames(f.ctx, nil)
+		is.NoErr(err)
+		is.Equal(len(got), 0)
+	},
 	"GetByNameIsCaseInsensitive": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		u := f.user("MixedCase")
