@@ -81,3 +81,27 @@ func TestBranchProtectionAutoMergeWaits(t *testing.T) {
 	is.NoErr(err)
 	r.waitMerged(t, pr.Index)
 }
+
+// TestBranchProtectionRequiredApprovals blocks a merge until an official
+// reviewer (a writer) approves, with Gitea's message.
+func TestBranchProtectionRequiredApprovals(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv, c := newMergeServer(t)
+	r := newMergeRepo(t, srv, c, "approved")
+	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+	write := gitea.AccessModeWrite
+	_, err := c.AddCollaborator("alice", r.name, "bob", gitea.AddCollaboratorOption{Permission: &write})
+	is.NoErr(err)
+	r.ahead(t, "feature")
+	pr := r.open(t, "feature", "Feature", "")
+	protectBranch(t, srv, "alice", r.name, gitea.CreateBranchProtectionOption{RuleName: "main", RequiredApprovals: 1,
+		BlockOnRejectedReviews: true})
+	res := srv.Do("POST", "/repos/alice/"+r.name+"/pulls/"+itoaTest(pr.Index)+"/merge", map[string]any{"Do": "merge"}, basicAs("alice")...)
+	is.Equal(res.Status, http.StatusMethodNotAllowed)
+	is.Equal(res.Message(), "Does not have enough approvals")
+	_, _, err = bob.CreatePullReview("alice", r.name, pr.Index, gitea.CreatePullReviewOptions{State: gitea.ReviewStateApproved, Body: "ok"})
+	is.NoErr(err)
+	res = srv.Do("POST", "/repos/alice/"+r.name+"/pulls/"+itoaTest(pr.Index)+"/merge", map[string]any{"Do": "merge"}, basicAs("alice")...)
+	is.Equal(res.Status, http.StatusOK)
+}

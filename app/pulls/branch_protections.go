@@ -27,7 +27,8 @@ const maxProtectedFilePages = 200
 // up-to-date head and no changed protected file (405 with Gitea's
 // message). A repository administrator who forces the merge passes the
 // conditions unless the rule blocks that override. The review conditions
-// (approvals, rejected reviews, official review requests) wait for reviews.
+// (approvals, rejected reviews, official review requests) come from the
+// pull request's reviews.
 func (s *Service) checkMergeProtection(ctx context.Context, a *repos.Access, p *pull.PullRequest, doer *user.User,
 	force, allowlistOnly bool) error {
 	bp := s.repos.BranchProtections()
@@ -49,13 +50,41 @@ func (s *Service) checkMergeProtection(ctx context.Context, a *repos.Access, p *
 	if err != nil {
 		return err
 	}
-	if err := prot.CheckMerge(facts); err != nil {
+	if err := s.mergeConditions(ctx, prot, p, facts); err != nil {
 		if force && (a.Perm.IsAdmin() || a.Caller.IsAdmin()) && prot.AdminMayOverride() {
 			return nil
 		}
 		return err
 	}
 	return nil
+}
+
+// mergeConditions checks the rule's conditions in Gitea's order
+// (CheckPullBranchProtections): required status checks, the reviews
+// (approvals, rejections, official requests), an up-to-date head, no
+// changed protected file.
+func (s *Service) mergeConditions(ctx context.Context, prot *protection.Protection, p *pull.PullRequest,
+	facts protection.MergeFacts) error {
+	if !prot.StatusChecksPass(facts.Statuses) {
+		return errs.NotAllowed(protection.MsgStatusChecks)
+	}
+	reviews, err := s.stores.PullReviews.All(ctx, []int64{p.IssueID})
+	if err != nil {
+		return err
+	}
+	if err := pull.ReviewsAllowMerge(approvalRuleOf(prot), reviews[p.IssueID]); err != nil {
+		return err
+	}
+	return prot.CheckMerge(facts)
+}
+
+// approvalRuleOf is the review part of a branch protection rule.
+func approvalRuleOf(prot *protection.Protection) *pull.ApprovalRule {
+	r := prot.Rule()
+	return &pull.ApprovalRule{EnableAllowlist: r.EnableApprovalsAllowlist, UserIDs: r.ApprovalsAllowlistUserIDs,
+		TeamIDs: r.ApprovalsAllowlistTeamIDs, RequiredApprovals: int(r.RequiredApprovals),
+		IgnoreStaleApprovals: r.IgnoreStaleApprovals, BlockOnRejectedReviews: r.BlockOnRejectedReviews,
+		BlockOnOfficialReviewRequests: r.BlockOnOfficialReviewRequests}
 }
 
 // mergeFacts gathers what the rule's merge conditions are checked on.
