@@ -34,6 +34,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/gobwas/glob v1.1.0 // indirect
+
 require (
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect

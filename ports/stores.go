@@ -16,7 +16,8 @@ type Stores struct {
 	Transfers     TransferStore
 	PublicKeys    PublicKeyStore
 
-	TagProtections TagProtectionStore
+	BranchProtections BranchProtectionStore
+	TagProtections    TagProtectionStore
 
 	CommitStatuses CommitStatusStore
 

@@ -254,5 +254,6 @@ var appSet = gwire.NewSet(
 	gwire.Bind(new(ports.GitStorage), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitContent), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitPulls), new(*libgit2.Storage)),
+	gwire.Bind(new(ports.GitPushInspector), new(*libgit2.Storage)),
 	gwire.Struct(new(App), "*"),
 )

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -42,6 +43,9 @@ func RunHook(ctx context.Context, name string, getenv func(string) string, stdin
 			return errors.New("push refused: the hook was not run by the Depot service")
 		}
 		req.DeployKeyID = id
+	}
+	if q := getenv("GIT_QUARANTINE_PATH"); q != "" {
+		req.Quarantine = filepath.Base(q)
 	}
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)

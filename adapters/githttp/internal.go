@@ -30,6 +30,8 @@ type hookRequest struct {
 	Changes  []hookChange `json:"changes"`
 	// DeployKeyID is set for a push over SSH with a deploy key.
 	DeployKeyID int64 `json:"deploy_key_id,omitempty"`
+	// Quarantine names the push's incoming object directory (pre-receive).
+	Quarantine string `json:"quarantine,omitempty"`
 }
 
 // hookChange is one line of the hook's input.
@@ -59,7 +61,8 @@ func (h *Handler) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := transport.HookInput{RepoID: req.RepoID, PusherID: req.PusherID, DeployKeyID: req.DeployKeyID,
-		Changes: make([]repository.RefChange, 0, len(req.Changes))}
+		Quarantine: req.Quarantine,
+		Changes:    make([]repository.RefChange, 0, len(req.Changes))}
 	for _, c := range req.Changes {
 		rc, err := repository.ParseRefChange(c.Old + " " + c.New + " " + c.Ref)
 		if err != nil {

@@ -223,8 +223,9 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 	facts := permission.Facts{Actor: actor}
 	if q.repo != nil {
 		facts = q.repo.Facts()
-		// BW: until branches can be protected, whoever may write code may
-		// write to any branch.
+		// BW: write access to code here; the body's target branch and its
+		// protection rule are judged by the contents use cases
+		// (app/content/branch_protections.go), which read the body.
 		facts.BranchWritable = q.repo.Perm.CanWrite(permission.UnitCode)
 	}
 	if q.subject != nil {

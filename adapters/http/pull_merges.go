@@ -56,7 +56,7 @@ func (s pullMerges) mergePull(q *request) error {
 	scheduled, err := s.pulls.Merge(q.r.Context(), q.repo, index, pulls.MergeInput{Do: strings.TrimSpace(in.Do),
 		Title: in.MergeTitleField, Message: in.MergeMessageField, HeadCommitID: strings.TrimSpace(in.HeadCommitID),
 		MergeCommitID: in.MergeCommitID, DeleteBranchAfterMerge: in.DeleteBranchAfterMerge,
-		MergeWhenChecksSucceed: in.MergeWhenChecksSucceed})
+		MergeWhenChecksSucceed: in.MergeWhenChecksSucceed, ForceMerge: in.ForceMerge})
 	if err != nil {
 		return err
 	}

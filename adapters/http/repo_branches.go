@@ -19,6 +19,7 @@ func (s *kernel) branchRoutes() []route {
 		{"GET", R + "/branches", scopes(catRepo), "RR(code)", h.listBranches},
 		{"POST", R + "/branches", scopes(catRepo), "T,RW(code),NA", h.createBranch},
 		{"GET", R + "/branches/{branch:.*}", scopes(catRepo), "RR(code)", h.getBranch},
+		{"PUT", R + "/branches/{branch:.*}", scopes(catRepo), "T,RW(code),NA", h.updateBranchRef},
 		{"PATCH", R + "/branches/{branch:.*}", scopes(catRepo), "T,RW(code),NA", h.renameBranch},
 		{"DELETE", R + "/branches/{branch:.*}", scopes(catRepo), "T,RW(code),NA", h.deleteBranch},
 	}
@@ -34,9 +35,13 @@ func (s repoBranches) listBranches(q *request) error {
 	if err != nil {
 		return err
 	}
+	view, err := s.repos.BranchProtections().ViewFor(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
 	out := make([]refBranchDTO, 0, len(list))
 	for _, b := range list {
-		out = append(out, s.toBranch(q.repo, b))
+		out = append(out, s.toBranch(q.repo, view, b))
 	}
 	s.setPaging(q.w, q.r, opts, total)
 	q.json(http.StatusOK, out)
@@ -49,7 +54,16 @@ func (s repoBranches) getBranch(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, s.toBranch(q.repo, b))
+	return s.answerBranch(q, http.StatusOK, b)
+}
+
+// answerBranch renders one branch with its protection.
+func (s repoBranches) answerBranch(q *request, status int, b content.BranchView) error {
+	view, err := s.repos.BranchProtections().ViewFor(q.r.Context(), q.repo)
+	if err != nil {
+		return err
+	}
+	q.json(status, s.toBranch(q.repo, view, b))
 	return nil
 }
 
@@ -64,8 +78,7 @@ func (s repoBranches) createBranch(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusCreated, s.toBranch(q.repo, b))
-	return nil
+	return s.answerBranch(q, http.StatusCreated, b)
 }
 
 // renameBranch answers PATCH R/branches/{branch} (204).
@@ -79,6 +92,21 @@ func (s repoBranches) renameBranch(q *request) error {
 	}
 	q.w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// updateBranchRef answers PUT R/branches/{branch}: the branch moved to a
+// commit (204), Gitea's UpdateBranch since 1.26's API addition.
+func (s repoBranches) updateBranchRef(q *request) error {
+	var body struct {
+		NewCommitID string `json:"new_commit_id"`
+		OldCommitID string `json:"old_commit_id"`
+		Force       bool   `json:"force"`
+	}
+	if err := decodeJSON(q.r, &body); err != nil {
+		return err
+	}
+	return noContent(q, s.content.Branches().UpdateRef(q.r.Context(), q.repo, q.var_("branch"),
+		content.UpdateRefInput{NewCommitID: body.NewCommitID, OldCommitID: body.OldCommitID, Force: body.Force}))
 }
 
 // deleteBranch answers DELETE R/branches/{branch} (204).
@@ -116,7 +144,7 @@ type refPayloadCommitDTO struct {
 	Modified     []string         `json:"modified"`
 }
 
-// refBranchDTO is Gitea's Branch. No branch is protected yet.
+// refBranchDTO is Gitea's Branch.
 type refBranchDTO struct {
 	Name                          string               `json:"name"`
 	Commit                        *refPayloadCommitDTO `json:"commit"`
@@ -129,12 +157,13 @@ type refBranchDTO struct {
 	EffectiveBranchProtectionName string               `json:"effective_branch_protection_name"`
 }
 
-// toBranch renders a branch as Gitea's ToBranch does for an unprotected
-// branch: whoever may write code may push to it and merge into it.
-func (s repoBranches) toBranch(a *repos.Access, b content.BranchView) refBranchDTO {
+// toBranch renders a branch as Gitea's ToBranch does: unprotected, whoever
+// may write code may push to it and merge into it; protected, the rule
+// decides, and only repository administrators learn the rule's name.
+func (s repoBranches) toBranch(a *repos.Access, view repos.View, b content.BranchView) refBranchDTO {
 	c := b.Commit
 	canWrite := a.Caller.Signed() && (a.Perm.CanWrite(permission.UnitCode) || a.Perm.IsAdmin())
-	return refBranchDTO{
+	d := refBranchDTO{
 		Name: b.Name,
 		Commit: &refPayloadCommitDTO{
 			ID: c.ID, Message: c.Message, URL: s.repoWebURL(a.Repo) + "/commit/" + c.ID,
@@ -145,4 +174,20 @@ func (s repoBranches) toBranch(a *repos.Access, b content.BranchView) refBranchD
 		UserCanPush:         canWrite,
 		UserCanMerge:        canWrite,
 	}
+	p := view.Rules.Match(b.Name)
+	if p == nil {
+		return d
+	}
+	r := p.Rule()
+	d.Protected, d.RequiredApprovals, d.EnableStatusCheck = true, r.RequiredApprovals, r.EnableStatusCheck
+	if len(r.StatusCheckContexts) > 0 {
+		d.StatusCheckContexts = r.StatusCheckContexts
+	}
+	if a.Perm.IsAdmin() || a.Caller.IsAdmin() {
+		d.EffectiveBranchProtectionName = r.Name
+	}
+	signed := a.Caller.Signed()
+	d.UserCanPush = signed && p.CanPush(view.Doer)
+	d.UserCanMerge = signed && p.CanMerge(view.Doer)
+	return d
 }

@@ -69,6 +69,7 @@ func (s *Server) routes() []route {
 		s.adminEmailRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),
+		s.branchProtectionRoutes(),
 		s.tagProtectionRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),

@@ -188,7 +188,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Transfers:     &TransferStore{c: c},
 		PublicKeys:    &PublicKeyStore{c: c},
 
-		TagProtections: &TagProtectionStore{c: c},
+		BranchProtections: &BranchProtectionStore{c: c},
+		TagProtections:    &TagProtectionStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

@@ -85,6 +85,7 @@ func migrations() *migrate.Migrations {
 	add("000018", "repos_owner_index", up000018, down000018)
 	add("000019", "original_authors", up000019, down000019)
 	add("000020", "pull_requests", up000020, down000020)
+	add("000021", "branch_protections", up000021, down000021)
 	add("000022", "tag_protections", up000022, down000022)
 	add("000023", "pull_reviews", up000023, down000023)
 	return ms

@@ -7,6 +7,7 @@ import (
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/protection"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -139,6 +140,9 @@ func (s Branches) Create(ctx context.Context, a *repos.Access, in CreateBranchIn
 	if err != nil {
 		return BranchView{}, err
 	}
+	if err := s.checkBranchRefUpdate(ctx, a, in.Name, protection.RefUpdate{Create: true}); err != nil {
+		return BranchView{}, err
+	}
 	b, err := s.git.CreateBranch(ctx, p, in.Name, rev.CommitID)
 	if err != nil {
 		return BranchView{}, refConflictMessage(err, refMsgBranchExists)
@@ -229,6 +233,9 @@ func (s Branches) Delete(ctx context.Context, a *repos.Access, name string) erro
 	if name == a.Repo.DefaultBranch {
 		return errs.Forbidden(refMsgDeleteDefault)
 	}
+	if err := s.checkBranchRefUpdate(ctx, a, name, protection.RefUpdate{Delete: true}); err != nil {
+		return err
+	}
 	if _, err := s.git.DeleteBranch(ctx, pathOf(a.Repo), name); err != nil {
 		if errors.Is(err, errs.ErrNotFound) {
 			return errs.NotFound("branch does not exist [name: " + name + "]")
@@ -236,5 +243,75 @@ func (s Branches) Delete(ctx context.Context, a *repos.Access, name string) erro
 		return err
 	}
 	// A delete event for the branch (with the commit it pointed at) is sent here once webhooks exist.
+	return nil
+}
+
+// UpdateRefInput is the SDK's UpdateRepoBranchRefOption.
+type UpdateRefInput struct {
+	// NewCommitID is the commit (or any revision naming one) the branch moves to.
+	NewCommitID string
+	// OldCommitID, when set, must be where the branch points now.
+	OldCommitID string
+	// Force allows a move that is not a fast-forward.
+	Force bool
+}
+
+// Messages of PUT R/branches/{branch}.
+const (
+	refMsgNewCommitRequired = "new_commit_id is required"
+	refMsgNewCommitAbsent   = "new commit does not exist"
+	refMsgOldCommitMismatch = "branch commit does not match old_commit_id"
+	refMsgNotFastForward    = "branch update is not a fast-forward; use force to rewrite it"
+	refMsgMovedMeanwhile    = "branch was updated by someone else; try again"
+)
+
+// UpdateRef moves a branch to a commit (PUT R/branches/{branch}): a
+// fast-forward unless Force, from OldCommitID when given, and judged by the
+// branch's protection as the same push would be.
+func (s Branches) UpdateRef(ctx context.Context, a *repos.Access, name string, in UpdateRefInput) error {
+	if strings.TrimSpace(in.NewCommitID) == "" {
+		return errs.Invalid(refMsgNewCommitRequired, "NewCommitID")
+	}
+	if err := refWritable(a); err != nil {
+		return err
+	}
+	p := pathOf(a.Repo)
+	cur, err := s.git.Branch(ctx, p, name)
+	if errors.Is(err, errs.ErrNotFound) {
+		return errs.NotFound(refMsgRenameAbsent)
+	}
+	if err != nil {
+		return err
+	}
+	rev, err := s.git.Resolve(ctx, p, strings.TrimSpace(in.NewCommitID))
+	if errors.Is(err, errs.ErrNotFound) || (err == nil && rev.CommitID == "") {
+		return errs.NotFound(refMsgNewCommitAbsent)
+	}
+	if err != nil {
+		return err
+	}
+	oldID := cur.Commit.ID
+	if in.OldCommitID != "" && !strings.EqualFold(strings.TrimSpace(in.OldCommitID), oldID) {
+		return errs.Conflict(refMsgOldCommitMismatch)
+	}
+	if rev.CommitID == oldID {
+		return nil
+	}
+	ff, err := s.refs.IsAncestor(ctx, p, oldID, rev.CommitID)
+	if err != nil {
+		return err
+	}
+	if !ff && !in.Force {
+		return errs.Conflict(refMsgNotFastForward)
+	}
+	if err := s.checkBranchRefUpdate(ctx, a, name, protection.RefUpdate{ForcePush: !ff}); err != nil {
+		return err
+	}
+	if err := s.refs.UpdateRef(ctx, p, "refs/heads/"+name, rev.CommitID, oldID); err != nil {
+		if errors.Is(err, errs.ErrConflict) {
+			return errs.Conflict(refMsgMovedMeanwhile)
+		}
+		return err
+	}
 	return nil
 }

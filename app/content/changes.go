@@ -65,6 +65,16 @@ func (s Changes) Files(ctx context.Context, a *repos.Access, opts ChangeOptions,
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]string, 0, 2*len(files))
+	for _, f := range files {
+		paths = append(paths, f.Path)
+		if f.FromPath != "" {
+			paths = append(paths, f.FromPath)
+		}
+	}
+	if err := s.checkBranchWritable(ctx, a, target.Target(), paths); err != nil {
+		return nil, err
+	}
 	res, err := s.git.ChangeFiles(ctx, pathOf(a.Repo), ports.GitChangeSet{GitChangeTarget: target, Changes: files})
 	if err != nil {
 		return nil, err
@@ -79,6 +89,9 @@ func (s Changes) ApplyPatch(ctx context.Context, a *repos.Access, opts ChangeOpt
 	}
 	target, err := s.target(a, opts, repository.DefaultPatchMessage)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkBranchWritable(ctx, a, target.Target(), nil); err != nil {
 		return nil, err
 	}
 	res, err := s.git.ApplyPatch(ctx, pathOf(a.Repo), ports.GitPatchSet{GitChangeTarget: target, Patch: patch,

@@ -20,10 +20,12 @@ import (
 
 // Service runs the content use cases.
 type Service struct {
-	stores   ports.Stores
-	tx       ports.Transactor
-	git      ports.GitContent
-	storage  ports.GitStorage
+	stores  ports.Stores
+	tx      ports.Transactor
+	git     ports.GitContent
+	storage ports.GitStorage
+	// refs moves branches by compare-and-swap and answers ancestry.
+	refs     ports.GitPulls
 	clock    ports.Clock
 	events   ports.Events
 	users    *users.Service
@@ -44,8 +46,10 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	clock ports.Clock, events ports.Events, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, events: events, users: us, repos: rs,
+	refs ports.GitPulls, clock ports.Clock, events ports.Events, us *users.Service, rs *repos.Service,
+	settings site.Settings, log *slog.Logger) *Service {
+	return &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, clock: clock, events: events,
+		users: us, repos: rs,
 		settings: settings, log: log}
 }
 

@@ -73,7 +73,11 @@ func (s *Service) scheduleAutoMerge(ctx context.Context, base *repository.Reposi
 		return false, err
 	}
 	mergeable := p.Status == pull.StatusMergeable || p.Status == pull.StatusEmpty
-	if checksAllowMerge(state) && mergeable {
+	required, err := s.protectionChecksPass(ctx, base, p)
+	if err != nil {
+		return false, err
+	}
+	if checksAllowMerge(state) && mergeable && required {
 		return false, nil
 	}
 	now := s.clock.Now()
@@ -192,6 +196,13 @@ func (s *Service) runAutoMerge(ctx context.Context, j *ports.Job) error {
 	if !checksAllowMerge(state) || (p.Status != pull.StatusMergeable && p.Status != pull.StatusEmpty) {
 		return nil
 	}
+	base, err := s.stores.Repos.GetByID(ctx, p.BaseRepoID)
+	if err != nil {
+		return err
+	}
+	if ok, err := s.protectionChecksPass(ctx, base, p); err != nil || !ok {
+		return err // the rule's required contexts have not all succeeded yet
+	}
 	doer, err := s.stores.Users.GetByID(ctx, m.DoerID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return s.dropAutoMerge(ctx, in.PullID)
@@ -213,6 +224,12 @@ func (s *Service) runAutoMerge(ctx context.Context, j *ports.Job) error {
 			return s.dropAutoMerge(ctx, in.PullID)
 		}
 		return nil // not mergeable now: the next check or status tries again
+	}
+	if err := s.checkMergeProtection(ctx, a, p, doer, false, false); err != nil {
+		if errors.Is(err, errs.ErrNotAllowed) {
+			return nil // the rule's conditions do not hold yet
+		}
+		return err
 	}
 	if err := s.mergeNow(ctx, a.Repo, i, p, doer, m.Style, m.Message, m.HeadCommitID); err != nil {
 		if errors.Is(err, errs.ErrConflict) {

@@ -43,6 +43,9 @@ type MergeInput struct {
 	// MergeWhenChecksSucceed schedules the merge for when the head's
 	// statuses succeed.
 	MergeWhenChecksSucceed bool
+	// ForceMerge lets a repository administrator merge past the base
+	// branch's protection conditions (unless the rule blocks it).
+	ForceMerge bool
 }
 
 // Merge merges a pull request in one of Gitea's styles, or marks it merged
@@ -63,6 +66,10 @@ func (s *Service) Merge(ctx context.Context, a *repos.Access, index int64, in Me
 	}
 	doer, err := s.stores.Users.GetByID(ctx, a.Caller.UserID())
 	if err != nil {
+		return false, err
+	}
+	if err := s.checkMergeProtection(ctx, a, p, doer, in.ForceMerge,
+		in.MergeWhenChecksSucceed || style == pull.StyleManuallyMerged); err != nil {
 		return false, err
 	}
 	if style == pull.StyleManuallyMerged {

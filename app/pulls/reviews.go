@@ -423,10 +423,13 @@ func (s *Service) officialReviewer(ctx context.Context, a *repos.Access, p *pull
 }
 
 // approvalRule is the review part of the branch protection rule of p's
-// base branch; nil while no rule applies. Branch protections are not
-// stored yet: every base is unprotected.
-func (s *Service) approvalRule(_ context.Context, _ *repos.Access, _ *pull.PullRequest) (*pull.ApprovalRule, error) {
-	return nil, nil
+// base branch; nil while no rule applies.
+func (s *Service) approvalRule(ctx context.Context, a *repos.Access, p *pull.PullRequest) (*pull.ApprovalRule, error) {
+	prot, err := s.repos.BranchProtections().Match(ctx, a.Repo, p.BaseBranch)
+	if err != nil || prot == nil {
+		return nil, err
+	}
+	return approvalRuleOf(prot), nil
 }
 
 // Delete removes review id with its comments: its reviewer or a site

@@ -50,6 +50,8 @@ type Service struct {
 	// mirrorInterval keeps a pull mirror's schedule when an edit changes
 	// its interval (see OnMirrorInterval); nil until the mirrors use cases register.
 	mirrorInterval MirrorIntervalHook
+	// ruleCache keeps each repository's branch protection rules.
+	ruleCache *ruleCache
 	// tagRules caches each repository's tag protection rules for the
 	// checks every tag write makes (see TagProtections.RefusedTag).
 	tagRules tagRuleCache
@@ -64,7 +66,8 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, 
 		host = u.Hostname()
 	}
 	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars,
-		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log}
+		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log,
+		ruleCache: newRuleCache()}
 }
 
 // Access is a repository as one caller reaches it: the repository, the

@@ -28,6 +28,9 @@ type HookInput struct {
 	// DeployKeyID names the deploy key a push over SSH came with; the
 	// pusher is then the repository's owner and the key's access counts.
 	DeployKeyID int64
+	// Quarantine is the name of the push's incoming object directory under
+	// objects/, where its objects wait until pre-receive accepts them.
+	Quarantine string
 }
 
 // PreReceive decides whether a push may update its refs. It runs while the
@@ -46,8 +49,10 @@ func (s *Service) PreReceive(ctx context.Context, in HookInput) error {
 		return err
 	}
 	for _, c := range in.Changes {
-		// Branch protection will be checked here, per ref.
 		if err := repository.CheckPushedRef(c); err != nil {
+			return err
+		}
+		if err := s.checkBranchProtection(ctx, r, u, in, c); err != nil {
 			return err
 		}
 		if err := repository.CheckDefaultBranchKept(r, c); err != nil {

@@ -37,6 +37,7 @@ type Service struct {
 	stores   ports.Stores
 	tx       ports.Transactor
 	git      ports.GitStorage
+	inspect  ports.GitPushInspector
 	repos    *repos.Service
 	events   ports.Events
 	clock    ports.Clock
@@ -58,9 +59,9 @@ type PushRecorder func(ctx context.Context, tx ports.Stores, r *repository.Repos
 func (s *Service) OnPush(f PushRecorder) { s.pushed = append(s.pushed, f) }
 
 // NewService builds the transport use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, rs *repos.Service,
+func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, inspect ports.GitPushInspector, rs *repos.Service,
 	events ports.Events, clock ports.Clock, settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, repos: rs, events: events, clock: clock,
+	return &Service{stores: stores, tx: tx, git: git, inspect: inspect, repos: rs, events: events, clock: clock,
 		settings: settings, log: log, accountURL: strings.TrimSuffix(settings.BaseURL, "/") + "/user/settings/account"}
 }
 

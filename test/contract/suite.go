@@ -68,7 +68,7 @@ func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.T
 var storeGroupOrder = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty", "PublicKeys", "TagProtections",
+	"ReposEmpty", "PublicKeys", "BranchProtections", "TagProtections",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks",
@@ -97,7 +97,8 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"ReposEmpty":    repoEmptyTests,
 		"PublicKeys":    publicKeyTests,
 
-		"TagProtections": tagProtectionTests,
+		"BranchProtections": branchProtectionTests,
+		"TagProtections":    tagProtectionTests,
 
 		"CommitStatuses": statusTests,
 
