@@ -17,6 +17,7 @@ type Stores struct {
 	PublicKeys    PublicKeyStore
 
 	TagProtections TagProtectionStore
+	Releases       ReleaseStore
 
 	CommitStatuses CommitStatusStore
 

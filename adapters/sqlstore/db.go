@@ -189,6 +189,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PublicKeys:    &PublicKeyStore{c: c},
 
 		TagProtections: &TagProtectionStore{c: c},
+		Releases:       &ReleaseStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

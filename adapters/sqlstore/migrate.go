@@ -87,6 +87,7 @@ func migrations() *migrate.Migrations {
 	add("000020", "pull_requests", up000020, down000020)
 	add("000022", "tag_protections", up000022, down000022)
 	add("000023", "pull_reviews", up000023, down000023)
+	add("000025", "releases", up000025, down000025)
 	return ms
 }
 

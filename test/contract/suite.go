@@ -68,7 +68,7 @@ func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.T
 var storeGroupOrder = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty", "PublicKeys", "TagProtections",
+	"ReposEmpty", "PublicKeys", "TagProtections", "Releases",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks",
@@ -98,6 +98,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"PublicKeys":    publicKeyTests,
 
 		"TagProtections": tagProtectionTests,
+		"Releases":       releaseTests,
 
 		"CommitStatuses": statusTests,
 
