@@ -8,7 +8,8 @@ import (
 
 // ReleaseStore persists a repository's releases. A tag name has at most one
 // release per repository (errs.ErrConflict); the releases go with their
-// repository.
+// repository. Every write keeps the repository's release counter (its
+// published releases, Repository.NumReleases).
 type ReleaseStore interface {
 	// Create inserts r and sets r.ID.
 	Create(ctx context.Context, r *release.Release) error
@@ -25,7 +26,4 @@ type ReleaseStore interface {
 	Update(ctx context.Context, r *release.Release) error
 	// Delete removes one of the repository's releases.
 	Delete(ctx context.Context, repoID, id int64) error
-	// CountPublished is how many published releases the repository has
-	// (the repository's release counter).
-	CountPublished(ctx context.Context, repoID int64) (int64, error)
 }

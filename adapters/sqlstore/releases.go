@@ -22,13 +22,15 @@ type ReleaseStore struct{ c conn }
 
 // Create inserts r and sets r.ID.
 func (s *ReleaseStore) Create(ctx context.Context, r *release.Release) error {
-	row := toReleaseRow(r)
-	row.ID = 0
-	if _, err := s.c.w(ctx).NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
-		return releaseMapping.mapErr(err)
-	}
-	r.ID = row.ID
-	return nil
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		row := toReleaseRow(r)
+		row.ID = 0
+		if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+			return releaseMapping.mapErr(err)
+		}
+		r.ID = row.ID
+		return countReleases(ctx, tx, r.RepoID)
+	})
 }
 
 // Get finds one of the repository's releases.
@@ -91,29 +93,37 @@ func (s *ReleaseStore) Latest(ctx context.Context, repoID int64) (*release.Relea
 
 // Update writes r's fields but its repository, id and creation time.
 func (s *ReleaseStore) Update(ctx context.Context, r *release.Release) error {
-	row := toReleaseRow(r)
-	res, err := s.c.w(ctx).NewUpdate().Model(row).
-		Column("publisher_id", "tag_name", "target", "title", "note", "sha1", "is_draft", "is_prerelease",
-			"hide_archive_links", "published").
-		Where("repo_id = ?", r.RepoID).Where("id = ?", r.ID).Exec(ctx)
-	return releaseMapping.affected(res, err)
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		res, err := tx.NewUpdate().Model(toReleaseRow(r)).
+			Column("publisher_id", "tag_name", "target", "title", "note", "sha1", "is_draft", "is_prerelease",
+				"hide_archive_links", "published").
+			Where("repo_id = ?", r.RepoID).Where("id = ?", r.ID).Exec(ctx)
+		if err := releaseMapping.affected(res, err); err != nil {
+			return err
+		}
+		return countReleases(ctx, tx, r.RepoID)
+	})
 }
 
 // Delete removes one of the repository's releases.
 func (s *ReleaseStore) Delete(ctx context.Context, repoID, id int64) error {
-	res, err := s.c.w(ctx).NewDelete().Model((*releaseRow)(nil)).Where("repo_id = ?", repoID).Where("id = ?", id).Exec(ctx)
-	return releaseMapping.affected(res, err)
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		res, err := tx.NewDelete().Model((*releaseRow)(nil)).Where("repo_id = ?", repoID).Where("id = ?", id).Exec(ctx)
+		if err := releaseMapping.affected(res, err); err != nil {
+			return err
+		}
+		return countReleases(ctx, tx, repoID)
+	})
 }
 
-// CountPublished is how many published releases the repository has.
-func (s *ReleaseStore) CountPublished(ctx context.Context, repoID int64) (int64, error) {
-	n, err := s.c.r(ctx).NewSelect().Model((*releaseRow)(nil)).Where("rel.repo_id = ?", repoID).
-		Where("rel.is_draft = ?", false).Count(ctx)
-	if err != nil {
-		return 0, releaseMapping.mapErr(err)
-	}
-	return int64(n), nil
+// countReleases sets the repository's release counter to its number of
+// published releases.
+func countReleases(ctx context.Context, tx bun.IDB, repoID int64) error {
+	_, err := tx.NewRaw(`UPDATE repos SET num_releases = (SELECT count(*) FROM releases
+		WHERE releases.repo_id = repos.id AND releases.is_draft = ?) WHERE id = ?`, false, repoID).Exec(ctx)
+	return releaseMapping.mapErr(err)
 }
+
 
 type releaseRow struct {
 	bun.BaseModel `bun:"table:releases,alias:rel"`
