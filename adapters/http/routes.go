@@ -70,6 +70,7 @@ func (s *Server) routes() []route {
 		s.branchRoutes(),
 		s.tagRoutes(),
 		s.tagProtectionRoutes(),
+		s.releaseRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),

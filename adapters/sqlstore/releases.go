@@ -124,7 +124,6 @@ func countReleases(ctx context.Context, tx bun.IDB, repoID int64) error {
 	return releaseMapping.mapErr(err)
 }
 
-
 type releaseRow struct {
 	bun.BaseModel `bun:"table:releases,alias:rel"`
 
