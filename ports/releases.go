@@ -26,4 +26,7 @@ type ReleaseStore interface {
 	Update(ctx context.Context, r *release.Release) error
 	// Delete removes one of the repository's releases.
 	Delete(ctx context.Context, repoID, id int64) error
+	// DraftByTags turns the repository's releases of these tags back into
+	// drafts without a commit (their tags were deleted by a push).
+	DraftByTags(ctx context.Context, repoID int64, tags []string) error
 }

@@ -213,15 +213,18 @@ func releaseLifecycle(t *testing.T, opts ...testserver.Option) {
 
 // TestReleaseGitPushedTags pushes and deletes tags with the git CLI: the
 // release list shows releases only and keeps working, a release of a
-// pushed tag names the tag's commit, and a release whose tag git deleted
-// is still listed.
+// pushed tag names the tag's commit (its target is not resolved), and a
+// release whose tag a push deleted turns into a draft, as in Gitea, which
+// publishing again gives a new tag at its target.
 func TestReleaseGitPushedTags(t *testing.T) {
 	srv := testserver.Start(t)
 	alice := releaseRepo(t, srv, "code", false)
+	reader := srv.Client(gitea.SetBasicAuth("reader", userPassword))
 	is := is.New(t)
+	first := bareRev(t, srv, "alice", "code", "main")
 	work := httpGitClone(t, httpGitURL(srv, "alice", "code", "alice", userPassword))
-	httpGitOK(t, work, "commit", "-q", "--allow-empty", "-m", "second")
 	httpGitOK(t, work, "tag", "pushed")
+	httpGitOK(t, work, "commit", "-q", "--allow-empty", "-m", "second")
 	httpGitOK(t, work, "tag", "other")
 	httpGitOK(t, work, "push", "-q", "origin", "main", "pushed", "other")
 	head := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
@@ -233,7 +236,10 @@ func TestReleaseGitPushedTags(t *testing.T) {
 	rel, _, err := alice.CreateRelease("alice", "code", gitea.CreateReleaseOption{TagName: "pushed", Title: "Pushed",
 		Target: "does-not-matter"}) // the tag exists: the target is not resolved
 	is.NoErr(err)
-	is.Equal(releaseTagRef(t, srv, "pushed"), head)
+	is.Equal(releaseTagRef(t, srv, "pushed"), first)
+	repo, _, err := alice.GetRepo("alice", "code")
+	is.NoErr(err)
+	is.Equal(repo.Releases, 1)
 
 	httpGitOK(t, work, "push", "-q", "origin", ":refs/tags/pushed", ":refs/tags/other")
 	is.Equal(releaseTagRef(t, srv, "pushed"), "")
@@ -241,6 +247,21 @@ func TestReleaseGitPushedTags(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(releaseTags(list), "pushed")
 	is.Equal(list[0].ID, rel.ID)
+	is.True(list[0].IsDraft) // its tag is gone
+	list, _, err = reader.ListReleases("alice", "code", gitea.ListReleasesOptions{})
+	is.NoErr(err)
+	is.Equal(len(list), 0)
+	repo, _, err = alice.GetRepo("alice", "code")
+	is.NoErr(err)
+	is.Equal(repo.Releases, 0)
+
+	no := false
+	_, resp, _ := alice.EditRelease("alice", "code", rel.ID, gitea.EditReleaseOption{IsDraft: &no})
+	is.Equal(resp.StatusCode, http.StatusNotFound) // its target does not exist
+	pub, _, err := alice.EditRelease("alice", "code", rel.ID, gitea.EditReleaseOption{Target: "main", IsDraft: &no})
+	is.NoErr(err)
+	is.True(!pub.IsDraft)
+	is.Equal(releaseTagRef(t, srv, "pushed"), head)
 }
 
 // TestReleaseTagProtection creates releases under a tag protection rule

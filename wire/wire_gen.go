@@ -92,7 +92,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
@@ -105,7 +106,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
@@ -246,7 +246,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
@@ -259,7 +260,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)

@@ -116,6 +116,20 @@ func (s *ReleaseStore) Delete(ctx context.Context, repoID, id int64) error {
 	})
 }
 
+// DraftByTags turns the releases of these tags into drafts without a commit.
+func (s *ReleaseStore) DraftByTags(ctx context.Context, repoID int64, tags []string) error {
+	if len(tags) == 0 {
+		return nil
+	}
+	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		if _, err := tx.NewUpdate().Model((*releaseRow)(nil)).Set("is_draft = ?", true).Set("sha1 = ?", "").
+			Where("repo_id = ?", repoID).Where("tag_name IN (?)", bun.In(tags)).Exec(ctx); err != nil {
+			return releaseMapping.mapErr(err)
+		}
+		return countReleases(ctx, tx, repoID)
+	})
+}
+
 // countReleases sets the repository's release counter to its number of
 // published releases.
 func countReleases(ctx context.Context, tx bun.IDB, repoID int64) error {

@@ -3,11 +3,13 @@ package content
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/release"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
@@ -275,6 +277,20 @@ func (s Releases) delete(ctx context.Context, a *repos.Access, r *release.Releas
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return notFoundAs(tx.Releases.Delete(ctx, a.Repo.ID, r.ID), errReleaseNotFound)
 	})
+}
+
+// recordPush, inside the transaction that records a push, turns the
+// releases whose tags the push deleted into drafts, as Gitea does: the
+// release stays, and publishing it again makes its tag anew.
+func (s Releases) recordPush(ctx context.Context, tx ports.Stores, r *repository.Repository, _ int64,
+	changes []repository.RefChange) error {
+	var tags []string
+	for _, c := range changes {
+		if name, ok := strings.CutPrefix(c.Ref, "refs/tags/"); ok && c.IsDelete() {
+			tags = append(tags, name)
+		}
+	}
+	return tx.Releases.DraftByTags(ctx, r.ID, tags)
 }
 
 // tagHasRelease reports whether a release names tag, for refusing to

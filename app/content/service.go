@@ -12,6 +12,7 @@ import (
 	"log/slog"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/site"
@@ -43,9 +44,12 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	clock ports.Clock, us *users.Service, rs *repos.Service, settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
+	clock ports.Clock, us *users.Service, rs *repos.Service, ts *transport.Service, settings site.Settings,
+	log *slog.Logger) *Service {
+	s := &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
 		settings: settings, log: log}
+	ts.OnPush(Releases{s}.recordPush)
+	return s
 }
 
 // pathOf addresses r's Git repository.

@@ -145,4 +145,25 @@ var releaseTests = map[string]func(t *testing.T, f *fixture){
 		isCategory(is, err, errs.ErrNotFound, "release does not exist")
 		isCategory(is, f.Releases.Delete(f.ctx, r.ID, d.ID), errs.ErrNotFound, "release does not exist")
 	},
+	"DraftByTags": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		alice := f.user("alice")
+		r, other := f.repo(alice, "code"), f.repo(alice, "other")
+		a := f.release(r.ID, alice.ID, "v1", 1)
+		b := f.release(r.ID, alice.ID, "v2", 2)
+		c := f.release(other.ID, alice.ID, "v1", 3)
+		is.NoErr(f.Releases.DraftByTags(f.ctx, r.ID, []string{"v1", "V2", "gone"}))
+		is.NoErr(f.Releases.DraftByTags(f.ctx, r.ID, nil))
+		got, err := f.Releases.Get(f.ctx, r.ID, a.ID)
+		is.NoErr(err)
+		is.True(got.IsDraft)
+		is.Equal(got.Sha1, "")
+		got, err = f.Releases.Get(f.ctx, r.ID, b.ID) // tag names are case-sensitive
+		is.NoErr(err)
+		is.True(!got.IsDraft)
+		got, err = f.Releases.Get(f.ctx, other.ID, c.ID) // another repository's
+		is.NoErr(err)
+		is.True(!got.IsDraft)
+		is.Equal(f.getRepo(r.ID).NumReleases, 1)
+	},
 }
