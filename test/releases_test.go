@@ -139,6 +139,17 @@ func releaseLifecycle(t *testing.T, opts ...testserver.Option) {
 		assertAPIError(t, srv.Do("GET", "/repos/alice/code/releases/999999", nil), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("GET", "/repos/alice/code/releases/x", nil), http.StatusNotFound, "")
 		assertAPIError(t, srv.Do("GET", "/repos/alice/code/releases/tags/v9", nil), http.StatusNotFound, "")
+
+		// A tag with a slash, escaped in the path.
+		nested, _, err := alice.CreateRelease("alice", "code", gitea.CreateReleaseOption{TagName: "rel/v1", Title: "Nested", IsDraft: true})
+		is.NoErr(err)
+		is.True(strings.HasSuffix(nested.HTMLURL, "/releases/tag/rel/v1"))
+		got, _, err = alice.GetReleaseByTag("alice", "code", "rel/v1")
+		is.NoErr(err)
+		is.Equal(got.ID, nested.ID)
+		resp, err = alice.DeleteReleaseByTag("alice", "code", "rel/v1")
+		is.NoErr(err)
+		is.Equal(resp.StatusCode, http.StatusNoContent)
 	})
 
 	t.Run("BadInput", func(t *testing.T) {
