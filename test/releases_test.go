@@ -393,3 +393,22 @@ func TestReleaseAccessMatrix(t *testing.T) {
 		}
 	})
 }
+
+// TestReleasePublisherDeleted deletes the account that published a
+// release: the release stays, authored by Gitea's ghost.
+func TestReleasePublisherDeleted(t *testing.T) {
+	srv := testserver.Start(t)
+	alice := releaseRepo(t, srv, "code", false)
+	is := is.New(t)
+	writer := srv.Client(gitea.SetBasicAuth("writer", userPassword))
+	rel, _, err := writer.CreateRelease("alice", "code", gitea.CreateReleaseOption{TagName: "v1", Title: "One"})
+	is.NoErr(err)
+	is.Equal(rel.Publisher.UserName, "writer")
+	_, err = srv.AdminClient().AdminDeleteUser("writer")
+	is.NoErr(err)
+	list, _, err := alice.ListReleases("alice", "code", gitea.ListReleasesOptions{})
+	is.NoErr(err)
+	is.Equal(len(list), 1)
+	is.Equal(list[0].Publisher.UserName, "Ghost")
+	is.Equal(list[0].Publisher.ID, int64(-1))
+}
