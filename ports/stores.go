@@ -18,6 +18,7 @@ type Stores struct {
 
 	TagProtections TagProtectionStore
 	Releases       ReleaseStore
+	ReleaseAssets  ReleaseAssetStore
 
 	CommitStatuses CommitStatusStore
 

@@ -190,6 +190,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 
 		TagProtections: &TagProtectionStore{c: c},
 		Releases:       &ReleaseStore{c: c},
+		ReleaseAssets:  &ReleaseAssetStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

@@ -7,9 +7,11 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Schema version 000025, frozen once released: a repository's releases. A
-// tag has at most one release per repository; the publisher is kept as a
-// plain id, so a deleted user leaves the release to the ghost.
+// Schema version 000025, frozen once released: a repository's releases and
+// their assets. A tag has at most one release per repository; the
+// publisher and uploader are kept as plain ids, so a deleted user leaves
+// them to the ghost. Assets have their own table: the issue attachments'
+// rows require an issue.
 
 // m000025Release is one release.
 type m000025Release struct {
@@ -30,6 +32,24 @@ type m000025Release struct {
 	Published        time.Time `bun:"published,nullzero"`
 }
 
+// m000025ReleaseAsset is one file of a release; its bytes are in the
+// attachment blob store under its UUID.
+type m000025ReleaseAsset struct {
+	bun.BaseModel `bun:"table:release_assets"`
+
+	ID            int64     `bun:"id,pk,autoincrement"`
+	UUID          string    `bun:"uuid,type:varchar(40),notnull"`
+	RepoID        int64     `bun:"repo_id,notnull"`
+	ReleaseID     int64     `bun:"release_id,notnull"`
+	UploaderID    int64     `bun:"uploader_id,notnull"`
+	Name          string    `bun:"name,type:varchar(255),notnull"`
+	Size          int64     `bun:"size,notnull"`
+	DownloadCount int64     `bun:"download_count,notnull,default:0"`
+	Created       time.Time `bun:"created,notnull"`
+}
+
+const releaseAssetToRelease = `("release_id") REFERENCES "releases" ("id") ON DELETE CASCADE`
+
 const releaseToRepo = `("repo_id") REFERENCES "repos" ("id") ON DELETE CASCADE`
 
 func up000025(ctx context.Context, tx bun.Tx) error {
@@ -42,12 +62,28 @@ func up000025(ctx context.Context, tx bun.Tx) error {
 		return err
 	}
 	// Lists and the latest release walk a repository's releases newest first.
-	_, err := tx.NewCreateIndex().Table("releases").Index("idx_releases_repo_created").
-		Column("repo_id", "created", "id").IfNotExists().Exec(ctx)
+	if _, err := tx.NewCreateIndex().Table("releases").Index("idx_releases_repo_created").
+		Column("repo_id", "created", "id").IfNotExists().Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.NewCreateTable().Model((*m000025ReleaseAsset)(nil)).IfNotExists().
+		ForeignKey(releaseToRepo).ForeignKey(releaseAssetToRelease).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.NewCreateIndex().Table("release_assets").Index("release_assets_uuid").Unique().
+		Column("uuid").IfNotExists().Exec(ctx); err != nil {
+		return err
+	}
+	_, err := tx.NewCreateIndex().Table("release_assets").Index("idx_release_assets_release").
+		Column("release_id", "id").IfNotExists().Exec(ctx)
 	return err
 }
 
 func down000025(ctx context.Context, tx bun.Tx) error {
-	_, err := tx.NewDropTable().Model((*m000025Release)(nil)).IfExists().Exec(ctx)
-	return err
+	for _, model := range []any{(*m000025ReleaseAsset)(nil), (*m000025Release)(nil)} {
+		if _, err := tx.NewDropTable().Model(model).IfExists().Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }

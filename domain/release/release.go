@@ -48,3 +48,17 @@ func (f Filter) NormalisedKeyword() string { return strings.ToLower(strings.Trim
 // VisibleTo reports whether a caller who may (or may not) write the
 // repository's releases may see r: drafts are for writers only.
 func (r *Release) VisibleTo(writer bool) bool { return writer || !r.IsDraft }
+
+// Asset is one file attached to a release; its bytes are stored under its
+// UUID, which also makes its download address.
+type Asset struct {
+	ID            int64
+	UUID          string
+	RepoID        int64
+	ReleaseID     int64
+	UploaderID    int64
+	Name          string
+	Size          int64
+	DownloadCount int64
+	Created       time.Time
+}
