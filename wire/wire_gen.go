@@ -92,11 +92,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, transportService, settings, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup4()
@@ -105,6 +100,11 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, attachmentBlobs, clock, service, reposService, transportService, settings, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
@@ -246,11 +246,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, clock, service, reposService, transportService, settings, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup4()
@@ -259,6 +254,11 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	transportService := transport.NewService(stores, transactor, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, attachmentBlobs, clock, service, reposService, transportService, settings, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()

@@ -204,7 +204,7 @@ func (s releases) toRelease(q *request, v content.ReleaseView) releaseDTO {
 		ID: r.ID, TagName: r.TagName, Target: r.Target, Title: r.Title, Note: r.Note,
 		URL: api, HTMLURL: html + "/releases/tag/" + escapeSegments(r.TagName), UploadURL: api + "/assets",
 		HideArchiveLinks: r.HideArchiveLinks, IsDraft: r.IsDraft, IsPrerelease: r.IsPrerelease,
-		CreatedAt: r.Created, Publisher: s.toUser(q.caller, v.Publisher), Attachments: []attachmentDTO{},
+		CreatedAt: r.Created, Publisher: s.toUser(q.caller, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
 	}
 	if !r.HideArchiveLinks {
 		d.TarURL = html + "/archive/" + escapeSegments(r.TagName) + ".tar.gz"

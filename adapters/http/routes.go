@@ -71,6 +71,7 @@ func (s *Server) routes() []route {
 		s.tagRoutes(),
 		s.tagProtectionRoutes(),
 		s.releaseRoutes(),
+		s.releaseAssetRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),

@@ -24,10 +24,12 @@ type Releases struct{ *Service }
 // Releases returns the release use cases.
 func (s *Service) Releases() Releases { return Releases{s} }
 
-// ReleaseView is a release with its publisher (a ghost when the account is gone).
+// ReleaseView is a release with its publisher (a ghost when the account
+// is gone) and its assets, oldest first.
 type ReleaseView struct {
 	*release.Release
 	Publisher *user.User
+	Assets    []*release.Asset
 }
 
 // CreateReleaseInput is Gitea's CreateReleaseOption.
@@ -273,10 +275,24 @@ func (s Releases) DeleteByTag(ctx context.Context, a *repos.Access, tag string) 
 	return s.delete(ctx, a, r)
 }
 
+// delete deletes r with its asset rows in one transaction, then their bytes.
 func (s Releases) delete(ctx context.Context, a *repos.Access, r *release.Release) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	var uuids []string
+	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		assets, err := tx.ReleaseAssets.List(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		uuids = uuids[:0]
+		for _, as := range assets {
+			uuids = append(uuids, as.UUID)
+		}
 		return notFoundAs(tx.Releases.Delete(ctx, a.Repo.ID, r.ID), errReleaseNotFound)
-	})
+	}); err != nil {
+		return err
+	}
+	s.removeBlobs(ctx, uuids)
+	return nil
 }
 
 // recordPush, inside the transaction that records a push, turns the
@@ -312,7 +328,8 @@ func (s Releases) view(ctx context.Context, r *release.Release) (ReleaseView, er
 	return v[0], nil
 }
 
-// withPublishers pairs releases with their publishers, fetched in one query.
+// withPublishers pairs releases with their publishers and their assets,
+// each fetched in one query.
 func (s Releases) withPublishers(ctx context.Context, list []*release.Release) ([]ReleaseView, error) {
 	out := make([]ReleaseView, len(list))
 	if len(list) == 0 {
@@ -326,12 +343,20 @@ func (s Releases) withPublishers(ctx context.Context, list []*release.Release) (
 	if err != nil {
 		return nil, err
 	}
+	relIDs := make([]int64, len(list))
+	for i, r := range list {
+		relIDs[i] = r.ID
+	}
+	assets, err := s.stores.ReleaseAssets.OfReleases(ctx, relIDs)
+	if err != nil {
+		return nil, err
+	}
 	byID := make(map[int64]*user.User, len(users))
 	for _, u := range users {
 		byID[u.ID] = u
 	}
 	for i, r := range list {
-		out[i] = ReleaseView{Release: r, Publisher: byID[r.PublisherID]}
+		out[i] = ReleaseView{Release: r, Publisher: byID[r.PublisherID], Assets: assets[r.ID]}
 		if out[i].Publisher == nil {
 			out[i].Publisher = ghost()
 		}

@@ -21,10 +21,12 @@ import (
 
 // Service runs the content use cases.
 type Service struct {
-	stores   ports.Stores
-	tx       ports.Transactor
-	git      ports.GitContent
-	storage  ports.GitStorage
+	stores  ports.Stores
+	tx      ports.Transactor
+	git     ports.GitContent
+	storage ports.GitStorage
+	// blobs holds release assets' bytes, in the issue attachments' store.
+	blobs    ports.AttachmentBlobs
 	clock    ports.Clock
 	users    *users.Service
 	repos    *repos.Service
@@ -44,9 +46,9 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	clock ports.Clock, us *users.Service, rs *repos.Service, ts *transport.Service, settings site.Settings,
-	log *slog.Logger) *Service {
-	s := &Service{stores: stores, tx: tx, git: git, storage: storage, clock: clock, users: us, repos: rs,
+	blobs ports.AttachmentBlobs, clock ports.Clock, us *users.Service, rs *repos.Service, ts *transport.Service,
+	settings site.Settings, log *slog.Logger) *Service {
+	s := &Service{stores: stores, tx: tx, git: git, storage: storage, blobs: blobs, clock: clock, users: us, repos: rs,
 		settings: settings, log: log}
 	ts.OnPush(Releases{s}.recordPush)
 	return s
