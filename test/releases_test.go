@@ -320,10 +320,11 @@ func TestReleaseTagProtection(t *testing.T) {
 		http.StatusConflict, "a tag attached to a release cannot be deleted directly")
 }
 
-// TestReleaseAccessMatrix runs every release route against every kind of
-// caller on a public and a private repository. Writes that pass the
-// access checks are refused further on (a tag name git refuses, an
-// absent release), so every actor meets the same state.
+// TestReleaseAccessMatrix runs every release and release asset route
+// against every kind of caller on a public and a private repository.
+// Writes that pass the access checks are refused further on (a tag name
+// git refuses, an upload without a name, an absent release or asset), so
+// every actor meets the same state.
 func TestReleaseAccessMatrix(t *testing.T) {
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -348,7 +349,11 @@ func TestReleaseAccessMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatalf("draft: %v", err)
 		}
-		vars[vis] = map[string]string{"{id}": itoaTest(rel.ID), "{draft}": itoaTest(draft.ID)}
+		asset, _, err := aliceC.CreateReleaseAttachment("alice", repo, rel.ID, strings.NewReader("bytes"), "f.txt")
+		if err != nil {
+			t.Fatalf("asset: %v", err)
+		}
+		vars[vis] = map[string]string{"{id}": itoaTest(rel.ID), "{draft}": itoaTest(draft.ID), "{asset}": itoaTest(asset.ID)}
 	}
 	headers := map[string]string{
 		"outsider":      testserver.Basic("carol", userPassword),
@@ -381,6 +386,12 @@ func TestReleaseAccessMatrix(t *testing.T) {
 		{"PATCH", "/releases/{id}", bad, refused("422")},
 		{"DELETE", "/releases/999999", nil, refused("404")},
 		{"DELETE", "/releases/tags/nope", nil, refused("404")},
+		{"GET", "/releases/{id}/assets", nil, read},
+		{"GET", "/releases/{id}/assets/{asset}", nil, read},
+		{"GET", "/releases/{draft}/assets", nil, writerOnly("200")},
+		{"POST", "/releases/{id}/assets", "no name", refused("400")},
+		{"PATCH", "/releases/{id}/assets/{asset}", map[string]any{"name": "../"}, refused("422")},
+		{"DELETE", "/releases/{id}/assets/999999", nil, refused("404")},
 	}
 	runPullMatrix(t, srv, headers, held, vars, routes)
 

@@ -23,8 +23,9 @@ import (
 )
 
 // TestReleaseListStatementCount pins that GET R/releases costs as many
-// statements for a page of 50 releases (by several publishers) as for a
-// page of one: the page, its count and the publishers are each one query.
+// statements for a page of 50 releases (by several publishers, two assets
+// each) as for a page of one: the page, its count, the publishers and the
+// assets are each one query.
 func TestReleaseListStatementCount(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
@@ -64,6 +65,13 @@ func TestReleaseListStatementCount(t *testing.T) {
 						Created: at.Add(time.Duration(k) * time.Minute), Published: at}
 					if err := tx.Releases.Create(ctx, rel); err != nil {
 						return err
+					}
+					for n := range 2 {
+						if err := tx.ReleaseAssets.Create(ctx, &release.Asset{UUID: "u-" + itoa(k) + "-" + itoa(n),
+							RepoID: r.ID, ReleaseID: rel.ID, UploaderID: rel.PublisherID, Name: "f" + itoa(n) + ".zip",
+							Size: 10, Created: at}); err != nil {
+							return err
+						}
 					}
 				}
 				return nil
@@ -114,6 +122,7 @@ func TestReleaseListStatementCount(t *testing.T) {
 			is.Equal(filtered, fifty)
 			for _, rel := range listFifty {
 				is.True(rel.Publisher != nil && rel.Publisher.UserName != "")
+				is.Equal(len(rel.Attachments), 2)
 			}
 		})
 	}
