@@ -85,6 +85,19 @@ func releaseAssets(t *testing.T, opts ...testserver.Option) {
 	is.Equal(resp2.StatusCode, http.StatusCreated)
 	is.Equal(e.Name, "tool-1.0.zip")
 
+	// Gitea's address by tag and name serves it too, counted.
+	resp, body = downloadAttachment(t, srv.URL+"/alice/code/releases/download/v1/tool-1.0.zip")
+	is.Equal(resp.StatusCode, http.StatusOK)
+	is.True(bytes.Equal(body, zip))
+	one, _, err = alice.GetReleaseAttachment("alice", "code", rel.ID, a.ID)
+	is.NoErr(err)
+	is.Equal(one.DownloadCount, int64(2))
+	for _, p := range []string{"/alice/code/releases/download/v1/tool.zip", "/alice/code/releases/download/v9/tool-1.0.zip",
+		"/alice/nope/releases/download/v1/tool-1.0.zip"} {
+		resp, _ = downloadAttachment(t, srv.URL+p)
+		is.Equal(resp.StatusCode, http.StatusNotFound)
+	}
+
 	t.Run("BadInput", func(t *testing.T) {
 		is := is.New(t)
 		n := attachmentBlobCount(t, srv)
@@ -123,7 +136,7 @@ func releaseAssets(t *testing.T, opts ...testserver.Option) {
 }
 
 // TestReleaseAssetDownloadAccess downloads the assets of a private
-// repository's release and of a draft: only who may read the releases
+// repository's release and of a draft, by UUID and by tag and name: only who may read the releases
 // (and, for a draft, write them) gets the bytes; others get 404.
 func TestReleaseAssetDownloadAccess(t *testing.T) {
 	srv := testserver.Start(t)
@@ -142,12 +155,21 @@ func TestReleaseAssetDownloadAccess(t *testing.T) {
 	a, d := up(pub.ID), up(draft.ID)
 	repoToken := srv.CreateToken("reader", userPassword, "read:repository")
 	issueToken := srv.CreateToken("reader", userPassword, "read:issue")
+	byName := func(tag string) *gitea.Attachment {
+		return &gitea.Attachment{DownloadURL: srv.URL + "/alice/code/releases/download/" + tag + "/f.txt"}
+	}
 	for _, c := range []struct {
 		who    string
 		header []string
 		asset  *gitea.Attachment
 		want   int
 	}{
+		{"anonymous, by name", nil, byName("v1"), http.StatusNotFound},
+		{"outsider, by name", basicAs("carol"), byName("v1"), http.StatusNotFound},
+		{"reader, by name", basicAs("reader"), byName("v1"), http.StatusOK},
+		{"reader's issue token, by name", []string{"Authorization", "token " + issueToken}, byName("v1"), http.StatusForbidden},
+		{"reader, draft by name", basicAs("reader"), byName("v2"), http.StatusNotFound},
+		{"writer, draft by name", basicAs("writer"), byName("v2"), http.StatusOK},
 		{"anonymous", nil, a, http.StatusNotFound},
 		{"outsider", basicAs("carol"), a, http.StatusNotFound},
 		{"reader", basicAs("reader"), a, http.StatusOK},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
@@ -229,20 +230,12 @@ func uploadError(err error) error {
 // sent as plain downloads.
 func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	uuid := strings.TrimPrefix(r.URL.Path, "/attachments/")
-	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	caller, err := s.downloadCaller(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	actor := caller.Actor()
-	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	// A release asset's address is the same; its token scope is the repository's.
 	if as, f, ok, err := s.content.ReleaseAssets().DownloadByUUID(r.Context(), caller, uuid); ok {
 		if err != nil {
@@ -264,6 +257,24 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	s.sendAttachment(w, r, att.Name, att.CreatedAt, f)
+}
+
+// downloadCaller is who asks for a download outside the API: signed in
+// (or not) as the API accepts, with a usable account where the site
+// requires one to read.
+func (s *kernel) downloadCaller(r *http.Request) (auth.Caller, error) {
+	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	if err != nil {
+		return auth.Caller{}, err
+	}
+	actor := caller.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
+		return auth.Caller{}, err
+	}
+	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
+		return auth.Caller{}, err
+	}
+	return caller, nil
 }
 
 // sendAttachment sends a stored file: its type sniffed from its bytes,

@@ -2,7 +2,10 @@ package http
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+
+	"github.com/gorilla/mux"
 
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/errs"
@@ -23,6 +26,32 @@ func (s *kernel) releaseAssetRoutes() []route {
 		{"PATCH", R + "/releases/{id}/assets/{attachment_id}", scopes(catRepo), "RR(releases),T,RW(releases)", h.editAsset},
 		{"DELETE", R + "/releases/{id}/assets/{attachment_id}", scopes(catRepo), "RR(releases),T,RW(releases)", h.deleteAsset},
 	}
+}
+
+// serveReleaseAsset answers GET /{owner}/{repo}/releases/download/{tag}/{name},
+// Gitea's address of a release asset by its release's tag and its name,
+// outside the API, as serveAttachment sends one by UUID.
+func (s *kernel) serveReleaseAsset(w http.ResponseWriter, r *http.Request) {
+	caller, err := s.downloadCaller(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	vars := mux.Vars(r)
+	var parts [4]string
+	for i, k := range []string{"owner", "repo", "tag", "name"} {
+		if parts[i], err = url.PathUnescape(vars[k]); err != nil {
+			s.writeError(w, r, errs.NotFound("attachment does not exist"))
+			return
+		}
+	}
+	as, f, err := s.content.ReleaseAssets().DownloadByName(r.Context(), caller, parts[0], parts[1], parts[2], parts[3])
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer f.Close()
+	s.sendAttachment(w, r, as.Name, as.Created, f)
 }
 
 // releaseAndAssetID reads {id}, then {attachment_id}.

@@ -148,21 +148,57 @@ func (s ReleaseAssets) Delete(ctx context.Context, a *repos.Access, releaseID, i
 	return nil
 }
 
-// DownloadByName opens asset name of the release of tag (a draft's for
-// writers only) and counts the download.
-func (s ReleaseAssets) DownloadByName(ctx context.Context, a *repos.Access, tag, name string) (*release.Asset, io.ReadSeekCloser, error) {
+// DownloadByName opens asset name of the release of tag in owner/repo
+// for caller c (Gitea's /{owner}/{repo}/releases/download/{tag}/{name}):
+// 404 unless c may read the repository's releases (and, for a draft,
+// write them). The download is counted.
+func (s ReleaseAssets) DownloadByName(ctx context.Context, c auth.Caller, owner, repo, tag, name string) (*release.Asset, io.ReadSeekCloser, error) {
 	if err := s.rules().CheckEnabled(); err != nil {
+		return nil, nil, err
+	}
+	a, err := s.repos.Open(ctx, c, owner, repo)
+	if err != nil {
+		return nil, nil, assetRepoErr(err)
+	}
+	if err := readsReleases(c, a); err != nil {
 		return nil, nil, err
 	}
 	v, err := Releases{s.Service}.GetByTag(ctx, a, tag)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, errAssetNotFound
 	}
 	as, err := s.stores.ReleaseAssets.GetByName(ctx, v.ID, name)
 	if err != nil {
 		return nil, nil, notFoundAs(err, errAssetNotFound)
 	}
 	return s.open(ctx, as)
+}
+
+// assetRepoErr answers a repository that cannot be opened (absent,
+// hidden or moved) as an absent asset.
+func assetRepoErr(err error) error {
+	var moved *repos.RenamedError
+	if errors.Is(err, errs.ErrNotFound) || errors.As(err, &moved) {
+		return errAssetNotFound
+	}
+	return err
+}
+
+// readsReleases checks that caller c, through a, may read the repository's
+// releases as the release routes' RR(releases) and token scope do: a token
+// needs the repository scope (403), and others answer 404.
+func readsReleases(c auth.Caller, a *repos.Access) error {
+	if err := permission.CheckScope(c.Actor(), false, repositoryScope); err != nil {
+		return err
+	}
+	if err := permission.CheckPublicOnly(c.Actor(), []token.Category{repositoryScope},
+		permission.PublicTarget{RepoPrivate: a.Repo.Private}); err != nil {
+		return errAssetNotFound
+	}
+	if !a.Perm.CanRead(permission.UnitReleases) && !a.Perm.IsAdmin() {
+		return errAssetNotFound
+	}
+	return nil
 }
 
 // DownloadByUUID finds the asset with this download UUID for caller c and
@@ -180,23 +216,12 @@ func (s ReleaseAssets) DownloadByUUID(ctx context.Context, c auth.Caller, uuid s
 	if err := s.rules().CheckEnabled(); err != nil {
 		return nil, nil, true, err
 	}
-	if err := permission.CheckScope(c.Actor(), false, repositoryScope); err != nil {
-		return nil, nil, true, err
-	}
 	a, err := s.repos.OpenByID(ctx, c, as.RepoID)
 	if err != nil {
-		var moved *repos.RenamedError
-		if errors.Is(err, errs.ErrNotFound) || errors.As(err, &moved) {
-			return nil, nil, true, errAssetNotFound
-		}
+		return nil, nil, true, assetRepoErr(err)
+	}
+	if err := readsReleases(c, a); err != nil {
 		return nil, nil, true, err
-	}
-	if err := permission.CheckPublicOnly(c.Actor(), []token.Category{repositoryScope},
-		permission.PublicTarget{RepoPrivate: a.Repo.Private}); err != nil {
-		return nil, nil, true, errAssetNotFound
-	}
-	if !a.Perm.CanRead(permission.UnitReleases) && !a.Perm.IsAdmin() {
-		return nil, nil, true, errAssetNotFound
 	}
 	if _, err := (Releases{s.Service}).get(ctx, a, as.ReleaseID); err != nil {
 		return nil, nil, true, errAssetNotFound
