@@ -18,6 +18,8 @@ type Stores struct {
 
 	BranchProtections BranchProtectionStore
 	TagProtections    TagProtectionStore
+	Releases          ReleaseStore
+	ReleaseAssets     ReleaseAssetStore
 
 	CommitStatuses CommitStatusStore
 

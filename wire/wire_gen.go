@@ -92,10 +92,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, storage, clock, dispatcher, service, reposService, settings, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup4()
@@ -104,8 +100,12 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
+	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
@@ -246,10 +246,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, storage, clock, dispatcher, service, reposService, settings, logger)
-	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
-	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
-	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	attachmentBlobs, err := provideAttachments(o)
 	if err != nil {
 		cleanup4()
@@ -258,8 +254,12 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
+	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
+	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
+	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
+	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)

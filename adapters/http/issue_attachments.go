@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
@@ -178,18 +179,24 @@ func readUpload(q *request) issues.UploadSource {
 			if n := q.r.URL.Query().Get("name"); n != "" {
 				name = n
 			}
-			br := bufio.NewReaderSize(uploadReader{part}, uploadSniffLen)
-			head, err := br.Peek(uploadSniffLen)
-			if err != nil && !errors.Is(err, io.EOF) {
-				return issues.Upload{}, uploadError(err)
-			}
-			sniffed := ""
-			if len(head) > 1 { // as Gitea, one byte tells nothing
-				sniffed = http.DetectContentType(head)
-			}
-			return issues.Upload{Name: name, Sniffed: sniffed, Content: br}, nil
+			return sniffedUpload(name, part)
 		}
 	}
+}
+
+// sniffedUpload streams body as the upload name, its type sniffed from
+// its first bytes.
+func sniffedUpload(name string, body io.Reader) (issues.Upload, error) {
+	br := bufio.NewReaderSize(uploadReader{body}, uploadSniffLen)
+	head, err := br.Peek(uploadSniffLen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return issues.Upload{}, uploadError(err)
+	}
+	sniffed := ""
+	if len(head) > 1 { // as Gitea, one byte tells nothing
+		sniffed = http.DetectContentType(head)
+	}
+	return issues.Upload{Name: name, Sniffed: sniffed, Content: br}, nil
 }
 
 // uploadReader turns the body limit's error into a 413 while the store
@@ -223,18 +230,20 @@ func uploadError(err error) error {
 // sent as plain downloads.
 func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	uuid := strings.TrimPrefix(r.URL.Path, "/attachments/")
-	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	caller, err := s.downloadCaller(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	actor := caller.Actor()
-	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
-		s.writeError(w, r, err)
+	// A release asset's address is the same; its token scope is the repository's.
+	if as, f, ok, err := s.content.ReleaseAssets().DownloadByUUID(r.Context(), caller, uuid); ok {
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		defer f.Close()
+		s.sendAttachment(w, r, as.Name, as.Created, f)
 		return
 	}
 	if err := permission.CheckScope(actor, false, catIssue); err != nil {
@@ -247,6 +256,31 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
+	s.sendAttachment(w, r, att.Name, att.CreatedAt, f)
+}
+
+// downloadCaller is who asks for a download outside the API: signed in
+// (or not) as the API accepts, with a usable account where the site
+// requires one to read.
+func (s *kernel) downloadCaller(r *http.Request) (auth.Caller, error) {
+	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	if err != nil {
+		return auth.Caller{}, err
+	}
+	actor := caller.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
+		return auth.Caller{}, err
+	}
+	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
+		return auth.Caller{}, err
+	}
+	return caller, nil
+}
+
+// sendAttachment sends a stored file: its type sniffed from its bytes,
+// never taken from its name or the uploader; types a browser would run
+// go as downloads.
+func (s *kernel) sendAttachment(w http.ResponseWriter, r *http.Request, name string, created time.Time, f io.ReadSeeker) {
 	head := make([]byte, uploadSniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -260,11 +294,11 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	ctype, disposition := attachmentType(http.DetectContentType(head[:n]))
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": att.Name}))
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": name}))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=300")
-	http.ServeContent(w, r, "", att.CreatedAt, f)
+	http.ServeContent(w, r, "", created, f)
 }
 
 // attachmentType is how an attachment of a sniffed type is sent: images

@@ -71,6 +71,8 @@ func (s *Server) routes() []route {
 		s.tagRoutes(),
 		s.branchProtectionRoutes(),
 		s.tagProtectionRoutes(),
+		s.releaseRoutes(),
+		s.releaseAssetRoutes(),
 		s.gitRefRoutes(),
 		s.commitRoutes(),
 		s.compareRoutes(),

@@ -103,6 +103,8 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)
+	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
+		HandlerFunc(s.serveReleaseAsset)
 	api := router.PathPrefix(apiPrefix).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err

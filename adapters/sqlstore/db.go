@@ -190,6 +190,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 
 		BranchProtections: &BranchProtectionStore{c: c},
 		TagProtections:    &TagProtectionStore{c: c},
+		Releases:          &ReleaseStore{c: c},
+		ReleaseAssets:     &ReleaseAssetStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

@@ -88,6 +88,7 @@ func migrations() *migrate.Migrations {
 	add("000021", "branch_protections", up000021, down000021)
 	add("000022", "tag_protections", up000022, down000022)
 	add("000023", "pull_reviews", up000023, down000023)
+	add("000025", "releases", up000025, down000025)
 	return ms
 }
 

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/site"
@@ -25,7 +26,9 @@ type Service struct {
 	git     ports.GitContent
 	storage ports.GitStorage
 	// refs moves branches by compare-and-swap and answers ancestry.
-	refs     ports.GitPulls
+	refs ports.GitPulls
+	// blobs holds release assets' bytes, in the issue attachments' store.
+	blobs    ports.AttachmentBlobs
 	clock    ports.Clock
 	events   ports.Events
 	users    *users.Service
@@ -46,11 +49,13 @@ func (s *Service) OnStatus(f StatusRecorder) { s.statusRecorders = append(s.stat
 
 // NewService builds the content use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, storage ports.GitStorage,
-	refs ports.GitPulls, clock ports.Clock, events ports.Events, us *users.Service, rs *repos.Service,
-	settings site.Settings, log *slog.Logger) *Service {
-	return &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, clock: clock, events: events,
-		users: us, repos: rs,
+	refs ports.GitPulls, blobs ports.AttachmentBlobs, clock ports.Clock, events ports.Events, us *users.Service,
+	rs *repos.Service, ts *transport.Service, settings site.Settings, log *slog.Logger) *Service {
+	s := &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, blobs: blobs, clock: clock,
+		events: events, users: us, repos: rs,
 		settings: settings, log: log}
+	ts.OnPush(Releases{s}.recordPush)
+	return s
 }
 
 // pathOf addresses r's Git repository.

@@ -90,8 +90,13 @@ func (s Tags) tagger(u *user.User) ports.GitSignature {
 	return ports.GitSignature{Name: id.Name, Email: id.Email, When: s.clock.Now()}
 }
 
-// Delete deletes a tag.
+// Delete deletes a tag; a tag under a release stays (409), as in Gitea.
 func (s Tags) Delete(ctx context.Context, a *repos.Access, name string) error {
+	if used, err := s.tagHasRelease(ctx, a.Repo.ID, name); err != nil {
+		return err
+	} else if used {
+		return errs.Conflict("a tag attached to a release cannot be deleted directly")
+	}
 	if err := s.checkTagProtection(ctx, a, name, msgTagDeleteProtected); err != nil {
 		return err
 	}

@@ -1,0 +1,129 @@
+package sqlstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"code.gitea.io/sdk/gitea"
+	"github.com/matryer/is"
+
+	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/domain/release"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/wire"
+)
+
+// TestReleaseListStatementCount pins that GET R/releases costs as many
+// statements for a page of 50 releases (by several publishers, two assets
+// each) as for a page of one: the page, its count, the publishers and the
+// assets are each one query.
+func TestReleaseListStatementCount(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			cfg := b.cfg(t)
+			settings := site.Defaults()
+			settings.BaseURL = "http://127.0.0.1:3000"
+			app, cleanup, err := wire.Init(t.Context(), wire.Options{Site: settings, DataDir: t.TempDir(),
+				DSN: cfg.DSN, Log: slog.New(slog.DiscardHandler)})
+			is.NoErr(err)
+			t.Cleanup(cleanup)
+			_, err = app.Prepare(t.Context())
+			is.NoErr(err)
+			ctx := context.Background()
+			admin, err := app.Users.Resolve(ctx, auth.Caller{}, "admin")
+			is.NoErr(err)
+			caller := auth.Caller{User: admin, Method: auth.MethodToken}
+			r, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "released", AutoInit: true})
+			is.NoErr(err)
+
+			var reader *user.User
+			err = app.DB.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+				var people []*user.User
+				for _, name := range []string{"reader", "alice", "bob", "carol"} {
+					u := newUser(name)
+					if err := tx.Users.Create(ctx, u); err != nil {
+						return err
+					}
+					people = append(people, u)
+				}
+				reader = people[0]
+				at := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+				for k := range 60 {
+					rel := &release.Release{RepoID: r.ID, PublisherID: people[k%4].ID, TagName: "v" + itoa(k),
+						Target: "main", Title: "release", Note: "notes", IsPrerelease: k%5 == 0,
+						Created: at.Add(time.Duration(k) * time.Minute), Published: at}
+					if err := tx.Releases.Create(ctx, rel); err != nil {
+						return err
+					}
+					for n := range 2 {
+						if err := tx.ReleaseAssets.Create(ctx, &release.Asset{UUID: "u-" + itoa(k) + "-" + itoa(n),
+							RepoID: r.ID, ReleaseID: rel.ID, UploaderID: rel.PublisherID, Name: "f" + itoa(n) + ".zip",
+							Size: 10, Created: at}); err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			})
+			is.NoErr(err)
+			_, secret, err := app.Users.Tokens().Create(ctx, reader.ID, "releases", []string{"read:repository"})
+			is.NoErr(err)
+
+			get := func(query string) []*gitea.Release {
+				t.Helper()
+				req := httptest.NewRequest(http.MethodGet, "/api/v1/repos/admin/released/releases?"+query, nil)
+				req.Header.Set("Authorization", "token "+secret)
+				rec := httptest.NewRecorder()
+				app.HTTP.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					t.Fatalf("GET releases?%s: %d %s", query, rec.Code, rec.Body)
+				}
+				var list []*gitea.Release
+				is.NoErr(json.Unmarshal(rec.Body.Bytes(), &list))
+				return list
+			}
+			var mu sync.Mutex
+			var texts []string
+			app.DB.TraceStatements(func(q string) {
+				mu.Lock()
+				defer mu.Unlock()
+				texts = append(texts, q[:min(len(q), 120)])
+			})
+			count := func(query string) (int64, []*gitea.Release) {
+				get(query)
+				mu.Lock()
+				texts = nil
+				mu.Unlock()
+				prepared := app.DB.PreparedReadRuns()
+				list := get(query)
+				mu.Lock()
+				defer mu.Unlock()
+				return int64(len(texts)) + app.DB.PreparedReadRuns() - prepared, list
+			}
+			one, listOne := count("limit=1")
+			fifty, listFifty := count("limit=50")
+			t.Logf("statements: %d for 1 release, %d for 50", one, fifty)
+			is.Equal(len(listOne), 1)
+			is.Equal(len(listFifty), 50)
+			is.Equal(one, fifty)
+			filtered, listFiltered := count("limit=50&pre-release=false&q=v")
+			is.Equal(len(listFiltered), 48)
+			is.Equal(filtered, fifty)
+			for _, rel := range listFifty {
+				is.True(rel.Publisher != nil && rel.Publisher.UserName != "")
+				is.Equal(len(rel.Attachments), 2)
+			}
+		})
+	}
+}
