@@ -2,28 +2,20 @@ package sqlstore_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
-	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
-	"github.com/depothq/depot/wire"
 )
 
 // forkRow makes a fork of base owned by u straight through the store (no
@@ -98,19 +90,8 @@ func TestPullListStatementCount(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			cfg := b.cfg(t)
-			settings := site.Defaults()
-			settings.BaseURL = "http://127.0.0.1:3000"
-			app, cleanup, err := wire.Init(t.Context(), wire.Options{Site: settings, DataDir: t.TempDir(),
-				DSN: cfg.DSN, Log: slog.New(slog.DiscardHandler)})
-			is.NoErr(err)
-			t.Cleanup(cleanup)
-			_, err = app.Prepare(t.Context())
-			is.NoErr(err)
+			app, admin, caller := statementApp(t, b)
 			ctx := context.Background()
-			admin, err := app.Users.Resolve(ctx, auth.Caller{}, "admin")
-			is.NoErr(err)
-			caller := auth.Caller{User: admin, Method: auth.MethodToken}
 			one, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "one", AutoInit: true})
 			is.NoErr(err)
 			many, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "many", AutoInit: true})
@@ -180,41 +161,16 @@ func TestPullListStatementCount(t *testing.T) {
 			_, secret, err := app.Users.Tokens().Create(ctx, reader.ID, "pulls", []string{"read:repository", "read:issue"})
 			is.NoErr(err)
 
-			get := func(path string) []*gitea.PullRequest {
-				t.Helper()
-				req := httptest.NewRequest(http.MethodGet, "/api/v1/repos/admin/"+path, nil)
-				req.Header.Set("Authorization", "token "+secret)
-				rec := httptest.NewRecorder()
-				app.HTTP.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
-				}
-				var list []*gitea.PullRequest
-				is.NoErr(json.Unmarshal(rec.Body.Bytes(), &list))
-				return list
-			}
-			var mu sync.Mutex
-			var texts []string
-			app.DB.TraceStatements(func(q string) {
-				mu.Lock()
-				defer mu.Unlock()
-				texts = append(texts, q[:min(len(q), 120)])
-			})
+			counter := newStatementCounter(t, app, secret)
 			type measure struct {
 				n     int64
 				texts []string
 				list  []*gitea.PullRequest
 			}
 			count := func(path string) measure {
-				get(path) // warms the token cache and prepares the statements
-				mu.Lock()
-				texts = nil
-				mu.Unlock()
-				prepared := app.DB.PreparedReadRuns()
-				list := get(path)
-				mu.Lock()
-				defer mu.Unlock()
-				return measure{int64(len(texts)) + app.DB.PreparedReadRuns() - prepared, texts, list}
+				var list []*gitea.PullRequest
+				n, texts := counter.count("repos/admin/"+path, &list)
+				return measure{n, texts, list}
 			}
 			same := func(what string, a, b measure, extra int64) {
 				t.Helper()

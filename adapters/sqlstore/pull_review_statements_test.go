@@ -2,26 +2,18 @@ package sqlstore_test
 
 import (
 	"context"
-	"encoding/json"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
 
-	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/pull"
-	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
-	"github.com/depothq/depot/wire"
 )
 
 // TestPullReviewListStatementCount pins that GET R/pulls/{index}/reviews
@@ -33,19 +25,8 @@ func TestPullReviewListStatementCount(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			cfg := b.cfg(t)
-			settings := site.Defaults()
-			settings.BaseURL = "http://127.0.0.1:3000"
-			app, cleanup, err := wire.Init(t.Context(), wire.Options{Site: settings, DataDir: t.TempDir(),
-				DSN: cfg.DSN, Log: slog.New(slog.DiscardHandler)})
-			is.NoErr(err)
-			t.Cleanup(cleanup)
-			_, err = app.Prepare(t.Context())
-			is.NoErr(err)
+			app, admin, caller := statementApp(t, b)
 			ctx := context.Background()
-			admin, err := app.Users.Resolve(ctx, auth.Caller{}, "admin")
-			is.NoErr(err)
-			caller := auth.Caller{User: admin, Method: auth.MethodToken}
 			base, err := app.Repos.Create(ctx, caller, admin, repos.CreateInput{Name: "reviewed", AutoInit: true})
 			is.NoErr(err)
 
@@ -91,36 +72,11 @@ func TestPullReviewListStatementCount(t *testing.T) {
 			_, secret, err := app.Users.Tokens().Create(ctx, reader.ID, "reviews", []string{"read:repository"})
 			is.NoErr(err)
 
-			get := func(path string) []*gitea.PullReview {
-				t.Helper()
-				req := httptest.NewRequest(http.MethodGet, "/api/v1/repos/admin/reviewed/pulls/1/"+path, nil)
-				req.Header.Set("Authorization", "token "+secret)
-				rec := httptest.NewRecorder()
-				app.HTTP.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
-				}
-				var list []*gitea.PullReview
-				is.NoErr(json.Unmarshal(rec.Body.Bytes(), &list))
-				return list
-			}
-			var mu sync.Mutex
-			var texts []string
-			app.DB.TraceStatements(func(q string) {
-				mu.Lock()
-				defer mu.Unlock()
-				texts = append(texts, q[:min(len(q), 120)])
-			})
+			counter := newStatementCounter(t, app, secret)
 			count := func(path string) (int64, []*gitea.PullReview) {
-				get(path)
-				mu.Lock()
-				texts = nil
-				mu.Unlock()
-				prepared := app.DB.PreparedReadRuns()
-				list := get(path)
-				mu.Lock()
-				defer mu.Unlock()
-				return int64(len(texts)) + app.DB.PreparedReadRuns() - prepared, list
+				var list []*gitea.PullReview
+				n, _ := counter.count("repos/admin/reviewed/pulls/1/"+path, &list)
+				return n, list
 			}
 			one, listOne := count("reviews?limit=1")
 			fifty, listFifty := count("reviews?limit=50")
