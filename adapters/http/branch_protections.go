@@ -240,41 +240,12 @@ func (b editBranchProtectionBody) input() repos.BranchRuleInput {
 	}
 }
 
-// branchProtectionDTO is Gitea's BranchProtection.
+// branchProtectionDTO is Gitea's BranchProtection: the fields of the
+// create option, and the rule's times.
 type branchProtectionDTO struct {
-	BranchName                    string    `json:"branch_name"`
-	RuleName                      string    `json:"rule_name"`
-	Priority                      int64     `json:"priority"`
-	EnablePush                    bool      `json:"enable_push"`
-	EnablePushWhitelist           bool      `json:"enable_push_whitelist"`
-	PushWhitelistUsernames        []string  `json:"push_whitelist_usernames"`
-	PushWhitelistTeams            []string  `json:"push_whitelist_teams"`
-	PushWhitelistDeployKeys       bool      `json:"push_whitelist_deploy_keys"`
-	EnableForcePush               bool      `json:"enable_force_push"`
-	EnableForcePushAllowlist      bool      `json:"enable_force_push_allowlist"`
-	ForcePushAllowlistUsernames   []string  `json:"force_push_allowlist_usernames"`
-	ForcePushAllowlistTeams       []string  `json:"force_push_allowlist_teams"`
-	ForcePushAllowlistDeployKeys  bool      `json:"force_push_allowlist_deploy_keys"`
-	EnableMergeWhitelist          bool      `json:"enable_merge_whitelist"`
-	MergeWhitelistUsernames       []string  `json:"merge_whitelist_usernames"`
-	MergeWhitelistTeams           []string  `json:"merge_whitelist_teams"`
-	EnableStatusCheck             bool      `json:"enable_status_check"`
-	StatusCheckContexts           []string  `json:"status_check_contexts"`
-	RequiredApprovals             int64     `json:"required_approvals"`
-	EnableApprovalsWhitelist      bool      `json:"enable_approvals_whitelist"`
-	ApprovalsWhitelistUsernames   []string  `json:"approvals_whitelist_username"`
-	ApprovalsWhitelistTeams       []string  `json:"approvals_whitelist_teams"`
-	BlockOnRejectedReviews        bool      `json:"block_on_rejected_reviews"`
-	BlockOnOfficialReviewRequests bool      `json:"block_on_official_review_requests"`
-	BlockOnOutdatedBranch         bool      `json:"block_on_outdated_branch"`
-	DismissStaleApprovals         bool      `json:"dismiss_stale_approvals"`
-	IgnoreStaleApprovals          bool      `json:"ignore_stale_approvals"`
-	RequireSignedCommits          bool      `json:"require_signed_commits"`
-	ProtectedFilePatterns         string    `json:"protected_file_patterns"`
-	UnprotectedFilePatterns       string    `json:"unprotected_file_patterns"`
-	BlockAdminMergeOverride       bool      `json:"block_admin_merge_override"`
-	Created                       time.Time `json:"created_at"`
-	Updated                       time.Time `json:"updated_at"`
+	createBranchProtectionBody
+	Created time.Time `json:"created_at"`
+	Updated time.Time `json:"updated_at"`
 }
 
 // idNames turns ids into names, leaving out ids no longer known.
@@ -295,7 +266,7 @@ func toBranchProtection(r *protection.BranchRule, users, teams map[int64]string)
 	if contexts == nil {
 		contexts = []string{}
 	}
-	return branchProtectionDTO{
+	return branchProtectionDTO{createBranchProtectionBody: createBranchProtectionBody{
 		BranchName: r.Name, RuleName: r.Name, Priority: r.Priority,
 		EnablePush: r.EnablePush, EnablePushWhitelist: r.EnablePushAllowlist,
 		PushWhitelistUsernames: idNames(r.PushAllowlistUserIDs, users), PushWhitelistTeams: idNames(r.PushAllowlistTeamIDs, teams),
@@ -315,6 +286,5 @@ func toBranchProtection(r *protection.BranchRule, users, teams map[int64]string)
 		IgnoreStaleApprovals: r.IgnoreStaleApprovals, RequireSignedCommits: r.RequireSignedCommits,
 		ProtectedFilePatterns: r.ProtectedFilePatterns, UnprotectedFilePatterns: r.UnprotectedFilePatterns,
 		BlockAdminMergeOverride: r.BlockAdminMergeOverride,
-		Created:                 r.Created.UTC(), Updated: r.Updated.UTC(),
-	}
+	}, Created: r.Created.UTC(), Updated: r.Updated.UTC()}
 }
