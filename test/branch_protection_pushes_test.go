@@ -266,6 +266,37 @@ func TestBranchProtectionAPIWrites(t *testing.T) {
 		status, _ = put("apiowner", "release", map[string]any{"new_commit_id": base, "force": true})
 		is.Equal(status, http.StatusForbidden) // force push is off on rel*
 	})
+	t.Run("rename a protected branch", func(t *testing.T) {
+		is := is.New(t)
+		rename := func(who, from, to string) (int, string) {
+			r := srv.Do("PATCH", "/repos/apiowner/code/branches/"+from, map[string]any{"name": to},
+				tokenHeader(srv, who, "write:repository")...)
+			return r.Status, r.Message()
+		}
+		_, _, err := owner.CreateBranch("apiowner", "code", gitea.CreateBranchOption{BranchName: "stable", OldBranchName: "main"})
+		is.NoErr(err)
+		protectBranch(t, srv, "apiowner", "code", gitea.CreateBranchProtectionOption{RuleName: "stable"})
+		status, msg := rename("apiwriter", "stable", "steady")
+		is.Equal(status, http.StatusForbidden)
+		is.Equal(msg, "User must be a repo or site admin to rename default or protected branches.")
+		status, msg = rename("apiowner", "release", "renamed")
+		is.Equal(status, http.StatusForbidden) // rel* is a glob: it cannot follow
+		is.Equal(msg, "Branch is protected by glob-based protection rules.")
+		is.True(ref("release") != "")
+
+		// An exact rule follows its branch to the new name.
+		status, _ = rename("apiowner", "stable", "steady")
+		is.Equal(status, http.StatusNoContent)
+		b, _, err := owner.GetRepoBranch("apiowner", "code", "steady")
+		is.NoErr(err)
+		is.True(b.Protected)
+		is.Equal(b.EffectiveBranchProtectionName, "steady")
+		_, resp, _ := owner.GetBranchProtection("apiowner", "code", "stable")
+		is.Equal(resp.StatusCode, http.StatusNotFound)
+		got, _, err := owner.GetBranchProtection("apiowner", "code", "steady")
+		is.NoErr(err)
+		is.Equal(got.RuleName, "steady")
+	})
 }
 
 // TestBranchProtectionTeamAllowlist lets a team on the push allowlist push

@@ -29,6 +29,7 @@ const (
 	refMsgRenameTarget    = "Cannot rename a branch using the same name or rename to a branch that already exists."
 	refMsgRenameAbsent    = "Branch doesn't exist."
 	refMsgRenameNotAdmin  = "User must be a repo or site admin to rename default or protected branches."
+	refMsgRenameGlob      = "Branch is protected by glob-based protection rules."
 	refMsgDeleteDefault   = "can not delete default branch"
 )
 
@@ -186,8 +187,16 @@ func (s Branches) Rename(ctx context.Context, a *repos.Access, from, to string) 
 		return refUnprocessable(refMsgRenameTarget)
 	}
 	isDefault := from == a.Repo.DefaultBranch
-	if isDefault && !a.Perm.IsAdmin() {
+	guard, err := s.repos.BranchProtections().Match(ctx, a.Repo, from)
+	if err != nil {
+		return err
+	}
+	if (isDefault || guard != nil) && !a.Perm.IsAdmin() {
 		return errs.Forbidden(refMsgRenameNotAdmin)
+	}
+	// A rule named after the branch follows it (below); a glob cannot.
+	if guard != nil && protection.IsGlob(guard.Rule().Name) {
+		return errs.Forbidden(refMsgRenameGlob)
 	}
 	if err := s.git.RenameBranch(ctx, p, from, to); err != nil {
 		if errors.Is(err, errs.ErrNotFound) {
@@ -202,8 +211,16 @@ func (s Branches) Rename(ctx context.Context, a *repos.Access, from, to string) 
 		}
 		return err
 	}
-	if isDefault {
+	if isDefault || guard != nil {
 		err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+			if guard != nil {
+				if err := s.repos.BranchProtections().FollowRename(ctx, tx, guard.Rule(), to); err != nil {
+					return err
+				}
+			}
+			if !isDefault {
+				return nil
+			}
 			r, err := tx.Repos.GetByID(ctx, a.Repo.ID)
 			if err != nil {
 				return err
@@ -211,6 +228,9 @@ func (s Branches) Rename(ctx context.Context, a *repos.Access, from, to string) 
 			r.DefaultBranch = to
 			return tx.Repos.Update(ctx, r)
 		})
+		if guard != nil {
+			s.repos.BranchProtections().RulesChanged(a.Repo.ID)
+		}
 		if err != nil {
 			// Put the Git side back so that database and HEAD agree again.
 			if undo := s.git.RenameBranch(ctx, p, to, from); undo != nil {
@@ -219,7 +239,9 @@ func (s Branches) Rename(ctx context.Context, a *repos.Access, from, to string) 
 			}
 			return err
 		}
-		a.Repo.DefaultBranch = to
+		if isDefault {
+			a.Repo.DefaultBranch = to
+		}
 	}
 	// Delete and create events for the two names are sent here once webhooks exist.
 	return nil

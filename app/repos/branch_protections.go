@@ -209,6 +209,19 @@ func (s BranchProtections) Edit(ctx context.Context, a *Access, name string, in 
 	return r, err
 }
 
+// FollowRename renames rule, named after a branch just renamed to to,
+// inside tx (Gitea's RenameBranch). The caller calls RulesChanged once tx
+// has ended.
+func (s BranchProtections) FollowRename(ctx context.Context, tx ports.Stores, rule *protection.BranchRule, to string) error {
+	renamed := *rule
+	renamed.Name, renamed.Updated = to, s.clock.Now()
+	return tx.BranchProtections.Update(ctx, &renamed)
+}
+
+// RulesChanged drops the cached rules of a repository whose rules a
+// transaction of another use case changed, after it ended.
+func (s BranchProtections) RulesChanged(repoID int64) { s.ruleCache.drop(repoID) }
+
 // Delete removes the rule named name.
 func (s BranchProtections) Delete(ctx context.Context, a *Access, name string) error {
 	r, err := s.stores.BranchProtections.GetByName(ctx, a.Repo.ID, name)
