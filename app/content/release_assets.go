@@ -75,29 +75,13 @@ func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID in
 	if err != nil {
 		return nil, err
 	}
-	up, err := open()
+	stored, err := issues.StoreUpload(ctx, s.blobs, s.rules(), open)
 	if err != nil {
 		return nil, err
 	}
-	name, err := issue.CleanAttachmentName(up.Name)
-	if err != nil {
-		return nil, err
-	}
-	rules := s.rules()
-	if err := rules.CheckType(name, up.Sniffed); err != nil {
-		return nil, err
-	}
-	uuid, err := s.blobs.NewUUID()
-	if err != nil {
-		return nil, err
-	}
-	size, err := s.blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
-	if err != nil {
-		s.removeBlobs(ctx, []string{uuid})
-		return nil, err
-	}
-	as := &release.Asset{UUID: uuid, RepoID: a.Repo.ID, ReleaseID: r.ID, UploaderID: a.Caller.UserID(), Name: name,
-		Size: size, Created: s.clock.Now()}
+	uuid := stored.UUID
+	as := &release.Asset{UUID: uuid, RepoID: a.Repo.ID, ReleaseID: r.ID, UploaderID: a.Caller.UserID(),
+		Name: stored.Name, Size: stored.Size, Created: s.clock.Now()}
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.ReleaseAssets.Create(ctx, as)
 	}); err != nil {

@@ -28,6 +28,39 @@ type Upload struct {
 	Content io.Reader
 }
 
+// StoredUpload is an upload checked and written to the blob store.
+type StoredUpload struct {
+	UUID, Name string
+	Size       int64
+}
+
+// StoreUpload opens an upload, checks its name and type against rules,
+// then streams its bytes to blobs under a new UUID (at most rules.MaxBytes,
+// 413 past it). Issue attachments and release assets store uploads this
+// way; the caller then writes its row and removes the blob if that fails.
+func StoreUpload(ctx context.Context, blobs ports.AttachmentBlobs, rules issue.AttachmentRules, open UploadSource) (StoredUpload, error) {
+	up, err := open()
+	if err != nil {
+		return StoredUpload{}, err
+	}
+	name, err := issue.CleanAttachmentName(up.Name)
+	if err != nil {
+		return StoredUpload{}, err
+	}
+	if err := rules.CheckType(name, up.Sniffed); err != nil {
+		return StoredUpload{}, err
+	}
+	uuid, err := blobs.NewUUID()
+	if err != nil {
+		return StoredUpload{}, err
+	}
+	size, err := blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
+	if err != nil {
+		return StoredUpload{}, err
+	}
+	return StoredUpload{UUID: uuid, Name: name, Size: size}, nil
+}
+
 // UploadSource opens the upload. It is called only once the caller may
 // attach, so that a refused request is answered before its body is read.
 type UploadSource func() (Upload, error)
@@ -199,28 +232,13 @@ func (s Attachments) attachmentOf(ctx context.Context, issueID, commentID, id in
 // bytes (at most the site's size, 413 past it) under a new UUID, then the
 // row; a failed insert removes the file again.
 func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue, commentID int64, open UploadSource) (*issue.Attachment, error) {
-	up, err := open()
+	stored, err := StoreUpload(ctx, s.blobs, s.Rules(), open)
 	if err != nil {
 		return nil, err
 	}
-	name, err := issue.CleanAttachmentName(up.Name)
-	if err != nil {
-		return nil, err
-	}
-	rules := s.Rules()
-	if err := rules.CheckType(name, up.Sniffed); err != nil {
-		return nil, err
-	}
-	uuid, err := s.blobs.NewUUID()
-	if err != nil {
-		return nil, err
-	}
-	size, err := s.blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
-	if err != nil {
-		return nil, err
-	}
+	uuid := stored.UUID
 	att := &issue.Attachment{UUID: uuid, RepoID: a.Repo.ID, IssueID: i.ID, CommentID: commentID,
-		UploaderID: a.Caller.UserID(), Name: name, Size: size, CreatedAt: s.timestamp()}
+		UploaderID: a.Caller.UserID(), Name: stored.Name, Size: stored.Size, CreatedAt: s.timestamp()}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Attachments.Create(ctx, att)
 	})
