@@ -99,13 +99,9 @@ func TestPullListStatementCount(t *testing.T) {
 
 			var reader *user.User
 			err = app.DB.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-				var people []*user.User
-				for _, name := range []string{"reader", "alice", "bob", "carol"} {
-					u := newUser(name)
-					if err := tx.Users.Create(ctx, u); err != nil {
-						return err
-					}
-					people = append(people, u)
+				people, err := createUsers(ctx, tx, "reader", "alice", "bob", "carol")
+				if err != nil {
+					return err
 				}
 				reader = people[0]
 				alice, bob, carol := people[1], people[2], people[3]

@@ -32,13 +32,9 @@ func TestPullReviewListStatementCount(t *testing.T) {
 
 			var reader *user.User
 			err = app.DB.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-				var people []*user.User
-				for _, name := range []string{"reader", "alice", "bob", "carol"} {
-					u := newUser(name)
-					if err := tx.Users.Create(ctx, u); err != nil {
-						return err
-					}
-					people = append(people, u)
+				people, err := createUsers(ctx, tx, "reader", "alice", "bob", "carol")
+				if err != nil {
+					return err
 				}
 				reader = people[0]
 				if err := seedPull(ctx, tx, base, base, people[1].ID, 0, 0, pullExtras{}); err != nil {

@@ -30,13 +30,9 @@ func TestReleaseListStatementCount(t *testing.T) {
 
 			var reader *user.User
 			err = app.DB.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-				var people []*user.User
-				for _, name := range []string{"reader", "alice", "bob", "carol"} {
-					u := newUser(name)
-					if err := tx.Users.Create(ctx, u); err != nil {
-						return err
-					}
-					people = append(people, u)
+				people, err := createUsers(ctx, tx, "reader", "alice", "bob", "carol")
+				if err != nil {
+					return err
 				}
 				reader = people[0]
 				at := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)

@@ -12,6 +12,7 @@ import (
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
 	"github.com/depothq/depot/wire"
 )
 
@@ -36,6 +37,19 @@ func statementApp(t *testing.T, b backend) (*wire.App, *user.User, auth.Caller) 
 		t.Fatal(err)
 	}
 	return app, admin, auth.Caller{User: admin, Method: auth.MethodToken}
+}
+
+// createUsers creates an account for each name inside tx, in order.
+func createUsers(ctx context.Context, tx ports.Stores, names ...string) ([]*user.User, error) {
+	people := make([]*user.User, 0, len(names))
+	for _, name := range names {
+		u := newUser(name)
+		if err := tx.Users.Create(ctx, u); err != nil {
+			return nil, err
+		}
+		people = append(people, u)
+	}
+	return people, nil
 }
 
 // statementCounter counts the statements one GET of the API runs, through
