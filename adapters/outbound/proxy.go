@@ -195,6 +195,11 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want an absolute http:// request or CONNECT", http.StatusBadRequest)
 		return
 	}
+	// Git's smart HTTP answers while it still reads the request (upload-pack
+	// negotiates in full duplex). Without full duplex the server stops
+	// reading git's body once the answer's header is forwarded, and the
+	// exchange is cut off mid-stream.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 	p.fwd.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, s)))
 }
 

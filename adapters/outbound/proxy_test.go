@@ -1,14 +1,18 @@
 package outbound_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 
@@ -121,4 +125,48 @@ func TestOutboundClosedGuard(t *testing.T) {
 	is.True(err != nil) // the proxy is gone
 	_, _, _, err = outbound.OpenProxySession(context.Background(), g)
 	is.True(err != nil)
+}
+
+// TestOutboundProxyForwardsBodyAfterEarlyAnswer plays git's smart HTTP: the
+// server starts its answer before it has read the whole request body (as
+// upload-pack does in full duplex), and the proxy must keep forwarding the
+// body meanwhile instead of cutting the exchange off.
+func TestOutboundProxyForwardsBodyAfterEarlyAnswer(t *testing.T) {
+	is := is.New(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).EnableFullDuplex()
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, "begin\n")
+		_ = http.NewResponseController(w).Flush()
+		n, err := io.Copy(io.Discard, r.Body)
+		if err != nil {
+			_, _ = io.WriteString(w, "read failed\n")
+			return
+		}
+		_, _ = fmt.Fprintf(w, "read %d\n", n)
+	}))
+	t.Cleanup(srv.Close)
+	g := outboundGuard(t, "loopback", nil)
+	proxyURL, _, release, err := outbound.OpenProxySession(context.Background(), g)
+	is.NoErr(err)
+	defer release()
+
+	// The body arrives in pieces, the last ones after the answer began.
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := bytes.Repeat([]byte("0032want 0123456789abcdef0123456789abcdef01234567\n"), 1000)
+		for range 20 {
+			if _, err := pw.Write(chunk); err != nil {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		_ = pw.Close()
+	}()
+	resp, err := outboundViaProxy(proxyURL, nil).Post(srv.URL, "application/x-git-upload-pack-request", pr)
+	is.NoErr(err)
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	is.NoErr(err)
+	is.Equal(string(got), fmt.Sprintf("begin\nread %d\n", 20*1000*50))
 }
