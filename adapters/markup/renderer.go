@@ -30,13 +30,14 @@ import (
 type Renderer struct {
 	markdown, wiki goldmark.Markdown
 	policy         *bluemonday.Policy
+	cache          *renderCache
 }
 
 var _ ports.MarkupRenderer = (*Renderer)(nil)
 
 // New builds the renderer.
 func New() *Renderer {
-	return &Renderer{markdown: newMarkdown(false), wiki: newMarkdown(true), policy: newPolicy()}
+	return &Renderer{markdown: newMarkdown(false), wiki: newMarkdown(true), policy: newPolicy(), cache: newRenderCache()}
 }
 
 // newMarkdown configures goldmark as Gitea does: GitHub's tables,
@@ -64,8 +65,40 @@ func newMarkdown(wiki bool) goldmark.Markdown {
 	)
 }
 
-// Render writes doc as sanitised HTML to w (ports.MarkupRenderer).
+// Render writes doc as sanitised HTML to w (ports.MarkupRenderer). A
+// document rendered before is answered from the cache when its resolver
+// still gives the answers it was rendered with.
 func (r *Renderer) Render(ctx context.Context, doc ports.MarkupDocument, w io.Writer) error {
+	key := keyOf(doc)
+	if cached := r.cache.get(key); cached != nil {
+		valid := true
+		if doc.Resolve != nil {
+			var err error
+			if valid, err = cached.stillValid(ctx, doc.Resolve); err != nil {
+				return err
+			}
+		}
+		if valid {
+			_, err := w.Write(cached.html)
+			return err
+		}
+	}
+	fresh := &rendering{key: key}
+	if doc.Resolve != nil {
+		doc.Resolve = recordingResolver{next: doc.Resolve, r: fresh}
+	}
+	var out bytes.Buffer
+	if err := r.render(ctx, doc, &out); err != nil {
+		return err
+	}
+	fresh.html = out.Bytes()
+	r.cache.put(fresh)
+	_, err := w.Write(fresh.html)
+	return err
+}
+
+// render renders doc without the cache.
+func (r *Renderer) render(ctx context.Context, doc ports.MarkupDocument, w io.Writer) error {
 	var raw bytes.Buffer
 	out := &limitedBuffer{buf: &raw, limit: doc.MaxOutput}
 	switch doc.Format {
