@@ -27,6 +27,7 @@ import (
 	"github.com/depothq/depot/adapters/webhook"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
@@ -92,6 +93,8 @@ func provideSite(o Options) site.Settings                { return o.Site }
 func provideLogger(o Options) *slog.Logger               { return o.Log }
 func provideStores(db *sqlstore.DB) ports.Stores         { return db.Stores() }
 func provideTransactor(db *sqlstore.DB) ports.Transactor { return db.Transactor() }
+
+func provideDatabaseProbe(db *sqlstore.DB) ports.DatabaseProbe { return db }
 
 func provideHasher() ports.PasswordHasher {
 	return security.NewArgon2idHasher(security.DefaultArgon2Params())
@@ -239,6 +242,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
+	health.NewService, provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),

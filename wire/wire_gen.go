@@ -15,6 +15,7 @@ import (
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/jobs"
@@ -109,6 +110,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
+	databaseProbe := provideDatabaseProbe(db)
+	healthService := health.NewService(databaseProbe, storage, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -121,6 +124,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Health:       healthService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -263,6 +267,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
+	databaseProbe := provideDatabaseProbe(db)
+	healthService := health.NewService(databaseProbe, storage, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -275,6 +281,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Health:       healthService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)

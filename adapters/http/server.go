@@ -11,6 +11,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/markup"
@@ -58,6 +59,7 @@ type kernel struct {
 	issues     *issues.Service
 	pulls      *pulls.Service
 	markup     *markup.Service
+	health     *health.Service
 	signer     ports.CommitSigner
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
@@ -85,6 +87,8 @@ type Services struct {
 	Issues       *issues.Service
 	Pulls        *pulls.Service
 	Markup       *markup.Service
+	// Health checks the database and the repositories' volume.
+	Health *health.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
 }
@@ -93,13 +97,14 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, signer: svc.Signer,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, signer: svc.Signer,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
+	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)

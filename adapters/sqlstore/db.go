@@ -50,6 +50,8 @@ type DB struct {
 	read *bun.DB
 	// lockPath is the file that serialises migrations between SQLite processes.
 	lockPath string
+	// file is SQLite's database file, "" on Postgres.
+	file string
 	// stmts holds the statements prepared on each pool (statements.go).
 	stmts statements
 	// group batches the job queue's and the deliveries' small writes on
@@ -131,6 +133,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		write:    bun.NewDB(writer, sqlitedialect.New()),
 		read:     bun.NewDB(reader, sqlitedialect.New()),
 		lockPath: path + ".migrate-lock",
+		file:     path,
 	}
 	d.group.writer = &d.writer
 	return d, nil
