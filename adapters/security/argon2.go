@@ -63,6 +63,9 @@ func DefaultArgon2Params() Argon2Params {
 // implementation and most other libraries write them.
 type Argon2idHasher struct {
 	params Argon2Params
+	// arena bounds concurrent derivations and returns their memory after
+	// a burst (argon2_memory.go).
+	arena *argon2Arena
 }
 
 // NewArgon2idHasher returns a hasher that hashes with p. Zero fields of p take
@@ -84,7 +87,7 @@ func NewArgon2idHasher(p Argon2Params) *Argon2idHasher {
 	if p.KeyLen == 0 {
 		p.KeyLen = d.KeyLen
 	}
-	return &Argon2idHasher{params: p}
+	return &Argon2idHasher{params: p, arena: newArgon2Arena()}
 }
 
 // Params returns the parameters used for new hashes.
@@ -97,7 +100,9 @@ func (h *Argon2idHasher) Hash(password string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("security: reading salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(password), salt, h.params.Time, h.params.Memory, h.params.Threads, h.params.KeyLen)
+	key := h.arena.derive(func() []byte {
+		return argon2.IDKey([]byte(password), salt, h.params.Time, h.params.Memory, h.params.Threads, h.params.KeyLen)
+	})
 	return encodeArgon2id(h.params, salt, key), nil
 }
 
@@ -109,7 +114,9 @@ func (h *Argon2idHasher) Verify(encoded, password string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	got := argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	got := h.arena.derive(func() []byte {
+		return argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	})
 	return subtle.ConstantTimeCompare(got, key) == 1, nil
 }
 
