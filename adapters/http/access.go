@@ -135,6 +135,17 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			s.writeError(w, r, err)
 			return
 		}
+		if r.Method == http.MethodGet {
+			cw := conditional(w, r, q.caller.Signed())
+			q.w = cw
+			if err := c.handle(q); err != nil {
+				cw.discard()
+				s.writeError(w, r, err)
+				return
+			}
+			cw.finish()
+			return
+		}
 		if err := c.handle(q); err != nil {
 			s.writeError(w, r, err)
 		}

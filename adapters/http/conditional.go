@@ -1,0 +1,132 @@
+package http
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Conditional requests (beyond Gitea, as GitHub answers them): every JSON
+// answer of a GET carries a strong ETag, the hash of its bytes, and a GET
+// whose If-None-Match names it is answered 304 without a body. Clients that
+// poll — CI systems, bots — then download nothing while nothing changed.
+//
+// The tag is the answer's own hash, so it is right whatever the answer was
+// built from, and it differs between callers who see different answers.
+
+// maxConditionalBody is the largest answer held back to be hashed; a larger
+// one streams on without an ETag.
+const maxConditionalBody = 4 << 20
+
+// conditionalWriter holds back a GET's 200 JSON answer until the handler is
+// done, then answers it with its ETag, or 304 when the client has it.
+type conditionalWriter struct {
+	http.ResponseWriter
+	ifNoneMatch string
+	// holding is set from a 200 JSON WriteHeader until finish or overflow.
+	holding bool
+	// body is the held answer, a pooled buffer while holding.
+	body *bytes.Buffer
+}
+
+// conditional wraps w for a GET.
+func conditional(w http.ResponseWriter, r *http.Request, signed bool) *conditionalWriter {
+	cc := "no-cache"
+	if signed {
+		// An answer made for one caller is no shared cache's to keep.
+		cc = "private, no-cache"
+	}
+	w.Header().Set("Cache-Control", cc)
+	return &conditionalWriter{ResponseWriter: w, ifNoneMatch: r.Header.Get("If-None-Match")}
+}
+
+// WriteHeader starts holding a 200 JSON answer that no handler tagged.
+func (c *conditionalWriter) WriteHeader(status int) {
+	h := c.Header()
+	if status == http.StatusOK && !c.holding && h.Get("ETag") == "" && h.Get("Content-Encoding") == "" &&
+		strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		c.holding = true
+		c.body = bufPool.Get().(*bytes.Buffer)
+		c.body.Reset()
+		return
+	}
+	c.ResponseWriter.WriteHeader(status)
+}
+
+// Write holds the answer back, or passes it on once it is too large to.
+func (c *conditionalWriter) Write(p []byte) (int, error) {
+	if !c.holding {
+		return c.ResponseWriter.Write(p)
+	}
+	if c.body.Len()+len(p) > maxConditionalBody {
+		if err := c.release(); err != nil {
+			return 0, err
+		}
+		return c.ResponseWriter.Write(p)
+	}
+	return c.body.Write(p)
+}
+
+// Flush gives up holding: whoever flushes wants the bytes on their way.
+func (c *conditionalWriter) Flush() {
+	if c.holding {
+		_ = c.release()
+	}
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (c *conditionalWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// release sends what was held, untagged, and stops holding.
+func (c *conditionalWriter) release() error {
+	c.holding = false
+	c.ResponseWriter.WriteHeader(http.StatusOK)
+	_, err := c.ResponseWriter.Write(c.body.Bytes())
+	c.putBody()
+	return err
+}
+
+// putBody returns the held answer's buffer to the pool.
+func (c *conditionalWriter) putBody() {
+	if c.body != nil {
+		bufPool.Put(c.body)
+		c.body = nil
+	}
+}
+
+// discard drops a held answer: the handler failed after all, and its
+// error is the answer.
+func (c *conditionalWriter) discard() {
+	c.holding = false
+	c.putBody()
+	c.Header().Del("Content-Length")
+}
+
+// finish answers a held answer: 304 when the client's tag is its tag, else
+// the answer with its tag.
+func (c *conditionalWriter) finish() {
+	if !c.holding {
+		return
+	}
+	c.holding = false
+	defer c.putBody()
+	sum := sha256.Sum256(c.body.Bytes())
+	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
+	h := c.Header()
+	h.Set("ETag", etag)
+	if etagMatches(c.ifNoneMatch, etag) {
+		h.Del("Content-Length")
+		h.Del("Content-Type")
+		c.ResponseWriter.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(c.body.Len()))
+	c.ResponseWriter.WriteHeader(http.StatusOK)
+	_, _ = c.ResponseWriter.Write(c.body.Bytes())
+}
