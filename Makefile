@@ -28,7 +28,7 @@ build: deps
 ## run: build and start the server on 127.0.0.1:3000 (Git over SSH on
 ## 127.0.0.1:2222) with SQLite under ./data
 run: build
-	./$(BIN) serve --ssh-listen 127.0.0.1:2222 $(ARGS)
+	./$(BIN) serve --ssh-listen 127.0.0.1:2222 --rate-limit $(ARGS)
 
 ## test: every test — unit, store (SQLite and Postgres) and end to end
 test: deps

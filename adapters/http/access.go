@@ -131,7 +131,18 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			return
 		}
 		q := &request{w: w, r: r, vars: vars}
-		if err := s.admit(q, c); err != nil {
+		err := s.admit(q, c)
+		// The caller's buckets are charged whatever the admission said,
+		// so failed credentials spend their address's.
+		if d, limited := s.limits.take(q.caller, r); limited {
+			writeRateHeaders(w, d)
+			if !d.Allowed {
+				s.writeMessage(w, http.StatusTooManyRequests, "API rate limit exceeded; retry after "+
+					w.Header().Get("Retry-After")+" seconds")
+				return
+			}
+		}
+		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}

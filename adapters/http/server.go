@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
@@ -49,20 +50,22 @@ type Server struct {
 // catalogue is a small type over the kernel in a file named for the
 // resource, holding its route rows, handlers and DTOs (docs/architecture.md).
 type kernel struct {
-	auth       *auth.Authenticator
-	users      *users.Service
-	repos      *repos.Service
-	content    *content.Service
-	mirrors    *mirrors.Service
-	hooks      *hooks.Service
-	orgs       *orgs.Service
-	issues     *issues.Service
-	pulls      *pulls.Service
-	markup     *markup.Service
-	health     *health.Service
-	signer     ports.CommitSigner
-	dispatch   *hooks.Dispatcher
-	settings   site.Settings
+	auth     *auth.Authenticator
+	users    *users.Service
+	repos    *repos.Service
+	content  *content.Service
+	mirrors  *mirrors.Service
+	hooks    *hooks.Service
+	orgs     *orgs.Service
+	issues   *issues.Service
+	pulls    *pulls.Service
+	markup   *markup.Service
+	health   *health.Service
+	signer   ports.CommitSigner
+	dispatch *hooks.Dispatcher
+	settings site.Settings
+	// limits are the API's request limits (rate_limits.go).
+	limits     *rateLimiter
 	log        *slog.Logger
 	baseURL    string
 	apiDocsURL string // every error body's url: the page documenting the API
@@ -98,7 +101,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, signer: svc.Signer,
-		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
+		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()

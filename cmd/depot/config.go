@@ -34,6 +34,8 @@ type Config struct {
 	Site SiteConfig `toml:"site"`
 	// Repository holds the [repository] tables (Gitea's names).
 	Repository RepositoryConfig `toml:"repository"`
+	// RateLimit holds the API's request limits, the [rate_limit] table.
+	RateLimit RateLimitConfig `toml:"rate_limit"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -159,6 +161,7 @@ func DefaultConfig() Config {
 			ConnectionConfig:         connectionConfig(s.Connections),
 		},
 		Repository: RepositoryConfig{Signing: SigningConfig{Key: s.Signing.Key}},
+		RateLimit:  rateLimitConfig(s.RateLimits),
 	}
 }
 
@@ -196,6 +199,7 @@ func (c Config) SiteSettings() site.Settings {
 		PullMaxFiles:             c.Site.PullMaxFiles,
 		PullDiffMaxLines:         c.Site.PullDiffMaxLines,
 		Connections:              c.Site.limits(),
+		RateLimits:               c.RateLimit.limits(),
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
 	}

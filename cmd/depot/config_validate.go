@@ -112,6 +112,7 @@ func (c Config) Validate() error {
 		bad("site.webhook_retry_delay", "must be positive, got %d", s.WebhookRetryDelay)
 	}
 	s.ConnectionConfig.validate(bad)
+	c.RateLimit.validate(bad)
 	return errors.Join(errs...)
 }
 

@@ -118,6 +118,8 @@ type Settings struct {
 
 	// Connections bound the time and connections one client can hold.
 	Connections ConnectionLimits
+	// RateLimits bound the API requests of one caller.
+	RateLimits RateLimits
 }
 
 // Signing keys Depot knows (Gitea's SIGNING_KEY values).
@@ -166,5 +168,6 @@ func Defaults() Settings {
 		CommitCountBudget:  100 * time.Millisecond,
 		PullMaxFiles:       3000,
 		Connections:        DefaultConnectionLimits(),
+		RateLimits:         DefaultRateLimits(),
 	}
 }
