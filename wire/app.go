@@ -143,14 +143,22 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 // handler and everything else to the API. API paths are told apart by their
 // prefix before anything else is looked at.
 func (a *App) handler() http.Handler {
+	git := a.Metrics.WrapGit(a.GitHTTP)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/api/v1/") && a.GitHTTP.Handles(r.URL.Path) {
-			a.GitHTTP.ServeHTTP(w, r)
+			git.ServeHTTP(w, r)
+			return
+		}
+		if r.URL.Path == metricsPath && a.Metrics.Enabled() {
+			a.Metrics.ServeHTTP(w, r)
 			return
 		}
 		a.HTTP.ServeHTTP(w, r)
 	})
 }
+
+// metricsPath is where Prometheus scrapes, as on Gitea.
+const metricsPath = "/metrics"
 
 // Dialect names the database backend in use.
 func (a *App) Dialect() string { return a.DB.Dialect() }

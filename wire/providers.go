@@ -18,6 +18,7 @@ import (
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
 	markuprender "github.com/depothq/depot/adapters/markup"
+	"github.com/depothq/depot/adapters/metrics"
 	"github.com/depothq/depot/adapters/node"
 	"github.com/depothq/depot/adapters/outbound"
 	"github.com/depothq/depot/adapters/security"
@@ -78,6 +79,8 @@ type App struct {
 	// RepoFiles is the repositories' storage itself, for the sweep of what
 	// interrupted pushes left.
 	RepoFiles *libgit2.Storage
+	// Metrics serves /metrics and measures Git's HTTP traffic.
+	Metrics *metrics.Registry
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -95,6 +98,13 @@ func provideStores(db *sqlstore.DB) ports.Stores         { return db.Stores() }
 func provideTransactor(db *sqlstore.DB) ports.Transactor { return db.Transactor() }
 
 func provideDatabaseProbe(db *sqlstore.DB) ports.DatabaseProbe { return db }
+
+// provideMetrics builds the metrics registry over the database's pools and
+// job queue; with metrics off it records and serves nothing.
+func provideMetrics(o Options, db *sqlstore.DB) (*metrics.Registry, error) {
+	return metrics.New(metrics.Options{Enabled: o.Site.Metrics.Enabled, Token: o.Site.Metrics.Token,
+		Pools: db.Pools(), Jobs: db, Log: o.Log})
+}
 
 func provideHasher() ports.PasswordHasher {
 	return security.NewArgon2idHasher(security.DefaultArgon2Params())
@@ -242,7 +252,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
-	health.NewService, provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
+	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),

@@ -112,6 +112,14 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
+	registry, err := provideMetrics(o, db)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -125,6 +133,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Pulls:        pullsService,
 		Markup:       markupService,
 		Health:       healthService,
+		Metrics:      registry,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -178,6 +187,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 		Site:      settings,
 		RepoFiles: storage,
+		Metrics:   registry,
 	}
 	return app, func() {
 		cleanup4()
@@ -269,6 +279,14 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
+	registry, err := provideMetrics(o, db)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -282,6 +300,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Pulls:        pullsService,
 		Markup:       markupService,
 		Health:       healthService,
+		Metrics:      registry,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -335,6 +354,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Log:       logger,
 		Site:      settings,
 		RepoFiles: storage,
+		Metrics:   registry,
 	}
 	return app, func() {
 		cleanup4()

@@ -114,6 +114,8 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 // order, and runs the handler.
 func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) {
+		done := s.metrics.RequestStarted()
+		defer func() { done(c.path, r.Method, statusOf(w)) }()
 		// The router matches the escaped path, so its variables are still
 		// escaped; handlers get them decoded ("my%20token" is "my token").
 		vars := mux.Vars(r)
@@ -347,4 +349,13 @@ func orgFacts(q *request, f *permission.Facts) {
 	case q.org != nil:
 		f.IsOrgOwner, f.IsOrgMember = q.org.Membership.IsOwner, q.org.Membership.IsMember
 	}
+}
+
+// statusOf is the status the answer got (200 when the handler wrote a body
+// without one, or nothing).
+func statusOf(w http.ResponseWriter) int {
+	if sw, ok := w.(*httpkit.StatusWriter); ok && sw.Status != 0 {
+		return sw.Status
+	}
+	return http.StatusOK
 }

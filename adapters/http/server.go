@@ -61,6 +61,7 @@ type kernel struct {
 	pulls    *pulls.Service
 	markup   *markup.Service
 	health   *health.Service
+	metrics  ports.RequestMetrics
 	signer   ports.CommitSigner
 	dispatch *hooks.Dispatcher
 	settings site.Settings
@@ -92,6 +93,8 @@ type Services struct {
 	Markup       *markup.Service
 	// Health checks the database and the repositories' volume.
 	Health *health.Service
+	// Metrics records the API's requests (nil: recorded nowhere).
+	Metrics ports.RequestMetrics
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
 }
@@ -100,9 +103,12 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, signer: svc.Signer,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, metrics: svc.Metrics, signer: svc.Signer,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
+	if k.metrics == nil {
+		k.metrics = noMetrics{}
+	}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
@@ -146,3 +152,8 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// noMetrics records nothing.
+type noMetrics struct{}
+
+func (noMetrics) RequestStarted() func(string, string, int) { return func(string, string, int) {} }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 
@@ -24,4 +25,13 @@ func (d *DB) Ping(ctx context.Context) error {
 		return fmt.Errorf("the database: %w", err)
 	}
 	return nil
+}
+
+// Pools returns the connection pools by name, for the metrics page:
+// SQLite's writer and readers, or Postgres's one pool.
+func (d *DB) Pools() map[string]*sql.DB {
+	if d.read == d.write {
+		return map[string]*sql.DB{"main": d.write.DB}
+	}
+	return map[string]*sql.DB{"write": d.write.DB, "read": d.read.DB}
 }

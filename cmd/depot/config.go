@@ -36,6 +36,8 @@ type Config struct {
 	Repository RepositoryConfig `toml:"repository"`
 	// RateLimit holds the API's request limits, the [rate_limit] table.
 	RateLimit RateLimitConfig `toml:"rate_limit"`
+	// Metrics is the [metrics] table (Gitea's names).
+	Metrics MetricsConfig `toml:"metrics"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -110,6 +112,14 @@ type SiteConfig struct {
 type RepositoryConfig struct {
 	// Signing is [repository.signing].
 	Signing SigningConfig `toml:"signing"`
+}
+
+// MetricsConfig is [metrics]: Gitea's ENABLED and TOKEN.
+type MetricsConfig struct {
+	// Enabled serves /metrics.
+	Enabled bool `toml:"enabled"`
+	// Token is the Bearer token a scrape must send; empty: none.
+	Token string `toml:"token"`
 }
 
 // SigningConfig is [repository.signing]: Gitea's SIGNING_KEY, SIGNING_NAME
@@ -200,6 +210,7 @@ func (c Config) SiteSettings() site.Settings {
 		PullDiffMaxLines:         c.Site.PullDiffMaxLines,
 		Connections:              c.Site.limits(),
 		RateLimits:               c.RateLimit.limits(),
+		Metrics:                  site.Metrics{Enabled: c.Metrics.Enabled, Token: c.Metrics.Token},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
 	}

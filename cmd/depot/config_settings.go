@@ -105,7 +105,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
 		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
 			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
-	}, slices.Concat(connectionSettings(), rateLimitSettings(), signingSettings())...)
+	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), signingSettings())...)
 }
 
 // setField parses raw into the field ptr points at.
@@ -165,6 +165,16 @@ func splitList(raw string) []string {
 		}
 	}
 	return out
+}
+
+// metricsSettings are the [metrics] keys (Gitea's names).
+func metricsSettings() []setting {
+	return []setting{
+		{key: "metrics.enabled", flag: "metrics", usage: "serve /metrics in the Prometheus exposition format (requests by route, Git traffic, database pools, job queue, Go runtime); off, it answers 404",
+			field: func(c *Config) any { return &c.Metrics.Enabled }},
+		{key: "metrics.token", flag: "metrics-token", usage: "Bearer token a scrape of /metrics must send (Authorization: Bearer <token>); empty: none",
+			field: func(c *Config) any { return &c.Metrics.Token }, docDefault: "empty: none"},
+	}
 }
 
 // signingSettings are the [repository.signing] keys (Gitea's names).

@@ -120,6 +120,8 @@ type Settings struct {
 	Connections ConnectionLimits
 	// RateLimits bound the API requests of one caller.
 	RateLimits RateLimits
+	// Metrics configure the /metrics page.
+	Metrics Metrics
 }
 
 // Signing keys Depot knows (Gitea's SIGNING_KEY values).
