@@ -240,7 +240,9 @@ func testActionVariables(t *testing.T, opts ...testserver.Option) {
 			}
 		}
 		for _, rt := range rows("/repos/carol/hidden/actions/variables") {
+			// A private repository is resolved first: 404 even to anonymous callers.
 			assertAPIError(t, srv.Do(rt.method, rt.path, body, basicAs("sam")...), http.StatusNotFound, "")
+			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusNotFound, "")
 		}
 		for _, rt := range rows("/orgs/acme/actions/variables") {
 			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusUnauthorized, msgTokenRequired)
@@ -255,6 +257,12 @@ func testActionVariables(t *testing.T, opts ...testserver.Option) {
 		for _, rt := range rows("/user/actions/variables") {
 			assertAPIError(t, srv.Do(rt.method, rt.path, body), http.StatusUnauthorized, msgTokenRequired)
 		}
+
+		// On an organisation's repository the organisation's owners are its owners; its team's writers are not.
+		_, _, err := carol.CreateOrgRepo("acme", gitea.CreateRepoOption{Name: "tools"})
+		is.NoErr(err)
+		is.Equal(srv.Do("POST", "/repos/acme/tools/actions/variables/ORG_REPO", body, basicAs("carol")...).Status, http.StatusCreated)
+		assertAPIError(t, srv.Do("GET", "/repos/acme/tools/actions/variables", nil, basicAs("bob")...), http.StatusForbidden, msgRepoOwner)
 
 		// The owner and the site admin manage the repository's and the organisation's.
 		is.Equal(srv.Do("GET", "/repos/carol/ci/actions/variables/SEEN", nil, basicAs("carol")...).Status, http.StatusOK)
