@@ -179,6 +179,8 @@ func testActionVariables(t *testing.T, opts ...testserver.Option) {
 		assertAPIError(t, post("EMPTY", map[string]any{"value": ""}), http.StatusUnprocessableEntity, "Value: Required")
 		assertAPIError(t, post("EMPTY", nil), http.StatusUnprocessableEntity, "Value: Required")
 		assertAPIError(t, post("LONG", map[string]any{"value": strings.Repeat("x", 65537)}), http.StatusUnprocessableEntity, "Value: data too long")
+		// The name is judged before the value's length, as in Gitea.
+		assertAPIError(t, post("9LONG", map[string]any{"value": strings.Repeat("x", 65537)}), http.StatusUnprocessableEntity, msgVariableNameChars)
 		assertInvalid(t, post("NUL", map[string]any{"value": "a\x00b"}), "Value")
 		assertInvalid(t, post("TYPE", map[string]any{"value": 5}), "Value")
 		assertAPIError(t, post("BAD", "{"), http.StatusBadRequest, "")

@@ -32,7 +32,8 @@ func (s Variables) Get(ctx context.Context, scope actions.Scope, name string) (*
 // Create adds the variable called name (stored upper-cased) to the scope:
 // 422 for a name the rule refuses, an empty value or one too long; 409
 // when the scope has the name already, in any case. The checks come in
-// Gitea's order: the body's required value, the name's use, then the rules.
+// Gitea's order: the body's required value, the name's use, the name's
+// rule, then the value's length.
 func (s Variables) Create(ctx context.Context, scope actions.Scope, name, value, description string) (*actions.Variable, error) {
 	if value == "" {
 		return nil, errs.Invalid("Required", "Value")
@@ -42,11 +43,11 @@ func (s Variables) Create(ctx context.Context, scope actions.Scope, name, value,
 	} else if !errors.Is(err, errs.ErrNotFound) {
 		return nil, err
 	}
-	data, desc, err := actions.VariableText(value, description)
+	upper, err := actions.VariableName("name", name)
 	if err != nil {
 		return nil, err
 	}
-	upper, err := actions.VariableName("name", name)
+	data, desc, err := actions.VariableText(value, description)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func (s Variables) Create(ctx context.Context, scope actions.Scope, name, value,
 // Gitea the description is replaced, so an absent one clears it. 404 when
 // the variable is absent, 422 as Create, 409 when the new name is another
 // variable's. The checks come in Gitea's order: the body's required value,
-// the variable's presence, then the rules.
+// the variable's presence, the new name's rule, then the value's length.
 func (s Variables) Update(ctx context.Context, scope actions.Scope, name, newName, value, description string) error {
 	if value == "" {
 		return errs.Invalid("Required", "Value")
@@ -76,11 +77,11 @@ func (s Variables) Update(ctx context.Context, scope actions.Scope, name, newNam
 		if err != nil {
 			return err
 		}
-		data, desc, err := actions.VariableText(value, description)
+		upper, err := actions.VariableName("name", newName)
 		if err != nil {
 			return err
 		}
-		upper, err := actions.VariableName("name", newName)
+		data, desc, err := actions.VariableText(value, description)
 		if err != nil {
 			return err
 		}
