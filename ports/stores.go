@@ -43,6 +43,8 @@ type Stores struct {
 
 	Pulls       PullStore
 	PullReviews PullReviewStore
+
+	ActionVariables ActionVariableStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

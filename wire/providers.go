@@ -26,6 +26,7 @@ import (
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/adapters/templates"
 	"github.com/depothq/depot/adapters/webhook"
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/health"
@@ -251,7 +252,7 @@ var appSet = gwire.NewSet(
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
-	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
+	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),

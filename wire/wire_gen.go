@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/sshd"
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/health"
@@ -120,6 +121,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	actionsService := actions.NewService(stores, transactor, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -134,6 +136,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:       markupService,
 		Health:       healthService,
 		Metrics:      registry,
+		Actions:      actionsService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -287,6 +290,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	actionsService := actions.NewService(stores, transactor, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -301,6 +305,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:       markupService,
 		Health:       healthService,
 		Metrics:      registry,
+		Actions:      actionsService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)

@@ -131,6 +131,7 @@ func (s *Server) routes() []route {
 		s.orgHookRoutes(),
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
+		s.actionVariableRoutes(),
 		s.adminRepoRoutes(),
 		s.pullTailRoutes(),
 	} {

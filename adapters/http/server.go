@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/health"
@@ -60,6 +61,7 @@ type kernel struct {
 	issues   *issues.Service
 	pulls    *pulls.Service
 	markup   *markup.Service
+	actions  *actions.Service
 	health   *health.Service
 	metrics  ports.RequestMetrics
 	signer   ports.CommitSigner
@@ -95,6 +97,7 @@ type Services struct {
 	Health *health.Service
 	// Metrics records the API's requests (nil: recorded nowhere).
 	Metrics ports.RequestMetrics
+	Actions *actions.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
 }
@@ -103,7 +106,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, metrics: svc.Metrics, signer: svc.Signer,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {

@@ -217,6 +217,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		IssueRelations: &IssueRelationStore{c: c},
 		Pulls:          &PullStore{c: c},
 		PullReviews:    &PullReviewStore{c: c},
+
+		ActionVariables: &ActionVariableStore{c: c},
 	}
 }
 
