@@ -105,6 +105,11 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 	if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
 		return err
 	}
+	// Code comments whose line the push changed become outdated, in the
+	// background (reviews_outdated.go).
+	if err := enqueueOutdate(ctx, tx, p.ID); err != nil {
+		return err
+	}
 	return s.events.IssueChanged(ctx, tx, ports.IssueEvent{Kind: ports.IssueEventPullSync, Action: "synchronized",
 		Repo: base, Issue: i, SenderID: pusherID})
 }

@@ -54,6 +54,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, eve
 		content: cs, issues: is, repos: rs, jobs: runner, settings: settings, log: log}
 	s.registerJobs(runner)
 	s.registerAutoMerge(runner)
+	s.registerOutdateJobs(runner)
 	is.UsePullRules(reopenRule{s})
 	ts.OnPush(s.recordPush)
 	cs.OnStatus(s.recordStatus)
