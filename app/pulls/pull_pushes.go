@@ -105,6 +105,9 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 	if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
 		return err
 	}
+	if err := s.dismissStaleApprovals(ctx, tx, base, i, p, pusherID); err != nil {
+		return err
+	}
 	// Code comments whose line the push changed become outdated, in the
 	// background (reviews_outdated.go).
 	if err := enqueueOutdate(ctx, tx, p.ID); err != nil {
@@ -150,4 +153,38 @@ func (s *Service) pushedCommits(ctx context.Context, head, base *repository.Repo
 	}
 	slices.Reverse(ids)
 	return pushContent{CommitIDs: ids}, nil
+}
+
+// msgApprovalDismissed is the message of an approval a push dismissed, Gitea's.
+const msgApprovalDismissed = "New commits pushed, approval review dismissed automatically according to repository settings"
+
+// dismissStaleApprovals dismisses, when the rule of p's base branch says
+// so (dismiss_stale_approvals), every approval of p that stands, in the
+// pusher's name and with a timeline entry each, as Gitea's
+// DismissApprovalReviews after a push to the head.
+func (s *Service) dismissStaleApprovals(ctx context.Context, tx ports.Stores, base *repository.Repository, i *issue.Issue,
+	p *pull.PullRequest, pusherID int64) error {
+	prot, err := s.repos.BranchProtections().Match(ctx, base, p.BaseBranch)
+	if err != nil || prot == nil || !prot.Rule().DismissStaleApprovals {
+		return err
+	}
+	all, err := tx.PullReviews.All(ctx, []int64{p.IssueID})
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	for _, r := range all[p.IssueID] {
+		if r.State != pull.ReviewApproved || r.Dismissed {
+			continue
+		}
+		r.Dismissed = true
+		if err := tx.PullReviews.Update(ctx, r); err != nil {
+			return err
+		}
+		if err := tx.Comments.Create(ctx, &issue.Comment{Type: issue.CommentDismissReview, IssueID: i.ID, RepoID: i.RepoID,
+			PosterID: pusherID, Content: msgApprovalDismissed, ReviewID: r.ID, CreatedAt: now, UpdatedAt: now}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
