@@ -57,6 +57,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, eve
 	s.registerOutdateJobs(runner)
 	is.UsePullRules(reopenRule{s})
 	ts.OnPush(s.recordPush)
+	rs.OnBranchRuleChange(s.recheckPullsIntoRule)
 	cs.OnStatus(s.recordStatus)
 	return s
 }
