@@ -1,6 +1,7 @@
 package test
 
 import (
+	"net/http"
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
@@ -77,4 +78,15 @@ func testPullReviewCommentsOutdated(t *testing.T, opts ...testserver.Option) {
 	got, _, err := f.alice.GetPullReview("alice", "reviewed", idx, review.ID)
 	is.NoErr(err)
 	is.Equal(got.CodeCommentsCount, 2)
+
+	// An update that rebases the head onto a moved base rewrites every
+	// commit: the commented line's origin is a new commit, so outdated.
+	f.repo.branchFromMain(t, "main")
+	f.repo.commit(t, "", "main-only.txt", "main\n", "main moves")
+	f.repo.push(t, "main")
+	res := updatePull(f.srv, "alice", "reviewed", idx, "rebase", "alice")
+	is.Equal(res.Status, http.StatusOK)
+	testkit.Eventually(t, "the rebased comment outdated", func() bool {
+		return f.outdated(t, review.ID)[onC.ID]
+	})
 }
