@@ -119,4 +119,9 @@ type GitPulls interface {
 	// path that is no file there, or a file with fewer lines, is
 	// errs.ErrNotFound.
 	LineBlame(ctx context.Context, p RepoPath, commitID, path string, line int64) (string, error)
+	// RangeChanged reports whether moving a pull request's head from
+	// oldHead to newHead changed what it proposes against baseID: some path
+	// differs between the heads and, at newHead, from the merge base of
+	// baseID and newHead (a head that only merged the base in did not).
+	RangeChanged(ctx context.Context, p RepoPath, baseID, oldHead, newHead string) (bool, error)
 }

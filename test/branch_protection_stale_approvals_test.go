@@ -72,8 +72,9 @@ func (a *approvedPull) merge() (int, string) {
 
 // TestBranchProtectionStaleApprovals pushes to the head of approved pull
 // requests: dismiss_stale_approvals dismisses the approval (with Gitea's
-// timeline message) so that it no longer counts; without it the approval
-// is only stale, and counts unless ignore_stale_approvals says otherwise.
+// timeline message) so that it no longer counts, unless the push only took
+// the base in; without it the approval is only stale, and counts unless
+// ignore_stale_approvals says otherwise.
 func TestBranchProtectionStaleApprovals(t *testing.T) {
 	srv, c := newMergeServer(t)
 	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
@@ -100,6 +101,27 @@ func TestBranchProtectionStaleApprovals(t *testing.T) {
 			State: gitea.ReviewStateApproved, Body: "again"})
 		is.NoErr(err)
 		status, _ = a.merge()
+		is.Equal(status, http.StatusOK)
+	})
+
+	t.Run("base taken in", func(t *testing.T) {
+		is := is.New(t)
+		a := newApprovedPull(t, srv, c, bob, "updating", gitea.CreateBranchProtectionOption{RuleName: "main",
+			EnablePush: true, RequiredApprovals: 1, DismissStaleApprovals: true})
+		before := a.r.pull(t, a.index).Head.Sha
+		a.r.branchFromMain(t, "main")
+		a.r.commit(t, "", "main-only.txt", "main\n", "main moves")
+		a.r.push(t, "main")
+		// Merging the base into the head proposes nothing new: the
+		// approval stays fresh, as in Gitea.
+		res := updatePull(srv, "alice", "updating", a.index, "", "alice")
+		is.Equal(res.Status, http.StatusOK)
+		pr := waitPullChecked(t, srv, c, "alice", "updating", a.index)
+		is.True(pr.Head.Sha != before)
+		got := a.review(t)
+		is.True(!got.Stale)
+		is.True(!got.Dismissed)
+		status, _ := a.merge()
 		is.Equal(status, http.StatusOK)
 	})
 

@@ -3,9 +3,11 @@ package pulls
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
@@ -100,13 +102,21 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 	if err := tx.Pulls.SetHead(ctx, p.ID, c.NewID); err != nil {
 		return err
 	}
-	// Reviews of an earlier head are stale now (Gitea marks them on every
-	// push to the head, whether the content changed or not).
-	if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
+	// Reviews of an earlier head are stale now, and approvals dismissed
+	// where the base's rule says so, when the push changed what the pull
+	// request proposes (Gitea's checkIfPRContentChanged: taking in the
+	// base's changes does not).
+	changed, err := s.proposalChanged(ctx, head, base, p, c)
+	if err != nil {
 		return err
 	}
-	if err := s.dismissStaleApprovals(ctx, tx, base, i, p, pusherID); err != nil {
-		return err
+	if changed {
+		if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
+			return err
+		}
+		if err := s.dismissStaleApprovals(ctx, tx, base, i, p, pusherID); err != nil {
+			return err
+		}
 	}
 	// Code comments whose line the push changed become outdated, in the
 	// background (reviews_outdated.go).
@@ -187,4 +197,24 @@ func (s *Service) dismissStaleApprovals(ctx context.Context, tx ports.Stores, ba
 		}
 	}
 	return nil
+}
+
+// proposalChanged reports whether push c to p's head changed what p
+// proposes, read in the head repository. When Git cannot tell (the base's
+// tip or the old head is not in a fork, the base branch is gone) it says
+// changed, so reviews go stale rather than stay fresh wrongly.
+func (s *Service) proposalChanged(ctx context.Context, head, base *repository.Repository, p *pull.PullRequest,
+	c repository.RefChange) (bool, error) {
+	tip, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch)
+	if errors.Is(err, errs.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	changed, err := s.pulls.RangeChanged(ctx, pathOf(head), tip.Commit.ID, c.OldID, c.NewID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return true, nil
+	}
+	return changed, err
 }
