@@ -71,14 +71,14 @@ func (s *Service) runOutdateComments(ctx context.Context, j *ports.Job) error {
 	if err != nil {
 		return err
 	}
+	comments, err := s.stores.PullReviews.ValidCodeComments(ctx, p.IssueID, maxOutdateComments)
+	if err != nil || len(comments) == 0 {
+		return err
+	}
 	// The base repository holds the comments' commits (under the pull
 	// request's head ref); the new head is copied there first.
 	head, err := s.SyncHead(ctx, base, p)
 	if err != nil || head == "" {
-		return err
-	}
-	comments, err := s.stores.PullReviews.ValidCodeComments(ctx, p.IssueID, maxOutdateComments)
-	if err != nil {
 		return err
 	}
 	origins := lineOrigins{s: s, path: pathOf(base), seen: map[lineAt]pull.LineOrigin{}}
