@@ -114,4 +114,14 @@ type GitPulls interface {
 	// the listing holds in all (from q.SkipTo on). Renames are detected.
 	// Only the page's line counts are computed.
 	RangeFiles(ctx context.Context, p RepoPath, baseID, headID string, q RangeFileQuery) ([]RangeFile, int, error)
+	// LineBlame returns the id of the commit that last changed line
+	// (1-based) of path as it is at commitID (git blame -L line,line); a
+	// path that is no file there, or a file with fewer lines, is
+	// errs.ErrNotFound.
+	LineBlame(ctx context.Context, p RepoPath, commitID, path string, line int64) (string, error)
+	// RangeChanged reports whether moving a pull request's head from
+	// oldHead to newHead changed what it proposes against baseID: some path
+	// differs between the heads and, at newHead, from the merge base of
+	// baseID and newHead (a head that only merged the base in did not).
+	RangeChanged(ctx context.Context, p RepoPath, baseID, oldHead, newHead string) (bool, error)
 }

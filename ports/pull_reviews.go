@@ -51,6 +51,13 @@ type PullReviewStore interface {
 	// CodeComments returns the code comments of these reviews, oldest
 	// first, by review id, in one query.
 	CodeComments(ctx context.Context, reviewIDs []int64) (map[int64][]*issue.Comment, error)
+	// ValidCodeComments returns the code comments of an issue that are not
+	// invalidated yet, oldest first (Gitea's FindComments with
+	// Invalidated false), at most limit of them.
+	ValidCodeComments(ctx context.Context, issueID int64, limit int) ([]*issue.Comment, error)
+	// InvalidateComments marks these code comments outdated (their line
+	// changed since).
+	InvalidateComments(ctx context.Context, ids []int64) error
 	// CodeCommentCounts counts the code comments of these reviews.
 	CodeCommentCounts(ctx context.Context, reviewIDs []int64) (map[int64]int, error)
 	// Entries returns the id of the timeline entry (issue.CommentReview)

@@ -201,6 +201,32 @@ func (s *PullReviewStore) CodeComments(ctx context.Context, reviewIDs []int64) (
 	return out, nil
 }
 
+func (s *PullReviewStore) ValidCodeComments(ctx context.Context, issueID int64, limit int) ([]*issue.Comment, error) {
+	defer s.d.lock(ctx)()
+	var out []*issue.Comment
+	for _, id := range sortedKeys(s.d.s.comments) {
+		if c := s.d.s.comments[id]; c.Type == issue.CommentCode && c.IssueID == issueID && !c.Invalidated {
+			out = append(out, &c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *issue.Comment) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (s *PullReviewStore) InvalidateComments(ctx context.Context, ids []int64) error {
+	defer s.d.lock(ctx)()
+	for _, id := range ids {
+		if c, ok := s.d.s.comments[id]; ok && c.Type == issue.CommentCode {
+			c.Invalidated = true
+			s.d.s.comments[id] = c
+		}
+	}
+	return nil
+}
+
 func (s *PullReviewStore) CodeCommentCounts(ctx context.Context, reviewIDs []int64) (map[int64]int, error) {
 	defer s.d.lock(ctx)()
 	out := map[int64]int{}

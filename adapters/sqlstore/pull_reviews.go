@@ -212,6 +212,31 @@ func (s *PullReviewStore) CodeComments(ctx context.Context, reviewIDs []int64) (
 	return out, nil
 }
 
+// ValidCodeComments returns the issue's code comments not invalidated yet.
+func (s *PullReviewStore) ValidCodeComments(ctx context.Context, issueID int64, limit int) ([]*issue.Comment, error) {
+	var rows []commentRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("c.issue_id = ?", issueID).
+		Where("c.type = ?", int(issue.CommentCode)).Where("c.invalidated = ?", false).
+		Order("c.created_at ASC", "c.id ASC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, commentMapping.mapErr(err)
+	}
+	out := make([]*issue.Comment, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toDomain()
+	}
+	return out, nil
+}
+
+// InvalidateComments marks these code comments outdated.
+func (s *PullReviewStore) InvalidateComments(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := s.c.w(ctx).NewUpdate().Model((*commentRow)(nil)).Set("invalidated = ?", true).
+		Where("id IN (?)", bun.In(ids)).Where("type = ?", int(issue.CommentCode)).Exec(ctx)
+	return commentMapping.mapErr(err)
+}
+
 // CodeCommentCounts counts the code comments of these reviews.
 func (s *PullReviewStore) CodeCommentCounts(ctx context.Context, reviewIDs []int64) (map[int64]int, error) {
 	out := map[int64]int{}

@@ -162,3 +162,46 @@ func (s *Service) protectionChecksPass(ctx context.Context, base *repository.Rep
 	}
 	return prot.StatusChecksPass(statuses), nil
 }
+
+// recheckPullsIntoRule queues, inside the transaction that creates, edits
+// or deletes repo's branch rule named ruleName, a check of each open pull
+// request into a branch the name matches (Gitea's CheckPRsForBaseBranch for
+// every branch the rule names), at most maxRechecks of them. What a check
+// triggers (a scheduled merge looking again) then sees the new rules.
+func (s *Service) recheckPullsIntoRule(ctx context.Context, tx ports.Stores, repo *repository.Repository, ruleName string) error {
+	names := protection.NewRuleSet([]*protection.BranchRule{{Name: ruleName}})
+	yes := true
+	q := ports.IssueQuery{RepoIDs: []int64{repo.ID}, State: "open", IsPull: &yes, Sort: "oldest"}
+	if !protection.IsGlob(ruleName) {
+		q.BaseBranch = ruleName
+	}
+	const page = 50
+	for n := 1; n <= maxRechecks/page; n++ {
+		q.ListOptions = ports.ListOptions{Page: n, Limit: page}
+		list, _, err := tx.Issues.List(ctx, q)
+		if err != nil {
+			return err
+		}
+		ids := make([]int64, len(list))
+		for k, i := range list {
+			ids[k] = i.ID
+		}
+		prs, err := tx.Pulls.ByIssueIDs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			p := prs[id]
+			if p == nil || p.HasMerged || p.BaseRepoID != repo.ID || names.Match(p.BaseBranch) == nil {
+				continue
+			}
+			if err := enqueueCheck(ctx, tx, p.ID); err != nil {
+				return err
+			}
+		}
+		if len(list) < page {
+			return nil
+		}
+	}
+	return nil
+}

@@ -3,9 +3,11 @@ package pulls
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/depothq/depot/app/issues"
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/repository"
@@ -100,9 +102,25 @@ func (s *Service) recordPullPush(ctx context.Context, tx ports.Stores, head *rep
 	if err := tx.Pulls.SetHead(ctx, p.ID, c.NewID); err != nil {
 		return err
 	}
-	// Reviews of an earlier head are stale now (Gitea marks them on every
-	// push to the head, whether the content changed or not).
-	if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
+	// Reviews of an earlier head are stale now, and approvals dismissed
+	// where the base's rule says so, when the push changed what the pull
+	// request proposes (Gitea's checkIfPRContentChanged: taking in the
+	// base's changes does not).
+	changed, err := s.proposalChanged(ctx, head, base, p, c)
+	if err != nil {
+		return err
+	}
+	if changed {
+		if err := tx.PullReviews.MarkStale(ctx, p.IssueID, c.NewID); err != nil {
+			return err
+		}
+		if err := s.dismissStaleApprovals(ctx, tx, base, i, p, pusherID); err != nil {
+			return err
+		}
+	}
+	// Code comments whose line the push changed become outdated, in the
+	// background (reviews_outdated.go).
+	if err := enqueueOutdate(ctx, tx, p.ID); err != nil {
 		return err
 	}
 	return s.events.IssueChanged(ctx, tx, ports.IssueEvent{Kind: ports.IssueEventPullSync, Action: "synchronized",
@@ -145,4 +163,58 @@ func (s *Service) pushedCommits(ctx context.Context, head, base *repository.Repo
 	}
 	slices.Reverse(ids)
 	return pushContent{CommitIDs: ids}, nil
+}
+
+// msgApprovalDismissed is the message of an approval a push dismissed, Gitea's.
+const msgApprovalDismissed = "New commits pushed, approval review dismissed automatically according to repository settings"
+
+// dismissStaleApprovals dismisses, when the rule of p's base branch says
+// so (dismiss_stale_approvals), every approval of p that stands, in the
+// pusher's name and with a timeline entry each, as Gitea's
+// DismissApprovalReviews after a push to the head.
+func (s *Service) dismissStaleApprovals(ctx context.Context, tx ports.Stores, base *repository.Repository, i *issue.Issue,
+	p *pull.PullRequest, pusherID int64) error {
+	prot, err := s.repos.BranchProtections().Match(ctx, base, p.BaseBranch)
+	if err != nil || prot == nil || !prot.Rule().DismissStaleApprovals {
+		return err
+	}
+	all, err := tx.PullReviews.All(ctx, []int64{p.IssueID})
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	for _, r := range all[p.IssueID] {
+		if r.State != pull.ReviewApproved || r.Dismissed {
+			continue
+		}
+		r.Dismissed = true
+		if err := tx.PullReviews.Update(ctx, r); err != nil {
+			return err
+		}
+		if err := tx.Comments.Create(ctx, &issue.Comment{Type: issue.CommentDismissReview, IssueID: i.ID, RepoID: i.RepoID,
+			PosterID: pusherID, Content: msgApprovalDismissed, ReviewID: r.ID, CreatedAt: now, UpdatedAt: now}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// proposalChanged reports whether push c to p's head changed what p
+// proposes, read in the head repository. When Git cannot tell (the base's
+// tip or the old head is not in a fork, the base branch is gone) it says
+// changed, so reviews go stale rather than stay fresh wrongly.
+func (s *Service) proposalChanged(ctx context.Context, head, base *repository.Repository, p *pull.PullRequest,
+	c repository.RefChange) (bool, error) {
+	tip, err := s.git.Branch(ctx, pathOf(base), p.BaseBranch)
+	if errors.Is(err, errs.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	changed, err := s.pulls.RangeChanged(ctx, pathOf(head), tip.Commit.ID, c.OldID, c.NewID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return true, nil
+	}
+	return changed, err
 }

@@ -54,8 +54,10 @@ func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, eve
 		content: cs, issues: is, repos: rs, jobs: runner, settings: settings, log: log}
 	s.registerJobs(runner)
 	s.registerAutoMerge(runner)
+	s.registerOutdateJobs(runner)
 	is.UsePullRules(reopenRule{s})
 	ts.OnPush(s.recordPush)
+	rs.OnBranchRuleChange(s.recheckPullsIntoRule)
 	cs.OnStatus(s.recordStatus)
 	return s
 }

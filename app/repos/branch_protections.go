@@ -40,6 +40,24 @@ func (c *ruleCache) drop(repoID int64) {
 	c.mu.Unlock()
 }
 
+// BranchRuleHook is told, inside the transaction that creates, edits or
+// deletes the branch protection rule named ruleName of repo, so that what
+// the rule judges is judged again (the pull requests into the branches it
+// names, as Gitea's CheckPRsForBaseBranch).
+type BranchRuleHook func(ctx context.Context, tx ports.Stores, repo *repository.Repository, ruleName string) error
+
+// OnBranchRuleChange registers the hook; the pull request use cases build
+// on this package, so they reach in here. Call it before serving.
+func (s *Service) OnBranchRuleChange(h BranchRuleHook) { s.rulesChanged = h }
+
+// ruleChanged runs the registered hook, if any.
+func (s BranchProtections) ruleChanged(ctx context.Context, tx ports.Stores, repo *repository.Repository, name string) error {
+	if s.rulesChanged == nil {
+		return nil
+	}
+	return s.rulesChanged(ctx, tx, repo, name)
+}
+
 // Rules returns the repository's rules, compiled and ordered (cached).
 func (s BranchProtections) Rules(ctx context.Context, repoID int64) (*protection.RuleSet, error) {
 	c := s.ruleCache
@@ -180,9 +198,13 @@ func (s BranchProtections) Create(ctx context.Context, a *Access, name string, i
 		return nil, err
 	}
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.BranchProtections.Create(ctx, r)
+		if err := tx.BranchProtections.Create(ctx, r); err != nil {
+			return err
+		}
+		return s.ruleChanged(ctx, tx, a.Repo, r.Name)
 	})
 	s.ruleCache.drop(a.Repo.ID)
+	s.notifyEvents()
 	if errors.Is(err, errs.ErrConflict) {
 		return nil, protection.ErrRuleExists()
 	}
@@ -203,9 +225,13 @@ func (s BranchProtections) Edit(ctx context.Context, a *Access, name string, in 
 	}
 	r.Updated = s.clock.Now()
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.BranchProtections.Update(ctx, r)
+		if err := tx.BranchProtections.Update(ctx, r); err != nil {
+			return err
+		}
+		return s.ruleChanged(ctx, tx, a.Repo, r.Name)
 	})
 	s.ruleCache.drop(a.Repo.ID)
+	s.notifyEvents()
 	return r, err
 }
 
@@ -229,9 +255,13 @@ func (s BranchProtections) Delete(ctx context.Context, a *Access, name string) e
 		return err
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.BranchProtections.Delete(ctx, a.Repo.ID, r.ID)
+		if err := tx.BranchProtections.Delete(ctx, a.Repo.ID, r.ID); err != nil {
+			return err
+		}
+		return s.ruleChanged(ctx, tx, a.Repo, r.Name)
 	})
 	s.ruleCache.drop(a.Repo.ID)
+	s.notifyEvents()
 	return err
 }
 

@@ -52,6 +52,8 @@ type Service struct {
 	mirrorInterval MirrorIntervalHook
 	// ruleCache keeps each repository's branch protection rules.
 	ruleCache *ruleCache
+	// rulesChanged rechecks what a changed branch rule judges (see OnBranchRuleChange).
+	rulesChanged BranchRuleHook
 	// tagRules caches each repository's tag protection rules for the
 	// checks every tag write makes (see TagProtections.RefusedTag).
 	tagRules tagRuleCache

@@ -166,4 +166,34 @@ var pullReviewTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(counts[keep.ID], 1)
 		is.True(errors.Is(f.PullReviews.Delete(f.ctx, r.ID), errs.ErrNotFound))
 	},
+	"OutdatedCodeComments": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		i, alice := f.reviewedPull()
+		r := f.review(i.ID, alice.ID, pull.ReviewComment, 1)
+		code := func(c *issue.Comment) { c.ReviewID, c.TreePath, c.Line, c.CommitSHA = r.ID, "a.go", 1, sha('c') }
+		first := f.comment(i, alice.ID, issue.CommentCode, "one", 2, code)
+		second := f.comment(i, alice.ID, issue.CommentCode, "two", 3, code)
+		plain := f.comment(i, alice.ID, issue.CommentPlain, "plain", 4)
+		valid, err := f.PullReviews.ValidCodeComments(f.ctx, i.ID, 10)
+		is.NoErr(err)
+		is.Equal(len(valid), 2)
+		is.Equal(valid[0].ID, first.ID)
+		valid, err = f.PullReviews.ValidCodeComments(f.ctx, i.ID, 1)
+		is.NoErr(err)
+		is.Equal(len(valid), 1)
+
+		// Only code comments are marked; marked ones leave the list.
+		is.NoErr(f.PullReviews.InvalidateComments(f.ctx, []int64{first.ID, plain.ID}))
+		is.NoErr(f.PullReviews.InvalidateComments(f.ctx, nil))
+		valid, err = f.PullReviews.ValidCodeComments(f.ctx, i.ID, 10)
+		is.NoErr(err)
+		is.Equal(len(valid), 1)
+		is.Equal(valid[0].ID, second.ID)
+		byReview, err := f.PullReviews.CodeComments(f.ctx, []int64{r.ID})
+		is.NoErr(err)
+		is.True(byReview[r.ID][0].Invalidated && !byReview[r.ID][1].Invalidated)
+		p, err := f.Comments.GetByID(f.ctx, plain.ID)
+		is.NoErr(err)
+		is.True(!p.Invalidated)
+	},
 }
