@@ -43,6 +43,8 @@ type Stores struct {
 
 	Pulls       PullStore
 	PullReviews PullReviewStore
+
+	ActionSecrets ActionSecretStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

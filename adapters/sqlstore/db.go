@@ -214,6 +214,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		IssueRelations: &IssueRelationStore{c: c},
 		Pulls:          &PullStore{c: c},
 		PullReviews:    &PullReviewStore{c: c},
+
+		ActionSecrets: &ActionSecretStore{c: c},
 	}
 }
 

@@ -74,6 +74,7 @@ var storeGroupOrder = []string{
 	"Orgs", "OrgTeams", "Blocks",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	"Pulls", "PullReviews",
+	"ActionSecrets",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -121,6 +122,8 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 
 		"Pulls":       pullTests,
 		"PullReviews": pullReviewTests,
+
+		"ActionSecrets": actionSecretTests,
 	}
 }
 
