@@ -25,6 +25,7 @@ import (
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/adapters/templates"
 	"github.com/depothq/depot/adapters/webhook"
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -238,7 +239,7 @@ var appSet = gwire.NewSet(
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
-	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService,
+	orgs.NewService, issues.NewService, actions.NewService, provideAttachments, pulls.NewService,
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),

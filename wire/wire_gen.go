@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/sshd"
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -109,6 +110,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -121,6 +123,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Actions:      actionsService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -263,6 +266,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -275,6 +279,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:       issuesService,
 		Pulls:        pullsService,
 		Markup:       markupService,
+		Actions:      actionsService,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/hooks"
@@ -58,6 +59,7 @@ type kernel struct {
 	issues     *issues.Service
 	pulls      *pulls.Service
 	markup     *markup.Service
+	actions    *actions.Service
 	signer     ports.CommitSigner
 	dispatch   *hooks.Dispatcher
 	settings   site.Settings
@@ -85,6 +87,7 @@ type Services struct {
 	Issues       *issues.Service
 	Pulls        *pulls.Service
 	Markup       *markup.Service
+	Actions      *actions.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
 }
@@ -94,6 +97,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, signer: svc.Signer,
+		actions:  svc.Actions,
 		settings: settings, log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
