@@ -177,6 +177,20 @@ func testActionSecrets(t *testing.T, opts ...testserver.Option) {
 		is.Equal(srv.Do("PUT", "/orgs/acme/actions/secrets/BY_TOKEN", map[string]string{"data": "x"},
 			tokenHeader(srv, "carol", "write:organization")...).Status, http.StatusCreated)
 
+		// On the organisation's repositories RO lets its owners in, not its members;
+		// the organisation's secrets are not the repository's.
+		_, _, err = carol.CreateOrgRepo("acme", gitea.CreateRepoOption{Name: "svc"})
+		is.NoErr(err)
+		_, err = carol.AddTeamRepository(team.ID, "acme", "svc")
+		is.NoErr(err)
+		is.Equal(srv.Do("PUT", "/repos/acme/svc/actions/secrets/REPO_ONLY", map[string]string{"data": "x"}, basicAs("carol")...).Status,
+			http.StatusCreated)
+		assertAPIError(t, srv.Do("GET", "/repos/acme/svc/actions/secrets", nil, basicAs("mona")...), http.StatusForbidden, msgRepoOwner)
+		repoList, _, err := carol.ListRepoActionSecret("acme", "svc", gitea.ListRepoActionSecretOption{})
+		is.NoErr(err)
+		is.Equal(len(repoList), 1)
+		is.Equal(repoList[0].Name, "REPO_ONLY")
+
 		resp, err = carol.DeleteOrgActionSecret("acme", "registry")
 		assertSDKStatus(t, resp, err, http.StatusNoContent)
 		resp, err = carol.DeleteOrgActionSecret("acme", "registry")
