@@ -45,6 +45,7 @@ type Stores struct {
 	PullReviews PullReviewStore
 
 	ActionVariables ActionVariableStore
+	ActionSecrets   ActionSecretStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -121,7 +121,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -290,7 +290,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,

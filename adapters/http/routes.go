@@ -129,6 +129,7 @@ func (s *Server) routes() []route {
 		s.milestoneRoutes(),
 		s.orgLabelRoutes(),
 		s.orgHookRoutes(),
+		s.actionSecretRoutes(),
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),

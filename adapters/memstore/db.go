@@ -5,8 +5,9 @@
 // It passes, whole, the contract suite's groups (test/contract) named in
 // Groups. Not implemented, and so not run:
 //   - the stores left nil in Stores: PublicKeys, CommitStatuses, Jobs,
-//     Mirrors, PushMirrors, Hooks and HookDeliveries, and their groups
-//     (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks, HookDeliveries).
+//     Mirrors, PushMirrors, Hooks, HookDeliveries and ActionSecrets, and
+//     their groups (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks,
+//     HookDeliveries, ActionSecrets).
 //
 // Beyond the suite, IssueStore.List does not sort by due date or priority.
 //

@@ -219,6 +219,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PullReviews:    &PullReviewStore{c: c},
 
 		ActionVariables: &ActionVariableStore{c: c},
+		ActionSecrets:   &ActionSecretStore{c: c},
 	}
 }
 

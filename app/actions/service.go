@@ -1,19 +1,19 @@
-// Package actions holds the workflow automation use cases: the variables
-// of accounts, organisations and repositories (variables.go). Who may reach
-// a scope is the route's access codes' business (T with RO, OO, or the
-// caller's own account); the use cases take the scope the route resolved.
+// Package actions holds the use cases of workflow automation: the secrets
+// (Secrets, secrets.go) and variables of users, organisations and
+// repositories. Who may call which is the route table's business.
 package actions
 
 import "github.com/depothq/depot/ports"
 
-// Service runs the workflow automation use cases.
+// Service is what the workflow automation use cases share.
 type Service struct {
 	stores ports.Stores
 	tx     ports.Transactor
+	box    ports.SecretBox
 	clock  ports.Clock
 }
 
-// NewService builds the workflow automation use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock) *Service {
-	return &Service{stores: stores, tx: tx, clock: clock}
+// NewService builds the workflow automation use cases; box seals secrets at rest.
+func NewService(stores ports.Stores, tx ports.Transactor, box ports.SecretBox, clock ports.Clock) *Service {
+	return &Service{stores: stores, tx: tx, box: box, clock: clock}
 }

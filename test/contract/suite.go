@@ -75,6 +75,7 @@ var storeGroupOrder = []string{
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	"Pulls", "PullReviews",
 	"ActionVariables",
+	"ActionSecrets",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -124,6 +125,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"PullReviews": pullReviewTests,
 
 		"ActionVariables": actionVariableTests,
+		"ActionSecrets":   actionSecretTests,
 	}
 }
 
