@@ -54,6 +54,7 @@ func (s *Server) routes() []route {
 		s.userWatchRoutes(),
 		s.userSettingsRoutes(),
 		s.userEmailRoutes(),
+		s.followRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),
 		s.repoAssigneeRoutes(),
