@@ -55,6 +55,7 @@ func (s *Server) routes() []route {
 		s.userSettingsRoutes(),
 		s.userEmailRoutes(),
 		s.followRoutes(),
+		s.userAvatarRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),
 		s.repoAssigneeRoutes(),
