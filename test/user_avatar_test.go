@@ -166,7 +166,8 @@ func TestUserAvatarUpload(t *testing.T) {
 			assertAPIError(t, srv.Do("POST", P, "{", as...), http.StatusBadRequest, "")
 			huge := base64.StdEncoding.EncodeToString(append(gradientPNG(t, 8, 8), make([]byte, 1<<20)...))
 			assertInvalid(t, srv.Do("POST", P, map[string]string{"image": huge}, as...), "image") // over 1 MiB
-			is.Equal(avatarOf(t), first)                                                          // unchanged
+			// Unchanged.
+			is.Equal(avatarOf(t), first)
 		})
 
 		t.Run("access", func(t *testing.T) {
