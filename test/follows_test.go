@@ -245,10 +245,20 @@ func TestFollowsAccess(t *testing.T) {
 			scopeWantDenied(is, srv.Do("DELETE", "/user/following/bob", nil, readUser...), "write:user", "read:user")
 		})
 		t.Run("write:user follows and unfollows", func(t *testing.T) {
+			is := is.New(t)
+			// The token's account as the token sees it: its counters follow
+			// the writes at once, though the token's lookups are cached.
+			var me gitea.User
+			blockWant(t, srv, "GET", "/user", nil, http.StatusOK, "", writeUser...).Decode(t, &me)
+			is.Equal(me.FollowingCount, 0)
 			blockWant(t, srv, "PUT", "/user/following/bob", nil, http.StatusNoContent, "", writeUser...)
 			blockWant(t, srv, "GET", "/user/following/bob", nil, http.StatusNoContent, "", writeUser...)
+			blockWant(t, srv, "GET", "/user", nil, http.StatusOK, "", writeUser...).Decode(t, &me)
+			is.Equal(me.FollowingCount, 1)
 			blockWant(t, srv, "DELETE", "/user/following/bob", nil, http.StatusNoContent, "", writeUser...)
 			blockWant(t, srv, "GET", "/user/following/bob", nil, http.StatusNotFound, "", writeUser...)
+			blockWant(t, srv, "GET", "/user", nil, http.StatusOK, "", writeUser...).Decode(t, &me)
+			is.Equal(me.FollowingCount, 0)
 		})
 		t.Run("another category's scope is refused", func(t *testing.T) {
 			is := is.New(t)

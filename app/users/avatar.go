@@ -52,6 +52,7 @@ func (s Avatars) record(ctx context.Context, account *user.User, hash string) er
 	if err != nil {
 		return err
 	}
+	s.forgetCached(account.ID)
 	if old != "" && old != hash {
 		if err := s.avatars.Remove(ctx, old); err != nil {
 			s.log.Warn("removing a replaced avatar", "account", account.Name, "err", err)

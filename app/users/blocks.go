@@ -101,6 +101,8 @@ func (s Blocks) Block(ctx context.Context, c auth.Caller, blocker, blockee *user
 			BlockerID: blocker.ID, BlockeeID: blockee.ID, Note: note, Created: s.clock.Now(),
 		})
 	})
+	// The two accounts' counters changed with the severed ties.
+	s.forgetCached(blocker.ID, blockee.ID)
 	// A concurrent block of the same pair won the race.
 	if errors.Is(err, errs.ErrConflict) {
 		return user.ErrCannotBlock

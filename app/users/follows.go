@@ -82,6 +82,7 @@ func (s Follows) Follow(ctx context.Context, c auth.Caller, target *user.User) e
 	if err := visible(c, target); err != nil {
 		return err
 	}
+	defer s.forgetCached(c.User.ID, target.ID)
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		f := user.FollowFacts{FollowerID: c.User.ID, TargetID: target.ID}
 		var err error
@@ -111,5 +112,6 @@ func (s Follows) Unfollow(ctx context.Context, c auth.Caller, target *user.User)
 	if c.User.ID == target.ID {
 		return nil
 	}
+	defer s.forgetCached(c.User.ID, target.ID)
 	return s.stores.Follows.Unfollow(ctx, c.User.ID, target.ID)
 }

@@ -54,6 +54,18 @@ func NewService(stores ports.Stores, tx ports.Transactor, hasher ports.PasswordH
 	}
 }
 
+// forgetCached drops the token cache's copies of the accounts whose
+// record changed (counters, avatar), so that their next request reads it
+// afresh. The use-case tests run without a cache.
+func (s *Service) forgetCached(ids ...int64) {
+	if s.tokens == nil {
+		return
+	}
+	for _, id := range ids {
+		s.tokens.ForgetUser(id)
+	}
+}
+
 // RenamedError says that a name now belongs to another account name; the
 // HTTP adapter answers it with a redirect.
 type RenamedError struct {
