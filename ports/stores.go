@@ -29,8 +29,9 @@ type Stores struct {
 	Hooks          HookStore
 	HookDeliveries HookDeliveryStore
 
-	Orgs   OrgStore
-	Blocks BlockStore
+	Orgs    OrgStore
+	Blocks  BlockStore
+	Follows FollowStore
 
 	Issues         IssueStore
 	Labels         LabelStore

@@ -11,6 +11,7 @@ import (
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
 
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/test/testserver"
 )
 
@@ -98,4 +99,106 @@ func TestUserAvatarGenerated(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestUserAvatarUpload covers POST and DELETE /user/avatar: an upload
+// replaces the generated avatar_url wherever the user appears, a second
+// upload replaces the first (whose file goes), bad images are refused
+// without a change, and a delete brings the generated default back.
+func TestUserAvatarUpload(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		srv := testserver.Start(t, opts...)
+		alice, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+		_, bobC := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+		generated := alice.AvatarURL
+		avatarOf := func(t *testing.T) string {
+			t.Helper()
+			u, _, err := bobC.GetUserInfo("alice")
+			if err != nil {
+				t.Fatalf("get alice: %v", err)
+			}
+			return u.AvatarURL
+		}
+		var first string
+
+		t.Run("upload", func(t *testing.T) {
+			is := is.New(t)
+			resp, err := aliceC.UpdateUserAvatar(gitea.UpdateUserAvatarOption{Image: base64.StdEncoding.EncodeToString(gradientPNG(t, 64, 40))})
+			assertSDKStatus(t, resp, err, http.StatusNoContent)
+			first = avatarOf(t)
+			is.True(strings.HasPrefix(first, srv.URL+"/avatars/"))
+			is.True(first != generated)
+			me, _, err := aliceC.GetMyUserInfo()
+			is.NoErr(err)
+			is.Equal(me.AvatarURL, first)
+			status, ctype, body := orgAvatarFetch(t, first)
+			is.Equal(status, http.StatusOK)
+			is.Equal(ctype, "image/png")
+			img, err := png.Decode(bytes.NewReader(body))
+			is.NoErr(err)
+			is.Equal(img.Bounds().Dx(), img.Bounds().Dy()) // resized to a square
+			repo := createRepo(t, aliceC, gitea.CreateRepoOption{Name: "pics"})
+			is.Equal(repo.Owner.AvatarURL, first)
+			other, _, err := bobC.GetUserInfo("bob")
+			is.NoErr(err)
+			is.True(other.AvatarURL != first) // bob's own is untouched
+		})
+
+		t.Run("replace", func(t *testing.T) {
+			is := is.New(t)
+			blockWant(t, srv, "POST", "/user/avatar", map[string]string{"image": base64.StdEncoding.EncodeToString(gradientPNG(t, 30, 90))},
+				http.StatusNoContent, "", tokenHeader(srv, "alice", "write:user")...)
+			now := avatarOf(t)
+			is.True(now != first && now != generated)
+			status, _, _ := orgAvatarFetch(t, first) // the replaced file is gone
+			is.Equal(status, http.StatusNotFound)
+			first = now
+		})
+
+		t.Run("invalid", func(t *testing.T) {
+			is := is.New(t)
+			as := basicAs("alice")
+			const P = "/user/avatar"
+			assertAPIError(t, srv.Do("POST", P, map[string]string{"image": "!!! not base64 !!!"}, as...), http.StatusBadRequest, "")
+			assertInvalid(t, srv.Do("POST", P, map[string]string{"image": base64.StdEncoding.EncodeToString([]byte("hello, not an image"))}, as...), "image")
+			assertInvalid(t, srv.Do("POST", P, map[string]string{"image": ""}, as...), "Image")
+			assertInvalid(t, srv.Do("POST", P, "{}", as...), "Image")
+			assertAPIError(t, srv.Do("POST", P, "{", as...), http.StatusBadRequest, "")
+			huge := base64.StdEncoding.EncodeToString(append(gradientPNG(t, 8, 8), make([]byte, 1<<20)...))
+			assertInvalid(t, srv.Do("POST", P, map[string]string{"image": huge}, as...), "image") // over 1 MiB
+			// Unchanged.
+			is.Equal(avatarOf(t), first)
+		})
+
+		t.Run("access", func(t *testing.T) {
+			is := is.New(t)
+			body := map[string]string{"image": base64.StdEncoding.EncodeToString(gradientPNG(t, 8, 8))}
+			for _, m := range []string{"POST", "DELETE"} {
+				assertAPIError(t, srv.Do(m, "/user/avatar", body), http.StatusUnauthorized, "")
+				scopeWantDenied(is, srv.Do(m, "/user/avatar", body, tokenHeader(srv, "alice", "read:user")...), "write:user", "read:user")
+			}
+			is.Equal(avatarOf(t), first)
+		})
+
+		t.Run("delete", func(t *testing.T) {
+			is := is.New(t)
+			resp, err := aliceC.DeleteUserAvatar()
+			assertSDKStatus(t, resp, err, http.StatusNoContent)
+			is.Equal(avatarOf(t), generated) // the generated default again
+			status, _, _ := orgAvatarFetch(t, first)
+			is.Equal(status, http.StatusNotFound)
+			status, _, _ = orgAvatarFetch(t, generated)
+			is.Equal(status, http.StatusOK)
+			resp, err = aliceC.DeleteUserAvatar() // none: no error
+			assertSDKStatus(t, resp, err, http.StatusNoContent)
+		})
+	})
+}
+
+// TestUserAvatarBodyLimit: a body past the site's limit is a 413.
+func TestUserAvatarBodyLimit(t *testing.T) {
+	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.MaxBodyBytes = 4 << 10 }))
+	newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+	big := base64.StdEncoding.EncodeToString(make([]byte, 16<<10))
+	assertAPIError(t, srv.Do("POST", "/user/avatar", map[string]string{"image": big}, basicAs("alice")...), http.StatusRequestEntityTooLarge, "")
 }

@@ -55,16 +55,16 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sshKeys := provideSSHKeys()
-	settings := provideSite(o)
-	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
-	templates, err := provideTemplates()
+	avatars, err := provideAvatars(o)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	avatars, err := provideAvatars(o)
+	settings := provideSite(o)
+	logger := provideLogger(o)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, settings, logger)
+	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()
 		cleanup()
@@ -224,16 +224,16 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sshKeys := provideSSHKeys()
-	settings := provideSite(o)
-	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
-	templates, err := provideTemplates()
+	avatars, err := provideAvatars(o)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	avatars, err := provideAvatars(o)
+	settings := provideSite(o)
+	logger := provideLogger(o)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, settings, logger)
+	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()
 		cleanup()

@@ -44,6 +44,7 @@ func (s *kernel) toUser(c auth.Caller, u *user.User) userDTO {
 		HTMLURL: s.baseURL + "/" + url.PathEscape(u.Name),
 		Created: u.Created.UTC(), Location: u.Location, Website: u.Website, Description: u.Description,
 		Visibility: string(u.Visibility), StarredReposCnt: u.NumStars, AvatarURL: s.userAvatarURL(u),
+		FollowersCount: u.NumFollowers, FollowingCount: u.NumFollowing,
 	}
 	if c.IsAdmin() || c.UserID() == u.ID {
 		d.IsAdmin, d.Active, d.ProhibitLogin, d.Restricted = u.IsAdmin, u.IsActive, u.ProhibitLogin, u.IsRestricted

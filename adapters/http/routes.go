@@ -54,6 +54,8 @@ func (s *Server) routes() []route {
 		s.userWatchRoutes(),
 		s.userSettingsRoutes(),
 		s.userEmailRoutes(),
+		s.followRoutes(),
+		s.userAvatarRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),
 		s.repoAssigneeRoutes(),

@@ -30,7 +30,7 @@ var Groups = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
 	"ReposEmpty", "TagProtections",
-	"Orgs", "OrgTeams", "Blocks",
+	"Orgs", "OrgTeams", "Blocks", "Follows",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	"Pulls", "PullReviews",
 }
@@ -73,6 +73,7 @@ func (d *DB) Stores() ports.Stores {
 		TagProtections: &TagProtectionStore{d},
 		Orgs:           &OrgStore{d},
 		Blocks:         &BlockStore{d},
+		Follows:        &FollowStore{d},
 		Issues:         &IssueStore{d},
 		Labels:         &LabelStore{d},
 		Milestones:     &MilestoneStore{d},

@@ -67,6 +67,7 @@ type state struct {
 	teamUsers map[pair]bool // team, user
 	teamRepos map[pair]bool // team, repo
 	blocks    map[int64]user.Block
+	follows   map[pair]int64 // user, followed: the follow's order
 
 	issues      map[int64]issue.Issue
 	nextIndex   map[int64]int64 // repo: last index given
@@ -100,7 +101,8 @@ func newState() *state {
 		transfers: map[int64]repository.Transfer{},
 		orgs:      map[int64]orgRow{}, members: map[pair]memberRow{}, teams: map[int64]org.Team{},
 		teamUsers: map[pair]bool{}, teamRepos: map[pair]bool{}, blocks: map[int64]user.Block{},
-		issues: map[int64]issue.Issue{}, nextIndex: map[int64]int64{}, assignees: map[int64][]int64{},
+		follows: map[pair]int64{},
+		issues:  map[int64]issue.Issue{}, nextIndex: map[int64]int64{}, assignees: map[int64][]int64{},
 		comments: map[int64]issue.Comment{}, labels: map[int64]issue.Label{}, issueLabels: map[pair]bool{},
 		milestones: map[int64]issue.Milestone{}, reactions: map[int64]issue.Reaction{},
 		attachments: map[int64]issue.Attachment{}, times: map[int64]trackedTimeRow{},
@@ -122,7 +124,8 @@ func (s *state) clone() *state {
 		transfers: maps.Clone(s.transfers),
 		orgs:      maps.Clone(s.orgs), members: maps.Clone(s.members), teams: maps.Clone(s.teams),
 		teamUsers: maps.Clone(s.teamUsers), teamRepos: maps.Clone(s.teamRepos), blocks: maps.Clone(s.blocks),
-		issues: maps.Clone(s.issues), nextIndex: maps.Clone(s.nextIndex), assignees: maps.Clone(s.assignees),
+		follows: maps.Clone(s.follows),
+		issues:  maps.Clone(s.issues), nextIndex: maps.Clone(s.nextIndex), assignees: maps.Clone(s.assignees),
 		comments: maps.Clone(s.comments), labels: maps.Clone(s.labels), issueLabels: maps.Clone(s.issueLabels),
 		milestones: maps.Clone(s.milestones), reactions: maps.Clone(s.reactions),
 		attachments: maps.Clone(s.attachments), times: maps.Clone(s.times),

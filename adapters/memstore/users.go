@@ -48,6 +48,15 @@ func (s *state) userOut(u user.User) *user.User {
 		}
 	}
 	u.NumStars = n
+	u.NumFollowers, u.NumFollowing = 0, 0
+	for k := range s.follows {
+		if k.b == u.ID {
+			u.NumFollowers++
+		}
+		if k.a == u.ID {
+			u.NumFollowing++
+		}
+	}
 	return &u
 }
 
@@ -65,7 +74,7 @@ func userIn(u *user.User) user.User {
 	if c.LowerName == "" {
 		c.LowerName = strings.ToLower(c.Name)
 	}
-	c.NumStars = 0
+	c.NumStars, c.NumFollowers, c.NumFollowing = 0, 0, 0
 	c.Created, c.Updated, c.LastLogin = dbTime(c.Created), dbTime(c.Updated), dbTime(c.LastLogin)
 	return c
 }
@@ -135,6 +144,11 @@ func (s *state) deleteAccount(id int64) {
 	for k := range s.stars {
 		if k.a == id {
 			delete(s.stars, k)
+		}
+	}
+	for k := range s.follows {
+		if k.a == id || k.b == id {
+			delete(s.follows, k)
 		}
 	}
 	for k := range s.watches {

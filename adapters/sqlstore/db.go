@@ -204,8 +204,9 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Hooks:          &HookStore{c: c},
 		HookDeliveries: &HookDeliveryStore{c: c},
 
-		Orgs:   &OrgStore{c: c},
-		Blocks: &BlockStore{c: c},
+		Orgs:    &OrgStore{c: c},
+		Blocks:  &BlockStore{c: c},
+		Follows: &FollowStore{c: c},
 
 		Issues:         &IssueStore{c: c},
 		Labels:         &LabelStore{c: c},

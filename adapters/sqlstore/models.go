@@ -43,13 +43,20 @@ type userRow struct {
 	AllowCreateOrg     bool   `bun:"allow_create_org"`
 	MaxRepoCreation    int    `bun:"max_repo_creation"`
 	// NumStars is kept by the star store; account writes leave it alone.
-	NumStars   int       `bun:"num_stars"`
-	TOTPSecret string    `bun:"totp_secret"`
-	Avatar     string    `bun:"avatar"`
-	Created    time.Time `bun:"created,nullzero"`
-	Updated    time.Time `bun:"updated,nullzero"`
-	LastLogin  time.Time `bun:"last_login,nullzero"`
+	NumStars int `bun:"num_stars"`
+	// NumFollowers and NumFollowing are kept by the follow store.
+	NumFollowers int       `bun:"num_followers"`
+	NumFollowing int       `bun:"num_following"`
+	TOTPSecret   string    `bun:"totp_secret"`
+	Avatar       string    `bun:"avatar"`
+	Created      time.Time `bun:"created,nullzero"`
+	Updated      time.Time `bun:"updated,nullzero"`
+	LastLogin    time.Time `bun:"last_login,nullzero"`
 }
+
+// accountCounters are the users columns an account write leaves alone:
+// the id and the counters their own stores keep (stars, follows).
+var accountCounters = []string{"id", "num_stars", "num_followers", "num_following"}
 
 type emailRow struct {
 	bun.BaseModel `bun:"table:emails,alias:e"`
@@ -135,6 +142,7 @@ func (r *userRow) toDomain() *user.User {
 		HideEmail: r.HideEmail, HideActivity: r.HideActivity, AllowGitHook: r.AllowGitHook,
 		AllowImportLocal: r.AllowImportLocal, AllowCreateOrganization: r.AllowCreateOrg,
 		MaxRepoCreation: r.MaxRepoCreation, TOTPSecret: r.TOTPSecret, NumStars: r.NumStars, Avatar: r.Avatar,
+		NumFollowers: r.NumFollowers, NumFollowing: r.NumFollowing,
 		Created: domainTime(r.Created), Updated: domainTime(r.Updated), LastLogin: domainTime(r.LastLogin),
 	}
 }

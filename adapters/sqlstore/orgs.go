@@ -114,7 +114,7 @@ func (s *OrgStore) GetMany(ctx context.Context, ids []int64) ([]*org.Organizatio
 // Update writes the account row and the settings.
 func (s *OrgStore) Update(ctx context.Context, o *org.Organization) error {
 	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
-		res, err := tx.NewUpdate().Model(toUserRow(&o.User)).WherePK().ExcludeColumn("id", "num_stars").
+		res, err := tx.NewUpdate().Model(toUserRow(&o.User)).WherePK().ExcludeColumn(accountCounters...).
 			Where("kind = ?", int(user.KindOrganization)).Exec(ctx)
 		if err := orgMapping.affected(res, err); err != nil {
 			return err
@@ -125,16 +125,24 @@ func (s *OrgStore) Update(ctx context.Context, o *org.Organization) error {
 	})
 }
 
-// Delete removes the organisation; teams, units, memberships and settings
-// cascade. Owned repositories block it (their owner reference does not cascade).
+// Delete removes the organisation; teams, units, memberships, settings and
+// follows cascade, and its followers' counters are recounted. Owned
+// repositories block it (their owner reference does not cascade).
 func (s *OrgStore) Delete(ctx context.Context, id int64) error {
 	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
+		partners, err := followPartners(ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		res, err := tx.NewDelete().Model((*userRow)(nil)).Where("id = ?", id).
 			Where("kind = ?", int(user.KindOrganization)).Exec(ctx)
 		if err != nil && violationOf(err) == foreignKeyViolation {
 			return errs.Conflict("organization still owns repositories")
 		}
-		return orgMapping.affected(res, err)
+		if err := orgMapping.affected(res, err); err != nil {
+			return err
+		}
+		return recountFollows(ctx, tx, partners)
 	})
 }
 

@@ -34,13 +34,15 @@ func (s *UserStore) Create(ctx context.Context, u *user.User) error {
 
 // Update writes every column of u.
 func (s *UserStore) Update(ctx context.Context, u *user.User) error {
-	res, err := s.c.w(ctx).NewUpdate().Model(toUserRow(u)).WherePK().ExcludeColumn("id", "num_stars").Exec(ctx)
+	res, err := s.c.w(ctx).NewUpdate().Model(toUserRow(u)).WherePK().ExcludeColumn(accountCounters...).Exec(ctx)
 	return userMapping.affected(res, err)
 }
 
 // Delete removes the user in one transaction. The foreign keys cascade to its
-// e-mails, tokens, redirects, collaborations, stars and watches; the star and
-// watcher counters of the repositories it starred or watched are recounted.
+// e-mails, tokens, redirects, collaborations, stars, watches and follows; the
+// star and watcher counters of the repositories it starred or watched, and
+// the follow counters of the accounts it followed or was followed by, are
+// recounted.
 // The repositories' owner reference does not cascade, so a user who still
 // owns repositories is a conflict.
 func (s *UserStore) Delete(ctx context.Context, id int64) error {
@@ -56,11 +58,18 @@ func (s *UserStore) Delete(ctx context.Context, id int64) error {
 		if err := lockRows(ctx, tx, "repos", repoIDs); err != nil {
 			return userMapping.mapErr(err)
 		}
+		partners, err := followPartners(ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		res, err := tx.NewDelete().Model((*userRow)(nil)).Where("id = ?", id).Exec(ctx)
 		if err != nil && violationOf(err) == foreignKeyViolation {
 			return errs.Conflict("user still owns repositories")
 		}
 		if err := userMapping.affected(res, err); err != nil {
+			return err
+		}
+		if err := recountFollows(ctx, tx, partners); err != nil {
 			return err
 		}
 		return recountSocial(ctx, tx, repoIDs)

@@ -68,8 +68,9 @@ func blockFacts(ctx context.Context, tx ports.Stores, doer, blocker, blockee *us
 
 // Block makes blocker (the caller itself, or an organisation it owns)
 // block blockee, as Gitea's BlockUser: in the same transaction each stops
-// starring and watching the other's repositories, loses its collaborations
-// on them, and pending transfers between the two are cancelled.
+// following the other and starring and watching the other's repositories,
+// loses its collaborations on them, and pending transfers between the two
+// are cancelled.
 func (s Blocks) Block(ctx context.Context, c auth.Caller, blocker, blockee *user.User, note string) error {
 	if c.User == nil {
 		return errs.Unauthenticated("token is required")
@@ -88,16 +89,20 @@ func (s Blocks) Block(ctx context.Context, c auth.Caller, blocker, blockee *user
 		if err := user.CanBlock(f); err != nil {
 			return err
 		}
-		// Stars, watches, collaborations, transfers and issue assignments
-		// between the two go. Gitea also makes the two unfollow each
-		// other; Depot has no follows yet.
+		// Stars, watches, collaborations, transfers, issue assignments and
+		// follows between the two go.
 		if _, err := tx.Blocks.SeverTies(ctx, blocker.ID, blockee.ID); err != nil {
+			return err
+		}
+		if err := tx.Follows.Sever(ctx, blocker.ID, blockee.ID); err != nil {
 			return err
 		}
 		return tx.Blocks.Block(ctx, &user.Block{
 			BlockerID: blocker.ID, BlockeeID: blockee.ID, Note: note, Created: s.clock.Now(),
 		})
 	})
+	// The two accounts' counters changed with the severed ties.
+	s.forgetCached(blocker.ID, blockee.ID)
 	// A concurrent block of the same pair won the race.
 	if errors.Is(err, errs.ErrConflict) {
 		return user.ErrCannotBlock

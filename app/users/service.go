@@ -3,7 +3,7 @@
 // tokens, and the first administrator of a new site. Looking accounts up
 // stays on Service, as does what other packages share (Resolve, View,
 // CheckNotBlocked, BlockedByAny); each resource has a focused type reached
-// from Service (Tokens, Emails, Settings, Keys, Blocks, Admin).
+// from Service (Tokens, Emails, Settings, Keys, Blocks, Follows, Avatars, Admin).
 package users
 
 import (
@@ -22,15 +22,17 @@ import (
 
 // Service runs the account use cases.
 type Service struct {
-	stores   ports.Stores
-	tx       ports.Transactor
-	hasher   ports.PasswordHasher
-	secrets  ports.SecretGenerator
-	otp      ports.OneTimeCodes
-	clock    ports.Clock
-	tokens   *auth.TokenCache
-	git      ports.GitStorage
-	sshKeys  ports.SSHKeys
+	stores  ports.Stores
+	tx      ports.Transactor
+	hasher  ports.PasswordHasher
+	secrets ports.SecretGenerator
+	otp     ports.OneTimeCodes
+	clock   ports.Clock
+	tokens  *auth.TokenCache
+	git     ports.GitStorage
+	sshKeys ports.SSHKeys
+	// avatars stores uploaded account avatars.
+	avatars  ports.Avatars
 	settings site.Settings
 	policy   user.PasswordPolicy
 	noReply  string
@@ -40,15 +42,27 @@ type Service struct {
 // NewService builds the account use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, hasher ports.PasswordHasher, secrets ports.SecretGenerator,
 	otp ports.OneTimeCodes, clock ports.Clock, tokens *auth.TokenCache, git ports.GitStorage, sshKeys ports.SSHKeys,
-	settings site.Settings, log *slog.Logger) *Service {
+	avatars ports.Avatars, settings site.Settings, log *slog.Logger) *Service {
 	host := "localhost"
 	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
 	return &Service{
-		stores: stores, tx: tx, hasher: hasher, secrets: secrets, otp: otp, clock: clock, tokens: tokens, git: git, sshKeys: sshKeys,
+		stores: stores, tx: tx, hasher: hasher, secrets: secrets, otp: otp, clock: clock, tokens: tokens, git: git, sshKeys: sshKeys, avatars: avatars,
 		settings: settings, policy: user.PasswordPolicy{MinLength: settings.PasswordMinLength},
 		noReply: "noreply." + host, log: log,
+	}
+}
+
+// forgetCached drops the token cache's copies of the accounts whose
+// record changed (counters, avatar), so that their next request reads it
+// afresh. The use-case tests run without a cache.
+func (s *Service) forgetCached(ids ...int64) {
+	if s.tokens == nil {
+		return
+	}
+	for _, id := range ids {
+		s.tokens.ForgetUser(id)
 	}
 }
 

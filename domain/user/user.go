@@ -71,6 +71,10 @@ type User struct {
 
 	// NumStars is how many repositories the user starred (kept by the star store).
 	NumStars int
+	// NumFollowers and NumFollowing count the accounts following this one
+	// and those it follows (kept by the follow store, in the transaction
+	// that follows or unfollows).
+	NumFollowers, NumFollowing int
 
 	// Avatar names the uploaded avatar image in the avatar store; empty when none.
 	Avatar string

@@ -71,7 +71,7 @@ var storeGroupOrder = []string{
 	"ReposEmpty", "PublicKeys", "BranchProtections", "TagProtections", "Releases", "ReleaseAssets",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
-	"Orgs", "OrgTeams", "Blocks",
+	"Orgs", "OrgTeams", "Blocks", "Follows",
 	"Issues", "Labels", "Comments", "IssueExtras", "IssueBatchLookups",
 	"Pulls", "PullReviews",
 	"ActionVariables",
@@ -114,6 +114,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Orgs":     orgTests,
 		"OrgTeams": orgTeamTests,
 		"Blocks":   blockTests,
+		"Follows":  followTests,
 
 		"Issues":            issueTests,
 		"Labels":            labelTests,
