@@ -53,9 +53,10 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sshKeys := provideSSHKeys()
+	gpgKeys := provideGPGKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, gpgKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()
@@ -207,9 +208,10 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sshKeys := provideSSHKeys()
+	gpgKeys := provideGPGKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, gpgKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()
