@@ -207,12 +207,22 @@ func (GPGKeys) SignerOf(armored, signature string, messages []string) (string, e
 }
 
 // sortedIdentityNames lists an entity's identities in a stable order (the
-// map has none), so a key's addresses read the same every time.
+// map has none), so a key's addresses read the same every time: the
+// primary identity first, then the others by name.
 func sortedIdentityNames(e *openpgp.Entity) []string {
+	primary := ""
+	if id := e.PrimaryIdentity(); id != nil {
+		primary = id.Name
+	}
 	names := make([]string, 0, len(e.Identities))
 	for name := range e.Identities {
-		names = append(names, name)
+		if name != primary {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
+	if primary != "" {
+		names = append([]string{primary}, names...)
+	}
 	return names
 }
