@@ -175,3 +175,31 @@ func keepKey(keys []*user.GPGKey, keyID string) []*user.GPGKey {
 	}
 	return keys[:1]
 }
+
+// CommitSigner returns the key id of the key of committer that made
+// signature over payload, for a commit whose committer address is
+// committerEmail, or "" when none of committer's keys that may vouch for
+// that address (user.GPGKeyVouchesFor) made it.
+func (s GPGKeys) CommitSigner(ctx context.Context, committer *user.User, committerEmail, signature, payload string) (string, error) {
+	if s.gpg == nil || s.stores.GPGKeys == nil { // use-case tests wire neither
+		return "", nil
+	}
+	keys, _, err := s.stores.GPGKeys.List(ctx, committer.ID, ports.ListOptions{})
+	if err != nil || len(keys) == 0 {
+		return "", err
+	}
+	owned, err := s.stores.Emails.ListByUser(ctx, committer.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, k := range keys {
+		if !user.GPGKeyVouchesFor(k, committerEmail, owned) {
+			continue
+		}
+		signer, err := s.gpg.SignerOf(k.Armored, signature, []string{payload})
+		if err == nil && signer == k.KeyID {
+			return k.KeyID, nil
+		}
+	}
+	return "", nil
+}

@@ -124,3 +124,27 @@ func GPGTokenMessages(u *User, now time.Time) []string {
 	}
 	return out
 }
+
+// GPGKeyVouchesFor reports whether k, a key of the account whose addresses
+// are owned, may verify a commit whose committer address is committerEmail:
+// the address must be one of the account's activated ones, and the key
+// either proven by a signature over the token or listing that address
+// (Gitea's check before it hashes a commit's signature).
+func GPGKeyVouchesFor(k *GPGKey, committerEmail string, owned []*Email) bool {
+	activated := false
+	for _, e := range owned {
+		activated = activated || (e.Activated && strings.EqualFold(e.Email, committerEmail))
+	}
+	if !activated {
+		return false
+	}
+	if k.Verified {
+		return true
+	}
+	for _, addr := range k.Emails {
+		if strings.EqualFold(addr, committerEmail) {
+			return true
+		}
+	}
+	return false
+}

@@ -110,3 +110,23 @@ func TestSignatureMismatch(t *testing.T) {
 	is.True(errors.Is(err, errs.ErrInvalid))
 	is.Equal(errs.Message(err), "armored_signature: "+errs.Message(user.ErrGPGSignatureMismatch)+"TOKEN")
 }
+
+func TestGPGKeyVouchesFor(t *testing.T) {
+	owned := []*user.Email{{Email: "ann@example.com", Activated: true}, {Email: "new@example.com"}}
+	for _, tc := range []struct {
+		name      string
+		key       *user.GPGKey
+		committer string
+		want      bool
+	}{
+		{"key lists the address", &user.GPGKey{Emails: []string{"ann@example.com"}}, "Ann@Example.com", true},
+		{"key proven, address owned", &user.GPGKey{Verified: true}, "ann@example.com", true},
+		{"key lists another address", &user.GPGKey{Emails: []string{"x@elsewhere.test"}}, "ann@example.com", false},
+		{"address not activated", &user.GPGKey{Verified: true, Emails: []string{"new@example.com"}}, "new@example.com", false},
+		{"address not the owner's", &user.GPGKey{Verified: true, Emails: []string{"x@elsewhere.test"}}, "x@elsewhere.test", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is.New(t).Equal(user.GPGKeyVouchesFor(tc.key, tc.committer, owned), tc.want)
+		})
+	}
+}
