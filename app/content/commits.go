@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
@@ -181,6 +182,7 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 		return nil, err
 	}
 	out := make([]CommitView, len(list))
+	keys := map[int64]*users.CommitKeys{} // each committer's keys, read once
 	for i, c := range list {
 		out[i] = CommitView{
 			CommitDetail:  c,
@@ -188,7 +190,7 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 			CommitterUser: accounts[strings.ToLower(c.Committer.Email)],
 		}
 		if verification {
-			v, err := s.verify(ctx, c, out[i].CommitterUser)
+			v, err := s.verify(ctx, c, out[i].CommitterUser, keys)
 			if err != nil {
 				return nil, err
 			}
@@ -202,7 +204,8 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 // is not signed; a signed one without a committer account has none; a
 // signature one of the committer's GPG keys made, a key that may vouch for
 // the committer address, verifies it; otherwise no key was found.
-func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *user.User) (CommitVerification, error) {
+// keys caches the committers' keys, read once per listing.
+func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *user.User, keys map[int64]*users.CommitKeys) (CommitVerification, error) {
 	sig := c.Signature
 	switch {
 	case sig == nil:
@@ -214,9 +217,17 @@ func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *us
 	if s.users == nil {
 		return v, nil
 	}
-	keyID, err := s.users.GPGKeys().CommitSigner(ctx, committer, c.Committer.Email, sig.Signature, sig.Payload)
-	if err != nil || keyID == "" {
-		return v, err
+	ck := keys[committer.ID]
+	if ck == nil {
+		var err error
+		if ck, err = s.users.GPGKeys().CommitKeys(ctx, committer.ID); err != nil {
+			return v, err
+		}
+		keys[committer.ID] = ck
+	}
+	keyID := ck.Signer(c.Committer.Email, sig.Signature, sig.Payload)
+	if keyID == "" {
+		return v, nil
 	}
 	v.Verified, v.Reason = true, committer.Name+" / "+keyID
 	v.Signer, v.SignerEmail = committer, c.Committer.Email

@@ -176,30 +176,43 @@ func keepKey(keys []*user.GPGKey, keyID string) []*user.GPGKey {
 	return keys[:1]
 }
 
-// CommitSigner returns the key id of the key of committer that made
-// signature over payload, for a commit whose committer address is
-// committerEmail, or "" when none of committer's keys that may vouch for
-// that address (user.GPGKeyVouchesFor) made it.
-func (s GPGKeys) CommitSigner(ctx context.Context, committer *user.User, committerEmail, signature, payload string) (string, error) {
+// CommitKeys are an account's GPG keys and addresses, read once to check
+// the signatures of the commits it committed.
+type CommitKeys struct {
+	keys  []*user.GPGKey
+	owned []*user.Email
+	gpg   ports.GPGKeys
+}
+
+// CommitKeys reads accountID's keys and addresses.
+func (s GPGKeys) CommitKeys(ctx context.Context, accountID int64) (*CommitKeys, error) {
 	if s.gpg == nil || s.stores.GPGKeys == nil { // use-case tests wire neither
-		return "", nil
+		return &CommitKeys{}, nil
 	}
-	keys, _, err := s.stores.GPGKeys.List(ctx, committer.ID, ports.ListOptions{})
+	keys, _, err := s.stores.GPGKeys.List(ctx, accountID, ports.ListOptions{})
 	if err != nil || len(keys) == 0 {
-		return "", err
+		return &CommitKeys{}, err
 	}
-	owned, err := s.stores.Emails.ListByUser(ctx, committer.ID)
+	owned, err := s.stores.Emails.ListByUser(ctx, accountID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	for _, k := range keys {
-		if !user.GPGKeyVouchesFor(k, committerEmail, owned) {
+	return &CommitKeys{keys: keys, owned: owned, gpg: s.gpg}, nil
+}
+
+// Signer returns the key id of the key that made signature over payload,
+// for a commit whose committer address is committerEmail, or "" when none
+// of the keys that may vouch for that address (user.GPGKeyVouchesFor)
+// made it.
+func (k *CommitKeys) Signer(committerEmail, signature, payload string) string {
+	for _, key := range k.keys {
+		if !user.GPGKeyVouchesFor(key, committerEmail, k.owned) {
 			continue
 		}
-		signer, err := s.gpg.SignerOf(k.Armored, signature, []string{payload})
-		if err == nil && signer == k.KeyID {
-			return k.KeyID, nil
+		signer, err := k.gpg.SignerOf(key.Armored, signature, []string{payload})
+		if err == nil && signer == key.KeyID {
+			return key.KeyID
 		}
 	}
-	return "", nil
+	return ""
 }
