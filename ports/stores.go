@@ -15,6 +15,7 @@ type Stores struct {
 	Watches       WatchStore
 	Transfers     TransferStore
 	PublicKeys    PublicKeyStore
+	GPGKeys       GPGKeyStore
 
 	BranchProtections BranchProtectionStore
 	TagProtections    TagProtectionStore

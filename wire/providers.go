@@ -219,6 +219,8 @@ func provideHookSender(out ports.Outbound) (*webhook.Sender, func()) {
 
 func provideSSHKeys() ports.SSHKeys { return security.NewSSHKeys() }
 
+func provideGPGKeys() ports.GPGKeys { return security.NewGPGKeys() }
+
 // provideSecretBox seals stored secrets (mirror credentials) under the site
 // key in <data>/site.key, generated on first start.
 func provideSecretBox(o Options) (ports.SecretBox, error) {
@@ -248,7 +250,7 @@ var appSet = gwire.NewSet(
 	provideHasher, provideSecrets, provideClock, provideOTP,
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
-	provideGit, provideAvatars, provideTemplates, provideSSHKeys, repos.NewService, content.NewService,
+	provideGit, provideAvatars, provideTemplates, provideSSHKeys, provideGPGKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,

@@ -61,9 +61,10 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	gpgKeys := provideGPGKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, gpgKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()
@@ -230,9 +231,10 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	gpgKeys := provideGPGKeys()
 	settings := provideSite(o)
 	logger := provideLogger(o)
-	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, settings, logger)
+	service := users.NewService(stores, transactor, passwordHasher, secretGenerator, oneTimeCodes, clock, tokenCache, storage, sshKeys, avatars, gpgKeys, settings, logger)
 	templates, err := provideTemplates()
 	if err != nil {
 		cleanup2()

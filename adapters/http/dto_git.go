@@ -43,6 +43,21 @@ func unsignedVerification() *verificationDTO {
 	return &verificationDTO{Reason: commitReasonNotSigned}
 }
 
+// toVerification renders what the use cases found of a commit's
+// signature; the signer is named as Gitea's ToVerification does: account
+// name, display name, and the address the key vouched for.
+func toVerification(v *content.CommitVerification) *verificationDTO {
+	d := &verificationDTO{Verified: v.Verified, Reason: v.Reason, Signature: v.Signature, Payload: v.Payload}
+	if v.Signer != nil {
+		name := v.Signer.FullName
+		if name == "" {
+			name = v.Signer.Name
+		}
+		d.Signer = &payloadUserDTO{Name: name, Email: v.SignerEmail, UserName: v.Signer.Name}
+	}
+	return d
+}
+
 // commitMetaDTO is Gitea's CommitMeta.
 type commitMetaDTO struct {
 	URL     string    `json:"url"`
@@ -171,10 +186,7 @@ func (s *kernel) toHistCommit(c auth.Caller, a *repos.Access, v content.CommitVi
 		d.Parents[i] = commitMetaDTO{URL: api + "/git/commits/" + p, SHA: p}
 	}
 	if v.Verification != nil {
-		d.RepoCommit.Verification = &verificationDTO{
-			Verified: v.Verification.Verified, Reason: v.Verification.Reason,
-			Signature: v.Verification.Signature, Payload: v.Verification.Payload,
-		}
+		d.RepoCommit.Verification = toVerification(v.Verification)
 	}
 	if v.Stats != nil {
 		d.Stats = &histStatsDTO{Total: v.Stats.Additions + v.Stats.Deletions, Additions: v.Stats.Additions, Deletions: v.Stats.Deletions}

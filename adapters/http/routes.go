@@ -95,6 +95,7 @@ func (s *Server) routes() []route {
 		s.wikiRoutes(),
 		s.repoMergeUpstreamRoutes(),
 		s.userKeyRoutes(),
+		s.gpgKeyRoutes(),
 		s.repoMigrationRoutes(),
 		s.repoMirrorRoutes(),
 		s.gitHookRoutes(),

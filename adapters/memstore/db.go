@@ -4,10 +4,10 @@
 //
 // It passes, whole, the contract suite's groups (test/contract) named in
 // Groups. Not implemented, and so not run:
-//   - the stores left nil in Stores: PublicKeys, CommitStatuses, Jobs,
-//     Mirrors, PushMirrors, Hooks, HookDeliveries and ActionSecrets, and
-//     their groups (PublicKeys, CommitStatuses, Jobs, Mirrors, Hooks,
-//     HookDeliveries, ActionSecrets).
+//   - the stores left nil in Stores: PublicKeys, GPGKeys, CommitStatuses,
+//     Jobs, Mirrors, PushMirrors, Hooks, HookDeliveries and ActionSecrets,
+//     and their groups (PublicKeys, GPGKeys, CommitStatuses, Jobs, Mirrors,
+//     Hooks, HookDeliveries, ActionSecrets).
 //
 // Beyond the suite, IssueStore.List does not sort by due date or priority.
 //

@@ -190,6 +190,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Watches:       &WatchStore{c: c},
 		Transfers:     &TransferStore{c: c},
 		PublicKeys:    &PublicKeyStore{c: c},
+		GPGKeys:       &GPGKeyStore{c: c},
 
 		BranchProtections: &BranchProtectionStore{c: c},
 		TagProtections:    &TagProtectionStore{c: c},

@@ -90,6 +90,7 @@ func migrations() *migrate.Migrations {
 	add("000023", "pull_reviews", up000023, down000023)
 	add("000025", "releases", up000025, down000025)
 	add("000026", "follows", up000026, down000026)
+	add("000027", "gpg_keys", up000027, down000027)
 	add("000028", "action_secrets", up000028, down000028)
 	add("000029", "action_variables", up000029, down000029)
 	return ms

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/app/repos"
+	"github.com/depothq/depot/app/users"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/domain/user"
@@ -20,8 +21,8 @@ type Commits struct{ *Service }
 // Commits returns the commit use cases.
 func (s *Service) Commits() Commits { return Commits{s} }
 
-// The verification reasons Gitea reports for commits it cannot verify.
-// Depot keeps no signing keys, so a signed commit is never verified.
+// The verification reasons Gitea reports for commits it cannot verify. A
+// verified commit's reason is "<committer's name> / <key id>".
 const (
 	commitReasonNotSigned          = "gpg.error.not_signed_commit"
 	commitReasonNoCommitterAccount = "gpg.error.no_committer_account"
@@ -66,6 +67,10 @@ type CommitVerification struct {
 	Verified           bool
 	Reason             string
 	Signature, Payload string
+	// Signer is the account whose key verified the commit, with the
+	// committer address the key vouched for; nil unless Verified.
+	Signer      *user.User
+	SignerEmail string
 }
 
 // errEmptyRepository answers a listing of a repository without commits, as Gitea does.
@@ -177,6 +182,7 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 		return nil, err
 	}
 	out := make([]CommitView, len(list))
+	keys := map[int64]*users.CommitKeys{} // each committer's keys, read once
 	for i, c := range list {
 		out[i] = CommitView{
 			CommitDetail:  c,
@@ -184,25 +190,48 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 			CommitterUser: accounts[strings.ToLower(c.Committer.Email)],
 		}
 		if verification {
-			v := verify(c.Signature, out[i].CommitterUser)
+			v, err := s.verify(ctx, c, out[i].CommitterUser, keys)
+			if err != nil {
+				return nil, err
+			}
 			out[i].Verification = &v
 		}
 	}
 	return out, nil
 }
 
-// verify says what Gitea says of a signature it has no key to check: an
-// unsigned commit is not signed; a signed one has no committer account or
-// no key that could have made it.
-func verify(sig *ports.CommitSignature, committer *user.User) CommitVerification {
+// verify says what Gitea says of a commit's signature: an unsigned commit
+// is not signed; a signed one without a committer account has none; a
+// signature one of the committer's GPG keys made, a key that may vouch for
+// the committer address, verifies it; otherwise no key was found.
+// keys caches the committers' keys, read once per listing.
+func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *user.User, keys map[int64]*users.CommitKeys) (CommitVerification, error) {
+	sig := c.Signature
 	switch {
 	case sig == nil:
-		return CommitVerification{Reason: commitReasonNotSigned}
+		return CommitVerification{Reason: commitReasonNotSigned}, nil
 	case committer == nil:
-		return CommitVerification{Reason: commitReasonNoCommitterAccount, Signature: sig.Signature, Payload: sig.Payload}
-	default:
-		return CommitVerification{Reason: commitReasonNoKeyFound, Signature: sig.Signature, Payload: sig.Payload}
+		return CommitVerification{Reason: commitReasonNoCommitterAccount, Signature: sig.Signature, Payload: sig.Payload}, nil
 	}
+	v := CommitVerification{Reason: commitReasonNoKeyFound, Signature: sig.Signature, Payload: sig.Payload}
+	if s.users == nil {
+		return v, nil
+	}
+	ck := keys[committer.ID]
+	if ck == nil {
+		var err error
+		if ck, err = s.users.GPGKeys().CommitKeys(ctx, committer.ID); err != nil {
+			return v, err
+		}
+		keys[committer.ID] = ck
+	}
+	keyID := ck.Signer(c.Committer.Email, sig.Signature, sig.Payload)
+	if keyID == "" {
+		return v, nil
+	}
+	v.Verified, v.Reason = true, committer.Name+" / "+keyID
+	v.Signer, v.SignerEmail = committer, c.Committer.Email
+	return v, nil
 }
 
 // cleanHistoryPath checks a path filter: surrounding slashes are dropped,

@@ -24,7 +24,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{World: usecasekit.New(t)}
-	w.svc = users.NewService(w.Stores, w.DB, nil, nil, nil, w.Clock, nil, nil, nil, nil, w.Settings, w.Log)
+	w.svc = users.NewService(w.Stores, w.DB, nil, nil, nil, w.Clock, nil, nil, nil, nil, nil, w.Settings, w.Log)
 	return w
 }
 

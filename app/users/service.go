@@ -31,6 +31,7 @@ type Service struct {
 	tokens  *auth.TokenCache
 	git     ports.GitStorage
 	sshKeys ports.SSHKeys
+	gpg     ports.GPGKeys
 	// avatars stores uploaded account avatars.
 	avatars  ports.Avatars
 	settings site.Settings
@@ -42,13 +43,13 @@ type Service struct {
 // NewService builds the account use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, hasher ports.PasswordHasher, secrets ports.SecretGenerator,
 	otp ports.OneTimeCodes, clock ports.Clock, tokens *auth.TokenCache, git ports.GitStorage, sshKeys ports.SSHKeys,
-	avatars ports.Avatars, settings site.Settings, log *slog.Logger) *Service {
+	avatars ports.Avatars, gpg ports.GPGKeys, settings site.Settings, log *slog.Logger) *Service {
 	host := "localhost"
 	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
 	return &Service{
-		stores: stores, tx: tx, hasher: hasher, secrets: secrets, otp: otp, clock: clock, tokens: tokens, git: git, sshKeys: sshKeys, avatars: avatars,
+		stores: stores, tx: tx, hasher: hasher, secrets: secrets, otp: otp, clock: clock, tokens: tokens, git: git, sshKeys: sshKeys, avatars: avatars, gpg: gpg,
 		settings: settings, policy: user.PasswordPolicy{MinLength: settings.PasswordMinLength},
 		noReply: "noreply." + host, log: log,
 	}

@@ -68,7 +68,7 @@ func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.T
 var storeGroupOrder = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty", "PublicKeys", "BranchProtections", "TagProtections", "Releases", "ReleaseAssets",
+	"ReposEmpty", "PublicKeys", "GPGKeys", "BranchProtections", "TagProtections", "Releases", "ReleaseAssets",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks", "Follows",
@@ -98,6 +98,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Transfers":     transferTests,
 		"ReposEmpty":    repoEmptyTests,
 		"PublicKeys":    publicKeyTests,
+		"GPGKeys":       gpgKeyTests,
 
 		"BranchProtections": branchProtectionTests,
 		"TagProtections":    tagProtectionTests,
