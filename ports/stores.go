@@ -20,6 +20,7 @@ type Stores struct {
 	TagProtections    TagProtectionStore
 	Releases          ReleaseStore
 	ReleaseAssets     ReleaseAssetStore
+	UploadRefs        UploadRefStore
 
 	CommitStatuses CommitStatusStore
 
