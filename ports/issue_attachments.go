@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/depothq/depot/domain/issue"
 )
@@ -31,4 +32,10 @@ type AttachmentBlobs interface {
 	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error)
 	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)
 	Delete(ctx context.Context, uuid string) error
+	// Stored calls fn with the UUIDs of the stored blobs last written
+	// before t, at most n at a time, until fn fails.
+	Stored(ctx context.Context, t time.Time, n int, fn func(uuids []string) error) error
+	// RemovePartial removes what uploads cut off before t (a killed
+	// process) left half-written, and returns how many files went.
+	RemovePartial(ctx context.Context, t time.Time) (int, error)
 }

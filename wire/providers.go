@@ -77,6 +77,8 @@ type App struct {
 	// RepoFiles is the repositories' storage itself, for the sweep of what
 	// interrupted pushes left.
 	RepoFiles *libgit2.Storage
+	// Issues sweeps the attachment blobs a crash left without a row.
+	Issues *issues.Service
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a

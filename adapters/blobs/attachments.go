@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -97,7 +99,7 @@ func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit i
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("blobs: create attachment folder: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".upload-*.tmp")
+	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
 	if err != nil {
 		return 0, fmt.Errorf("blobs: create attachment: %w", err)
 	}
@@ -183,4 +185,82 @@ func (a *Attachments) Delete(ctx context.Context, uuid string) error {
 		return fmt.Errorf("blobs: delete attachment: %w", err)
 	}
 	return nil
+}
+
+// partialPrefix and partialSuffix frame the name of an upload being
+// written (os.CreateTemp's pattern in Put).
+const partialPrefix, partialSuffix = ".upload-", ".tmp"
+
+// Stored calls fn with the UUIDs of the stored attachments last written
+// before t, at most n at a time. Files that are not where their UUID puts
+// them are not the store's and are skipped.
+func (a *Attachments) Stored(ctx context.Context, t time.Time, n int, fn func(uuids []string) error) error {
+	if n <= 0 {
+		n = 1
+	}
+	batch := make([]string, 0, n)
+	err := a.walk(ctx, t, func(p string, name string) error {
+		if want, err := a.path(name); err != nil || want != p {
+			return nil
+		}
+		batch = append(batch, name)
+		if len(batch) < n {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	})
+	if err != nil || len(batch) == 0 {
+		return err
+	}
+	return fn(batch)
+}
+
+// RemovePartial removes the temporary files of uploads last written
+// before t: an upload in progress writes its file all along, so one not
+// written since is one whose writer died.
+func (a *Attachments) RemovePartial(ctx context.Context, t time.Time) (int, error) {
+	removed := 0
+	err := a.walk(ctx, t, func(p string, name string) error {
+		if !strings.HasPrefix(name, partialPrefix) || !strings.HasSuffix(name, partialSuffix) {
+			return nil
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("blobs: remove partial upload: %w", err)
+		}
+		removed++
+		return nil
+	})
+	return removed, err
+}
+
+// walk calls fn with the path and name of every regular file in the store
+// last modified before t. Files that vanish meanwhile are skipped.
+func (a *Attachments) walk(ctx context.Context, t time.Time, fn func(p, name string) error) error {
+	return filepath.WalkDir(a.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return fmt.Errorf("blobs: walk attachments: %w", err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("blobs: walk attachments: %w", err)
+		}
+		if !info.ModTime().Before(t) {
+			return nil
+		}
+		return fn(p, d.Name())
+	})
 }
