@@ -38,14 +38,14 @@ type Service struct {
 	avatars   ports.Avatars
 	// uploads holds the bytes of the repository's attachments and release
 	// assets, removed after the repository's rows (nil in tests without).
-	uploads ports.AttachmentBlobs
-	scripts   ports.GitHookScripts
-	clock     ports.Clock
-	events    ports.Events
-	users     *users.Service
-	settings  site.Settings
-	host      string
-	log       *slog.Logger
+	uploads  ports.AttachmentBlobs
+	scripts  ports.GitHookScripts
+	clock    ports.Clock
+	events   ports.Events
+	users    *users.Service
+	settings site.Settings
+	host     string
+	log      *slog.Logger
 	// disk serialises Git directory creation, moves and removal, so that
 	// cleaning up an orphaned directory never races a concurrent creation
 	// of the same name. Such operations are rare and short.
