@@ -36,16 +36,13 @@ type Service struct {
 	templates ports.Templates
 	keys      ports.SSHKeys
 	avatars   ports.Avatars
-	// uploads holds the bytes of the repository's attachments and release
-	// assets, removed after the repository's rows (nil in tests without).
-	uploads  ports.AttachmentBlobs
-	scripts  ports.GitHookScripts
-	clock    ports.Clock
-	events   ports.Events
-	users    *users.Service
-	settings site.Settings
-	host     string
-	log      *slog.Logger
+	scripts   ports.GitHookScripts
+	clock     ports.Clock
+	events    ports.Events
+	users     *users.Service
+	settings  site.Settings
+	host      string
+	log       *slog.Logger
 	// disk serialises Git directory creation, moves and removal, so that
 	// cleaning up an orphaned directory never races a concurrent creation
 	// of the same name. Such operations are rare and short.
@@ -58,6 +55,9 @@ type Service struct {
 	// tagRules caches each repository's tag protection rules for the
 	// checks every tag write makes (see TagProtections.RefusedTag).
 	tagRules tagRuleCache
+	// uploads holds the bytes of the repository's attachments and release
+	// assets, removed after the repository's rows (nil in tests without).
+	uploads ports.AttachmentBlobs
 }
 
 // NewService builds the repository use cases.
