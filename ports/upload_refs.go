@@ -12,4 +12,7 @@ type UploadRefStore interface {
 	// OfRepo returns the UUIDs of every attachment (of its issues and
 	// comments) and release asset of the repository.
 	OfRepo(ctx context.Context, repoID int64) ([]string, error)
+	// OfIssue returns the UUIDs of the attachments of the issue and of
+	// all its comments, whatever their type.
+	OfIssue(ctx context.Context, issueID int64) ([]string, error)
 }

@@ -144,3 +144,51 @@ func repoDeleteRemovesUploads(t *testing.T, opts ...testserver.Option) {
 		is.True(blobExists(t, srv.DataDir, u)) // another repository's blob stays
 	}
 }
+
+func TestIssueDeleteRemovesUploads(t *testing.T) { backends(t, issueDeleteRemovesUploads) }
+
+// issueDeleteRemovesUploads deletes an issue with files on itself, on a
+// comment and on a timeline event (the comment attachment routes take
+// any comment of the issue): every blob goes with it.
+func issueDeleteRemovesUploads(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
+	alice := releaseRepo(t, srv, "code", false)
+	is := is.New(t)
+	i, _, err := alice.CreateIssue("alice", "code", gitea.CreateIssueOption{Title: "files"})
+	is.NoErr(err)
+	own, _, err := alice.CreateIssueAttachment("alice", "code", i.Index, strings.NewReader("issue\n"), "i.txt")
+	is.NoErr(err)
+	c, _, err := alice.CreateIssueComment("alice", "code", i.Index, gitea.CreateIssueCommentOption{Body: "see"})
+	is.NoErr(err)
+	onComment, _, err := alice.CreateIssueCommentAttachment("alice", "code", c.ID, strings.NewReader("comment\n"), "c.txt")
+	is.NoErr(err)
+	closed := gitea.StateClosed
+	_, _, err = alice.EditIssue("alice", "code", i.Index, gitea.EditIssueOption{State: &closed})
+	is.NoErr(err)
+	r := srv.Do("GET", "/repos/alice/code/issues/"+itoaTest(i.Index)+"/timeline", nil, basicAs("alice")...)
+	is.Equal(r.Status, http.StatusOK)
+	var events []struct {
+		ID   int64  `json:"id"`
+		Type string `json:"type"`
+	}
+	r.Decode(t, &events)
+	var closeID int64
+	for _, e := range events {
+		if e.Type == "close" {
+			closeID = e.ID
+		}
+	}
+	is.True(closeID != 0)
+	onEvent, _, err := alice.CreateIssueCommentAttachment("alice", "code", closeID, strings.NewReader("event\n"), "e.txt")
+	is.NoErr(err)
+	uuids := []string{own.UUID, onComment.UUID, onEvent.UUID}
+	for _, u := range uuids {
+		is.True(blobExists(t, srv.DataDir, u))
+	}
+
+	_, err = alice.DeleteIssue("alice", "code", i.Index)
+	is.NoErr(err)
+	for _, u := range uuids {
+		is.True(!blobExists(t, srv.DataDir, u)) // the deleted issue's blob is removed
+	}
+}

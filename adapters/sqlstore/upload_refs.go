@@ -45,3 +45,13 @@ func (s *UploadRefStore) OfRepo(ctx context.Context, repoID int64) ([]string, er
 	}
 	return found, nil
 }
+
+// OfIssue returns the UUIDs of the attachments of the issue and its comments.
+func (s *UploadRefStore) OfIssue(ctx context.Context, issueID int64) ([]string, error) {
+	var found []string
+	if err := s.c.r(ctx).NewRaw(`SELECT uuid FROM attachments WHERE issue_id = ?`, issueID).
+		Scan(ctx, &found); err != nil {
+		return nil, uploadRefMapping.mapErr(err)
+	}
+	return found, nil
+}

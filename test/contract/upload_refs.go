@@ -49,6 +49,19 @@ var uploadRefTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(len(of), 0)
 
+		// An issue's are its own and every comment's, whatever its type.
+		event := f.comment(i, alice.ID, issue.CommentClose, "", 8)
+		att("00000000-0000-4000-8000-000000000003", event.ID)
+		of, err = f.UploadRefs.OfIssue(f.ctx, i.ID)
+		is.NoErr(err)
+		slices.Sort(of)
+		is.Equal(of, []string{"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002",
+			"00000000-0000-4000-8000-000000000003"})
+		of, err = f.UploadRefs.OfIssue(f.ctx, 9999)
+		is.NoErr(err)
+		is.Equal(len(of), 0)
+		want = append(want, "00000000-0000-4000-8000-000000000003")
+
 		// Inside the transaction that deletes the repository, its
 		// references are read before the rows go.
 		var inTx []string
@@ -59,7 +72,7 @@ var uploadRefTests = map[string]func(t *testing.T, f *fixture){
 			}
 			return tx.Repos.Delete(ctx, r.ID)
 		}))
-		is.Equal(len(inTx), 3)
+		is.Equal(len(inTx), 4)
 		got, err = f.UploadRefs.Referenced(f.ctx, want)
 		is.NoErr(err)
 		is.Equal(len(got), 0) // the rows went with the repository
