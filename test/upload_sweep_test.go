@@ -70,6 +70,8 @@ func uploadSweep(t *testing.T, opts ...testserver.Option) {
 	is.NoErr(err)
 	att, _, err := alice.CreateIssueAttachment("alice", "code", i.Index, strings.NewReader("notes\n"), "notes.txt")
 	is.NoErr(err)
+	lostFile, _, err := alice.CreateIssueAttachment("alice", "code", i.Index, strings.NewReader("gone\n"), "gone.txt")
+	is.NoErr(err)
 
 	old, later := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
 	orphan := blobPath(srv.DataDir, "0a1b2c3d-0000-4000-8000-000000000001")
@@ -79,6 +81,7 @@ func uploadSweep(t *testing.T, opts ...testserver.Option) {
 	plantBlob(t, partial, old)
 	plantBlob(t, fresh, later)
 	is.NoErr(os.Remove(blobPath(srv.DataDir, lost.UUID)))
+	is.NoErr(os.Remove(blobPath(srv.DataDir, lostFile.UUID)))
 
 	done, err := srv.App.Issues.SweepUploads(t.Context(), time.Now())
 	is.NoErr(err)
@@ -103,6 +106,11 @@ func uploadSweep(t *testing.T, opts ...testserver.Option) {
 	is.True(bytes.Equal(body, zipBytes(1000)))
 	resp, _ = downloadAttachment(t, att.DownloadURL)
 	is.Equal(resp.StatusCode, http.StatusOK)
+	files, _, err := alice.ListIssueAttachments("alice", "code", i.Index)
+	is.NoErr(err)
+	is.Equal(len(files), 2)
+	resp, _ = downloadAttachment(t, lostFile.DownloadURL)
+	is.Equal(resp.StatusCode, http.StatusNotFound)
 }
 
 func TestRepoDeleteRemovesUploads(t *testing.T) { backends(t, repoDeleteRemovesUploads) }
