@@ -2,6 +2,7 @@ package blobs_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,8 +29,9 @@ func TestAttachmentsStoredAndRemovePartial(t *testing.T) {
 	put := func() string {
 		id, err := a.NewUUID()
 		is.NoErr(err)
-		_, err = a.Put(ctx, id, strings.NewReader("x"), 1)
+		_, release, err := a.Put(ctx, id, strings.NewReader("x"), 1)
 		is.NoErr(err)
+		release()
 		return id
 	}
 	var olds []string
@@ -78,4 +80,52 @@ func TestAttachmentsStoredAndRemovePartial(t *testing.T) {
 	is.NoErr(err)
 	_, err = os.Stat(filepath.Join(dir, "README"))
 	is.NoErr(err)
+}
+
+// TestAttachmentsHeldUploadIsNotSwept holds a blob from the start of its
+// Put until release, as between its write and its row's commit: the
+// sweep of another process (however old the file) neither lists it as an
+// orphan nor removes a partial file still held; released, it is listed.
+func TestAttachmentsHeldUploadIsNotSwept(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, err := blobs.NewAttachments(dir)
+	is.NoErr(err)
+	id, err := a.NewUUID()
+	is.NoErr(err)
+	later := time.Now().Add(time.Hour) // every file counts as old
+	stored := func() []string {
+		var out []string
+		is.NoErr(a.Stored(ctx, later, 10, func(uuids []string) error {
+			out = append(out, uuids...)
+			return nil
+		}))
+		return out
+	}
+
+	// A Put still reading its body holds its partial file.
+	body, feed := io.Pipe()
+	type result struct {
+		release func()
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, release, err := a.Put(ctx, id, body, 1<<20)
+		done <- result{release, err}
+	}()
+	_, err = feed.Write([]byte("partial"))
+	is.NoErr(err)
+	n, err := a.RemovePartial(ctx, later)
+	is.NoErr(err)
+	is.Equal(n, 0) // held: its writer is alive
+	is.NoErr(feed.Close())
+	r := <-done
+	is.NoErr(r.err)
+
+	is.Equal(len(stored()), 0) // written but not released: its row may yet commit
+	r.release()
+	r.release() // releasing twice is releasing once
+	is.Equal(stored(), []string{id})
 }
