@@ -161,7 +161,7 @@ func (a *App) Dialect() string { return a.DB.Dialect() }
 // sweepUploads removes the attachment and release asset blobs no row
 // names and the partial files of cut-off uploads. It runs before serving,
 // so no upload of this process is in flight, and touches only files last
-// written before now.
+// written before now that no live upload (of another process) holds.
 func (a *App) sweepUploads(ctx context.Context) {
 	done, err := a.Issues.SweepUploads(ctx, time.Now())
 	if err != nil {

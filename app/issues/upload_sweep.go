@@ -21,10 +21,11 @@ const sweepBatch = 500
 // SweepUploads settles what a crash left in the blob store that issue and
 // comment attachments and release assets share: it removes the partial
 // files of cut-off uploads and the blobs no row names, both only when
-// last written before t. Run it at start-up before serving, with t the
-// start: an upload of this process cannot be in flight then, and a file
-// written since is another's that may yet commit its row. A row whose
-// blob is missing is kept (its download answers 404).
+// last written before t and not held by a live upload (the store holds a
+// blob from its first byte until its row is committed). Run it at
+// start-up before serving, with t the start: an upload of this process
+// cannot be in flight then, and another process's is held or newer. A
+// row whose blob is missing is kept (its download answers 404).
 func (s *Service) SweepUploads(ctx context.Context, t time.Time) (UploadSweep, error) {
 	var done UploadSweep
 	n, err := s.blobs.RemovePartial(ctx, t)
