@@ -23,9 +23,11 @@ func (s Issues) Delete(ctx context.Context, a *repos.Access, index int64) error 
 			return err
 		}
 		// The files of the issue and of every comment, read before the
-		// rows cascade away.
-		if files, err = tx.UploadRefs.OfIssue(ctx, cur.ID); err != nil {
-			return err
+		// rows cascade away (the memory store keeps no files).
+		if tx.UploadRefs != nil {
+			if files, err = tx.UploadRefs.OfIssue(ctx, cur.ID); err != nil {
+				return err
+			}
 		}
 		labels, err := tx.Labels.OfIssues(ctx, []int64{cur.ID})
 		if err != nil {
