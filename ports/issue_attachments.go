@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/depothq/depot/domain/issue"
 )
@@ -27,8 +28,17 @@ type AttachmentStore interface {
 type AttachmentBlobs interface {
 	// NewUUID makes a random (version 4) UUID for a new attachment.
 	NewUUID() (string, error)
-	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond.
-	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (int64, error)
+	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond. The
+	// blob stays held until release is called, and the sweep of crash
+	// leftovers leaves a held blob alone: call release once the row that
+	// names the blob is committed, or has failed and the blob is deleted.
+	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, release func(), err error)
 	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)
 	Delete(ctx context.Context, uuid string) error
+	// Stored calls fn with the UUIDs of the stored blobs last written
+	// before t, at most n at a time, until fn fails.
+	Stored(ctx context.Context, t time.Time, n int, fn func(uuids []string) error) error
+	// RemovePartial removes what uploads cut off before t (a killed
+	// process) left half-written, and returns how many files went.
+	RemovePartial(ctx context.Context, t time.Time) (int, error)
 }

@@ -21,6 +21,7 @@ type Stores struct {
 	TagProtections    TagProtectionStore
 	Releases          ReleaseStore
 	ReleaseAssets     ReleaseAssetStore
+	UploadRefs        UploadRefStore
 
 	CommitStatuses CommitStatusStore
 

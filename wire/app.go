@@ -35,6 +35,9 @@ func (a *App) Prepare(ctx context.Context) (adminPassword string, err error) {
 	}
 	// Pushes that were cut off left their objects in a quarantine.
 	a.sweepIncoming(ctx)
+	// Uploads that were cut off, and blobs whose row was never committed
+	// or already deleted, stay in the attachment store.
+	a.sweepUploads(ctx)
 	return a.Users.EnsureAdmin(ctx)
 }
 
@@ -162,3 +165,18 @@ const metricsPath = "/metrics"
 
 // Dialect names the database backend in use.
 func (a *App) Dialect() string { return a.DB.Dialect() }
+
+// sweepUploads removes the attachment and release asset blobs no row
+// names and the partial files of cut-off uploads. It runs before serving,
+// so no upload of this process is in flight, and touches only files last
+// written before now that no live upload (of another process) holds.
+func (a *App) sweepUploads(ctx context.Context) {
+	done, err := a.Issues.SweepUploads(ctx, time.Now())
+	if err != nil {
+		a.Log.Warn("sweeping orphaned uploads", "err", err, "orphans", done.Orphans, "partial", done.Partial)
+		return
+	}
+	if done.Orphans+done.Partial > 0 {
+		a.Log.Info("swept orphaned uploads", "orphans", done.Orphans, "partial", done.Partial)
+	}
+}

@@ -82,6 +82,8 @@ type App struct {
 	RepoFiles *libgit2.Storage
 	// Metrics serves /metrics and measures Git's HTTP traffic.
 	Metrics *metrics.Registry
+	// Issues sweeps the attachment blobs a crash left without a row.
+	Issues *issues.Service
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a

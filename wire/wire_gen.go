@@ -71,6 +71,12 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	attachmentBlobs, err := provideAttachments(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	scripts := githooks.New(storage)
 	guard, cleanup3, err := provideOutbound(settings, storage, logger)
 	if err != nil {
@@ -90,19 +96,11 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, scripts, clock, dispatcher, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	attachmentBlobs, err := provideAttachments(o)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
@@ -192,6 +190,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Site:      settings,
 		RepoFiles: storage,
 		Metrics:   registry,
+		Issues:    issuesService,
 	}
 	return app, func() {
 		cleanup4()
@@ -241,6 +240,12 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	attachmentBlobs, err := provideAttachments(o)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	scripts := githooks.New(storage)
 	guard, cleanup3, err := provideOutbound(settings, storage, logger)
 	if err != nil {
@@ -260,19 +265,11 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, scripts, clock, dispatcher, service, settings, logger)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	options := provideAuthOptions(settings)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	attachmentBlobs, err := provideAttachments(o)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
@@ -362,6 +359,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Site:      settings,
 		RepoFiles: storage,
 		Metrics:   registry,
+		Issues:    issuesService,
 	}
 	return app, func() {
 		cleanup4()

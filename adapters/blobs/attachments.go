@@ -10,6 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -85,47 +88,53 @@ func validUUID(s string) bool {
 // never sees a partial attachment and an acknowledged one survives a
 // crash. More than limit bytes is errs.ErrTooLarge and leaves nothing
 // behind; an error reading r is returned wrapped (its category kept).
-func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, err error) {
+//
+// The file is held (an exclusive flock, which the kernel drops when the
+// process dies) from its creation until release is called, so that the
+// sweep of another process on the same data directory leaves an upload
+// being written, or written and not yet committed, alone.
+func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, release func(), err error) {
 	if err := ctx.Err(); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	dst, err := a.path(uuid)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	dir := filepath.Dir(dst)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, fmt.Errorf("blobs: create attachment folder: %w", err)
+		return 0, nil, fmt.Errorf("blobs: create attachment folder: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".upload-*.tmp")
+	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
 	if err != nil {
-		return 0, fmt.Errorf("blobs: create attachment: %w", err)
+		return 0, nil, fmt.Errorf("blobs: create attachment: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			_ = tmp.Close()
 			_ = os.Remove(tmp.Name())
+			_ = tmp.Close()
 		}
 	}()
+	if err = hold(tmp); err != nil {
+		return 0, nil, fmt.Errorf("blobs: hold attachment: %w", err)
+	}
 	// One byte past the limit tells "exactly limit" from "more".
 	n, err = io.Copy(tmp, io.LimitReader(ctxReader{ctx, r}, limit+1))
 	if err != nil {
-		return 0, fmt.Errorf("blobs: write attachment: %w", err)
+		return 0, nil, fmt.Errorf("blobs: write attachment: %w", err)
 	}
 	if n > limit {
-		return 0, errs.TooLarge(fmt.Sprintf("attachment size exceeds limit %d", limit))
+		return 0, nil, errs.TooLarge(fmt.Sprintf("attachment size exceeds limit %d", limit))
 	}
 	if err = tmp.Sync(); err != nil {
-		return 0, fmt.Errorf("blobs: sync attachment: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return 0, fmt.Errorf("blobs: close attachment: %w", err)
+		return 0, nil, fmt.Errorf("blobs: sync attachment: %w", err)
 	}
 	if err = os.Rename(tmp.Name(), dst); err != nil {
-		return 0, fmt.Errorf("blobs: store attachment: %w", err)
+		return 0, nil, fmt.Errorf("blobs: store attachment: %w", err)
 	}
 	syncDir(dir)
-	return n, nil
+	var once sync.Once
+	return n, func() { once.Do(func() { _ = tmp.Close() }) }, nil
 }
 
 // syncDir makes a rename in dir durable; a failure only weakens durability
@@ -183,4 +192,82 @@ func (a *Attachments) Delete(ctx context.Context, uuid string) error {
 		return fmt.Errorf("blobs: delete attachment: %w", err)
 	}
 	return nil
+}
+
+// partialPrefix and partialSuffix frame the name of an upload being
+// written (os.CreateTemp's pattern in Put).
+const partialPrefix, partialSuffix = ".upload-", ".tmp"
+
+// Stored calls fn with the UUIDs of the stored attachments last written
+// before t and not held by a Put whose row may still commit, at most n at
+// a time. Files that are not where their UUID puts them are not the
+// store's and are skipped.
+func (a *Attachments) Stored(ctx context.Context, t time.Time, n int, fn func(uuids []string) error) error {
+	if n <= 0 {
+		n = 1
+	}
+	batch := make([]string, 0, n)
+	err := a.walk(ctx, t, func(p string, name string) error {
+		if want, err := a.path(name); err != nil || want != p || held(p) {
+			return nil
+		}
+		batch = append(batch, name)
+		if len(batch) < n {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	})
+	if err != nil || len(batch) == 0 {
+		return err
+	}
+	return fn(batch)
+}
+
+// RemovePartial removes the temporary files of uploads last written
+// before t whose writer is gone (no process holds them).
+func (a *Attachments) RemovePartial(ctx context.Context, t time.Time) (int, error) {
+	removed := 0
+	err := a.walk(ctx, t, func(p string, name string) error {
+		if !strings.HasPrefix(name, partialPrefix) || !strings.HasSuffix(name, partialSuffix) || held(p) {
+			return nil
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("blobs: remove partial upload: %w", err)
+		}
+		removed++
+		return nil
+	})
+	return removed, err
+}
+
+// walk calls fn with the path and name of every regular file in the store
+// last modified before t. Files that vanish meanwhile are skipped.
+func (a *Attachments) walk(ctx context.Context, t time.Time, fn func(p, name string) error) error {
+	return filepath.WalkDir(a.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return fmt.Errorf("blobs: walk attachments: %w", err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("blobs: walk attachments: %w", err)
+		}
+		if !info.ModTime().Before(t) {
+			return nil
+		}
+		return fn(p, d.Name())
+	})
 }

@@ -30,8 +30,9 @@ func TestAttachmentsRoundTrip(t *testing.T) {
 	is.NoErr(err)
 	is.True(other != id)
 
-	n, err := a.Put(ctx, id, strings.NewReader("hello"), 5) // exactly the limit fits
+	n, release, err := a.Put(ctx, id, strings.NewReader("hello"), 5) // exactly the limit fits
 	is.NoErr(err)
+	release()
 	is.Equal(n, int64(5))
 	f, err := a.Open(ctx, id)
 	is.NoErr(err)
@@ -55,7 +56,7 @@ func TestAttachmentsTooLargeLeavesNothing(t *testing.T) {
 	id, err := a.NewUUID()
 	is.NoErr(err)
 
-	_, err = a.Put(ctx, id, strings.NewReader("123456"), 5)
+	_, _, err = a.Put(ctx, id, strings.NewReader("123456"), 5)
 	is.True(errors.Is(err, errs.ErrTooLarge))
 	is.Equal(errs.Message(err), "attachment size exceeds limit 5")
 	_, err = a.Open(ctx, id)
@@ -84,7 +85,7 @@ func TestAttachmentsRefuseNonUUIDNames(t *testing.T) {
 		"00000000-0000-4000-8000-00000000000/", "00000000-0000-4000-8000-0000000000000"} {
 		t.Run(name, func(t *testing.T) {
 			is := is.New(t)
-			_, err := a.Put(ctx, name, strings.NewReader("x"), 10)
+			_, _, err := a.Put(ctx, name, strings.NewReader("x"), 10)
 			is.True(errors.Is(err, errs.ErrNotFound))
 			_, err = a.Open(ctx, name)
 			is.True(errors.Is(err, errs.ErrNotFound))
@@ -113,7 +114,7 @@ func TestAttachmentsReaderErrorKeepsCategory(t *testing.T) {
 	is.NoErr(err)
 	id, err := a.NewUUID()
 	is.NoErr(err)
-	_, err = a.Put(context.Background(), id, &failingReader{}, 100)
+	_, _, err = a.Put(context.Background(), id, &failingReader{}, 100)
 	is.True(errors.Is(err, errs.ErrTooLarge))
 	is.Equal(errs.Message(err), "request body too large")
 	_, err = a.Open(context.Background(), id)

@@ -196,6 +196,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		TagProtections:    &TagProtectionStore{c: c},
 		Releases:          &ReleaseStore{c: c},
 		ReleaseAssets:     &ReleaseAssetStore{c: c},
+		UploadRefs:        &UploadRefStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

@@ -79,6 +79,7 @@ func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID in
 	if err != nil {
 		return nil, err
 	}
+	defer stored.Release() // after the commit, or the blob's removal
 	uuid := stored.UUID
 	as := &release.Asset{UUID: uuid, RepoID: a.Repo.ID, ReleaseID: r.ID, UploaderID: a.Caller.UserID(),
 		Name: stored.Name, Size: stored.Size, Created: s.clock.Now()}

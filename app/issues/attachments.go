@@ -32,12 +32,17 @@ type Upload struct {
 type StoredUpload struct {
 	UUID, Name string
 	Size       int64
+	// Release lets the start-up sweep of another process see the blob;
+	// until then it counts as being written. Call it once the row that
+	// names the blob is committed, or after removing the blob.
+	Release func()
 }
 
 // StoreUpload opens an upload, checks its name and type against rules,
 // then streams its bytes to blobs under a new UUID (at most rules.MaxBytes,
 // 413 past it). Issue attachments and release assets store uploads this
-// way; the caller then writes its row and removes the blob if that fails.
+// way; the caller then writes its row, removes the blob if that fails,
+// and releases it.
 func StoreUpload(ctx context.Context, blobs ports.AttachmentBlobs, rules issue.AttachmentRules, open UploadSource) (StoredUpload, error) {
 	up, err := open()
 	if err != nil {
@@ -54,11 +59,11 @@ func StoreUpload(ctx context.Context, blobs ports.AttachmentBlobs, rules issue.A
 	if err != nil {
 		return StoredUpload{}, err
 	}
-	size, err := blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
+	size, release, err := blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
 	if err != nil {
 		return StoredUpload{}, err
 	}
-	return StoredUpload{UUID: uuid, Name: name, Size: size}, nil
+	return StoredUpload{UUID: uuid, Name: name, Size: size, Release: release}, nil
 }
 
 // UploadSource opens the upload. It is called only once the caller may
@@ -236,6 +241,7 @@ func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue
 	if err != nil {
 		return nil, err
 	}
+	defer stored.Release()
 	uuid := stored.UUID
 	att := &issue.Attachment{UUID: uuid, RepoID: a.Repo.ID, IssueID: i.ID, CommentID: commentID,
 		UploaderID: a.Caller.UserID(), Name: stored.Name, Size: stored.Size, CreatedAt: s.timestamp()}

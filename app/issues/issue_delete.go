@@ -16,14 +16,18 @@ func (s Issues) Delete(ctx context.Context, a *repos.Access, index int64) error 
 	if err != nil {
 		return err
 	}
-	var files []*issue.Attachment
+	var files []string
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		cur, err := tx.Issues.GetByID(ctx, i.ID)
 		if err != nil {
 			return err
 		}
-		if files, err = s.issueFiles(ctx, tx, cur); err != nil {
-			return err
+		// The files of the issue and of every comment, read before the
+		// rows cascade away (the memory store keeps no files).
+		if tx.UploadRefs != nil {
+			if files, err = tx.UploadRefs.OfIssue(ctx, cur.ID); err != nil {
+				return err
+			}
 		}
 		labels, err := tx.Labels.OfIssues(ctx, []int64{cur.ID})
 		if err != nil {
@@ -50,33 +54,6 @@ func (s Issues) Delete(ctx context.Context, a *repos.Access, index int64) error 
 	if err != nil {
 		return err
 	}
-	s.removeFiles(ctx, files)
+	s.removeBlobs(ctx, files)
 	return nil
-}
-
-// issueFiles lists the attachments of the issue and of its comments.
-func (s Issues) issueFiles(ctx context.Context, tx ports.Stores, i *issue.Issue) ([]*issue.Attachment, error) {
-	own, err := tx.Attachments.ListByIssue(ctx, i.ID, 0)
-	if err != nil {
-		return nil, err
-	}
-	comments, _, err := tx.Comments.List(ctx, ports.CommentQuery{IssueID: i.ID, Types: []issue.CommentType{issue.CommentPlain}})
-	if err != nil {
-		return nil, err
-	}
-	if len(comments) == 0 {
-		return own, nil
-	}
-	ids := make([]int64, len(comments))
-	for k, c := range comments {
-		ids[k] = c.ID
-	}
-	byComment, err := tx.Attachments.OfComments(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		own = append(own, byComment[id]...)
-	}
-	return own, nil
 }

@@ -131,13 +131,23 @@ func (s *Service) openParent(ctx context.Context, a *repos.Access, p Parent) (*i
 // what a write answers equals what a later read answers.
 func (s *Service) timestamp() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-// removeFiles deletes attachment files whose rows are gone. A failure
-// leaves an unreachable file behind, which is logged, not answered: the
-// change the caller asked for is committed.
+// removeFiles deletes attachment files whose rows are gone (removeBlobs).
 func (s *Service) removeFiles(ctx context.Context, files []*issue.Attachment) {
-	for _, f := range files {
-		if err := s.blobs.Delete(context.WithoutCancel(ctx), f.UUID); err != nil {
-			s.log.Warn("removing an attachment file failed", "uuid", f.UUID, "err", err)
+	uuids := make([]string, len(files))
+	for k, f := range files {
+		uuids[k] = f.UUID
+	}
+	s.removeBlobs(ctx, uuids)
+}
+
+// removeBlobs deletes the attachment blobs uuids whose rows are gone. A
+// failure leaves an unreachable file behind (for the start-up sweep),
+// which is logged, not answered: the change the caller asked for is
+// committed.
+func (s *Service) removeBlobs(ctx context.Context, uuids []string) {
+	for _, u := range uuids {
+		if err := s.blobs.Delete(context.WithoutCancel(ctx), u); err != nil {
+			s.log.Warn("removing an attachment file failed", "uuid", u, "err", err)
 		}
 	}
 }

@@ -327,12 +327,15 @@ func (s *Service) UpdateIssueTracker(ctx context.Context, a *Access, in TrackerI
 	return s.stores.Repos.Update(ctx, &r)
 }
 
-// Delete removes a repository: its rows in one transaction, then its Git
-// directory (moved aside first; a crash in between leaves a directory that
-// the start-up sweep or the next creation of the name removes).
+// Delete removes a repository: its rows in one transaction, then the bytes
+// of its attachments and release assets and its Git directory (moved aside
+// first). A crash in between leaves a directory that the start-up sweep or
+// the next creation of the name removes, and blobs that the start-up
+// sweep of uploads removes.
 func (s *Service) Delete(ctx context.Context, a *Access) error {
 	r := a.Repo
 	defer s.notifyEvents()
+	var uploads []string
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		// The event is queued first, while the row is there to read.
 		if err := s.events.RepositoryDeleted(ctx, tx, ports.RepoEvent{Repo: r, SenderID: a.Caller.UserID()}); err != nil {
@@ -344,10 +347,19 @@ func (s *Service) Delete(ctx context.Context, a *Access) error {
 				return err
 			}
 		}
+		// The bytes of its attachments and release assets go after the
+		// commit, with the rows read before they cascade away.
+		if tx.UploadRefs != nil && s.uploads != nil {
+			var err error
+			if uploads, err = tx.UploadRefs.OfRepo(ctx, r.ID); err != nil {
+				return err
+			}
+		}
 		return tx.Repos.Delete(ctx, r.ID)
 	}); err != nil {
 		return err
 	}
+	s.removeUploads(ctx, r, uploads)
 	if r.Avatar != "" {
 		if err := s.avatars.Remove(ctx, r.Avatar); err != nil {
 			s.log.Warn("removing avatar of a deleted repository", "repo", r.FullName(), "err", err)
@@ -359,4 +371,15 @@ func (s *Service) Delete(ctx context.Context, a *Access) error {
 		s.log.Error("removing the Git directory of a deleted repository", "repo", r.FullName(), "err", err)
 	}
 	return nil
+}
+
+// removeUploads deletes the blobs of a deleted repository's attachments
+// and release assets. A failure leaves an orphan for the start-up sweep,
+// which is logged, not answered: the deletion is committed.
+func (s *Service) removeUploads(ctx context.Context, r *repository.Repository, uuids []string) {
+	for _, u := range uuids {
+		if err := s.uploads.Delete(context.WithoutCancel(ctx), u); err != nil {
+			s.log.Warn("removing an upload of a deleted repository", "repo", r.FullName(), "uuid", u, "err", err)
+		}
+	}
 }

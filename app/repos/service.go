@@ -57,17 +57,20 @@ type Service struct {
 	// tagRules caches each repository's tag protection rules for the
 	// checks every tag write makes (see TagProtections.RefusedTag).
 	tagRules tagRuleCache
+	// uploads holds the bytes of the repository's attachments and release
+	// assets, removed after the repository's rows (nil in tests without).
+	uploads ports.AttachmentBlobs
 }
 
 // NewService builds the repository use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, templates ports.Templates,
-	keys ports.SSHKeys, avatars ports.Avatars, scripts ports.GitHookScripts, clock ports.Clock, events ports.Events,
+	keys ports.SSHKeys, avatars ports.Avatars, uploads ports.AttachmentBlobs, scripts ports.GitHookScripts, clock ports.Clock, events ports.Events,
 	us *users.Service, settings site.Settings, log *slog.Logger) *Service {
 	host := "localhost"
 	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars,
+	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars, uploads: uploads,
 		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log,
 		ruleCache: newRuleCache()}
 }

@@ -68,7 +68,7 @@ func RunStoreGroups(t *testing.T, open func(t *testing.T) (ports.Stores, ports.T
 var storeGroupOrder = []string{
 	"Users", "Emails", "EmailsBatch", "Tokens", "InTx",
 	"Repos", "RepoSearch", "Collaborators", "DeployKeys", "Topics", "Stars", "Watches", "Transfers",
-	"ReposEmpty", "PublicKeys", "GPGKeys", "BranchProtections", "TagProtections", "Releases", "ReleaseAssets",
+	"ReposEmpty", "PublicKeys", "GPGKeys", "BranchProtections", "TagProtections", "Releases", "ReleaseAssets", "UploadRefs",
 	"CommitStatuses",
 	"Jobs", "Mirrors", "Hooks", "HookDeliveries",
 	"Orgs", "OrgTeams", "Blocks", "Follows",
@@ -104,6 +104,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"TagProtections":    tagProtectionTests,
 		"Releases":          releaseTests,
 		"ReleaseAssets":     releaseAssetTests,
+		"UploadRefs":        uploadRefTests,
 
 		"CommitStatuses": statusTests,
 

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package blobs
+
+import "os"
+
+// hold does nothing where flock is missing: the sweep then relies on its
+// running before the server serves and on files' ages alone.
+func hold(*os.File) error { return nil }
+
+// held is always false where flock is missing.
+func held(string) bool { return false }
