@@ -29,6 +29,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
@@ -101,6 +102,8 @@ func provideStores(db *sqlstore.DB) ports.Stores         { return db.Stores() }
 func provideTransactor(db *sqlstore.DB) ports.Transactor { return db.Transactor() }
 
 func provideDatabaseProbe(db *sqlstore.DB) ports.DatabaseProbe { return db }
+
+func provideSiteStatistics(db *sqlstore.DB) ports.SiteStatistics { return db }
 
 // provideMetrics builds the metrics registry over the database's pools and
 // job queue; with metrics off it records and serves nothing.
@@ -257,6 +260,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
+	federation.NewService, provideSiteStatistics,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),

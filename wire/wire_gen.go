@@ -16,6 +16,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
@@ -112,6 +113,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
+	siteStatistics := provideSiteStatistics(db)
+	federationService := federation.NewService(siteStatistics, clock, settings)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -134,6 +137,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Pulls:        pullsService,
 		Markup:       markupService,
 		Health:       healthService,
+		Federation:   federationService,
 		Metrics:      registry,
 		Actions:      actionsService,
 		Signer:       commitSigner,
@@ -281,6 +285,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
+	siteStatistics := provideSiteStatistics(db)
+	federationService := federation.NewService(siteStatistics, clock, settings)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -303,6 +309,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Pulls:        pullsService,
 		Markup:       markupService,
 		Health:       healthService,
+		Federation:   federationService,
 		Metrics:      registry,
 		Actions:      actionsService,
 		Signer:       commitSigner,

@@ -43,6 +43,7 @@ func (s *Server) routes() []route {
 	var table []route
 	for _, group := range [][]route{
 		s.versionRoutes(),
+		s.nodeInfoRoutes(),
 		s.signingKeyRoutes(),
 		s.markupRoutes(),
 		s.siteSettingRoutes(),

@@ -13,6 +13,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
 	"github.com/depothq/depot/app/issues"
@@ -51,22 +52,24 @@ type Server struct {
 // catalogue is a small type over the kernel in a file named for the
 // resource, holding its route rows, handlers and DTOs (docs/architecture.md).
 type kernel struct {
-	auth     *auth.Authenticator
-	users    *users.Service
-	repos    *repos.Service
-	content  *content.Service
-	mirrors  *mirrors.Service
-	hooks    *hooks.Service
-	orgs     *orgs.Service
-	issues   *issues.Service
-	pulls    *pulls.Service
-	markup   *markup.Service
-	actions  *actions.Service
-	health   *health.Service
-	metrics  ports.RequestMetrics
-	signer   ports.CommitSigner
-	dispatch *hooks.Dispatcher
-	settings site.Settings
+	auth    *auth.Authenticator
+	users   *users.Service
+	repos   *repos.Service
+	content *content.Service
+	mirrors *mirrors.Service
+	hooks   *hooks.Service
+	orgs    *orgs.Service
+	issues  *issues.Service
+	pulls   *pulls.Service
+	markup  *markup.Service
+	actions *actions.Service
+	health  *health.Service
+	// federation describes the site to other servers (nodeinfo.go).
+	federation *federation.Service
+	metrics    ports.RequestMetrics
+	signer     ports.CommitSigner
+	dispatch   *hooks.Dispatcher
+	settings   site.Settings
 	// limits are the API's request limits (rate_limits.go).
 	limits     *rateLimiter
 	log        *slog.Logger
@@ -95,6 +98,8 @@ type Services struct {
 	Markup       *markup.Service
 	// Health checks the database and the repositories' volume.
 	Health *health.Service
+	// Federation answers NodeInfo.
+	Federation *federation.Service
 	// Metrics records the API's requests (nil: recorded nowhere).
 	Metrics ports.RequestMetrics
 	Actions *actions.Service
@@ -106,7 +111,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
@@ -117,6 +122,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.UseEncodedPath()
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
+	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)

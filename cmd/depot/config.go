@@ -34,6 +34,8 @@ type Config struct {
 	Site SiteConfig `toml:"site"`
 	// Repository holds the [repository] tables (Gitea's names).
 	Repository RepositoryConfig `toml:"repository"`
+	// Federation is the [federation] table (Gitea's names).
+	Federation FederationConfig `toml:"federation"`
 	// RateLimit holds the API's request limits, the [rate_limit] table.
 	RateLimit RateLimitConfig `toml:"rate_limit"`
 	// Metrics is the [metrics] table (Gitea's names).
@@ -114,6 +116,15 @@ type RepositoryConfig struct {
 	Signing SigningConfig `toml:"signing"`
 }
 
+// FederationConfig is [federation]: Gitea's ENABLED and
+// SHARE_USER_STATISTICS.
+type FederationConfig struct {
+	// Enabled serves NodeInfo.
+	Enabled bool `toml:"enabled"`
+	// ShareUserStatistics adds the site's counts to NodeInfo.
+	ShareUserStatistics bool `toml:"share_user_statistics"`
+}
+
 // MetricsConfig is [metrics]: Gitea's ENABLED and TOKEN.
 type MetricsConfig struct {
 	// Enabled serves /metrics.
@@ -172,6 +183,7 @@ func DefaultConfig() Config {
 		},
 		Repository: RepositoryConfig{Signing: SigningConfig{Key: s.Signing.Key}},
 		RateLimit:  rateLimitConfig(s.RateLimits),
+		Federation: FederationConfig{Enabled: s.Federation.Enabled, ShareUserStatistics: s.Federation.ShareUserStatistics},
 	}
 }
 
@@ -211,6 +223,8 @@ func (c Config) SiteSettings() site.Settings {
 		Connections:              c.Site.limits(),
 		RateLimits:               c.RateLimit.limits(),
 		Metrics:                  site.Metrics{Enabled: c.Metrics.Enabled, Token: c.Metrics.Token},
+		Federation: site.Federation{Enabled: c.Federation.Enabled,
+			ShareUserStatistics: c.Federation.ShareUserStatistics},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
 	}

@@ -105,7 +105,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
 		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
 			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
-	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), signingSettings())...)
+	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), federationSettings(), signingSettings())...)
 }
 
 // setField parses raw into the field ptr points at.
@@ -165,6 +165,16 @@ func splitList(raw string) []string {
 		}
 	}
 	return out
+}
+
+// federationSettings are the [federation] keys (Gitea's names).
+func federationSettings() []setting {
+	return []setting{
+		{key: "federation.enabled", flag: "federation", usage: "describe the site to other servers with NodeInfo 2.1 at /api/v1/nodeinfo and /.well-known/nodeinfo; off, they answer 404",
+			field: func(c *Config) any { return &c.Federation.Enabled }},
+		{key: "federation.share_user_statistics", flag: "federation-share-user-statistics", usage: "add the counts of accounts (and of those active in the last month and half year), issues and comments to NodeInfo",
+			field: func(c *Config) any { return &c.Federation.ShareUserStatistics }},
+	}
 }
 
 // metricsSettings are the [metrics] keys (Gitea's names).

@@ -118,6 +118,8 @@ type Settings struct {
 
 	// Connections bound the time and connections one client can hold.
 	Connections ConnectionLimits
+	// Federation describes the site to other servers (NodeInfo).
+	Federation Federation
 	// RateLimits bound the API requests of one caller.
 	RateLimits RateLimits
 	// Metrics configure the /metrics page.
@@ -170,6 +172,7 @@ func Defaults() Settings {
 		CommitCountBudget:  100 * time.Millisecond,
 		PullMaxFiles:       3000,
 		Connections:        DefaultConnectionLimits(),
+		Federation:         Federation{ShareUserStatistics: true},
 		RateLimits:         DefaultRateLimits(),
 	}
 }

@@ -1,0 +1,11 @@
+package site
+
+// Federation is Gitea's [federation] table: with it on, Depot describes
+// itself to other servers at /api/v1/nodeinfo (NodeInfo 2.1) and
+// /.well-known/nodeinfo.
+type Federation struct {
+	// Enabled serves the NodeInfo routes; off, they answer 404.
+	Enabled bool
+	// ShareUserStatistics adds the site's user, issue and comment counts.
+	ShareUserStatistics bool
+}
