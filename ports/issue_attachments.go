@@ -28,11 +28,11 @@ type AttachmentStore interface {
 type AttachmentBlobs interface {
 	// NewUUID makes a random (version 4) UUID for a new attachment.
 	NewUUID() (string, error)
-	// Put writes at most limit bytes from r; errs.ErrTooLarge beyond. The
-	// blob stays held until release is called, and the sweep of crash
+	// Put writes at most limit bytes from r, computing their SHA-256 (hex)
+	// as they stream; errs.ErrTooLarge beyond. The blob stays held until release is called, and the sweep of crash
 	// leftovers leaves a held blob alone: call release once the row that
 	// names the blob is committed, or has failed and the blob is deleted.
-	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, release func(), err error)
+	Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, sha256 string, release func(), err error)
 	Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error)
 	Delete(ctx context.Context, uuid string) error
 	// Stored calls fn with the UUIDs of the stored blobs last written

@@ -3,6 +3,7 @@ package blobs
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -93,21 +94,21 @@ func validUUID(s string) bool {
 // process dies) from its creation until release is called, so that the
 // sweep of another process on the same data directory leaves an upload
 // being written, or written and not yet committed, alone.
-func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, release func(), err error) {
+func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit int64) (n int64, sum string, release func(), err error) {
 	if err := ctx.Err(); err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	dst, err := a.path(uuid)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	dir := filepath.Dir(dst)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, nil, fmt.Errorf("blobs: create attachment folder: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: create attachment folder: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
 	if err != nil {
-		return 0, nil, fmt.Errorf("blobs: create attachment: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: create attachment: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -116,25 +117,26 @@ func (a *Attachments) Put(ctx context.Context, uuid string, r io.Reader, limit i
 		}
 	}()
 	if err = hold(tmp); err != nil {
-		return 0, nil, fmt.Errorf("blobs: hold attachment: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: hold attachment: %w", err)
 	}
 	// One byte past the limit tells "exactly limit" from "more".
-	n, err = io.Copy(tmp, io.LimitReader(ctxReader{ctx, r}, limit+1))
+	digest := sha256.New()
+	n, err = io.Copy(io.MultiWriter(tmp, digest), io.LimitReader(ctxReader{ctx, r}, limit+1))
 	if err != nil {
-		return 0, nil, fmt.Errorf("blobs: write attachment: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: write attachment: %w", err)
 	}
 	if n > limit {
-		return 0, nil, errs.TooLarge(fmt.Sprintf("attachment size exceeds limit %d", limit))
+		return 0, "", nil, errs.TooLarge(fmt.Sprintf("attachment size exceeds limit %d", limit))
 	}
 	if err = tmp.Sync(); err != nil {
-		return 0, nil, fmt.Errorf("blobs: sync attachment: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: sync attachment: %w", err)
 	}
 	if err = os.Rename(tmp.Name(), dst); err != nil {
-		return 0, nil, fmt.Errorf("blobs: store attachment: %w", err)
+		return 0, "", nil, fmt.Errorf("blobs: store attachment: %w", err)
 	}
 	syncDir(dir)
 	var once sync.Once
-	return n, func() { once.Do(func() { _ = tmp.Close() }) }, nil
+	return n, hex.EncodeToString(digest.Sum(nil)), func() { once.Do(func() { _ = tmp.Close() }) }, nil
 }
 
 // syncDir makes a rename in dir durable; a failure only weakens durability

@@ -29,7 +29,7 @@ func TestAttachmentsStoredAndRemovePartial(t *testing.T) {
 	put := func() string {
 		id, err := a.NewUUID()
 		is.NoErr(err)
-		_, release, err := a.Put(ctx, id, strings.NewReader("x"), 1)
+		_, _, release, err := a.Put(ctx, id, strings.NewReader("x"), 1)
 		is.NoErr(err)
 		release()
 		return id
@@ -112,7 +112,7 @@ func TestAttachmentsHeldUploadIsNotSwept(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		_, release, err := a.Put(ctx, id, body, 1<<20)
+		_, _, release, err := a.Put(ctx, id, body, 1<<20)
 		done <- result{release, err}
 	}()
 	_, err = feed.Write([]byte("partial"))

@@ -30,10 +30,11 @@ func TestAttachmentsRoundTrip(t *testing.T) {
 	is.NoErr(err)
 	is.True(other != id)
 
-	n, release, err := a.Put(ctx, id, strings.NewReader("hello"), 5) // exactly the limit fits
+	n, sum, release, err := a.Put(ctx, id, strings.NewReader("hello"), 5) // exactly the limit fits
 	is.NoErr(err)
 	release()
 	is.Equal(n, int64(5))
+	is.Equal(sum, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824") // sha256("hello")
 	f, err := a.Open(ctx, id)
 	is.NoErr(err)
 	data, err := io.ReadAll(f)
@@ -56,7 +57,7 @@ func TestAttachmentsTooLargeLeavesNothing(t *testing.T) {
 	id, err := a.NewUUID()
 	is.NoErr(err)
 
-	_, _, err = a.Put(ctx, id, strings.NewReader("123456"), 5)
+	_, _, _, err = a.Put(ctx, id, strings.NewReader("123456"), 5)
 	is.True(errors.Is(err, errs.ErrTooLarge))
 	is.Equal(errs.Message(err), "attachment size exceeds limit 5")
 	_, err = a.Open(ctx, id)
@@ -85,7 +86,7 @@ func TestAttachmentsRefuseNonUUIDNames(t *testing.T) {
 		"00000000-0000-4000-8000-00000000000/", "00000000-0000-4000-8000-0000000000000"} {
 		t.Run(name, func(t *testing.T) {
 			is := is.New(t)
-			_, _, err := a.Put(ctx, name, strings.NewReader("x"), 10)
+			_, _, _, err := a.Put(ctx, name, strings.NewReader("x"), 10)
 			is.True(errors.Is(err, errs.ErrNotFound))
 			_, err = a.Open(ctx, name)
 			is.True(errors.Is(err, errs.ErrNotFound))
@@ -114,7 +115,7 @@ func TestAttachmentsReaderErrorKeepsCategory(t *testing.T) {
 	is.NoErr(err)
 	id, err := a.NewUUID()
 	is.NoErr(err)
-	_, _, err = a.Put(context.Background(), id, &failingReader{}, 100)
+	_, _, _, err = a.Put(context.Background(), id, &failingReader{}, 100)
 	is.True(errors.Is(err, errs.ErrTooLarge))
 	is.Equal(errs.Message(err), "request body too large")
 	_, err = a.Open(context.Background(), id)

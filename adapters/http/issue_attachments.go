@@ -2,6 +2,8 @@ package http
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"io"
 	"mime"
@@ -243,7 +245,7 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer f.Close()
-		s.sendAttachment(w, r, as.Name, as.Created, f)
+		s.sendAttachment(w, r, as.Name, as.SHA256, as.Created, f)
 		return
 	}
 	if err := permission.CheckScope(actor, false, catIssue); err != nil {
@@ -256,7 +258,7 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	s.sendAttachment(w, r, att.Name, att.CreatedAt, f)
+	s.sendAttachment(w, r, att.Name, att.SHA256, att.CreatedAt, f)
 }
 
 // downloadCaller is who asks for a download outside the API: signed in
@@ -279,8 +281,10 @@ func (s *kernel) downloadCaller(r *http.Request) (auth.Caller, error) {
 
 // sendAttachment sends a stored file: its type sniffed from its bytes,
 // never taken from its name or the uploader; types a browser would run
-// go as downloads.
-func (s *kernel) sendAttachment(w http.ResponseWriter, r *http.Request, name string, created time.Time, f io.ReadSeeker) {
+// go as downloads. A file with a checksum (sha256, hex) carries it as its
+// strong ETag — so If-None-Match and resumed ranges (If-Range) are judged
+// by the bytes — and as Repr-Digest (RFC 9530), for clients to verify.
+func (s *kernel) sendAttachment(w http.ResponseWriter, r *http.Request, name, sha256 string, created time.Time, f io.ReadSeeker) {
 	head := make([]byte, uploadSniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -298,6 +302,10 @@ func (s *kernel) sendAttachment(w http.ResponseWriter, r *http.Request, name str
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=300")
+	if sum, err := hex.DecodeString(sha256); err == nil && len(sum) == 32 {
+		h.Set("ETag", `"`+sha256+`"`)
+		h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum)+":")
+	}
 	http.ServeContent(w, r, "", created, f)
 }
 

@@ -51,7 +51,7 @@ func (s *kernel) serveReleaseAsset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	s.sendAttachment(w, r, as.Name, as.Created, f)
+	s.sendAttachment(w, r, as.Name, as.SHA256, as.Created, f)
 }
 
 // releaseAndAssetID reads {id}, then {attachment_id}.

@@ -25,13 +25,14 @@ type attachmentRow struct {
 	UploaderID    int64     `bun:"uploader_id"`
 	Name          string    `bun:"name"`
 	Size          int64     `bun:"size"`
+	SHA256        string    `bun:"sha256"`
 	DownloadCount int64     `bun:"download_count"`
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
 func (r *attachmentRow) toDomain() *issue.Attachment {
 	return &issue.Attachment{ID: r.ID, UUID: r.UUID, RepoID: r.RepoID, IssueID: r.IssueID, CommentID: r.CommentID,
-		UploaderID: r.UploaderID, Name: r.Name, Size: r.Size, DownloadCount: r.DownloadCount,
+		UploaderID: r.UploaderID, Name: r.Name, Size: r.Size, SHA256: r.SHA256, DownloadCount: r.DownloadCount,
 		CreatedAt: domainTime(r.CreatedAt)}
 }
 
@@ -43,7 +44,7 @@ var _ ports.AttachmentStore = (*AttachmentStore)(nil)
 // Create inserts a's row and sets its ID.
 func (st *AttachmentStore) Create(ctx context.Context, a *issue.Attachment) error {
 	row := &attachmentRow{UUID: a.UUID, RepoID: a.RepoID, IssueID: a.IssueID, CommentID: a.CommentID,
-		UploaderID: a.UploaderID, Name: a.Name, Size: a.Size, DownloadCount: a.DownloadCount,
+		UploaderID: a.UploaderID, Name: a.Name, Size: a.Size, SHA256: a.SHA256, DownloadCount: a.DownloadCount,
 		CreatedAt: dbTime(a.CreatedAt)}
 	if _, err := st.c.w(ctx).NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
 		return attachmentMapping.mapErr(err)

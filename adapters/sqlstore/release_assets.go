@@ -115,16 +115,17 @@ type releaseAssetRow struct {
 	UploaderID    int64     `bun:"uploader_id"`
 	Name          string    `bun:"name"`
 	Size          int64     `bun:"size"`
+	SHA256        string    `bun:"sha256"`
 	DownloadCount int64     `bun:"download_count"`
 	Created       time.Time `bun:"created"`
 }
 
 func toReleaseAssetRow(a *release.Asset) *releaseAssetRow {
 	return &releaseAssetRow{ID: a.ID, UUID: a.UUID, RepoID: a.RepoID, ReleaseID: a.ReleaseID, UploaderID: a.UploaderID,
-		Name: a.Name, Size: a.Size, DownloadCount: a.DownloadCount, Created: dbTime(a.Created)}
+		Name: a.Name, Size: a.Size, SHA256: a.SHA256, DownloadCount: a.DownloadCount, Created: dbTime(a.Created)}
 }
 
 func (r *releaseAssetRow) toDomain() *release.Asset {
 	return &release.Asset{ID: r.ID, UUID: r.UUID, RepoID: r.RepoID, ReleaseID: r.ReleaseID, UploaderID: r.UploaderID,
-		Name: r.Name, Size: r.Size, DownloadCount: r.DownloadCount, Created: domainTime(r.Created)}
+		Name: r.Name, Size: r.Size, SHA256: r.SHA256, DownloadCount: r.DownloadCount, Created: domainTime(r.Created)}
 }

@@ -82,7 +82,7 @@ func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID in
 	defer stored.Release() // after the commit, or the blob's removal
 	uuid := stored.UUID
 	as := &release.Asset{UUID: uuid, RepoID: a.Repo.ID, ReleaseID: r.ID, UploaderID: a.Caller.UserID(),
-		Name: stored.Name, Size: stored.Size, Created: s.clock.Now()}
+		Name: stored.Name, Size: stored.Size, SHA256: stored.SHA256, Created: s.clock.Now()}
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.ReleaseAssets.Create(ctx, as)
 	}); err != nil {

@@ -32,6 +32,8 @@ type Upload struct {
 type StoredUpload struct {
 	UUID, Name string
 	Size       int64
+	// SHA256 is the bytes' checksum (hex), computed as they streamed.
+	SHA256 string
 	// Release lets the start-up sweep of another process see the blob;
 	// until then it counts as being written. Call it once the row that
 	// names the blob is committed, or after removing the blob.
@@ -59,11 +61,11 @@ func StoreUpload(ctx context.Context, blobs ports.AttachmentBlobs, rules issue.A
 	if err != nil {
 		return StoredUpload{}, err
 	}
-	size, release, err := blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
+	size, sum, release, err := blobs.Put(ctx, uuid, up.Content, rules.MaxBytes)
 	if err != nil {
 		return StoredUpload{}, err
 	}
-	return StoredUpload{UUID: uuid, Name: name, Size: size, Release: release}, nil
+	return StoredUpload{UUID: uuid, Name: name, Size: size, SHA256: sum, Release: release}, nil
 }
 
 // UploadSource opens the upload. It is called only once the caller may
@@ -244,7 +246,7 @@ func (s Attachments) attach(ctx context.Context, a *repos.Access, i *issue.Issue
 	defer stored.Release()
 	uuid := stored.UUID
 	att := &issue.Attachment{UUID: uuid, RepoID: a.Repo.ID, IssueID: i.ID, CommentID: commentID,
-		UploaderID: a.Caller.UserID(), Name: stored.Name, Size: stored.Size, CreatedAt: s.timestamp()}
+		UploaderID: a.Caller.UserID(), Name: stored.Name, Size: stored.Size, SHA256: stored.SHA256, CreatedAt: s.timestamp()}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Attachments.Create(ctx, att)
 	})

@@ -240,14 +240,17 @@ type Reaction struct {
 
 // Attachment is a file uploaded to an issue (CommentID 0) or a comment.
 type Attachment struct {
-	ID            int64
-	UUID          string
-	RepoID        int64
-	IssueID       int64
-	CommentID     int64
-	UploaderID    int64
-	Name          string
-	Size          int64
+	ID         int64
+	UUID       string
+	RepoID     int64
+	IssueID    int64
+	CommentID  int64
+	UploaderID int64
+	Name       string
+	Size       int64
+	// SHA256 is the bytes' checksum (hex); empty for files stored before
+	// Depot kept one.
+	SHA256        string
 	DownloadCount int64
 	CreatedAt     time.Time
 }

@@ -52,13 +52,16 @@ func (r *Release) VisibleTo(writer bool) bool { return writer || !r.IsDraft }
 // Asset is one file attached to a release; its bytes are stored under its
 // UUID, which also makes its download address.
 type Asset struct {
-	ID            int64
-	UUID          string
-	RepoID        int64
-	ReleaseID     int64
-	UploaderID    int64
-	Name          string
-	Size          int64
+	ID         int64
+	UUID       string
+	RepoID     int64
+	ReleaseID  int64
+	UploaderID int64
+	Name       string
+	Size       int64
+	// SHA256 is the bytes' checksum (hex); empty for files stored before
+	// Depot kept one.
+	SHA256        string
 	DownloadCount int64
 	Created       time.Time
 }
