@@ -114,16 +114,7 @@ func testGPGKeysFromGnuPG(t *testing.T, opts ...testserver.Option) {
 	}
 	git := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(g.env(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-			"GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
-			"GIT_COMMITTER_NAME=Alice", "GIT_COMMITTER_EMAIL=alice@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
+		return gitRunWith(t, dir, append([]string{"GNUPGHOME=" + g.home}, aliceGitEnv...), args...)
 	}
 	git("add", "signed.txt")
 	git("-c", "gpg.program=gpg", "-c", "user.signingkey="+fpr, "commit", "-q", "-S", "-m", "signed by gpg")

@@ -30,11 +30,22 @@ func repoDir(srv *testserver.Server, owner, name string) string {
 // gitRun runs the git CLI in dir with a clean configuration and returns its output.
 func gitRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return gitRunWith(t, dir, []string{"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com",
+		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com"}, args...)
+}
+
+// aliceGitEnv makes alice (alice@example.com, the address of her account)
+// author and committer.
+var aliceGitEnv = []string{"GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
+	"GIT_COMMITTER_NAME=Alice", "GIT_COMMITTER_EMAIL=alice@example.com"}
+
+// gitRunWith runs the git CLI in dir with a clean configuration and env
+// added to the process's environment, and returns its output.
+func gitRunWith(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com")
+	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
