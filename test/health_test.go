@@ -2,7 +2,6 @@ package test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -28,23 +27,15 @@ type healthAnswer struct {
 // getHealth polls the health route without credentials.
 func getHealth(t *testing.T, srv *testserver.Server) (int, healthAnswer) {
 	t.Helper()
-	resp, err := http.Get(srv.URL + "/api/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := getURL(t, srv.URL+"/api/healthz")
 	var h healthAnswer
-	if err := json.Unmarshal(body, &h); err != nil {
-		t.Fatalf("decode %q: %v", body, err)
+	if err := json.Unmarshal(r.Body, &h); err != nil {
+		t.Fatalf("decode %q: %v", r.Body, err)
 	}
-	if resp.Header.Get("Cache-Control") != "no-store" {
-		t.Fatalf("Cache-Control %q", resp.Header.Get("Cache-Control"))
+	if r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("Cache-Control %q", r.Header.Get("Cache-Control"))
 	}
-	return resp.StatusCode, h
+	return r.Status, h
 }
 
 // TestHealthChecksDatabaseAndVolume polls the health route anonymously:
