@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/domain/release"
+	"github.com/depothq/depot/domain/repository"
 )
 
 // releases serves a repository's releases (catalogue 4.5, core reference 4.3).
@@ -197,14 +199,20 @@ type releaseDTO struct {
 // toRelease renders a release as Gitea's ToAPIRelease does: a draft has
 // no publication time, and hidden archive links are empty.
 func (s releases) toRelease(q *request, v content.ReleaseView) releaseDTO {
+	return s.releaseDTOOf(q.caller, q.repo.Repo, v)
+}
+
+// releaseDTOOf renders v, a release of repo, for caller c (the route's
+// caller, or nobody for a webhook payload).
+func (s *kernel) releaseDTOOf(c auth.Caller, repo *repository.Repository, v content.ReleaseView) releaseDTO {
 	r := v.Release
-	api := s.repoAPIURL(q.repo.Repo) + "/releases/" + itoa(r.ID)
-	html := s.repoWebURL(q.repo.Repo)
+	api := s.repoAPIURL(repo) + "/releases/" + itoa(r.ID)
+	html := s.repoWebURL(repo)
 	d := releaseDTO{
 		ID: r.ID, TagName: r.TagName, Target: r.Target, Title: r.Title, Note: r.Note,
 		URL: api, HTMLURL: html + "/releases/tag/" + escapeSegments(r.TagName), UploadURL: api + "/assets",
 		HideArchiveLinks: r.HideArchiveLinks, IsDraft: r.IsDraft, IsPrerelease: r.IsPrerelease,
-		CreatedAt: r.Created, Publisher: s.toUser(q.caller, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
+		CreatedAt: r.Created, Publisher: s.toUser(c, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
 	}
 	if !r.HideArchiveLinks {
 		d.TarURL = html + "/archive/" + escapeSegments(r.TagName) + ".tar.gz"
