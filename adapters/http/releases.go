@@ -177,23 +177,23 @@ type editReleaseBody struct {
 
 // releaseDTO is Gitea's Release.
 type releaseDTO struct {
-	ID               int64           `json:"id"`
-	TagName          string          `json:"tag_name"`
-	Target           string          `json:"target_commitish"`
-	Title            string          `json:"name"`
-	Note             string          `json:"body"`
-	URL              string          `json:"url"`
-	HTMLURL          string          `json:"html_url"`
-	TarURL           string          `json:"tarball_url"`
-	ZipURL           string          `json:"zipball_url"`
-	HideArchiveLinks bool            `json:"hide_archive_links"`
-	UploadURL        string          `json:"upload_url"`
-	IsDraft          bool            `json:"draft"`
-	IsPrerelease     bool            `json:"prerelease"`
-	CreatedAt        time.Time       `json:"created_at"`
-	PublishedAt      *time.Time      `json:"published_at"`
-	Publisher        userDTO         `json:"author"`
-	Attachments      []attachmentDTO `json:"assets"`
+	ID               int64      `json:"id"`
+	TagName          string     `json:"tag_name"`
+	Target           string     `json:"target_commitish"`
+	Title            string     `json:"name"`
+	Note             string     `json:"body"`
+	URL              string     `json:"url"`
+	HTMLURL          string     `json:"html_url"`
+	TarURL           string     `json:"tarball_url"`
+	ZipURL           string     `json:"zipball_url"`
+	HideArchiveLinks bool       `json:"hide_archive_links"`
+	UploadURL        string     `json:"upload_url"`
+	IsDraft          bool       `json:"draft"`
+	IsPrerelease     bool       `json:"prerelease"`
+	CreatedAt        time.Time  `json:"created_at"`
+	PublishedAt      *time.Time `json:"published_at"`
+	Publisher        userDTO    `json:"author"`
+	Attachments      []assetDTO `json:"assets"`
 }
 
 // toRelease renders a release as Gitea's ToAPIRelease does: a draft has

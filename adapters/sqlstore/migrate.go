@@ -89,6 +89,7 @@ func migrations() *migrate.Migrations {
 	add("000022", "tag_protections", up000022, down000022)
 	add("000023", "pull_reviews", up000023, down000023)
 	add("000025", "releases", up000025, down000025)
+	add("000031", "release_asset_links", up000031, down000031)
 	return ms
 }
 

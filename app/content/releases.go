@@ -327,7 +327,9 @@ func (s Releases) delete(ctx context.Context, a *repos.Access, r *release.Releas
 		}
 		uuids = uuids[:0]
 		for _, as := range assets {
-			uuids = append(uuids, as.UUID)
+			if !as.IsExternal() {
+				uuids = append(uuids, as.UUID)
+			}
 		}
 		// Gitea tells of a deleted release that was published, with its
 		// assets: the event is queued while they are still there.

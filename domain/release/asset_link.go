@@ -1,0 +1,45 @@
+package release
+
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/depothq/depot/domain/errs"
+)
+
+// MaxExternalURLBytes bounds the address of a link asset.
+const MaxExternalURLBytes = 2048
+
+// ParseExternalURL checks the address of a link asset as Forgejo's
+// IsValidReleaseAssetURL does (an absolute http or https URL whose port,
+// if any, is a number), and also wants a host. It returns the address as
+// Go writes it back. A bad address is a 400, as Forgejo answers it.
+func ParseExternalURL(raw string) (*url.URL, error) {
+	bad := errs.BadRequest("invalid external URL: '" + raw + "'")
+	if len(raw) > MaxExternalURLBytes {
+		return nil, errs.BadRequest("invalid external URL: longer than 2048 bytes")
+	}
+	u, err := url.ParseRequestURI(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return nil, bad
+	}
+	if p := u.Port(); p != "" && strings.Trim(p, "0123456789") != "" {
+		return nil, bad
+	}
+	if strings.HasSuffix(u.Host, ":") { // an empty port
+		return nil, bad
+	}
+	return u, nil
+}
+
+// ExternalAssetName is the name a link asset gets when none is given, as
+// Forgejo names it: the last element of the address's path, or its host
+// when the path has none.
+func ExternalAssetName(u *url.URL) string {
+	name := path.Base(u.Path)
+	if name == "." || name == "/" {
+		return u.Host
+	}
+	return name
+}
