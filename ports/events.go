@@ -6,6 +6,7 @@ import (
 
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/pull"
+	"github.com/depothq/depot/domain/release"
 	"github.com/depothq/depot/domain/repository"
 )
 
@@ -46,6 +47,21 @@ type Events interface {
 	// WikiChanged is called in a transaction after a wiki page was written
 	// through the API (the page itself lives in Git).
 	WikiChanged(ctx context.Context, tx Stores, e WikiEvent) error
+	// ReleaseChanged is called in the transaction that writes a release
+	// (published, updated or deleted through the API).
+	ReleaseChanged(ctx context.Context, tx Stores, e ReleaseEvent) error
+}
+
+// ReleaseEvent is a release published, updated or deleted.
+type ReleaseEvent struct {
+	Repo *repository.Repository
+	// SenderID is who caused it: for "published", the release's publisher
+	// (as Gitea's notifier names it), else the caller.
+	SenderID int64
+	// Action is Gitea's HookReleaseAction: "published", "updated" or "deleted".
+	Action string
+	// Release is the release as written (as it was, for "deleted").
+	Release *release.Release
 }
 
 // WikiEvent is a wiki page created, edited or deleted.

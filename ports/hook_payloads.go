@@ -5,6 +5,7 @@ import (
 	"github.com/depothq/depot/domain/org"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/pull"
+	"github.com/depothq/depot/domain/release"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 )
@@ -39,6 +40,18 @@ type HookPayloads interface {
 	Comment(c HookComment) any
 	// PullRequest renders a pull request as the API's PullRequest.
 	PullRequest(v HookPull) any
+	// Release renders a release as the API's Release.
+	Release(v HookRelease) any
+}
+
+// HookRelease is a release and the records its JSON shows.
+type HookRelease struct {
+	Release *release.Release
+	// Repo is the release's repository (its owner's name is in Repo.Owner).
+	Repo *repository.Repository
+	// Publisher is nil when the account is gone (Gitea's ghost stands in).
+	Publisher *user.User
+	Assets    []*release.Asset
 }
 
 // HookIssue is an issue and every record its JSON shows, loaded by the

@@ -21,8 +21,8 @@ type ReleaseAssetStore interface {
 	List(ctx context.Context, releaseID int64) ([]*release.Asset, error)
 	// OfReleases returns the assets of these releases in one query, by release id.
 	OfReleases(ctx context.Context, releaseIDs []int64) (map[int64][]*release.Asset, error)
-	// Rename writes a's name.
-	Rename(ctx context.Context, a *release.Asset) error
+	// Edit writes a's name and external URL.
+	Edit(ctx context.Context, a *release.Asset) error
 	// Delete removes one of the release's assets.
 	Delete(ctx context.Context, releaseID, id int64) error
 	// CountDownload adds one to the asset's download count.

@@ -244,8 +244,7 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		defer f.Close()
-		s.sendAttachment(w, r, as.Name, as.SHA256, as.Created, f)
+		sendReleaseAsset(s, w, r, as, f)
 		return
 	}
 	if err := permission.CheckScope(actor, false, catIssue); err != nil {

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/domain/release"
+	"github.com/depothq/depot/domain/repository"
 )
 
 // releases serves a repository's releases (catalogue 4.5, core reference 4.3).
@@ -175,36 +177,42 @@ type editReleaseBody struct {
 
 // releaseDTO is Gitea's Release.
 type releaseDTO struct {
-	ID               int64           `json:"id"`
-	TagName          string          `json:"tag_name"`
-	Target           string          `json:"target_commitish"`
-	Title            string          `json:"name"`
-	Note             string          `json:"body"`
-	URL              string          `json:"url"`
-	HTMLURL          string          `json:"html_url"`
-	TarURL           string          `json:"tarball_url"`
-	ZipURL           string          `json:"zipball_url"`
-	HideArchiveLinks bool            `json:"hide_archive_links"`
-	UploadURL        string          `json:"upload_url"`
-	IsDraft          bool            `json:"draft"`
-	IsPrerelease     bool            `json:"prerelease"`
-	CreatedAt        time.Time       `json:"created_at"`
-	PublishedAt      *time.Time      `json:"published_at"`
-	Publisher        userDTO         `json:"author"`
-	Attachments      []attachmentDTO `json:"assets"`
+	ID               int64      `json:"id"`
+	TagName          string     `json:"tag_name"`
+	Target           string     `json:"target_commitish"`
+	Title            string     `json:"name"`
+	Note             string     `json:"body"`
+	URL              string     `json:"url"`
+	HTMLURL          string     `json:"html_url"`
+	TarURL           string     `json:"tarball_url"`
+	ZipURL           string     `json:"zipball_url"`
+	HideArchiveLinks bool       `json:"hide_archive_links"`
+	UploadURL        string     `json:"upload_url"`
+	IsDraft          bool       `json:"draft"`
+	IsPrerelease     bool       `json:"prerelease"`
+	CreatedAt        time.Time  `json:"created_at"`
+	PublishedAt      *time.Time `json:"published_at"`
+	Publisher        userDTO    `json:"author"`
+	Attachments      []assetDTO `json:"assets"`
 }
 
 // toRelease renders a release as Gitea's ToAPIRelease does: a draft has
 // no publication time, and hidden archive links are empty.
 func (s releases) toRelease(q *request, v content.ReleaseView) releaseDTO {
+	return s.releaseDTOOf(q.caller, q.repo.Repo, v)
+}
+
+// releaseDTOOf renders v, a release of repo, for caller c (the route's
+// caller, or nobody for a webhook payload).
+func (s *kernel) releaseDTOOf(c auth.Caller, repo *repository.Repository, v content.ReleaseView) releaseDTO {
 	r := v.Release
-	api := s.repoAPIURL(q.repo.Repo) + "/releases/" + itoa(r.ID)
-	html := s.repoWebURL(q.repo.Repo)
+	api := s.repoAPIURL(repo) + "/releases/" + itoa(r.ID)
+	html := s.repoWebURL(repo)
 	d := releaseDTO{
 		ID: r.ID, TagName: r.TagName, Target: r.Target, Title: r.Title, Note: r.Note,
 		URL: api, HTMLURL: html + "/releases/tag/" + escapeSegments(r.TagName), UploadURL: api + "/assets",
 		HideArchiveLinks: r.HideArchiveLinks, IsDraft: r.IsDraft, IsPrerelease: r.IsPrerelease,
-		CreatedAt: r.Created, Publisher: s.toUser(q.caller, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
+		CreatedAt: r.Created, Publisher: s.toUser(c, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
 	}
 	if !r.HideArchiveLinks {
 		d.TarURL = html + "/archive/" + escapeSegments(r.TagName) + ".tar.gz"

@@ -84,10 +84,10 @@ func (s *ReleaseAssetStore) OfReleases(ctx context.Context, releaseIDs []int64) 
 	return out, nil
 }
 
-// Rename writes a's name.
-func (s *ReleaseAssetStore) Rename(ctx context.Context, a *release.Asset) error {
+// Edit writes a's name and external URL.
+func (s *ReleaseAssetStore) Edit(ctx context.Context, a *release.Asset) error {
 	res, err := s.c.w(ctx).NewUpdate().Model((*releaseAssetRow)(nil)).Set("name = ?", a.Name).
-		Where("release_id = ?", a.ReleaseID).Where("id = ?", a.ID).Exec(ctx)
+		Set("external_url = ?", a.ExternalURL).Where("release_id = ?", a.ReleaseID).Where("id = ?", a.ID).Exec(ctx)
 	return releaseAssetMapping.affected(res, err)
 }
 
@@ -118,14 +118,15 @@ type releaseAssetRow struct {
 	SHA256        string    `bun:"sha256"`
 	DownloadCount int64     `bun:"download_count"`
 	Created       time.Time `bun:"created"`
+	ExternalURL   string    `bun:"external_url"`
 }
 
 func toReleaseAssetRow(a *release.Asset) *releaseAssetRow {
 	return &releaseAssetRow{ID: a.ID, UUID: a.UUID, RepoID: a.RepoID, ReleaseID: a.ReleaseID, UploaderID: a.UploaderID,
-		Name: a.Name, Size: a.Size, SHA256: a.SHA256, DownloadCount: a.DownloadCount, Created: dbTime(a.Created)}
+		Name: a.Name, Size: a.Size, SHA256: a.SHA256, DownloadCount: a.DownloadCount, Created: dbTime(a.Created), ExternalURL: a.ExternalURL}
 }
 
 func (r *releaseAssetRow) toDomain() *release.Asset {
 	return &release.Asset{ID: r.ID, UUID: r.UUID, RepoID: r.RepoID, ReleaseID: r.ReleaseID, UploaderID: r.UploaderID,
-		Name: r.Name, Size: r.Size, SHA256: r.SHA256, DownloadCount: r.DownloadCount, Created: domainTime(r.Created)}
+		Name: r.Name, Size: r.Size, SHA256: r.SHA256, DownloadCount: r.DownloadCount, Created: domainTime(r.Created), ExternalURL: r.ExternalURL}
 }

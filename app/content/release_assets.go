@@ -66,16 +66,37 @@ func (s ReleaseAssets) asset(ctx context.Context, releaseID, id int64) (*release
 	return as, notFoundAs(err, errAssetNotFound)
 }
 
-// Attach stores an upload as an asset of release releaseID: its name and
-// type are checked first, then its bytes are streamed to the blob store
-// (at most the site's size, 413 past it), then the row is written; a
-// failed insert removes the blob again.
-func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID int64, open issues.UploadSource) (*release.Asset, error) {
+// AssetInput is what a new asset is made of: an uploaded file, or (as
+// Forgejo's external assets) the address of a file elsewhere and an
+// optional name.
+type AssetInput struct {
+	Upload      *issues.Upload
+	ExternalURL string
+	Name        string
+}
+
+// AssetSource reads the new asset from the request once the release has
+// been found.
+type AssetSource func() (AssetInput, error)
+
+// Attach adds an asset to release releaseID. An upload's name and type are
+// checked first, then its bytes are streamed to the blob store (at most
+// the site's size, 413 past it), then the row is written; a failed insert
+// removes the blob again. A link is checked (an http or https address,
+// else 400) and written with no bytes.
+func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID int64, open AssetSource) (*release.Asset, error) {
 	r, err := s.release(ctx, a, releaseID)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := issues.StoreUpload(ctx, s.blobs, s.rules(), open)
+	in, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if in.Upload == nil {
+		return s.attachLink(ctx, a, r, in)
+	}
+	stored, err := issues.StoreUpload(ctx, s.blobs, s.rules(), func() (issues.Upload, error) { return *in.Upload, nil })
 	if err != nil {
 		return nil, err
 	}
@@ -92,25 +113,76 @@ func (s ReleaseAssets) Attach(ctx context.Context, a *repos.Access, releaseID in
 	return as, nil
 }
 
-// Rename gives asset id a new name of an allowed type (an empty name keeps it).
-func (s ReleaseAssets) Rename(ctx context.Context, a *repos.Access, releaseID, id int64, name string) (*release.Asset, error) {
+// attachLink writes a link asset of r: the address checked, the name
+// given or taken from the address.
+func (s ReleaseAssets) attachLink(ctx context.Context, a *repos.Access, r *release.Release, in AssetInput) (*release.Asset, error) {
+	if in.ExternalURL == "" {
+		return nil, errs.BadRequest("One of 'attachment' or 'external_url' is required")
+	}
+	u, err := release.ParseExternalURL(in.ExternalURL)
+	if err != nil {
+		return nil, err
+	}
+	name := in.Name
+	if name == "" {
+		name = release.ExternalAssetName(u)
+	}
+	if name, err = issue.CleanAttachmentName(name); err != nil {
+		return nil, err
+	}
+	uuid, err := s.blobs.NewUUID()
+	if err != nil {
+		return nil, err
+	}
+	as := &release.Asset{UUID: uuid, RepoID: a.Repo.ID, ReleaseID: r.ID, UploaderID: a.Caller.UserID(),
+		Name: name, ExternalURL: u.String(), Created: s.clock.Now()}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error { return tx.ReleaseAssets.Create(ctx, as) })
+	return as, notFoundAs(err, errReleaseNotFound)
+}
+
+// AssetEdit is Gitea's EditAttachmentOptions with Forgejo's
+// browser_download_url: empty fields keep what the asset has.
+type AssetEdit struct {
+	Name string
+	// ExternalURL is a link asset's new address; an uploaded file has
+	// none to change (400).
+	ExternalURL string
+}
+
+// Edit gives asset id a new name (of an allowed type, for an uploaded
+// file) or, for a link, a new address.
+func (s ReleaseAssets) Edit(ctx context.Context, a *repos.Access, releaseID, id int64, in AssetEdit) (*release.Asset, error) {
 	r, err := s.release(ctx, a, releaseID)
 	if err != nil {
 		return nil, err
 	}
 	as, err := s.asset(ctx, r.ID, id)
-	if err != nil || name == "" {
+	if err != nil || (in.Name == "" && in.ExternalURL == "") {
 		return as, err
 	}
-	clean, err := issue.CleanAttachmentName(name)
-	if err != nil {
-		return nil, err
+	if in.ExternalURL != "" {
+		if !as.IsExternal() {
+			return nil, errs.BadRequest("existing attachment is not external")
+		}
+		u, err := release.ParseExternalURL(in.ExternalURL)
+		if err != nil {
+			return nil, err
+		}
+		as.ExternalURL = u.String()
 	}
-	if err := s.rules().CheckType(clean, ""); err != nil {
-		return nil, err
+	if in.Name != "" {
+		clean, err := issue.CleanAttachmentName(in.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !as.IsExternal() {
+			if err := s.rules().CheckType(clean, ""); err != nil {
+				return nil, err
+			}
+		}
+		as.Name = clean
 	}
-	as.Name = clean
-	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error { return tx.ReleaseAssets.Rename(ctx, as) })
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error { return tx.ReleaseAssets.Edit(ctx, as) })
 	return as, notFoundAs(err, errAssetNotFound)
 }
 
@@ -129,14 +201,17 @@ func (s ReleaseAssets) Delete(ctx context.Context, a *repos.Access, releaseID, i
 	}); err != nil {
 		return err
 	}
-	s.removeBlobs(ctx, []string{as.UUID})
+	if !as.IsExternal() {
+		s.removeBlobs(ctx, []string{as.UUID})
+	}
 	return nil
 }
 
 // DownloadByName opens asset name of the release of tag in owner/repo
 // for caller c (Gitea's /{owner}/{repo}/releases/download/{tag}/{name}):
 // 404 unless c may read the repository's releases (and, for a draft,
-// write them). The download is counted.
+// write them). The download is counted; a link has no bytes (a nil
+// reader) and is not counted, as Forgejo only redirects to it.
 func (s ReleaseAssets) DownloadByName(ctx context.Context, c auth.Caller, owner, repo, tag, name string) (*release.Asset, io.ReadSeekCloser, error) {
 	if err := s.rules().CheckEnabled(); err != nil {
 		return nil, nil, err
@@ -188,7 +263,8 @@ func readsReleases(c auth.Caller, a *repos.Access) error {
 
 // DownloadByUUID finds the asset with this download UUID for caller c and
 // opens its bytes: 404 unless c may read the repository's releases (and,
-// for a draft, write them). The download is counted. ok is false when no
+// for a draft, write them). The download is counted; a link opens nothing
+// (a nil reader) and is not counted. ok is false when no
 // release asset has the UUID, so the caller may look elsewhere.
 func (s ReleaseAssets) DownloadByUUID(ctx context.Context, c auth.Caller, uuid string) (_ *release.Asset, _ io.ReadSeekCloser, ok bool, _ error) {
 	as, err := s.stores.ReleaseAssets.GetByUUID(ctx, uuid)
@@ -216,6 +292,9 @@ func (s ReleaseAssets) DownloadByUUID(ctx context.Context, c auth.Caller, uuid s
 }
 
 func (s ReleaseAssets) open(ctx context.Context, as *release.Asset) (*release.Asset, io.ReadSeekCloser, error) {
+	if as.IsExternal() {
+		return as, nil, nil
+	}
 	f, err := s.blobs.Open(ctx, as.UUID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil, errAssetNotFound

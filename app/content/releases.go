@@ -136,7 +136,7 @@ func (s Releases) Create(ctx context.Context, a *repos.Access, in CreateReleaseI
 	r := &release.Release{RepoID: a.Repo.ID, PublisherID: a.Caller.UserID(), TagName: in.TagName,
 		Target: in.Target, Title: in.Title, Note: in.Note, IsDraft: in.IsDraft, IsPrerelease: in.IsPrerelease,
 		HideArchiveLinks: in.HideArchiveLinks, Created: now}
-	if err := s.save(ctx, a, r, in.TagMessage, func(ctx context.Context, tx ports.Stores) error {
+	if err := s.save(ctx, a, r, in.TagMessage, false, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Releases.Create(ctx, r)
 	}); err != nil {
 		return ReleaseView{}, err
@@ -167,7 +167,7 @@ func (s Releases) Edit(ctx context.Context, a *repos.Access, id int64, in EditRe
 			*f.field = *f.in
 		}
 	}
-	if err := s.save(ctx, a, r, "", func(ctx context.Context, tx ports.Stores) error {
+	if err := s.save(ctx, a, r, "", true, func(ctx context.Context, tx ports.Stores) error {
 		return tx.Releases.Update(ctx, r)
 	}); err != nil {
 		return ReleaseView{}, err
@@ -175,10 +175,22 @@ func (s Releases) Edit(ctx context.Context, a *repos.Access, id int64, in EditRe
 	return s.view(ctx, r)
 }
 
+// The release webhook's actions (Gitea's HookReleaseAction).
+const (
+	releasePublished = "published"
+	releaseUpdated   = "updated"
+	releaseDeleted   = "deleted"
+)
+
 // save writes r with write in one transaction. A published release gets
 // its tag: the one Git has, or a new one at the target, made inside the
-// transaction and removed again if the transaction fails.
-func (s Releases) save(ctx context.Context, a *repos.Access, r *release.Release, tagMessage string,
+// transaction and removed again if the transaction fails. The same
+// transaction queues the release event, as Gitea's release service
+// notifies: nothing for a draft; "published" by the publisher when the
+// release is created, or edited so that its tag had to be made; else
+// "updated" by the caller (an edit, or a draft published on a tag Git
+// already had).
+func (s Releases) save(ctx context.Context, a *repos.Access, r *release.Release, tagMessage string, edit bool,
 	write func(ctx context.Context, tx ports.Stores) error) error {
 	var made bool
 	if !r.IsDraft {
@@ -200,29 +212,59 @@ func (s Releases) save(ctx context.Context, a *repos.Access, r *release.Release,
 			}
 			return err
 		}
-		if !made {
-			return nil
-		}
-		nt := ports.GitNewTag{Name: r.TagName, CommitID: r.Sha1, Message: tagMessage}
-		if tagMessage != "" {
-			nt.Tagger = Tags{s.Service}.tagger(a.Caller.User)
-		}
-		if _, err := s.git.CreateTag(ctx, p, nt); err != nil {
-			made = false
-			var c *ports.RefConflictError
-			if errors.As(err, &c) {
-				return errs.Conflict("tag " + r.TagName + " clashes with an existing reference")
+		if made {
+			if err := s.makeTag(ctx, a, r, tagMessage); err != nil {
+				made = false
+				return err
 			}
-			return err
 		}
-		return nil
+		return s.releaseEvent(ctx, tx, a, r, edit, made)
 	})
 	if err != nil && made {
 		if _, derr := s.git.DeleteTag(ctx, p, r.TagName); derr != nil {
 			s.log.Error("release: removing the tag of a failed release", "repo", a.Repo.ID, "tag", r.TagName, "err", derr)
 		}
 	}
+	if err == nil {
+		s.notifyEvents()
+	}
 	return err
+}
+
+// releaseEvent queues the event of r written (see save).
+func (s Releases) releaseEvent(ctx context.Context, tx ports.Stores, a *repos.Access, r *release.Release, edit, tagMade bool) error {
+	if r.IsDraft {
+		return nil
+	}
+	ev := ports.ReleaseEvent{Repo: a.Repo, Release: r, Action: releasePublished, SenderID: r.PublisherID}
+	if edit && !tagMade {
+		ev.Action, ev.SenderID = releaseUpdated, a.Caller.UserID()
+	}
+	return s.events.ReleaseChanged(ctx, tx, ev)
+}
+
+// makeTag creates r's tag at r.Sha1, annotated when tagMessage is given.
+func (s Releases) makeTag(ctx context.Context, a *repos.Access, r *release.Release, tagMessage string) error {
+	nt := ports.GitNewTag{Name: r.TagName, CommitID: r.Sha1, Message: tagMessage}
+	if tagMessage != "" {
+		nt.Tagger = Tags{s.Service}.tagger(a.Caller.User)
+	}
+	if _, err := s.git.CreateTag(ctx, pathOf(a.Repo), nt); err != nil {
+		var c *ports.RefConflictError
+		if errors.As(err, &c) {
+			return errs.Conflict("tag " + r.TagName + " clashes with an existing reference")
+		}
+		return err
+	}
+	return nil
+}
+
+// notifyEvents wakes the events port's workers after a transaction that
+// queued deliveries.
+func (s Releases) notifyEvents() {
+	if n, ok := s.events.(interface{ Notify() }); ok {
+		n.Notify()
+	}
 }
 
 // tagCommit is the commit r's tag names: the existing tag's, or the
@@ -285,12 +327,23 @@ func (s Releases) delete(ctx context.Context, a *repos.Access, r *release.Releas
 		}
 		uuids = uuids[:0]
 		for _, as := range assets {
-			uuids = append(uuids, as.UUID)
+			if !as.IsExternal() {
+				uuids = append(uuids, as.UUID)
+			}
+		}
+		// Gitea tells of a deleted release that was published, with its
+		// assets: the event is queued while they are still there.
+		if !r.IsDraft {
+			ev := ports.ReleaseEvent{Repo: a.Repo, Release: r, Action: releaseDeleted, SenderID: a.Caller.UserID()}
+			if err := s.events.ReleaseChanged(ctx, tx, ev); err != nil {
+				return err
+			}
 		}
 		return notFoundAs(tx.Releases.Delete(ctx, a.Repo.ID, r.ID), errReleaseNotFound)
 	}); err != nil {
 		return err
 	}
+	s.notifyEvents()
 	s.removeBlobs(ctx, uuids)
 	return nil
 }

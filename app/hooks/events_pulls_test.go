@@ -103,3 +103,5 @@ func TestHookPullReviewChatSummary(t *testing.T) {
 	f = &issueFacts{action: "review_requested", index: 3, title: "Feature", isPull: true}
 	is.Equal(f.summary(), "Pull request review requested: #3 Feature")
 }
+
+func (fakePayloads) Release(v ports.HookRelease) any { return map[string]any{"id": v.Release.ID} }

@@ -37,6 +37,9 @@ func (e *recordedEvents) RepositoryDeleted(context.Context, ports.Stores, ports.
 func (e *recordedEvents) WikiChanged(context.Context, ports.Stores, ports.WikiEvent) error {
 	return nil
 }
+func (e *recordedEvents) ReleaseChanged(context.Context, ports.Stores, ports.ReleaseEvent) error {
+	return nil
+}
 func (e *recordedEvents) IssueChanged(_ context.Context, _ ports.Stores, ev ports.IssueEvent) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

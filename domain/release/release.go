@@ -64,4 +64,10 @@ type Asset struct {
 	SHA256        string
 	DownloadCount int64
 	Created       time.Time
+	// ExternalURL is where a link asset's file is (it has no bytes here);
+	// empty for an uploaded file.
+	ExternalURL string
 }
+
+// IsExternal reports whether a is a link to a file elsewhere.
+func (a *Asset) IsExternal() bool { return a.ExternalURL != "" }

@@ -64,14 +64,14 @@ var releaseAssetTests = map[string]func(t *testing.T, f *fixture){
 		err = f.ReleaseAssets.Create(f.ctx, &release.Asset{UUID: "fresh", RepoID: r.ID, ReleaseID: 9999, Name: "x", Created: at(7)})
 		is.True(err != nil) // no such release
 	},
-	"RenameCountAndDelete": func(t *testing.T, f *fixture) {
+	"EditCountAndDelete": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		alice := f.user("alice")
 		r := f.repo(alice, "code")
 		v1, v2 := f.release(r.ID, alice.ID, "v1", 1), f.release(r.ID, alice.ID, "v2", 2)
 		a := f.asset(v1, alice.ID, "a.zip", 3)
 		a.Name = "renamed.zip"
-		is.NoErr(f.ReleaseAssets.Rename(f.ctx, a))
+		is.NoErr(f.ReleaseAssets.Edit(f.ctx, a))
 		is.NoErr(f.ReleaseAssets.CountDownload(f.ctx, a.ID))
 		is.NoErr(f.ReleaseAssets.CountDownload(f.ctx, a.ID))
 		got, err := f.ReleaseAssets.Get(f.ctx, v1.ID, a.ID)
@@ -80,12 +80,25 @@ var releaseAssetTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(got.DownloadCount, int64(2))
 		stray := *a
 		stray.ReleaseID = v2.ID
-		isCategory(is, f.ReleaseAssets.Rename(f.ctx, &stray), errs.ErrNotFound, "attachment does not exist")
+		isCategory(is, f.ReleaseAssets.Edit(f.ctx, &stray), errs.ErrNotFound, "attachment does not exist")
 
 		isCategory(is, f.ReleaseAssets.Delete(f.ctx, v2.ID, a.ID), errs.ErrNotFound, "attachment does not exist")
 		is.NoErr(f.ReleaseAssets.Delete(f.ctx, v1.ID, a.ID))
 		_, err = f.ReleaseAssets.Get(f.ctx, v1.ID, a.ID)
 		isCategory(is, err, errs.ErrNotFound, "attachment does not exist")
+
+		// A link's address is kept, and can change.
+		link := &release.Asset{UUID: "link", RepoID: r.ID, ReleaseID: v1.ID, UploaderID: alice.ID, Name: "site",
+			ExternalURL: "https://example.org/a.zip", Created: at(5)}
+		is.NoErr(f.ReleaseAssets.Create(f.ctx, link))
+		got, err = f.ReleaseAssets.GetByUUID(f.ctx, "link")
+		is.NoErr(err)
+		is.Equal(*got, *link)
+		link.ExternalURL = "http://example.org/b.zip"
+		is.NoErr(f.ReleaseAssets.Edit(f.ctx, link))
+		got, err = f.ReleaseAssets.Get(f.ctx, v1.ID, link.ID)
+		is.NoErr(err)
+		is.Equal(got.ExternalURL, "http://example.org/b.zip")
 
 		// The assets go with their release.
 		b := f.asset(v2, alice.ID, "b.zip", 4)

@@ -48,6 +48,11 @@ func (QuietEvents) IssueChanged(context.Context, ports.Stores, ports.IssueEvent)
 // WikiChanged takes a wiki event.
 func (QuietEvents) WikiChanged(context.Context, ports.Stores, ports.WikiEvent) error { return nil }
 
+// ReleaseChanged takes a release event.
+func (QuietEvents) ReleaseChanged(context.Context, ports.Stores, ports.ReleaseEvent) error {
+	return nil
+}
+
 // World is one test's memory store and what the services are built with.
 type World struct {
 	T        *testing.T
