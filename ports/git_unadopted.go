@@ -9,7 +9,9 @@ type GitUnadopted interface {
 	// lower-case owner and name, sorted; dot-directories (the trash) and
 	// names that could not address a repository are left out.
 	RepoDirs(ctx context.Context) ([]RepoPath, error)
-	// HeadBranch is the branch HEAD points at ("" when HEAD is detached or
-	// does not name a branch).
+	// HeadBranch is the branch HEAD points at, or, when that branch does not
+	// exist but others do, the first of them by name (adoption makes it the
+	// default branch, as Gitea does); "" when HEAD names no branch and there
+	// is none.
 	HeadBranch(ctx context.Context, p RepoPath) (string, error)
 }

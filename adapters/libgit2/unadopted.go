@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,7 +56,8 @@ func (s *Storage) RepoDirs(ctx context.Context) ([]ports.RepoPath, error) {
 	return out, nil
 }
 
-// HeadBranch is the branch HEAD points at, whether or not it exists yet.
+// HeadBranch is the branch HEAD points at when it exists or no branch
+// does, else the first branch by name.
 func (s *Storage) HeadBranch(ctx context.Context, p ports.RepoPath) (string, error) {
 	var branch string
 	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
@@ -63,14 +65,39 @@ func (s *Storage) HeadBranch(ctx context.Context, p ports.RepoPath) (string, err
 		if err != nil {
 			return fmt.Errorf("libgit2: read HEAD: %w", err)
 		}
-		defer ref.Free()
 		if ref.Type() == git.ReferenceSymbolic {
-			branch, _ = strings.CutPrefix(ref.SymbolicTarget(), "refs/heads/")
-			if branch == ref.SymbolicTarget() {
-				branch = ""
+			if b, ok := strings.CutPrefix(ref.SymbolicTarget(), "refs/heads/"); ok {
+				branch = b
 			}
 		}
+		ref.Free()
+		names, err := localBranchNames(repo)
+		if err != nil || len(names) == 0 || slices.Contains(names, branch) {
+			return err
+		}
+		branch = slices.Min(names)
 		return nil
 	})
 	return branch, err
+}
+
+// localBranchNames lists repo's branches.
+func localBranchNames(repo *git.Repository) ([]string, error) {
+	it, err := repo.NewBranchIterator(git.BranchLocal)
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: list branches: %w", err)
+	}
+	defer it.Free()
+	var names []string
+	err = it.ForEach(func(b *git.Branch, _ git.BranchType) error {
+		name, err := b.Name()
+		if err == nil {
+			names = append(names, name)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("libgit2: list branches: %w", err)
+	}
+	return names, nil
 }

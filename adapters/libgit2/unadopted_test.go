@@ -30,6 +30,13 @@ func TestRepoDirsListsOnlyRepositoryDirectories(t *testing.T) {
 	head, err := s.HeadBranch(ctx, ports.RepoPath{Owner: "bob", Name: "tools"})
 	is.NoErr(err)
 	is.Equal(head, "trunk")
+	// HEAD on a branch that does not exist while others do: the first by name.
+	acme := ports.RepoPath{Owner: "acme", Name: "site"}
+	commit(t, s, acme, "zeta", "z")
+	commit(t, s, acme, "beta", "b")
+	head, err = s.HeadBranch(ctx, acme)
+	is.NoErr(err)
+	is.Equal(head, "beta")
 	_, err = s.HeadBranch(ctx, ports.RepoPath{Owner: "bob", Name: "none"})
 	is.True(err != nil)
 }

@@ -113,6 +113,13 @@ func (u Unadopted) Adopt(ctx context.Context, c auth.Caller, owner *user.User, n
 	if r.Empty, err = s.git.IsEmpty(ctx, p); err != nil {
 		return nil, err
 	}
+	// HEAD may name a branch that does not exist while others do: point it
+	// at the default branch chosen.
+	if !r.Empty {
+		if err := s.git.SetHead(ctx, p, r.DefaultBranch); err != nil {
+			return nil, err
+		}
+	}
 	if size, err := s.git.Size(ctx, p); err == nil {
 		r.Size = size
 	}
