@@ -136,6 +136,12 @@ func TestAdminUnadoptedRepos(t *testing.T) {
 				is.Equal(srv.Do(c.method, c.path, nil).Status, http.StatusUnauthorized)
 				is.Equal(srv.Do(c.method, c.path, nil, basicAs("bob")...).Status, http.StatusForbidden)
 			}
+			// A site admin's token needs the admin scope: read:admin lists, write:admin adopts.
+			readOnly := []string{"Authorization", "token " + srv.CreateToken("admin", srv.AdminPassword, "read:admin")}
+			repoOnly := []string{"Authorization", "token " + srv.CreateToken("admin", srv.AdminPassword, "write:repository")}
+			is.Equal(srv.Do("GET", "/admin/unadopted", nil, readOnly...).Status, http.StatusOK)
+			is.Equal(srv.Do("GET", "/admin/unadopted", nil, repoOnly...).Status, http.StatusForbidden)
+			is.Equal(srv.Do("DELETE", "/admin/unadopted/bob/nothing", nil, readOnly...).Status, http.StatusForbidden)
 			_, err := os.Stat(repoDir(srv, "gone", "orphan"))
 			is.NoErr(err)
 		})
