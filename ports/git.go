@@ -35,6 +35,7 @@ type RepoPath struct {
 
 // GitStorage keeps the bare Git repositories.
 type GitStorage interface {
+	GitUnadopted
 	// Init creates an empty bare repository whose HEAD points at branch.
 	Init(ctx context.Context, p RepoPath, branch string) error
 	// CommitFiles writes c as a commit on c.Branch (the first one when the

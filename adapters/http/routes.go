@@ -138,6 +138,7 @@ func (s *Server) routes() []route {
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),
 		s.adminRepoRoutes(),
+		s.adminUnadoptedRoutes(),
 		s.pullTailRoutes(),
 	} {
 		table = append(table, group...)
