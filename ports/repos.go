@@ -73,6 +73,9 @@ type RepoStore interface {
 	Search(ctx context.Context, q RepoSearch) ([]*repository.Repository, int64, error)
 	// CountByOwner returns how many repositories an account owns.
 	CountByOwner(ctx context.Context, ownerID int64) (int64, error)
+	// NamesByOwners returns the lower-case names of the repositories each
+	// of the accounts owns, in one query (owners without any are absent).
+	NamesByOwners(ctx context.Context, ownerIDs []int64) (map[int64][]string, error)
 	// Relations returns userID's ties to the repository (collaborator mode;
 	// organisation and team ties once organisations exist).
 	Relations(ctx context.Context, r permission.Repo, userID int64) (permission.Relations, error)

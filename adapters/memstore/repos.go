@@ -446,6 +446,20 @@ func (s *RepoStore) CountByOwner(ctx context.Context, ownerID int64) (int64, err
 	return n, nil
 }
 
+func (s *RepoStore) NamesByOwners(ctx context.Context, ownerIDs []int64) (map[int64][]string, error) {
+	defer s.d.lock(ctx)()
+	out := map[int64][]string{}
+	for _, r := range s.d.s.repos {
+		if slices.Contains(ownerIDs, r.Owner.ID) {
+			out[r.Owner.ID] = append(out[r.Owner.ID], strings.ToLower(r.Name))
+		}
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out, nil
+}
+
 func (s *RepoStore) Relations(ctx context.Context, r permission.Repo, userID int64) (permission.Relations, error) {
 	m, err := s.RelationsMany(ctx, []permission.Repo{r}, userID)
 	if err != nil {

@@ -153,6 +153,28 @@ func (s *RepoStore) CountByOwner(ctx context.Context, ownerID int64) (int64, err
 	return int64(n), nil
 }
 
+// NamesByOwners returns the lower-case names of the owners' repositories
+// in one query.
+func (s *RepoStore) NamesByOwners(ctx context.Context, ownerIDs []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(ownerIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		OwnerID   int64  `bun:"owner_id"`
+		LowerName string `bun:"lower_name"`
+	}
+	if err := s.c.r(ctx).NewSelect().Model((*repoRow)(nil)).Column("repo.owner_id", "repo.lower_name").
+		Where("repo.owner_id IN (?)", bun.In(ownerIDs)).OrderExpr("repo.owner_id, repo.lower_name").
+		Scan(ctx, &rows); err != nil {
+		return nil, repoMapping.mapErr(err)
+	}
+	for _, r := range rows {
+		out[r.OwnerID] = append(out[r.OwnerID], r.LowerName)
+	}
+	return out, nil
+}
+
 // Relations returns userID's ties to the repository with at most one query
 // (none for anonymous callers).
 func (s *RepoStore) Relations(ctx context.Context, r permission.Repo, userID int64) (permission.Relations, error) {

@@ -3,6 +3,8 @@ package repos
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/domain/errs"
@@ -30,27 +32,38 @@ func (u Unadopted) List(ctx context.Context, pattern string, opts ports.ListOpti
 	if err != nil {
 		return nil, 0, err
 	}
-	owners := map[string]*user.User{}
-	var all []string
+	var candidates []ports.RepoPath
+	var ownerNames []string
 	for _, d := range dirs {
 		if user.ValidateName("owner", d.Owner) != nil || repository.ValidateName("name", d.Name) != nil ||
 			!repository.MatchUnadopted(pattern, d.Owner, d.Name) {
 			continue
 		}
-		o, seen := owners[d.Owner]
-		if !seen {
-			o, err = u.s.stores.Users.GetByName(ctx, d.Owner)
-			if errs.IgnoreNotFound(err) != nil {
-				return nil, 0, err
-			}
-			owners[d.Owner] = o
+		if len(candidates) == 0 || candidates[len(candidates)-1].Owner != d.Owner {
+			ownerNames = append(ownerNames, d.Owner)
 		}
-		if o != nil {
-			if _, err := u.s.stores.Repos.GetByName(ctx, o.ID, d.Name); err == nil {
-				continue
-			} else if !errors.Is(err, errs.ErrNotFound) {
-				return nil, 0, err
-			}
+		candidates = append(candidates, d)
+	}
+	// One query for the owners and one for their repositories' names,
+	// however many directories there are.
+	owners, err := u.s.stores.Users.GetByNames(ctx, ownerNames)
+	if err != nil {
+		return nil, 0, err
+	}
+	ownerIDs := map[string]int64{}
+	ids := make([]int64, 0, len(owners))
+	for _, o := range owners {
+		ownerIDs[strings.ToLower(o.Name)] = o.ID
+		ids = append(ids, o.ID)
+	}
+	recorded, err := u.s.stores.Repos.NamesByOwners(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	var all []string
+	for _, d := range candidates {
+		if id, ok := ownerIDs[d.Owner]; ok && slices.Contains(recorded[id], d.Name) {
+			continue
 		}
 		all = append(all, d.Owner+"/"+d.Name)
 	}

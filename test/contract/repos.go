@@ -261,6 +261,7 @@ var repoTests = map[string]func(t *testing.T, f *fixture){
 	"DeleteMissingIsNotFound":       testRepoDeleteMissing,
 	"DeleteRollsBackWithItsTx":      testRepoDeleteInTx,
 	"CountByOwner":                  testRepoCountByOwner,
+	"NamesByOwners":                 testRepoNamesByOwners,
 	"Relations":                     testRepoRelations,
 	"RecountSocialAndSetSize":       testRepoRecountAndSize,
 	"Redirects":                     testRepoRedirects,

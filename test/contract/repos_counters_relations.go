@@ -28,6 +28,23 @@ func testRepoCountByOwner(t *testing.T, f *fixture) {
 	}
 }
 
+func testRepoNamesByOwners(t *testing.T, f *fixture) {
+	is := is.New(t)
+	a := f.user("a")
+	b := f.user("b")
+	c := f.user("c")
+	f.repo(a, "Two")
+	f.repo(a, "one", private)
+	f.repo(b, "three")
+	f.repo(c, "elsewhere")
+	got, err := f.Repos.NamesByOwners(f.ctx, []int64{a.ID, b.ID, 424242})
+	is.NoErr(err)
+	is.Equal(got, map[int64][]string{a.ID: {"one", "two"}, b.ID: {"three"}})
+	got, err = f.Repos.NamesByOwners(f.ctx, nil)
+	is.NoErr(err)
+	is.Equal(len(got), 0)
+}
+
 func testRepoRelations(t *testing.T, f *fixture) {
 	is := is.New(t)
 	owner := f.user("owner")
