@@ -64,6 +64,7 @@ func testUserBadges(t *testing.T, opts ...testserver.Option) {
 	is.Equal(*list[0], gitea.Badge{ID: list[0].ID, Slug: "helper", Description: "the helper badge",
 		ImageURL: "https://example.com/helper.png"})
 	is.Equal(userBadgeSlugs(t, admin, "holder"), []string{"helper", "early", "tester"})
+	is.Equal(srv.Do("GET", "/admin/users/holder/badges", nil, adminHeader(srv)...).Header.Get("X-Total-Count"), "3")
 
 	// An unknown slug is a 422 naming it, and nothing of the request is done.
 	r := srv.Do("POST", "/admin/users/holder/badges", `{"badge_slugs":["early","nope","gone"]}`, adminHeader(srv)...)

@@ -2,6 +2,7 @@ package http
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/depothq/depot/domain/user"
 )
@@ -43,6 +44,8 @@ func (s userBadges) listUserBadges(q *request) error {
 	for _, b := range list {
 		out = append(out, toBadge(b))
 	}
+	// Gitea lists all of a user's badges in one page and counts them.
+	q.w.Header().Set("X-Total-Count", strconv.Itoa(len(out)))
 	q.json(http.StatusOK, out)
 	return nil
 }
