@@ -34,6 +34,7 @@ type Stores struct {
 	Orgs    OrgStore
 	Blocks  BlockStore
 	Follows FollowStore
+	Badges  UserBadgeStore
 
 	Issues         IssueStore
 	Labels         LabelStore

@@ -41,6 +41,13 @@ func TestCLIHelp(t *testing.T) {
 			"usage: depot admin user totp disable [flags] USERNAME"}},
 		{args: []string{"admin", "--help"}, want: []string{"usage: depot admin user <command>", "change-password"}},
 		{args: []string{"admin", "user", "--help"}, want: []string{"usage: depot admin user <command>", "totp enable"}},
+		{args: []string{"admin", "badge", "--help"}, want: []string{"usage: depot admin badge <command>", "create", "delete"}},
+		{args: []string{"admin", "badge", "create", "--help"}, want: []string{"usage: depot admin badge create [flags]",
+			"--slug string", "--description string", "--image-url string", "--data-dir string"}},
+		{args: []string{"admin", "badge", "list", "-h"}, want: []string{"usage: depot admin badge list [flags]"},
+			wantNot: []string{"--slug"}},
+		{args: []string{"admin", "badge", "delete", "--help"}, want: []string{"usage: depot admin badge delete [flags]",
+			"--slug string"}, wantNot: []string{"--image-url"}},
 		{args: []string{"hook", "--help"}, want: []string{"usage: depot hook pre-receive|post-receive"}},
 		{args: []string{"--help"}, want: []string{"usage: depot <command>", "depot <command> --help"}},
 	}

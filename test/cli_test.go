@@ -75,6 +75,11 @@ func TestCLI(t *testing.T) {
 		testCLIServeAndAdmin(t, bin)
 	})
 
+	t.Run("AdminBadges", func(t *testing.T) {
+		t.Parallel()
+		testCLIAdminBadges(t, bin)
+	})
+
 	t.Run("ConfigPrecedence", func(t *testing.T) {
 		t.Parallel()
 		testCLIConfigPrecedence(t, bin)

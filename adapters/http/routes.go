@@ -70,6 +70,7 @@ func (s *Server) routes() []route {
 		s.repoTopicRoutes(),
 		s.adminUserRoutes(),
 		s.adminEmailRoutes(),
+		s.userBadgeRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),
 		s.branchProtectionRoutes(),

@@ -209,6 +209,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Orgs:    &OrgStore{c: c},
 		Blocks:  &BlockStore{c: c},
 		Follows: &FollowStore{c: c},
+		Badges:  &UserBadgeStore{c: c},
 
 		Issues:         &IssueStore{c: c},
 		Labels:         &LabelStore{c: c},

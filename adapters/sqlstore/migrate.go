@@ -93,6 +93,7 @@ func migrations() *migrate.Migrations {
 	add("000027", "gpg_keys", up000027, down000027)
 	add("000028", "action_secrets", up000028, down000028)
 	add("000029", "action_variables", up000029, down000029)
+	add("000030", "user_badges", up000030, down000030)
 	add("000031", "release_asset_links", up000031, down000031)
 	add("000033", "upload_checksums", up000033, down000033)
 	return ms

@@ -17,6 +17,7 @@ import (
 // adminUsage lists the account commands, for `depot admin --help` and for
 // a command line that names none.
 const adminUsage = `usage: depot admin user <command> [flags]
+       depot admin badge <create|list|delete> [flags]
 
 commands:
   create            create an account (--username --password --email [--admin] [--must-change-password])
@@ -51,6 +52,9 @@ func isHelp(arg string) bool {
 // directly, also while a server is running on it; it accepts any non-empty
 // password (the API enforces the password policy).
 func cmdAdmin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "badge" {
+		return cmdAdminBadge(ctx, args[1:], getenv, stdout, stderr)
+	}
 	if len(args) == 1 && isHelp(args[0]) || len(args) == 2 && args[0] == "user" && isHelp(args[1]) {
 		fmt.Fprint(stdout, adminUsage)
 		return flag.ErrHelp

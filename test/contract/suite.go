@@ -76,6 +76,7 @@ var storeGroupOrder = []string{
 	"Pulls", "PullReviews",
 	"ActionVariables",
 	"ActionSecrets",
+	"UserBadges",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -129,6 +130,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 
 		"ActionVariables": actionVariableTests,
 		"ActionSecrets":   actionSecretTests,
+		"UserBadges":      userBadgeTests,
 	}
 }
 
