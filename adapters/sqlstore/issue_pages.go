@@ -14,7 +14,7 @@ import (
 // PageRecords loads the labels, assignees, own attachments, milestones,
 // posters and assignees of a page of issues, and the accounts of
 // opt.MoreUsers: one query per kind, whatever the page's length. On SQLite the statements are prepared once (see
-// issueReadStmt); on Postgres they are the stores' own batch reads.
+// sqliteReadStmt); on Postgres they are the stores' own batch reads.
 func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt ports.IssuePageOptions) (*ports.IssuePageRecords, error) {
 	out := &ports.IssuePageRecords{
 		Labels: map[int64][]*issue.Label{}, Assignees: map[int64][]int64{},
@@ -86,7 +86,7 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt 
 // prepared outside a transaction, inlined by bun inside one.
 func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids []int64) error {
 	arg := idsJSON(ids)
-	if ps := st.c.issueReadStmt(ctx, text); ps != nil {
+	if ps := st.c.sqliteReadStmt(ctx, text); ps != nil {
 		return st.c.scanAll(ctx, ps, dest, arg)
 	}
 	return st.c.r(ctx).NewRaw(text, arg).Scan(ctx, dest)

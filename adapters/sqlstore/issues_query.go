@@ -37,7 +37,7 @@ var issueSorts = map[string]string{
 func (st *IssueStore) List(ctx context.Context, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
 	if plainIssueQuery(q) && q.PriorityRepoID == 0 && q.Limit > 0 {
 		if d := st.c.owner; d != nil && d.dialect == DialectSQLite {
-			if ps := st.c.issueReadStmt(ctx, d.plainListText(plainKey(q))); ps != nil {
+			if ps := st.c.sqliteReadStmt(ctx, d.plainListText(plainKey(q))); ps != nil {
 				return st.listPrepared(ctx, ps, q)
 			}
 		}
@@ -165,7 +165,7 @@ func (st *IssueStore) totalFromCounters(ctx context.Context, q ports.IssueQuery)
 		NumClosedPulls  int64 `bun:"num_closed_pulls"`
 	}
 	var err error
-	if ps := st.c.issueReadStmt(ctx, repoCountersSQL); ps != nil {
+	if ps := st.c.sqliteReadStmt(ctx, repoCountersSQL); ps != nil {
 		err = ps.QueryRowContext(ctx, q.RepoIDs[0]).Scan(&c.NumIssues, &c.NumClosedIssues, &c.NumPulls, &c.NumClosedPulls)
 	} else {
 		err = st.c.r(ctx).NewSelect().Table("repos").

@@ -8,15 +8,16 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// issueReadStmt returns one of the issue tracker's hot reads (the default
-// listing, its total and the records of a page) prepared on SQLite's read
-// pool (statements.go); nil on Postgres, inside a transaction,
+// sqliteReadStmt returns one of the hot reads (the issue tracker's default
+// listing, its total and the records of a page; the assets and publishers
+// of a release page; accounts by id) prepared on SQLite's read pool
+// (statements.go); nil on Postgres, inside a transaction,
 // or when it cannot be prepared, and the caller takes the ordinary query
 // path. bun inlines arguments into the SQL text, so SQLite parsed and
 // planned each of these statements on every request: a quarter of a
 // listing's cost. Their texts take lists of ids as one JSON array
 // (json_each), so one statement serves pages of any length.
-func (c conn) issueReadStmt(ctx context.Context, text string) *sql.Stmt {
+func (c conn) sqliteReadStmt(ctx context.Context, text string) *sql.Stmt {
 	if c.owner == nil || c.owner.dialect != DialectSQLite {
 		return nil
 	}

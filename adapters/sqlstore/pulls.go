@@ -125,7 +125,7 @@ func (s *PullStore) ByIssueIDs(ctx context.Context, issueIDs []int64) (map[int64
 	}
 	var rows []pullRow
 	var err error
-	if ps := s.c.issueReadStmt(ctx, s.pullsOfIssuesText()); ps != nil {
+	if ps := s.c.sqliteReadStmt(ctx, s.pullsOfIssuesText()); ps != nil {
 		var res *sql.Rows
 		if res, err = ps.QueryContext(ctx, idsJSON(issueIDs)); err == nil {
 			rows, err = scanPullRows(res)

@@ -277,7 +277,7 @@ func (s *RepoStore) GetByIDs(ctx context.Context, ids []int64) (map[int64]*repos
 	}
 	var rows []repoOwnerRow
 	var err error
-	if ps := s.c.issueReadStmt(ctx, s.byIDsText()); ps != nil {
+	if ps := s.c.sqliteReadStmt(ctx, s.byIDsText()); ps != nil {
 		err = s.c.scanAll(ctx, ps, &rows, idsJSON(ids))
 	} else {
 		err = selectRepos(s.c.r(ctx), &rows).Where("repo.id IN (?)", bun.List(ids)).Scan(ctx)

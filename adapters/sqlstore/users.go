@@ -113,8 +113,17 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	// A page names its accounts once per item (fifty releases of one
+	// publisher): each is read once.
+	if ids = distinctIDs(ids); len(ids) == 0 {
+		return nil, nil
+	}
 	var rows []userRow
-	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if ps := s.c.sqliteReadStmt(ctx, s.c.pageTexts(ctx).users); ps != nil {
+		if err := s.c.scanAll(ctx, ps, &rows, idsJSON(ids)); err != nil {
+			return nil, userMapping.mapErr(err)
+		}
+	} else if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 		return nil, userMapping.mapErr(err)
 	}
 	out := domainAll(rows, (*userRow).toDomain)
