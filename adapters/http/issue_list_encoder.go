@@ -18,17 +18,23 @@ import (
 // repository, a poster) are encoded once and copied.
 func (s *kernel) writeIssues(q *request, status int, views []*issues.IssueView) {
 	list := s.issueDTOs(q.caller, views)
+	writeEncodedJSON(q, status, list, func(b []byte) ([]byte, error) { return appendIssuesJSON(b, list) })
+}
+
+// writeEncodedJSON answers v, encoded by appendJSON into a pooled buffer
+// with the bytes writeJSON would write. When appendJSON fails (a time
+// outside years 0–9999, or a value encoding/json refuses in the few fields
+// left to it), encoding/json answers v and so the error.
+func writeEncodedJSON(q *request, status int, v any, appendJSON func([]byte) ([]byte, error)) {
 	bp := issueBufPool.Get().(*[]byte)
 	defer func() {
 		if cap(*bp) <= 1<<20 { // a rare huge page is not kept
 			issueBufPool.Put(bp)
 		}
 	}()
-	b, err := appendIssuesJSON((*bp)[:0], list)
+	b, err := appendJSON((*bp)[:0])
 	if err != nil {
-		// Only a time outside years 0–9999 fails, as with encoding/json,
-		// which then answers the error.
-		writeJSON(q.w, status, list)
+		writeJSON(q.w, status, v)
 		return
 	}
 	b = append(b, '\n')

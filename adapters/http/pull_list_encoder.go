@@ -12,24 +12,7 @@ import (
 // each repository and user object the page shares once and copying it after;
 // the bytes are writeJSON's (pull_list_encoder_test.go compares them).
 func (s *kernel) writePulls(q *request, status int, list []pullDTO) {
-	bp := issueBufPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 1<<20 { // a rare huge page is not kept
-			issueBufPool.Put(bp)
-		}
-	}()
-	b, err := appendPullsJSON((*bp)[:0], list)
-	if err != nil {
-		// A time outside years 0–9999 (or a value encoding/json refuses in
-		// the few fields left to it): encoding/json answers the error.
-		writeJSON(q.w, status, list)
-		return
-	}
-	b = append(b, '\n')
-	*bp = b
-	q.w.Header().Set("Content-Type", "application/json;charset=utf-8")
-	q.w.WriteHeader(status)
-	_, _ = q.w.Write(b)
+	writeEncodedJSON(q, status, list, func(b []byte) ([]byte, error) { return appendPullsJSON(b, list) })
 }
 
 // appendPullsJSON appends list as encoding/json would encode it.

@@ -10,6 +10,7 @@ import (
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/domain/release"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 )
 
 // releases serves a repository's releases (catalogue 4.5, core reference 4.3).
@@ -52,11 +53,18 @@ func (s releases) listReleases(q *request) error {
 		return err
 	}
 	out := make([]releaseDTO, 0, len(list))
+	// A page's releases share a few publishers: each is rendered once.
+	publishers := map[*user.User]userDTO{}
 	for _, v := range list {
-		out = append(out, s.toRelease(q, v))
+		pub, ok := publishers[v.Publisher]
+		if !ok {
+			pub = s.toUser(q.caller, v.Publisher)
+			publishers[v.Publisher] = pub
+		}
+		out = append(out, s.releaseDTOWith(q.repo.Repo, v, pub))
 	}
 	s.setPaging(q.w, q.r, opts, total)
-	q.json(http.StatusOK, out)
+	s.writeReleases(q, http.StatusOK, out)
 	return nil
 }
 
@@ -205,6 +213,12 @@ func (s releases) toRelease(q *request, v content.ReleaseView) releaseDTO {
 // releaseDTOOf renders v, a release of repo, for caller c (the route's
 // caller, or nobody for a webhook payload).
 func (s *kernel) releaseDTOOf(c auth.Caller, repo *repository.Repository, v content.ReleaseView) releaseDTO {
+	return s.releaseDTOWith(repo, v, s.toUser(c, v.Publisher))
+}
+
+// releaseDTOWith renders v, a release of repo, with its publisher rendered
+// already.
+func (s *kernel) releaseDTOWith(repo *repository.Repository, v content.ReleaseView, publisher userDTO) releaseDTO {
 	r := v.Release
 	api := s.repoAPIURL(repo) + "/releases/" + itoa(r.ID)
 	html := s.repoWebURL(repo)
@@ -212,7 +226,7 @@ func (s *kernel) releaseDTOOf(c auth.Caller, repo *repository.Repository, v cont
 		ID: r.ID, TagName: r.TagName, Target: r.Target, Title: r.Title, Note: r.Note,
 		URL: api, HTMLURL: html + "/releases/tag/" + escapeSegments(r.TagName), UploadURL: api + "/assets",
 		HideArchiveLinks: r.HideArchiveLinks, IsDraft: r.IsDraft, IsPrerelease: r.IsPrerelease,
-		CreatedAt: r.Created, Publisher: s.toUser(c, v.Publisher), Attachments: s.toAssetDTOs(v.Assets),
+		CreatedAt: r.Created, Publisher: publisher, Attachments: s.toAssetDTOs(v.Assets),
 	}
 	if !r.HideArchiveLinks {
 		d.TarURL = html + "/archive/" + escapeSegments(r.TagName) + ".tar.gz"
