@@ -70,6 +70,9 @@ type repoRow struct {
 	NumClosedMilestones int   `bun:"num_closed_milestones"`
 	NumReleases         int   `bun:"num_releases"`
 	Size                int64 `bun:"size"`
+	// ReleasesVersion is moved by triggers on releases and release_assets
+	// (migration 000041), never written here.
+	ReleasesVersion int64 `bun:"releases_version"`
 
 	Created    time.Time `bun:"created,nullzero"`
 	Updated    time.Time `bun:"updated,nullzero"`
@@ -77,12 +80,13 @@ type repoRow struct {
 }
 
 // repoUpdateExcluded are the columns Update leaves alone: the key, the
-// counters kept by their own writers, the size and the topics column that
-// TopicStore.Replace keeps in sync.
+// counters kept by their own writers, the size, the topics column that
+// TopicStore.Replace keeps in sync and the releases' version, which
+// triggers move.
 var repoUpdateExcluded = []string{
 	"id", "num_stars", "num_watches", "num_forks", "num_issues", "num_closed_issues",
 	"num_pulls", "num_closed_pulls", "num_milestones", "num_closed_milestones", "num_releases",
-	"size", "topics",
+	"size", "topics", "releases_version",
 }
 
 // repoOwnerRow is a repository joined with the owner fields it carries.
@@ -182,7 +186,7 @@ func (r *repoOwnerRow) toDomain() *repository.Repository {
 		NumIssues: r.NumIssues, NumClosedIssues: r.NumClosedIssues,
 		NumPulls: r.NumPulls, NumClosedPulls: r.NumClosedPulls,
 		NumMilestones: r.NumMilestones, NumClosedMilestones: r.NumClosedMilestones,
-		NumReleases: r.NumReleases, Size: r.Size,
+		NumReleases: r.NumReleases, Size: r.Size, ReleasesVersion: r.ReleasesVersion,
 		Avatar: r.Avatar, Topics: splitList(r.Topics),
 		Created: domainTime(r.Created), Updated: domainTime(r.Updated),
 	}

@@ -63,13 +63,31 @@ var errReleaseNotFound = errs.NotFound("release does not exist")
 
 // List returns one page of the releases the caller may see that pass f,
 // newest first, with their count.
+//
+// Pages are kept under the repository's releases version
+// (release_pages.go): a repeated listing reads only its publishers.
 func (s Releases) List(ctx context.Context, a *repos.Access, f release.Filter, opts ports.ListOptions) ([]ReleaseView, int64, error) {
 	f.IncludeDrafts = releaseWriter(a)
-	list, total, err := s.stores.Releases.List(ctx, a.Repo.ID, f, opts)
+	repoID, version := a.Repo.ID, a.Repo.ReleasesVersion
+	key, keep := newReleasePageKey(f, opts)
+	if keep {
+		if p, ok := s.releasePages.get(repoID, version, key); ok {
+			views, err := s.publishersOf(ctx, p.list, p.assets)
+			return views, p.total, err
+		}
+	}
+	list, total, err := s.stores.Releases.List(ctx, repoID, f, opts)
 	if err != nil {
 		return nil, 0, err
 	}
-	views, err := s.withPublishers(ctx, list)
+	assets, err := s.assetsOf(ctx, list)
+	if err != nil {
+		return nil, 0, err
+	}
+	if keep {
+		s.releasePages.put(repoID, version, key, &releasePage{list: list, assets: assets, total: total})
+	}
+	views, err := s.publishersOf(ctx, list, assets)
 	return views, total, err
 }
 
@@ -384,6 +402,28 @@ func (s Releases) view(ctx context.Context, r *release.Release) (ReleaseView, er
 // withPublishers pairs releases with their publishers and their assets,
 // each fetched in one query.
 func (s Releases) withPublishers(ctx context.Context, list []*release.Release) ([]ReleaseView, error) {
+	assets, err := s.assetsOf(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	return s.publishersOf(ctx, list, assets)
+}
+
+// assetsOf reads the assets of list's releases in one query.
+func (s Releases) assetsOf(ctx context.Context, list []*release.Release) (map[int64][]*release.Asset, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	relIDs := make([]int64, len(list))
+	for i, r := range list {
+		relIDs[i] = r.ID
+	}
+	return s.stores.ReleaseAssets.OfReleases(ctx, relIDs)
+}
+
+// publishersOf pairs releases with their publishers, read in one query,
+// and their assets.
+func (s Releases) publishersOf(ctx context.Context, list []*release.Release, assets map[int64][]*release.Asset) ([]ReleaseView, error) {
 	out := make([]ReleaseView, len(list))
 	if len(list) == 0 {
 		return out, nil
@@ -393,14 +433,6 @@ func (s Releases) withPublishers(ctx context.Context, list []*release.Release) (
 		ids = append(ids, r.PublisherID)
 	}
 	users, err := s.stores.Users.GetByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	relIDs := make([]int64, len(list))
-	for i, r := range list {
-		relIDs[i] = r.ID
-	}
-	assets, err := s.stores.ReleaseAssets.OfReleases(ctx, relIDs)
 	if err != nil {
 		return nil, err
 	}

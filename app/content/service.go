@@ -38,6 +38,8 @@ type Service struct {
 	// statusRecorders queue, in the transaction that stores a commit
 	// status, the work it causes elsewhere (automatic merges).
 	statusRecorders []StatusRecorder
+	// releasePages keeps release list pages (release_pages.go).
+	releasePages *releasePageCache
 }
 
 // StatusRecorder queues, inside the transaction that stores a commit
@@ -53,7 +55,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, 
 	rs *repos.Service, ts *transport.Service, settings site.Settings, log *slog.Logger) *Service {
 	s := &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, blobs: blobs, clock: clock,
 		events: events, users: us, repos: rs,
-		settings: settings, log: log}
+		settings: settings, log: log, releasePages: &releasePageCache{}}
 	ts.OnPush(Releases{s}.recordPush)
 	return s
 }

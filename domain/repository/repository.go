@@ -71,6 +71,11 @@ type Repository struct {
 	NumMilestones, NumClosedMilestones, NumReleases      int
 	// Size is the Git repository's size on disk in bytes.
 	Size int64
+	// ReleasesVersion moves with every write to the repository's releases
+	// and their assets (the database moves it, in the writing
+	// transaction), so what was read of them under one version is current
+	// while the repository still shows it.
+	ReleasesVersion int64
 	// Avatar is the stored avatar's content hash; empty when none.
 	Avatar string
 	Topics []string
