@@ -125,7 +125,12 @@ func (s *PullReviewStore) All(ctx context.Context, issueIDs []int64) (map[int64]
 		return out, nil
 	}
 	var rows []reviewRow
-	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("rv.issue_id IN (?)", bun.In(issueIDs)).
+	if ps := s.c.sqliteReadStmt(ctx, s.reviewsOfIssuesText()); ps != nil {
+		// A pull request page reads its pages' reviews on every request.
+		if err := s.c.scanAll(ctx, ps, &rows, idsJSON(issueIDs)); err != nil {
+			return nil, reviewMapping.mapErr(err)
+		}
+	} else if err := s.c.r(ctx).NewSelect().Model(&rows).Where("rv.issue_id IN (?)", bun.In(issueIDs)).
 		Order("rv.id ASC").Scan(ctx); err != nil {
 		return nil, reviewMapping.mapErr(err)
 	}
@@ -133,6 +138,22 @@ func (s *PullReviewStore) All(ctx context.Context, issueIDs []int64) (map[int64]
 		out[rows[i].IssueID] = append(out[rows[i].IssueID], rows[i].toDomain())
 	}
 	return out, nil
+}
+
+// reviewsOfIssuesKey is the shape of All's prepared statement.
+type reviewsOfIssuesKey struct{}
+
+// reviewsOfIssuesText is All's SQLite statement, the ids as one JSON array
+// (prepared_reads.go); "" without an owning SQLite DB.
+func (s *PullReviewStore) reviewsOfIssuesText() string {
+	d := s.c.owner
+	if d == nil || d.dialect != DialectSQLite {
+		return ""
+	}
+	return d.stmts.text(reviewsOfIssuesKey{}, func() string {
+		return d.read.NewSelect().Model((*reviewRow)(nil)).
+			Where("rv.issue_id IN ?", bun.Safe("(SELECT value FROM json_each(?))")).Order("rv.id ASC").String()
+	})
 }
 
 // Pending returns reviewerID's pending review of the issue.
