@@ -148,19 +148,42 @@ func (s *Server) routes() []route {
 }
 
 // mount registers every route behind the access middleware, then a 405 with
-// Allow for each path under another method. The routes below a repository
-// (R + "/…", most of the table) go to a subrouter that only paths under
-// /repos/{owner}/{repo}/ reach, so neither they nor the rest of the table
-// pay for matching each other's patterns one by one.
+// Allow for each path under another method. mux tries a router's routes one
+// by one, matching each pattern's regular expression, so the routes are
+// grouped where no two groups can match one path: the routes below a
+// repository (R + "/…", most of the table) go to a subrouter that only
+// paths under /repos/{owner}/{repo}/ reach, and on it and on the API's
+// router each literal first segment ("/pulls", "/issues", "/user", …) has
+// a subrouter of its own. A path is matched against its group's patterns
+// and a prefix test per group, not against the whole table.
 func (s *Server) mount(api *mux.Router, table []route) error {
 	under := api.PathPrefix(R + "/").Subrouter()
-	// routerFor picks the router of a path and the pattern to give it (the
+	groups := map[string]*mux.Router{}
+	// grouped returns the subrouter of parent for rest's first segment and
+	// the pattern left for it; a first segment with a variable stays on
+	// parent (the archive's {ball_type:…} matches no literal group's name).
+	grouped := func(parent *mux.Router, key, rest string) (muxRouter, string) {
+		seg, tail, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+		if seg == "" || strings.Contains(seg, "{") {
+			return parent, rest
+		}
+		g := groups[key+"/"+seg]
+		if g == nil {
+			g = parent.PathPrefix("/" + seg).Subrouter()
+			groups[key+"/"+seg] = g
+		}
+		if tail == "" && !strings.HasSuffix(rest, "/") {
+			return g, ""
+		}
+		return g, "/" + tail
+	}
+	// routerFor picks the router of a path and the pattern to give it (a
 	// subrouter appends its routes' patterns to its prefix).
 	routerFor := func(path string) (muxRouter, string) {
 		if rest, ok := strings.CutPrefix(path, R+"/"); ok {
-			return under, "/" + rest
+			return grouped(under, "R", "/"+rest)
 		}
-		return api, path
+		return grouped(api, "", path)
 	}
 	methods := map[string][]string{}
 	var order []string
