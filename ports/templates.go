@@ -41,6 +41,12 @@ type SSHKeys interface {
 	// comment ("ssh-ed25519 AAAA…") and its SHA256 fingerprint; a key it
 	// cannot read is an errs.ErrInvalid naming field.
 	Parse(field, line string) (content, fingerprint string, err error)
+	// SignerOf returns the SHA256 fingerprint of the key among keys (each
+	// "ssh-ed25519 AAAA…", as Parse returns them) that made the armored
+	// SSH signature ("-----BEGIN SSH SIGNATURE-----", ssh-keygen -Y sign,
+	// git's gpg.format=ssh) over message in namespace; a signature none of
+	// them made, or one that cannot be read, is an error.
+	SignerOf(keys []string, namespace, signature, message string) (string, error)
 }
 
 // Avatars stores avatar images, resized to a square.

@@ -131,11 +131,7 @@ func GPGTokenMessages(u *User, now time.Time) []string {
 // either proven by a signature over the token or listing that address
 // (Gitea's check before it hashes a commit's signature).
 func GPGKeyVouchesFor(k *GPGKey, committerEmail string, owned []*Email) bool {
-	activated := false
-	for _, e := range owned {
-		activated = activated || (e.Activated && strings.EqualFold(e.Email, committerEmail))
-	}
-	if !activated {
+	if !AddressActivated(committerEmail, owned) {
 		return false
 	}
 	if k.Verified {
@@ -143,6 +139,17 @@ func GPGKeyVouchesFor(k *GPGKey, committerEmail string, owned []*Email) bool {
 	}
 	for _, addr := range k.Emails {
 		if strings.EqualFold(addr, committerEmail) {
+			return true
+		}
+	}
+	return false
+}
+
+// AddressActivated reports whether addr is one of owned, activated (any
+// case).
+func AddressActivated(addr string, owned []*Email) bool {
+	for _, e := range owned {
+		if e.Activated && strings.EqualFold(e.Email, addr) {
 			return true
 		}
 	}
