@@ -16,11 +16,6 @@ import (
 	"github.com/gorilla/mux"
 )
 
-// muxRouter is the part of *mux.Router that mount needs.
-type muxRouter interface {
-	HandleFunc(path string, f func(http.ResponseWriter, *http.Request)) *mux.Route
-}
-
 // handler serves one route; an error is answered by writeError.
 type handler func(q *request) error
 

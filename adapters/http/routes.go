@@ -149,41 +149,36 @@ func (s *Server) routes() []route {
 
 // mount registers every route behind the access middleware, then a 405 with
 // Allow for each path under another method. mux tries a router's routes one
-// by one, matching each pattern's regular expression, so the routes are
-// grouped where no two groups can match one path: the routes below a
-// repository (R + "/…", most of the table) go to a subrouter that only
-// paths under /repos/{owner}/{repo}/ reach, and on it and on the API's
-// router each literal first segment ("/pulls", "/issues", "/user", …) has
-// a subrouter of its own. A path is matched against its group's patterns
-// and a prefix test per group, not against the whole table.
+// by one, each running its pattern's regular expression, so the routes are
+// grouped where no two groups can match one path: each literal first
+// segment below /api/v1 ("/user", "/orgs", …) and below a repository
+// ("/pulls", "/issues", … under /repos/{owner}/{repo}) has a subrouter of
+// its own, entered by a shape test (route_shapes.go), and within a group a
+// route's expression runs only when the path has the route's shape. A
+// request costs a few string comparisons per group and route, and one or
+// two expressions.
 func (s *Server) mount(api *mux.Router, table []route) error {
-	under := api.PathPrefix(R + "/").Subrouter()
 	groups := map[string]*mux.Router{}
-	// grouped returns the subrouter of parent for rest's first segment and
-	// the pattern left for it; a first segment with a variable stays on
-	// parent (the archive's {ball_type:…} matches no literal group's name).
-	grouped := func(parent *mux.Router, key, rest string) (muxRouter, string) {
-		seg, tail, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+	// routerFor picks the router of a path: the group of its first literal
+	// segment below /api/v1, or below a repository; a first segment with a
+	// variable stays on api (the archive's {ball_type:…} matches no literal
+	// group's name).
+	routerFor := func(path string) *mux.Router {
+		prefix, rest := "", path
+		if r, ok := strings.CutPrefix(path, R+"/"); ok {
+			prefix, rest = R, "/"+r
+		}
+		seg, _, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
 		if seg == "" || strings.Contains(seg, "{") {
-			return parent, rest
+			return api
 		}
-		g := groups[key+"/"+seg]
+		key := prefix + "/" + seg
+		g := groups[key]
 		if g == nil {
-			g = parent.PathPrefix("/" + seg).Subrouter()
-			groups[key+"/"+seg] = g
+			g = api.NewRoute().MatcherFunc(prefixShape(apiPrefix + key).matcher()).Subrouter()
+			groups[key] = g
 		}
-		if tail == "" && !strings.HasSuffix(rest, "/") {
-			return g, ""
-		}
-		return g, "/" + tail
-	}
-	// routerFor picks the router of a path and the pattern to give it (a
-	// subrouter appends its routes' patterns to its prefix).
-	routerFor := func(path string) (muxRouter, string) {
-		if rest, ok := strings.CutPrefix(path, R+"/"); ok {
-			return grouped(under, "R", "/"+rest)
-		}
-		return grouped(api, "", path)
+		return g
 	}
 	methods := map[string][]string{}
 	var order []string
@@ -200,10 +195,9 @@ func (s *Server) mount(api *mux.Router, table []route) error {
 		}
 		c := &compiledRoute{route: rt, rules: rules}
 		h := s.serve(c)
-		r, pattern := routerFor(rt.path)
-		r.HandleFunc(pattern, h).Methods(rt.method)
+		full := apiPrefix + rt.path
+		routerFor(rt.path).NewRoute().MatcherFunc(newPathShape(full).matcher()).Path(full).HandlerFunc(h).Methods(rt.method)
 		if !strings.Contains(rt.path, "{") {
-			full := apiPrefix + rt.path
 			if s.static[full] == nil {
 				s.static[full] = map[string]http.HandlerFunc{}
 			}
@@ -218,8 +212,8 @@ func (s *Server) mount(api *mux.Router, table []route) error {
 		allow := methods[p]
 		sort.Strings(allow)
 		allowHeader := strings.Join(allow, ", ")
-		r, pattern := routerFor(p)
-		r.HandleFunc(pattern, func(w http.ResponseWriter, req *http.Request) {
+		full := apiPrefix + p
+		routerFor(p).NewRoute().MatcherFunc(newPathShape(full).matcher()).Path(full).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			w.Header().Set("Allow", allowHeader)
 			s.writeMessage(w, http.StatusMethodNotAllowed, "method not allowed")
 		})

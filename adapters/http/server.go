@@ -128,7 +128,9 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)
 	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
 		HandlerFunc(s.serveReleaseAsset)
-	api := router.PathPrefix(apiPrefix).Subrouter()
+	// The API's routes take full templates under a shape, not a mux path
+	// prefix, whose expression each of them would run (route_shapes.go).
+	api := router.NewRoute().MatcherFunc(prefixShape(apiPrefix).matcher()).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err
 	}
