@@ -97,7 +97,12 @@ func (st *AttachmentStore) OfComments(ctx context.Context, commentIDs []int64) (
 		return out, nil
 	}
 	var rows []attachmentRow
-	if err := st.c.r(ctx).NewSelect().Model(&rows).Where("at.comment_id IN (?)", bun.In(commentIDs)).
+	if ps := st.c.sqliteReadStmt(ctx, st.ofCommentsText()); ps != nil {
+		// A comment page reads its comments' attachments on every request.
+		if err := st.c.scanAll(ctx, ps, &rows, idsJSON(commentIDs)); err != nil {
+			return nil, attachmentMapping.mapErr(err)
+		}
+	} else if err := st.c.r(ctx).NewSelect().Model(&rows).Where("at.comment_id IN (?)", bun.In(commentIDs)).
 		Order("at.id ASC").Scan(ctx); err != nil {
 		return nil, attachmentMapping.mapErr(err)
 	}
@@ -106,6 +111,22 @@ func (st *AttachmentStore) OfComments(ctx context.Context, commentIDs []int64) (
 		out[a.CommentID] = append(out[a.CommentID], a)
 	}
 	return out, nil
+}
+
+// attachmentsOfCommentsKey is the shape of OfComments' prepared statement.
+type attachmentsOfCommentsKey struct{}
+
+// ofCommentsText is OfComments' SQLite statement, the ids as one JSON
+// array (prepared_reads.go); "" without an owning SQLite DB.
+func (st *AttachmentStore) ofCommentsText() string {
+	d := st.c.owner
+	if d == nil || d.dialect != DialectSQLite {
+		return ""
+	}
+	return d.stmts.text(attachmentsOfCommentsKey{}, func() string {
+		return d.read.NewSelect().Model((*attachmentRow)(nil)).
+			Where("at.comment_id IN ?", bun.Safe("(SELECT value FROM json_each(?))")).Order("at.id ASC").String()
+	})
 }
 
 // Update writes the attachment's name (the only mutable column besides

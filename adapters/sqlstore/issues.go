@@ -183,7 +183,24 @@ func (st *IssueStore) GetByID(ctx context.Context, id int64) (*issue.Issue, erro
 
 // GetByIndex finds a repository's issue by its index, through the unique
 // (repo_id, issue_index) index.
+//
+// Every route below an issue opens it first: on SQLite the read is a
+// prepared statement scanned without bun's reflection (issue_rows_scan.go).
 func (st *IssueStore) GetByIndex(ctx context.Context, repoID, index int64) (*issue.Issue, error) {
+	if ps := st.c.sqliteReadStmt(ctx, issueByIndexText); ps != nil {
+		res, err := ps.QueryContext(ctx, repoID, index)
+		if err != nil {
+			return nil, issueMapping.mapErr(err)
+		}
+		rows, err := scanIssueRows(res)
+		if err != nil {
+			return nil, issueMapping.mapErr(err)
+		}
+		if len(rows) == 0 {
+			return nil, issueMapping.mapErr(sql.ErrNoRows)
+		}
+		return rows[0].toDomain(), nil
+	}
 	row := new(issueRow)
 	err := st.c.r(ctx).NewSelect().Model(row).
 		Where("issues.repo_id = ?", repoID).Where("issues.issue_index = ?", index).Scan(ctx)
@@ -192,6 +209,9 @@ func (st *IssueStore) GetByIndex(ctx context.Context, repoID, index int64) (*iss
 	}
 	return row.toDomain(), nil
 }
+
+// issueByIndexText is GetByIndex on SQLite.
+var issueByIndexText = "SELECT " + issueListSelect + " FROM issues WHERE issues.repo_id = ? AND issues.issue_index = ?"
 
 // GetByIDs finds these issues in one query, by id.
 func (st *IssueStore) GetByIDs(ctx context.Context, ids []int64) ([]*issue.Issue, error) {
