@@ -108,7 +108,12 @@ func (s *kernel) commentPage(q *request, fetch func(context.Context, issues.Comm
 		return err
 	}
 	s.setPaging(q.w, q.r, f.ListOptions, v.Total)
-	q.json(http.StatusOK, render(q.repo, v))
+	body := render(q.repo, v)
+	if list, ok := body.([]commentDTO); ok {
+		writeEncodedJSON(q, http.StatusOK, list, func(b []byte) ([]byte, error) { return appendCommentsJSON(b, list) })
+		return nil
+	}
+	q.json(http.StatusOK, body)
 	return nil
 }
 
