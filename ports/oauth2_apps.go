@@ -34,10 +34,10 @@ type OAuth2GrantStore interface {
 	Advance(ctx context.Context, id, from int64) (bool, error)
 	Delete(ctx context.Context, id int64) error
 	CreateCode(ctx context.Context, c *oauth2.AuthCode) error
-	// TakeCode deletes the code with the hash and returns it: a code can be
-	// taken once.
+	// TakeCode marks the code with the hash used and returns it as it was:
+	// of several takers only the first gets it with Used unset.
 	TakeCode(ctx context.Context, codeHash string) (*oauth2.AuthCode, error)
-	// DeleteExpiredCodes removes codes that expired before now.
+	// DeleteExpiredCodes removes codes, used or not, that expired before now.
 	DeleteExpiredCodes(ctx context.Context, now time.Time) error
 }
 

@@ -133,11 +133,6 @@ func testOAuth2Provider(t *testing.T, opts ...testserver.Option) {
 		is.Equal(info["preferred_username"], "alice")
 		is.Equal(srv.Do("GET", srv.URL+"/login/oauth/userinfo", nil, basicAs("alice")...).Status, http.StatusUnauthorized)
 
-		// A code is single use.
-		status, tok2 := oauth2Token(t, srv, exchange)
-		is.Equal(status, http.StatusBadRequest)
-		is.Equal(tok2.Error, "invalid_grant")
-
 		// Refresh: a new pair; the old refresh token used again revokes
 		// the grant, and with it every access token.
 		refresh := url.Values{"grant_type": {"refresh_token"}, "client_id": {public.ClientID}, "refresh_token": {tok.RefreshToken}}
@@ -221,12 +216,28 @@ func testOAuth2Provider(t *testing.T, opts ...testserver.Option) {
 		loc, _ := url.Parse(r.Header.Get("Location"))
 		is.Equal(loc.Query().Get("error"), "invalid_request")
 		is.Equal(loc.Query().Get("state"), "st-1")
-		// PKCE mismatch and a wrong redirect URI at the token endpoint.
+		// A code is single use: a replay is refused and revokes the grant.
 		code := oauth2Code(t, srv, q)
-		status, tok := oauth2Token(t, srv, url.Values{"grant_type": {"authorization_code"}, "client_id": {public.ClientID},
+		exchange := url.Values{"grant_type": {"authorization_code"}, "client_id": {public.ClientID},
+			"code": {code}, "redirect_uri": {cb}, "code_verifier": {verifier}}
+		status, tok := oauth2Token(t, srv, exchange)
+		is.Equal(status, http.StatusOK)
+		is.Equal(srv.Do("GET", "/user", nil, "Authorization", "Bearer "+tok.AccessToken).Status, http.StatusOK)
+		status, replay := oauth2Token(t, srv, exchange)
+		is.Equal(status, http.StatusBadRequest)
+		is.Equal(replay.Error, "invalid_grant")
+		is.Equal(srv.Do("GET", "/user", nil, "Authorization", "Bearer "+tok.AccessToken).Status, http.StatusUnauthorized)
+		// PKCE mismatch and a wrong redirect URI at the token endpoint; a
+		// failed exchange spends the code.
+		code = oauth2Code(t, srv, q)
+		status, tok = oauth2Token(t, srv, url.Values{"grant_type": {"authorization_code"}, "client_id": {public.ClientID},
 			"code": {code}, "redirect_uri": {cb}, "code_verifier": {verifier + "x"}})
 		is.Equal(status, http.StatusBadRequest)
 		is.Equal(tok.Error, "unauthorized_client")
+		status, tok = oauth2Token(t, srv, url.Values{"grant_type": {"authorization_code"}, "client_id": {public.ClientID},
+			"code": {code}, "redirect_uri": {cb}, "code_verifier": {verifier}})
+		is.Equal(status, http.StatusBadRequest)
+		is.Equal(tok.Error, "invalid_grant")
 		code = oauth2Code(t, srv, q)
 		status, _ = oauth2Token(t, srv, url.Values{"grant_type": {"authorization_code"}, "client_id": {public.ClientID},
 			"code": {code}, "redirect_uri": {cb + "/other"}, "code_verifier": {verifier}})

@@ -48,6 +48,7 @@ type m000039Code struct {
 	CodeChallenge       string    `bun:"code_challenge,type:varchar(255),notnull,default:''"`
 	CodeChallengeMethod string    `bun:"code_challenge_method,type:varchar(16),notnull,default:''"`
 	ValidUntil          time.Time `bun:"valid_until,notnull"`
+	Used                bool      `bun:"used,notnull,default:false"`
 }
 
 func up000039(ctx context.Context, tx bun.Tx) error {

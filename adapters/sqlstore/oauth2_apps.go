@@ -197,6 +197,7 @@ type oauth2CodeRow struct {
 	CodeChallenge       string    `bun:"code_challenge"`
 	CodeChallengeMethod string    `bun:"code_challenge_method"`
 	ValidUntil          time.Time `bun:"valid_until"`
+	Used                bool      `bun:"used"`
 }
 
 // CreateCode inserts an authorization code.
@@ -210,18 +211,26 @@ func (s *OAuth2GrantStore) CreateCode(ctx context.Context, c *oauth2.AuthCode) e
 	return nil
 }
 
-// TakeCode reads the code and deletes it; of two concurrent takers only the
-// one whose delete removed the row gets it.
+// TakeCode reads the code and marks it used; of two concurrent takers only
+// the one whose update changed the row sees it unused.
 func (s *OAuth2GrantStore) TakeCode(ctx context.Context, codeHash string) (*oauth2.AuthCode, error) {
 	row := new(oauth2CodeRow)
 	if err := s.c.w(ctx).NewSelect().Model(row).Where("oc.code_hash = ?", codeHash).Scan(ctx); err != nil {
 		return nil, oauth2CodeMapping.mapErr(err)
 	}
-	res, err := s.c.w(ctx).NewDelete().Model((*oauth2CodeRow)(nil)).Where("id = ?", row.ID).Exec(ctx)
-	if err := oauth2CodeMapping.affected(res, err); err != nil {
-		return nil, err
+	if !row.Used {
+		res, err := s.c.w(ctx).NewUpdate().Model((*oauth2CodeRow)(nil)).Set("used = ?", true).
+			Where("id = ?", row.ID).Where("used = ?", false).Exec(ctx)
+		if err != nil {
+			return nil, oauth2CodeMapping.mapErr(err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, oauth2CodeMapping.mapErr(err)
+		}
+		row.Used = n == 0
 	}
-	return &oauth2.AuthCode{ID: row.ID, GrantID: row.GrantID, CodeHash: row.CodeHash, RedirectURI: row.RedirectURI,
+	return &oauth2.AuthCode{Used: row.Used, ID: row.ID, GrantID: row.GrantID, CodeHash: row.CodeHash, RedirectURI: row.RedirectURI,
 		CodeChallenge: row.CodeChallenge, CodeChallengeMethod: row.CodeChallengeMethod,
 		ValidUntil: domainTime(row.ValidUntil)}, nil
 }

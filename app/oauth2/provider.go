@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/oauth2"
@@ -126,42 +127,58 @@ func (s *Service) Token(ctx context.Context, req TokenRequest) (TokenResponse, e
 func (s *Service) exchangeCode(ctx context.Context, app *oauth2.Application, req TokenRequest) (TokenResponse, error) {
 	now := s.clock.Now()
 	var g *oauth2.Grant
+	// fail is the refusal; the transaction still commits, so a code is
+	// spent by a failed exchange too and a replay's revocation sticks.
+	var fail *TokenError
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		fail, g = nil, nil
 		code, err := tx.OAuth2Grants.TakeCode(ctx, oauth2.HashCode(req.Code))
 		if errors.Is(err, errs.ErrNotFound) {
-			return tokenError(oauth2.ErrInvalidGrant, "client is not authorized")
+			fail = tokenError(oauth2.ErrInvalidGrant, "client is not authorized")
+			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if code.Expired(now) {
-			return tokenError(oauth2.ErrInvalidGrant, "authorization code has expired")
+		if code.Used {
+			// A code replayed may have been stolen: the grant and every
+			// token it gave are revoked (RFC 6749 4.1.2).
+			fail = tokenError(oauth2.ErrInvalidGrant, "authorization code has already been used")
+			if err := tx.OAuth2Grants.Delete(ctx, code.GrantID); err != nil && !errors.Is(err, errs.ErrNotFound) {
+				return err
+			}
+			return nil
 		}
 		if g, err = tx.OAuth2Grants.GetByID(ctx, code.GrantID); err != nil {
 			return err
 		}
-		if g.AppID != app.ID {
-			return tokenError(oauth2.ErrInvalidGrant, "client is not authorized")
-		}
-		if code.RedirectURI != req.RedirectURI {
-			return tokenError(oauth2.ErrInvalidGrant, "redirect_uri does not match the authorization request")
-		}
-		if !app.Confidential && code.CodeChallenge == "" {
-			return tokenError(oauth2.ErrUnauthorizedClient, "PKCE is required for public clients")
-		}
-		if !code.VerifyPKCE(req.CodeVerifier) {
-			return tokenError(oauth2.ErrUnauthorizedClient, "failed PKCE code challenge")
-		}
+		fail = checkCode(app, g, code, req, now)
 		return nil
 	})
 	if err != nil {
-		var te *TokenError
-		if errors.As(err, &te) {
-			return TokenResponse{}, te
-		}
 		return TokenResponse{}, err
 	}
+	if fail != nil {
+		return TokenResponse{}, fail
+	}
 	return s.issue(ctx, app, g, true)
+}
+
+// checkCode checks an unused code against the client's exchange request.
+func checkCode(app *oauth2.Application, g *oauth2.Grant, code *oauth2.AuthCode, req TokenRequest, now time.Time) *TokenError {
+	switch {
+	case code.Expired(now):
+		return tokenError(oauth2.ErrInvalidGrant, "authorization code has expired")
+	case g.AppID != app.ID:
+		return tokenError(oauth2.ErrInvalidGrant, "client is not authorized")
+	case code.RedirectURI != req.RedirectURI:
+		return tokenError(oauth2.ErrInvalidGrant, "redirect_uri does not match the authorization request")
+	case !app.Confidential && code.CodeChallenge == "":
+		return tokenError(oauth2.ErrUnauthorizedClient, "PKCE is required for public clients")
+	case !code.VerifyPKCE(req.CodeVerifier):
+		return tokenError(oauth2.ErrUnauthorizedClient, "failed PKCE code challenge")
+	}
+	return nil
 }
 
 func (s *Service) refresh(ctx context.Context, app *oauth2.Application, req TokenRequest) (TokenResponse, error) {

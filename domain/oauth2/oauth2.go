@@ -148,6 +148,9 @@ type AuthCode struct {
 	CodeChallenge       string
 	CodeChallengeMethod string
 	ValidUntil          time.Time
+	// Used is set once the code was exchanged; a second exchange revokes
+	// the grant (RFC 6749 4.1.2).
+	Used bool
 }
 
 // HashCode hashes an authorization code for storage and lookup.

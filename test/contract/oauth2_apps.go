@@ -88,7 +88,10 @@ var oauth2AppTests = map[string]func(t *testing.T, f *fixture){
 		taken, err := f.OAuth2Grants.TakeCode(f.ctx, oauth2.HashCode("code"))
 		is.NoErr(err)
 		is.Equal(*taken, *c)
-		_, err = f.OAuth2Grants.TakeCode(f.ctx, oauth2.HashCode("code"))
+		again2, err := f.OAuth2Grants.TakeCode(f.ctx, oauth2.HashCode("code"))
+		is.NoErr(err)
+		is.True(again2.Used)
+		_, err = f.OAuth2Grants.TakeCode(f.ctx, oauth2.HashCode("nope"))
 		isCategory(is, err, errs.ErrNotFound, "authorization code does not exist")
 
 		// Expired codes are swept; deleting the application takes its grants.
