@@ -88,7 +88,11 @@ func (s Applications) Update(ctx context.Context, userID, id int64, in Applicati
 // Delete removes one of the user's applications; its grants go with it, so
 // every token it was given stops working.
 func (s Applications) Delete(ctx context.Context, userID, id int64) error {
-	return s.stores.OAuth2Apps.Delete(ctx, userID, id)
+	if err := s.stores.OAuth2Apps.Delete(ctx, userID, id); err != nil {
+		return err
+	}
+	s.bearers.forgetApp(id)
+	return nil
 }
 
 // newSecret makes a client secret and sets its salted hash on a.

@@ -147,6 +147,7 @@ func (s *Service) exchangeCode(ctx context.Context, app *oauth2.Application, req
 			if err := tx.OAuth2Grants.Delete(ctx, code.GrantID); err != nil && !errors.Is(err, errs.ErrNotFound) {
 				return err
 			}
+			s.bearers.forgetGrant(code.GrantID)
 			return nil
 		}
 		if g, err = tx.OAuth2Grants.GetByID(ctx, code.GrantID); err != nil {
@@ -206,6 +207,7 @@ func (s *Service) refresh(ctx context.Context, app *oauth2.Application, req Toke
 		if err := s.stores.OAuth2Grants.Delete(ctx, g.ID); err != nil && !errors.Is(err, errs.ErrNotFound) {
 			return TokenResponse{}, err
 		}
+		s.bearers.forgetGrant(g.ID)
 		return TokenResponse{}, tokenError(oauth2.ErrInvalidGrant, "token was already used")
 	}
 	g.Counter = c.Counter + 1
@@ -277,9 +279,13 @@ func (s *Service) UserInfo(u *user.User) map[string]any {
 // then its grant, which is gone once the application or the grant was
 // deleted. It returns the user and the API scopes the grant carries.
 func (s *Service) VerifyBearer(ctx context.Context, raw string) (*user.User, token.Scopes, error) {
-	c, err := s.signer.ParseToken(raw, s.clock.Now())
+	now := s.clock.Now()
+	c, err := s.signer.ParseToken(raw, now)
 	if err != nil || c.Refresh {
 		return nil, nil, errs.Unauthenticated("invalid username, password or token")
+	}
+	if e, ok := s.bearers.get(c.GrantID, now); ok {
+		return e.user, e.scopes, nil
 	}
 	g, err := s.stores.OAuth2Grants.GetByID(ctx, c.GrantID)
 	if errors.Is(err, errs.ErrNotFound) {
@@ -295,7 +301,9 @@ func (s *Service) VerifyBearer(ctx context.Context, raw string) (*user.User, tok
 	if err != nil {
 		return nil, nil, err
 	}
-	return u, oauth2.APIScopes(g.Scope), nil
+	scopes := oauth2.APIScopes(g.Scope)
+	s.bearers.put(g.ID, bearerEntry{appID: g.AppID, user: u, scopes: scopes, expires: now.Add(bearerTTL)})
+	return u, scopes, nil
 }
 
 // Introspect answers RFC 7662 introspection for a client that authenticates

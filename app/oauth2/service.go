@@ -20,13 +20,15 @@ type Service struct {
 	clock   ports.Clock
 	// issuer is the site's base URL, the "iss" of ID tokens.
 	issuer string
+	// bearers caches what bearer tokens resolve to (bearer_cache.go).
+	bearers *bearerCache
 }
 
 // NewService builds the service.
 func NewService(stores ports.Stores, tx ports.Transactor, signer ports.OAuth2Signer, secrets ports.SecretGenerator,
 	clock ports.Clock, settings site.Settings) *Service {
 	return &Service{stores: stores, tx: tx, signer: signer, secrets: secrets, clock: clock,
-		issuer: strings.TrimSuffix(settings.BaseURL, "/") + "/"}
+		issuer: strings.TrimSuffix(settings.BaseURL, "/") + "/", bearers: &bearerCache{}}
 }
 
 // Issuer is the provider's issuer identifier (the site's base URL with a
