@@ -254,6 +254,31 @@ func testOAuth2Provider(t *testing.T, opts ...testserver.Option) {
 		is.Equal(srv.Do("GET", "/user", nil, "Authorization", "Bearer "+srv.CreateToken("alice", userPassword, "read:user")).Status, http.StatusOK)
 	})
 
+	t.Run("introspection", func(t *testing.T) {
+		is := is.New(t)
+		code := oauth2Code(t, srv, authQuery(conf.ClientID, "read:user"))
+		status, tok := oauth2Token(t, srv, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {cb},
+			"code_verifier": {verifier}}, "Authorization", testserver.Basic(conf.ClientID, conf.ClientSecret))
+		is.Equal(status, http.StatusOK)
+		introspect := func(tokenValue, secret string) (int, map[string]any) {
+			r := srv.Do("POST", srv.URL+"/login/oauth/introspect", url.Values{"token": {tokenValue}}.Encode(),
+				"Content-Type", "application/x-www-form-urlencoded", "Authorization", testserver.Basic(conf.ClientID, secret))
+			var out map[string]any
+			r.Decode(t, &out)
+			return r.Status, out
+		}
+		status, out := introspect(tok.AccessToken, conf.ClientSecret)
+		is.Equal(status, http.StatusOK)
+		is.Equal(out["active"], true)
+		is.Equal(out["username"], "alice")
+		is.Equal(out["scope"], "read:user")
+		status, out = introspect("not.a.token", conf.ClientSecret)
+		is.Equal(status, http.StatusOK)
+		is.Equal(out["active"], false)
+		status, _ = introspect(tok.AccessToken, "wrong")
+		is.Equal(status, http.StatusUnauthorized)
+	})
+
 	t.Run("discovery", func(t *testing.T) {
 		is := is.New(t)
 		var doc map[string]any
