@@ -50,6 +50,9 @@ type Stores struct {
 
 	ActionVariables ActionVariableStore
 	ActionSecrets   ActionSecretStore
+
+	OAuth2Apps   OAuth2AppStore
+	OAuth2Grants OAuth2GrantStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -36,6 +36,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
@@ -125,8 +126,14 @@ func provideVerifierCache(c ports.Clock) *auth.VerifierCache {
 }
 func provideTokenCache(c ports.Clock) *auth.TokenCache { return auth.NewTokenCache(c, tokenTTL) }
 
-func provideAuthOptions(s site.Settings) auth.Options {
-	return auth.Options{AcceptQueryToken: s.AcceptQueryToken}
+func provideAuthOptions(s site.Settings, provider *oauth2.Service) auth.Options {
+	return auth.Options{AcceptQueryToken: s.AcceptQueryToken, Bearer: provider}
+}
+
+// provideOAuth2Signer keeps the OAuth2 provider's RSA key in
+// <data>/jwt/private.pem (where Gitea keeps its own), made on first use.
+func provideOAuth2Signer(o Options) ports.OAuth2Signer {
+	return security.OpenOAuth2Signer(filepath.Join(o.DataDir, "jwt", "private.pem"))
 }
 
 // provideSQLite opens the embedded SQLite database in the data directory.
@@ -261,6 +268,7 @@ var appSet = gwire.NewSet(
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
 	federation.NewService, provideSiteStatistics,
+	provideOAuth2Signer, oauth2.NewService,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),

@@ -23,6 +23,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	markup2 "github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
@@ -100,7 +101,9 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
-	options := provideAuthOptions(settings)
+	oAuth2Signer := provideOAuth2Signer(o)
+	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
+	options := provideAuthOptions(settings, oauth2Service)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
@@ -140,6 +143,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Federation:   federationService,
 		Metrics:      registry,
 		Actions:      actionsService,
+		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -272,7 +276,9 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
-	options := provideAuthOptions(settings)
+	oAuth2Signer := provideOAuth2Signer(o)
+	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
+	options := provideAuthOptions(settings, oauth2Service)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
@@ -312,6 +318,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Federation:   federationService,
 		Metrics:      registry,
 		Actions:      actionsService,
+		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
 	}
 	server, err := http.NewServer(services, settings, logger)

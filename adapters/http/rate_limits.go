@@ -73,7 +73,8 @@ func (l *rateLimiter) charges(caller auth.Caller, r *http.Request) []rateCharge 
 			add(rateKey{kind: 'a', addr: addr}, l.limits.PerAddr)
 		}
 	default:
-		if caller.Token != nil {
+		// OAuth2 bearer tokens have no token id: their user's bucket counts.
+		if caller.Token != nil && caller.Token.ID != 0 {
 			add(rateKey{kind: 't', id: caller.Token.ID}, l.limits.PerToken)
 		}
 		add(rateKey{kind: 'u', id: caller.User.ID}, l.limits.PerUser)

@@ -50,6 +50,7 @@ func (s *Server) routes() []route {
 		s.templateRoutes(),
 		s.userRoutes(),
 		s.userTokenRoutes(),
+		s.oauth2AppRoutes(),
 		s.userOwnedRepoRoutes(),
 		s.userStarRoutes(),
 		s.userWatchRoutes(),

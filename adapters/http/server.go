@@ -19,6 +19,7 @@ import (
 	"github.com/depothq/depot/app/issues"
 	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
@@ -64,6 +65,8 @@ type kernel struct {
 	markup  *markup.Service
 	actions *actions.Service
 	health  *health.Service
+	// oauth2 is the OAuth2 provider and its applications (oauth2_apps.go, oauth2_provider.go).
+	oauth2 *oauth2.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	metrics    ports.RequestMetrics
@@ -103,6 +106,8 @@ type Services struct {
 	// Metrics records the API's requests (nil: recorded nowhere).
 	Metrics ports.RequestMetrics
 	Actions *actions.Service
+	// OAuth2 is the OAuth2 provider and its applications.
+	OAuth2 *oauth2.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
 }
@@ -111,7 +116,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
@@ -123,6 +128,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
+	s.mountOAuth2Provider(router)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)

@@ -19,6 +19,7 @@ const (
 	MethodToken                    // access token in the Authorization header (or accepted query token)
 	MethodBasic                    // HTTP Basic with the account password
 	MethodBasicToken               // HTTP Basic with an access token as the password
+	MethodOAuth2                   // OAuth2 access token as "Authorization: Bearer"
 )
 
 // Caller is who a request runs as.

@@ -1,0 +1,69 @@
+package oauth2
+
+import (
+	"sync"
+	"time"
+
+	"github.com/depothq/depot/domain/token"
+	"github.com/depothq/depot/domain/user"
+)
+
+// bearerTTL bounds how long a grant's lookup is reused: a revocation made
+// by this process drops it at once, one made by another process (a second
+// node) is seen within this time, as with access tokens' cache.
+const bearerTTL = 10 * time.Second
+
+// bearerCache remembers, per grant, the user and scopes its access tokens
+// carry, so a bearer request costs a signature check and no query.
+type bearerCache struct {
+	mu      sync.Mutex
+	entries map[int64]bearerEntry
+}
+
+type bearerEntry struct {
+	appID   int64
+	user    *user.User
+	scopes  token.Scopes
+	expires time.Time
+}
+
+func (c *bearerCache) get(grantID int64, now time.Time) (bearerEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[grantID]
+	if !ok || !now.Before(e.expires) {
+		delete(c.entries, grantID)
+		return bearerEntry{}, false
+	}
+	return e, true
+}
+
+// maxBearerEntries caps the cache; past it, it starts over.
+const maxBearerEntries = 10000
+
+func (c *bearerCache) put(grantID int64, e bearerEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxBearerEntries {
+		c.entries = map[int64]bearerEntry{}
+	}
+	c.entries[grantID] = e
+}
+
+// forgetGrant drops a revoked grant.
+func (c *bearerCache) forgetGrant(grantID int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.entries, grantID)
+}
+
+// forgetApp drops every grant of a deleted application.
+func (c *bearerCache) forgetApp(appID int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, e := range c.entries {
+		if e.appID == appID {
+			delete(c.entries, id)
+		}
+	}
+}
