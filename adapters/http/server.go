@@ -117,10 +117,24 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	if k.metrics == nil {
 		k.metrics = noMetrics{}
 	}
+	if settings.APIDocs.EnableSwagger {
+		k.apiDocsURL = base + apiPagePath
+	}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
+	table := s.routes()
+	if settings.APIDocs.EnableSwagger {
+		page, err := newAPIPage(table, base)
+		if err != nil {
+			return nil, err
+		}
+		router.Path(apiPagePath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.servePage)
+		router.PathPrefix(apiPageAssets).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveAsset)
+		router.Path(swaggerJSONPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveSwaggerJSON)
+		router.Path(openAPI3Path).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveOpenAPI3)
+	}
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
@@ -129,7 +143,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
 		HandlerFunc(s.serveReleaseAsset)
 	api := router.PathPrefix(apiPrefix).Subrouter()
-	if err := s.mount(api, s.routes()); err != nil {
+	if err := s.mount(api, table); err != nil {
 		return nil, err
 	}
 	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
