@@ -22,7 +22,11 @@ import (
 // answers each without a body.
 func TestAPIPage(t *testing.T) {
 	t.Parallel()
-	srv := testserver.Start(t)
+	backends(t, testAPIPage)
+}
+
+func testAPIPage(t *testing.T, opts ...testserver.Option) {
+	srv := testserver.Start(t, opts...)
 	is := is.New(t)
 
 	r := srv.Do("GET", "/swagger", nil)

@@ -286,4 +286,3 @@ func (g *gen) typeString(t types.Type) string {
 		return name
 	})
 }
-
