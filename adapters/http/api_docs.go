@@ -2,9 +2,11 @@ package http
 
 import (
 	"embed"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/depothq/depot/docs"
 )
@@ -33,36 +35,53 @@ func (s *kernel) serveAPIDocs(w http.ResponseWriter, r *http.Request) {
 }
 
 // apiPage is the interactive API page and the documents it shows, made
-// once when the server starts.
+// at the first request for them (start-up does not pay for them).
 type apiPage struct {
+	table   []route
+	baseURL string
+	log     *slog.Logger
+
+	once         sync.Once
 	html, v2, v3 []byte
+	err          error
 }
 
-// newAPIPage renders the documents of the table and the page.
-func newAPIPage(table []route, baseURL string) (*apiPage, error) {
-	v2, v3, err := openAPIDocuments(table, baseURL)
-	if err != nil {
-		return nil, err
+// newAPIPage prepares the page of the table.
+func newAPIPage(table []route, baseURL string, log *slog.Logger) *apiPage {
+	return &apiPage{table: table, baseURL: baseURL, log: log}
+}
+
+// render builds the documents and the page once.
+func (p *apiPage) render() error {
+	p.once.Do(func() {
+		p.v2, p.v3, p.err = openAPIDocuments(p.table, p.baseURL)
+		if p.err != nil {
+			p.log.Error("building the OpenAPI document", "err", p.err)
+			return
+		}
+		index, err := swaggerUI.ReadFile("swaggerui/index.html")
+		if err != nil {
+			p.err = err
+			return
+		}
+		html := strings.ReplaceAll(string(index), "{{SPEC_URL}}", p.baseURL+swaggerJSONPath)
+		html = strings.ReplaceAll(html, `"swagger-ui/`, `"`+p.baseURL+apiPageAssets)
+		p.html = []byte(html)
+	})
+	return p.err
+}
+
+// serveRendered answers one of the rendered bodies, or 500 when the
+// document could not be built (TestOpenAPIDocumentCoversTheTable keeps
+// that from happening).
+func (p *apiPage) serveRendered(typ string, body func() []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if p.render() != nil {
+			http.Error(w, "the API document could not be built", http.StatusInternalServerError)
+			return
+		}
+		writeStatic(w, r, typ, body())
 	}
-	index, err := swaggerUI.ReadFile("swaggerui/index.html")
-	if err != nil {
-		return nil, err
-	}
-	html := strings.ReplaceAll(string(index), "{{SPEC_URL}}", baseURL+swaggerJSONPath)
-	html = strings.ReplaceAll(html, `"swagger-ui/`, `"`+baseURL+apiPageAssets)
-	return &apiPage{html: []byte(html), v2: v2, v3: v3}, nil
-}
-
-func (p *apiPage) servePage(w http.ResponseWriter, r *http.Request) {
-	writeStatic(w, r, "text/html; charset=utf-8", p.html)
-}
-
-func (p *apiPage) serveSwaggerJSON(w http.ResponseWriter, r *http.Request) {
-	writeStatic(w, r, "application/json;charset=utf-8", p.v2)
-}
-
-func (p *apiPage) serveOpenAPI3(w http.ResponseWriter, r *http.Request) {
-	writeStatic(w, r, "application/json;charset=utf-8", p.v3)
 }
 
 // serveAsset answers one of the embedded Swagger UI files.

@@ -50,6 +50,7 @@ func openAPIDocument(table []route, baseURL string) (*openapi2.T, error) {
 	}
 	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
 		doc.Host = u.Host
+		doc.Schemes = []string{u.Scheme}
 		doc.BasePath = strings.TrimSuffix(u.Path, "/") + apiPrefix
 	}
 	defs := &definitions{all: map[string]*openapi2.SchemaRef{}, names: map[reflect.Type]string{}}
@@ -104,6 +105,9 @@ func openAPIDocuments(table []route, baseURL string) (v2, v3 []byte, err error) 
 // pathVar matches a mux variable, with its optional pattern.
 var pathVar = regexp.MustCompile(`\{([^{}:]+)(?::((?:[^{}]|\{[^{}]*\})*))?\}`)
 
+// alternatives matches a variable's pattern that lists its values (a|b|c).
+var alternatives = regexp.MustCompile(`^[a-z|]+$`)
+
 // openAPIPath turns a mux pattern into an OpenAPI path (the variables'
 // patterns dropped) and the path parameters it declares.
 func openAPIPath(pattern string) (string, openapi2.Parameters) {
@@ -118,7 +122,7 @@ func openAPIPath(pattern string) (string, openapi2.Parameters) {
 			p.Format = "int64"
 		case pat == ".*":
 			p.Description = "may contain slashes"
-		case pat != "" && regexp.MustCompile(`^[a-z|]+$`).MatchString(pat):
+		case pat != "" && alternatives.MatchString(pat):
 			for _, v := range strings.Split(pat, "|") {
 				p.Enum = append(p.Enum, v)
 			}
@@ -143,7 +147,7 @@ func openAPIOperation(rt route, params openapi2.Parameters, defs *definitions) (
 	if !ok || len(shape.answers) == 0 {
 		return nil, fmt.Errorf("openapi: no answer is known for %s (run go generate ./adapters/http, or add it to openapiAnswersByHand)", key)
 	}
-	var scopeNames []string
+	scopeNames := []string{}
 	for _, c := range rt.scopes {
 		scopeNames = append(scopeNames, string(c))
 	}

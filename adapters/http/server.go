@@ -126,14 +126,14 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
 	table := s.routes()
 	if settings.APIDocs.EnableSwagger {
-		page, err := newAPIPage(table, base)
-		if err != nil {
-			return nil, err
-		}
-		router.Path(apiPagePath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.servePage)
+		page := newAPIPage(table, base, log)
+		router.Path(apiPagePath).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("text/html; charset=utf-8", func() []byte { return page.html }))
 		router.PathPrefix(apiPageAssets).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveAsset)
-		router.Path(swaggerJSONPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveSwaggerJSON)
-		router.Path(openAPI3Path).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveOpenAPI3)
+		router.Path(swaggerJSONPath).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("application/json;charset=utf-8", func() []byte { return page.v2 }))
+		router.Path(openAPI3Path).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("application/json;charset=utf-8", func() []byte { return page.v3 }))
 	}
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
