@@ -34,9 +34,10 @@ run: build
 test: deps
 	DEPOT_TEST_POSTGRES_DSN="$${DEPOT_TEST_POSTGRES_DSN:-$(PG_DSN)}" $(GO) test -count=1 -timeout 40m ./...
 
-## generate: regenerate wire/wire_gen.go
+## generate: regenerate wire/wire_gen.go and adapters/http/openapi_types_gen.go
 generate:
 	$(GO) tool wire gen ./wire
+	$(GO) generate ./adapters/http
 
 ## check-generate: fail when wire_gen.go is stale
 check-generate:

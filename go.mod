@@ -9,6 +9,7 @@ require (
 	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/editorconfig/editorconfig-core-go/v2 v2.6.5
+	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-enry/go-enry/v2 v2.9.6
 	github.com/gobwas/glob v1.1.0
 	github.com/gofrs/flock v0.13.2
@@ -43,9 +44,14 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	go.yaml.in/yaml/v4 v4.0.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
@@ -74,7 +80,7 @@ require (
 	go.opentelemetry.io/otel/trace v1.40.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	golang.org/x/tools v0.52.0
 	gopkg.in/ini.v1 v1.67.3 // indirect
 	gopkg.in/yaml.v3 v3.0.1
 	mellium.im/sasl v0.3.2 // indirect

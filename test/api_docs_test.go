@@ -10,12 +10,15 @@ import (
 	"github.com/matryer/is"
 )
 
-// The url of every error body names a page the server answers: Depot's API
-// document, as plain text, to anyone (also on a site that requires sign-in,
-// whose 403s point there too).
+// With the interactive API page off, the url of every error body names a
+// page the server answers: Depot's API document, as plain text, to anyone
+// (also on a site that requires sign-in, whose 403s point there too).
 func TestAPIDocsAnswer(t *testing.T) {
 	t.Parallel()
-	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.RequireSignInView = true }))
+	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
+		s.RequireSignInView = true
+		s.APIDocs.EnableSwagger = false
+	}))
 	is := is.New(t)
 
 	for _, r := range []testserver.Response{

@@ -30,7 +30,7 @@ func TestErrorsUnknownRoute(t *testing.T) {
 	var body map[string]any
 	r.Decode(t, &body)
 	is.Equal(body["message"], "route not found")
-	is.Equal(body["url"], srv.URL+"/api/docs") // a page that exists (TestAPIDocsAnswer)
+	is.Equal(body["url"], srv.URL+"/api/swagger") // the interactive API page (TestAPIPage)
 	is.Equal(r.Header.Get("X-Content-Type-Options"), "nosniff")
 	is.True(r.Header.Get("X-Request-Id") != "")
 }

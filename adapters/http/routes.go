@@ -42,6 +42,7 @@ func scopes(c ...token.Category) []token.Category { return c }
 func (s *Server) routes() []route {
 	var table []route
 	for _, group := range [][]route{
+		s.apiSwaggerRoutes(),
 		s.versionRoutes(),
 		s.nodeInfoRoutes(),
 		s.signingKeyRoutes(),

@@ -122,10 +122,24 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	if k.metrics == nil {
 		k.metrics = noMetrics{}
 	}
+	if settings.APIDocs.EnableSwagger {
+		k.apiDocsURL = base + apiPagePath
+	}
 	s := &Server{kernel: k, static: map[string]map[string]http.HandlerFunc{}}
 	router := mux.NewRouter()
 	router.UseEncodedPath()
 	router.Path(apiDocsPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAPIDocs)
+	table := s.routes()
+	if settings.APIDocs.EnableSwagger {
+		page := newAPIPage(table, base, log)
+		router.Path(apiPagePath).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("text/html; charset=utf-8", func() []byte { return page.html }))
+		router.PathPrefix(apiPageAssets).Methods(http.MethodGet, http.MethodHead).HandlerFunc(page.serveAsset)
+		router.Path(swaggerJSONPath).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("application/json;charset=utf-8", func() []byte { return page.v2 }))
+		router.Path(openAPI3Path).Methods(http.MethodGet, http.MethodHead).
+			HandlerFunc(page.serveRendered("application/json;charset=utf-8", func() []byte { return page.v3 }))
+	}
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
 	s.mountOAuth2Provider(router)
@@ -137,7 +151,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	// The API's routes take full templates under a shape, not a mux path
 	// prefix, whose expression each of them would run (route_shapes.go).
 	api := router.NewRoute().MatcherFunc(prefixShape(apiPrefix).matcher()).Subrouter()
-	if err := s.mount(api, s.routes()); err != nil {
+	if err := s.mount(api, table); err != nil {
 		return nil, err
 	}
 	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -40,6 +40,8 @@ type Config struct {
 	RateLimit RateLimitConfig `toml:"rate_limit"`
 	// Metrics is the [metrics] table (Gitea's names).
 	Metrics MetricsConfig `toml:"metrics"`
+	// API is the [api] table (Gitea's names).
+	API APIConfig `toml:"api"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -133,6 +135,12 @@ type MetricsConfig struct {
 	Token string `toml:"token"`
 }
 
+// APIConfig is [api]: Gitea's ENABLE_SWAGGER.
+type APIConfig struct {
+	// EnableSwagger serves the OpenAPI document and the interactive API page.
+	EnableSwagger bool `toml:"enable_swagger"`
+}
+
 // SigningConfig is [repository.signing]: Gitea's SIGNING_KEY, SIGNING_NAME
 // and SIGNING_EMAIL.
 type SigningConfig struct {
@@ -184,6 +192,7 @@ func DefaultConfig() Config {
 		Repository: RepositoryConfig{Signing: SigningConfig{Key: s.Signing.Key}},
 		RateLimit:  rateLimitConfig(s.RateLimits),
 		Federation: FederationConfig{Enabled: s.Federation.Enabled, ShareUserStatistics: s.Federation.ShareUserStatistics},
+		API:        APIConfig{EnableSwagger: s.APIDocs.EnableSwagger},
 	}
 }
 
@@ -223,6 +232,7 @@ func (c Config) SiteSettings() site.Settings {
 		Connections:              c.Site.limits(),
 		RateLimits:               c.RateLimit.limits(),
 		Metrics:                  site.Metrics{Enabled: c.Metrics.Enabled, Token: c.Metrics.Token},
+		APIDocs:                  site.APIDocs{EnableSwagger: c.API.EnableSwagger},
 		Federation: site.Federation{Enabled: c.Federation.Enabled,
 			ShareUserStatistics: c.Federation.ShareUserStatistics},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,

@@ -105,7 +105,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
 		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
 			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
-	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), federationSettings(), signingSettings())...)
+	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), federationSettings(), apiSettings(), signingSettings())...)
 }
 
 // setField parses raw into the field ptr points at.
@@ -165,6 +165,14 @@ func splitList(raw string) []string {
 		}
 	}
 	return out
+}
+
+// apiSettings are the [api] keys (Gitea's names).
+func apiSettings() []setting {
+	return []setting{
+		{key: "api.enable_swagger", flag: "api-enable-swagger", usage: "serve the OpenAPI document at /swagger.v1.json and /openapi3.v1.json and the interactive API page at /api/swagger (/api/v1/swagger redirects there); off, they answer 404",
+			field: func(c *Config) any { return &c.API.EnableSwagger }},
+	}
 }
 
 // federationSettings are the [federation] keys (Gitea's names).

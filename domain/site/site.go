@@ -124,6 +124,8 @@ type Settings struct {
 	RateLimits RateLimits
 	// Metrics configure the /metrics page.
 	Metrics Metrics
+	// APIDocs serve the OpenAPI document and its interactive page.
+	APIDocs APIDocs
 }
 
 // Signing keys Depot knows (Gitea's SIGNING_KEY values).
@@ -174,5 +176,6 @@ func Defaults() Settings {
 		Connections:        DefaultConnectionLimits(),
 		Federation:         Federation{ShareUserStatistics: true},
 		RateLimits:         DefaultRateLimits(),
+		APIDocs:            APIDocs{EnableSwagger: true},
 	}
 }
