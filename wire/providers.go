@@ -37,6 +37,7 @@ import (
 	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
@@ -85,6 +86,8 @@ type App struct {
 	Metrics *metrics.Registry
 	// Issues sweeps the attachment blobs a crash left without a row.
 	Issues *issues.Service
+	// Packages sweeps the package blobs a crash left without a row.
+	Packages *packages.Service
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -188,6 +191,11 @@ func provideAvatars(o Options) (ports.Avatars, error) {
 	return blobs.NewAvatars(filepath.Join(o.DataDir, "avatars"))
 }
 
+// providePackageBlobs keeps package blobs under <data>/packages.
+func providePackageBlobs(o Options) (ports.PackageBlobs, error) {
+	return blobs.NewPackages(filepath.Join(o.DataDir, "packages"))
+}
+
 // provideAttachments keeps issue and comment attachments under <data>/attachments.
 func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
@@ -260,6 +268,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
+	packages.NewService, providePackageBlobs,
 	federation.NewService, provideSiteStatistics,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,

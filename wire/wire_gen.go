@@ -24,6 +24,7 @@ import (
 	markup2 "github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
@@ -124,6 +125,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	packageBlobs, err := providePackageBlobs(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -141,6 +151,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Metrics:      registry,
 		Actions:      actionsService,
 		Signer:       commitSigner,
+		Packages:     packagesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -195,6 +206,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
+		Packages:  packagesService,
 	}
 	return app, func() {
 		cleanup4()
@@ -296,6 +308,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	packageBlobs, err := providePackageBlobs(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -313,6 +334,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Metrics:      registry,
 		Actions:      actionsService,
 		Signer:       commitSigner,
+		Packages:     packagesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -367,6 +389,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
+		Packages:  packagesService,
 	}
 	return app, func() {
 		cleanup4()

@@ -20,6 +20,7 @@ import (
 	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
@@ -64,6 +65,8 @@ type kernel struct {
 	markup  *markup.Service
 	actions *actions.Service
 	health  *health.Service
+	// packages serves the package API and the registries (packages.go, registry*.go).
+	packages *packages.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	metrics    ports.RequestMetrics
@@ -105,13 +108,15 @@ type Services struct {
 	Actions *actions.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
+	// Packages is the package API and the registries' use cases.
+	Packages *packages.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, packages: svc.Packages,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
