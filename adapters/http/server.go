@@ -133,6 +133,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)
 	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
 		HandlerFunc(s.serveReleaseAsset)
+	s.mountRegistries(router)
 	api := router.PathPrefix(apiPrefix).Subrouter()
 	if err := s.mount(api, s.routes()); err != nil {
 		return nil, err

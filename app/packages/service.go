@@ -41,11 +41,12 @@ func NewService(stores ports.Stores, tx ports.Transactor, blobs ports.PackageBlo
 	return &Service{stores: stores, tx: tx, blobs: blobs, clock: clock, maxBytes: limit}
 }
 
-// Mode is the caller's access to the packages of owner, an account the
-// caller may see (resolved already): Gitea's package access mode.
+// Mode is the caller's access to the packages of owner: Gitea's package
+// access mode; an owner the caller may not see is errs.ErrNotFound.
 func (s *Service) Mode(ctx context.Context, c auth.Caller, owner *user.User) (permission.AccessMode, error) {
 	r := packages.OwnerRelation{Self: c.User != nil && c.User.ID == owner.ID,
-		OwnerIsOrg: owner.Kind == user.KindOrganization}
+		OwnerIsOrg: owner.Kind == user.KindOrganization, Visibility: owner.Visibility,
+		SignedIn: c.Signed(), Admin: c.IsAdmin()}
 	if r.OwnerIsOrg && c.User != nil {
 		m, err := s.stores.Orgs.Membership(ctx, owner.ID, c.User.ID)
 		if err != nil {
@@ -57,6 +58,9 @@ func (s *Service) Mode(ctx context.Context, c auth.Caller, owner *user.User) (pe
 				return permission.ModeNone, err
 			}
 		}
+	}
+	if !packages.Visible(r) {
+		return permission.ModeNone, errs.NotFound("user does not exist")
 	}
 	return packages.Access(r), nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/depothq/depot/domain/permission"
+	"github.com/depothq/depot/domain/user"
 )
 
 func TestGenericNames(t *testing.T) {
@@ -45,6 +46,25 @@ func TestPackageAccess(t *testing.T) {
 	} {
 		if got := Access(c.r); got != c.want {
 			t.Errorf("Access(%+v) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}
+
+func TestOwnerVisible(t *testing.T) {
+	for _, c := range []struct {
+		r    OwnerRelation
+		want bool
+	}{
+		{OwnerRelation{Visibility: user.VisibilityPublic}, true},
+		{OwnerRelation{Visibility: user.VisibilityLimited}, false},
+		{OwnerRelation{Visibility: user.VisibilityLimited, SignedIn: true}, true},
+		{OwnerRelation{Visibility: user.VisibilityPrivate, SignedIn: true}, false},
+		{OwnerRelation{Visibility: user.VisibilityPrivate, Self: true}, true},
+		{OwnerRelation{Visibility: user.VisibilityPrivate, OwnerIsOrg: true, IsOrgMember: true}, true},
+		{OwnerRelation{Visibility: user.VisibilityPrivate, Admin: true}, true},
+	} {
+		if got := Visible(c.r); got != c.want {
+			t.Errorf("Visible(%+v) = %v, want %v", c.r, got, c.want)
 		}
 	}
 }
