@@ -2,7 +2,7 @@ package blobs
 
 import (
 	"context"
-	"crypto/md5" //nolint:gosec // a published checksum of the package file, not a security measure
+	"crypto/md5"  //nolint:gosec // a published checksum of the package file, not a security measure
 	"crypto/sha1" //nolint:gosec // idem
 	"crypto/sha256"
 	"crypto/sha512"
