@@ -62,6 +62,12 @@ type PackageStore interface {
 	SetRepo(ctx context.Context, packageID, repoID int64) error
 	// BlobsReferenced returns those of sums that a blob row names.
 	BlobsReferenced(ctx context.Context, sums []string) (map[string]bool, error)
+	// Tags returns a package's tags and the versions they name.
+	Tags(ctx context.Context, packageID int64) (map[string]string, error)
+	// SetTag points a tag at a version, replacing where it pointed.
+	SetTag(ctx context.Context, packageID int64, tag, version string) error
+	// DeleteTag removes a tag; an absent one is not an error.
+	DeleteTag(ctx context.Context, packageID int64, tag string) error
 	// TeamMode is the highest packages-unit mode the user's teams hold in
 	// the organisation (an owners' or admin team's mode counts whole).
 	TeamMode(ctx context.Context, orgID, userID int64) (permission.AccessMode, error)

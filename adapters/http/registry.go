@@ -43,6 +43,7 @@ type registryErrorWriter func(w http.ResponseWriter, status int, msg string)
 func (s *kernel) mountRegistries(router *mux.Router) {
 	sub := router.PathPrefix(registryPrefix + "/{owner}/").Subrouter()
 	s.genericRegistryRoutes(sub)
+	s.npmRegistryRoutes(sub)
 }
 
 // registry wraps h: it authenticates the caller (Basic, token or bearer),

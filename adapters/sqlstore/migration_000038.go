@@ -11,7 +11,7 @@ import (
 // name of one type under an owner; its versions hold files, and each file
 // names a blob row keyed by the SHA-256 of the bytes the blob store keeps
 // under that sum, so equal files are stored once. Packages die with their
-// owner, versions with their package, files with their version; a blob row
+// owner, tags (npm's dist-tags) with their package, versions with their package, files with their version; a blob row
 // is removed by the store when its last file goes.
 type m000038Blob struct {
 	bun.BaseModel `bun:"table:package_blobs"`
@@ -59,6 +59,15 @@ type m000038File struct {
 	Created   time.Time `bun:"created,notnull"`
 }
 
+// m000038Tag is a registry's named pointer to a version (npm's dist-tags).
+type m000038Tag struct {
+	bun.BaseModel `bun:"table:package_tags"`
+
+	PackageID int64  `bun:"package_id,pk"`
+	Tag       string `bun:"tag,pk,type:varchar(255)"`
+	Version   string `bun:"version,type:varchar(255),notnull"`
+}
+
 func up000038(ctx context.Context, tx bun.Tx) error {
 	if _, err := tx.NewCreateTable().Model((*m000038Blob)(nil)).IfNotExists().Exec(ctx); err != nil {
 		return err
@@ -74,6 +83,10 @@ func up000038(ctx context.Context, tx bun.Tx) error {
 	if _, err := tx.NewCreateTable().Model((*m000038File)(nil)).IfNotExists().
 		ForeignKey(`("version_id") REFERENCES "package_versions" ("id") ON DELETE CASCADE`).
 		ForeignKey(`("blob_id") REFERENCES "package_blobs" ("id")`).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.NewCreateTable().Model((*m000038Tag)(nil)).IfNotExists().
+		ForeignKey(`("package_id") REFERENCES "packages" ("id") ON DELETE CASCADE`).Exec(ctx); err != nil {
 		return err
 	}
 	for _, ix := range []struct {
@@ -98,7 +111,7 @@ func up000038(ctx context.Context, tx bun.Tx) error {
 }
 
 func down000038(ctx context.Context, tx bun.Tx) error {
-	for _, m := range []any{(*m000038File)(nil), (*m000038Version)(nil), (*m000038Package)(nil), (*m000038Blob)(nil)} {
+	for _, m := range []any{(*m000038Tag)(nil), (*m000038File)(nil), (*m000038Version)(nil), (*m000038Package)(nil), (*m000038Blob)(nil)} {
 		if _, err := tx.NewDropTable().Model(m).IfExists().Exec(ctx); err != nil {
 			return err
 		}

@@ -268,6 +268,10 @@ func (s *PackageStore) DeleteVersion(ctx context.Context, versionID int64) ([]st
 		if _, err := tx.NewDelete().Model((*versionRow)(nil)).Where("id = ?", versionID).Exec(ctx); err != nil {
 			return versionMapping.mapErr(err)
 		}
+		if _, err := tx.NewDelete().Model((*tagRow)(nil)).Where("package_id = ? AND version = ?", v.PackageID, v.Version).
+			Exec(ctx); err != nil {
+			return packageMapping.mapErr(err)
+		}
 		if _, err := tx.NewDelete().Model((*packageRow)(nil)).Where("id = ?", v.PackageID).
 			Where("NOT EXISTS (SELECT 1 FROM package_versions AS pv WHERE pv.package_id = ?)", v.PackageID).
 			Exec(ctx); err != nil {
@@ -447,4 +451,38 @@ func (s *PackageStore) TeamMode(ctx context.Context, orgID, userID int64) (permi
 		best = max(best, permission.AccessMode(m))
 	}
 	return best, nil
+}
+
+type tagRow struct {
+	bun.BaseModel `bun:"table:package_tags,alias:pt"`
+
+	PackageID int64  `bun:"package_id,pk"`
+	Tag       string `bun:"tag,pk"`
+	Version   string `bun:"version"`
+}
+
+// Tags returns the package's tags.
+func (s *PackageStore) Tags(ctx context.Context, packageID int64) (map[string]string, error) {
+	var rows []tagRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("package_id = ?", packageID).Scan(ctx); err != nil {
+		return nil, packageMapping.mapErr(err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.Tag] = r.Version
+	}
+	return out, nil
+}
+
+// SetTag points tag at version.
+func (s *PackageStore) SetTag(ctx context.Context, packageID int64, tag, version string) error {
+	_, err := s.c.w(ctx).NewInsert().Model(&tagRow{PackageID: packageID, Tag: tag, Version: version}).
+		On("CONFLICT (package_id, tag) DO UPDATE").Set("version = EXCLUDED.version").Exec(ctx)
+	return packageMapping.mapErr(err)
+}
+
+// DeleteTag removes a tag.
+func (s *PackageStore) DeleteTag(ctx context.Context, packageID int64, tag string) error {
+	_, err := s.c.w(ctx).NewDelete().Model((*tagRow)(nil)).Where("package_id = ? AND tag = ?", packageID, tag).Exec(ctx)
+	return packageMapping.mapErr(err)
 }

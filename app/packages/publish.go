@@ -25,7 +25,10 @@ type Upload struct {
 	// NewVersion refuses the upload (409) when the version exists already,
 	// as npm's publish does; else a file is added to an existing version.
 	NewVersion bool
-	Body       io.Reader
+	// Tags are pointed at the version in the same transaction (npm's
+	// dist-tags).
+	Tags []string
+	Body io.Reader
 }
 
 // errVersionExists is the conflict of publishing a version again.
@@ -62,6 +65,11 @@ func (s *Service) Publish(ctx context.Context, u Upload) (*packages.File, error)
 			return err
 		}
 		f.VersionID = v.ID
+		for _, tag := range u.Tags {
+			if err := tx.Packages.SetTag(ctx, p.ID, tag, v.Version); err != nil {
+				return err
+			}
+		}
 		return tx.Packages.AddFile(ctx, f)
 	})
 	if err != nil {
