@@ -18,9 +18,10 @@ func wordRune(r rune) bool {
 }
 
 // ValidGenericName reports whether s is a generic package name: one or more
-// of letters, digits and "-_+." (Gitea's `\A[-_+.\w]+\z`).
+// of letters, digits and "-_+." (Gitea's `\A[-_+.\w]+\z`), but not "."
+// or "..", which no URL can address.
 func ValidGenericName(s string) bool {
-	if s == "" || len(s) > maxNameLen {
+	if s == "" || len(s) > maxNameLen || s == "." || s == ".." {
 		return false
 	}
 	for _, r := range s {
@@ -47,11 +48,11 @@ func ValidGenericFilename(s string) bool {
 }
 
 // ValidVersion reports whether s can be a version: not empty, no
-// surrounding white space, no control characters and no slash (Gitea
-// refuses versions with surrounding spaces; the slash and control
-// characters could not round-trip through a path).
+// surrounding white space, not "." or "..", no control characters and no
+// slash (Gitea refuses versions with surrounding spaces; the others could
+// not round-trip through a path).
 func ValidVersion(s string) bool {
-	if s == "" || len(s) > maxNameLen || strings.TrimSpace(s) != s {
+	if s == "" || len(s) > maxNameLen || strings.TrimSpace(s) != s || s == "." || s == ".." {
 		return false
 	}
 	for _, r := range s {
