@@ -167,10 +167,36 @@ func testPackagesNpm(t *testing.T, opts ...testserver.Option) {
 	is.Equal(r.Status, http.StatusOK)
 	is.True(strings.Contains(string(r.Body), "@acme/hello-depot"))
 
-	// Unpublishing a version through the registry removes it.
-	r = srv.Do("DELETE", registry+"@acme%2fhello-depot/-/1.1.0-beta.1/hello-depot-1.1.0-beta.1.tgz/-rev/1", nil,
-		"Authorization", "Bearer "+tok)
+	// Deprecation with the CLI shows in the document npm reads.
+	out, err = npmRun(t, pkg, rc, "deprecate", "@acme/hello-depot@1.0.0", "use 2")
+	if err != nil {
+		t.Fatalf("npm deprecate: %v\n%s", err, out)
+	}
+	r = srv.Do("GET", registry+"@acme%2fhello-depot", nil)
 	is.Equal(r.Status, http.StatusOK)
+	var doc struct {
+		Versions map[string]struct {
+			Deprecated string
+			Dist       struct{ Tarball, Integrity string }
+		}
+	}
+	is.NoErr(json.Unmarshal(r.Body, &doc))
+	is.Equal(doc.Versions["1.0.0"].Deprecated, "use 2")
+	is.True(strings.HasPrefix(doc.Versions["1.0.0"].Dist.Integrity, "sha512-"))
+
+	// Unpublishing a version with the CLI removes it.
+	out, err = npmRun(t, pkg, rc, "unpublish", "@acme/hello-depot@1.1.0-beta.1", "--force")
+	if err != nil {
+		t.Fatalf("npm unpublish: %v\n%s", err, out)
+	}
 	_, resp, err := userClient(srv, "bob").GetPackage("alice", "npm", "@acme/hello-depot", "1.1.0-beta.1")
 	assertSDKStatus(t, resp, err, http.StatusNotFound)
+
+	// Unpublishing a version through the registry removes it.
+	r = srv.Do("DELETE", registry+"@acme%2fhello-depot/-/1.0.0/hello-depot-1.0.0.tgz/-rev/1", nil,
+		"Authorization", "Bearer "+tok)
+	is.Equal(r.Status, http.StatusOK)
+	_, resp, err = userClient(srv, "bob").GetPackage("alice", "npm", "@acme/hello-depot", "1.0.0")
+	assertSDKStatus(t, resp, err, http.StatusNotFound)
+	is.Equal(srv.Do("GET", registry+"@acme%2fhello-depot", nil).Status, http.StatusNotFound) // its last version went
 }

@@ -114,6 +114,8 @@ func (s *kernel) npmPackageRoute(p npmPath, method string) registryHandler {
 		return func(c *registryCall) error { return s.npmPublish(c, p.name) }
 	case len(p.rest) == 3 && p.rest[0] == "-" && method == http.MethodGet:
 		return func(c *registryCall) error { return s.npmTarball(c, p.name, p.rest[1], p.rest[2]) }
+	case len(p.rest) == 2 && p.rest[0] == "-rev" && method == http.MethodPut:
+		return func(c *registryCall) error { return s.npmUpdate(c, p.name) }
 	case len(p.rest) == 2 && p.rest[0] == "-rev" && method == http.MethodDelete:
 		return func(c *registryCall) error { return s.npmUnpublishAll(c, p.name) }
 	case len(p.rest) == 5 && p.rest[0] == "-" && p.rest[3] == "-rev" && method == http.MethodDelete:
@@ -211,6 +213,9 @@ func (s *kernel) npmPublish(c *registryCall, name string) error {
 	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil {
 		return errs.BadRequest("invalid package document")
 	}
+	if body.Name == name && len(body.Attachments) == 0 {
+		return s.npmDeprecate(c, name, body.Versions)
+	}
 	if body.Name != name || len(body.Versions) != 1 || len(body.Attachments) != 1 {
 		return errs.BadRequest("invalid package document: one version and its tarball are expected")
 	}
@@ -243,6 +248,68 @@ func (s *kernel) npmPublish(c *registryCall, name string) error {
 		return err
 	}
 	writeJSON(c.w, http.StatusCreated, map[string]bool{"ok": true})
+	return nil
+}
+
+// npmUpdate answers PUT …/npm/{name}/-rev/{rev}, npm's rewrite of the
+// whole document (deprecate, and the first step of unpublishing a
+// version, whose tarball DELETE follows): deprecation marks are applied,
+// the rest of the document is Depot's own.
+func (s *kernel) npmUpdate(c *registryCall, name string) error {
+	if err := npmName(name); err != nil {
+		return err
+	}
+	var body npmPublishBody
+	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil || body.Name != name {
+		return errs.BadRequest("invalid package document")
+	}
+	return s.npmDeprecate(c, name, body.Versions)
+}
+
+// npmDeprecate copies the "deprecated" message of each of versions that
+// exists (an empty one clears it) into its stored document.
+func (s *kernel) npmDeprecate(c *registryCall, name string, versions map[string]json.RawMessage) error {
+	doc, err := s.packages.NpmPackage(c.r.Context(), c.owner, name)
+	if err != nil {
+		return err
+	}
+	for _, v := range doc.Versions {
+		raw, ok := versions[v.Version]
+		if !ok {
+			continue
+		}
+		var sent struct {
+			Deprecated *string `json:"deprecated"`
+		}
+		if err := json.Unmarshal(raw, &sent); err != nil {
+			return errs.BadRequest("invalid package document")
+		}
+		var meta map[string]any
+		if err := json.Unmarshal([]byte(v.Metadata), &meta); err != nil || meta == nil {
+			meta = map[string]any{"name": name, "version": v.Version}
+		}
+		before, _ := meta["deprecated"].(string)
+		now := ""
+		if sent.Deprecated != nil {
+			now = *sent.Deprecated
+		}
+		if before == now {
+			continue
+		}
+		if now == "" {
+			delete(meta, "deprecated")
+		} else {
+			meta["deprecated"] = now
+		}
+		out, err := json.Marshal(meta)
+		if err != nil {
+			return err
+		}
+		if err := s.packages.SetMetadata(c.r.Context(), c.owner, packages.TypeNpm, name, v.Version, string(out)); err != nil {
+			return err
+		}
+	}
+	writeJSON(c.w, http.StatusOK, map[string]bool{"ok": true})
 	return nil
 }
 

@@ -67,3 +67,13 @@ func (s *Service) DeleteTag(ctx context.Context, owner *user.User, name, tag str
 	}
 	return s.stores.Packages.DeleteTag(ctx, p.ID, tag)
 }
+
+// SetMetadata replaces the metadata of an existing version (npm's
+// deprecate rewrites the document of the versions it marks).
+func (s *Service) SetMetadata(ctx context.Context, owner *user.User, typ packages.Type, name, version, metadata string) error {
+	v, err := s.Get(ctx, owner, string(typ), name, version)
+	if err != nil {
+		return err
+	}
+	return s.stores.Packages.SetMetadata(ctx, v.Version.ID, metadata)
+}
