@@ -22,6 +22,7 @@ type Stores struct {
 	Releases          ReleaseStore
 	ReleaseAssets     ReleaseAssetStore
 	UploadRefs        UploadRefStore
+	Packages          PackageStore
 
 	CommitStatuses CommitStatusStore
 

@@ -179,4 +179,12 @@ func (a *App) sweepUploads(ctx context.Context) {
 	if done.Orphans+done.Partial > 0 {
 		a.Log.Info("swept orphaned uploads", "orphans", done.Orphans, "partial", done.Partial)
 	}
+	pkgs, err := a.Packages.SweepBlobs(ctx, time.Now())
+	if err != nil {
+		a.Log.Warn("sweeping orphaned package blobs", "err", err, "orphans", pkgs.Orphans, "partial", pkgs.Partial)
+		return
+	}
+	if pkgs.Orphans+pkgs.Partial > 0 {
+		a.Log.Info("swept orphaned package blobs", "orphans", pkgs.Orphans, "partial", pkgs.Partial)
+	}
 }

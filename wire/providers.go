@@ -38,6 +38,7 @@ import (
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
@@ -86,6 +87,8 @@ type App struct {
 	Metrics *metrics.Registry
 	// Issues sweeps the attachment blobs a crash left without a row.
 	Issues *issues.Service
+	// Packages sweeps the package blobs a crash left without a row.
+	Packages *packages.Service
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -195,6 +198,11 @@ func provideAvatars(o Options) (ports.Avatars, error) {
 	return blobs.NewAvatars(filepath.Join(o.DataDir, "avatars"))
 }
 
+// providePackageBlobs keeps package blobs under <data>/packages.
+func providePackageBlobs(o Options) (ports.PackageBlobs, error) {
+	return blobs.NewPackages(filepath.Join(o.DataDir, "packages"))
+}
+
 // provideAttachments keeps issue and comment attachments under <data>/attachments.
 func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
@@ -267,6 +275,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
+	packages.NewService, providePackageBlobs,
 	federation.NewService, provideSiteStatistics,
 	provideOAuth2Signer, oauth2.NewService,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),

@@ -25,6 +25,7 @@ import (
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/transport"
@@ -127,6 +128,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	packageBlobs, err := providePackageBlobs(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -145,6 +155,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Actions:      actionsService,
 		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
+		Packages:     packagesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -199,6 +210,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
+		Packages:  packagesService,
 	}
 	return app, func() {
 		cleanup4()
@@ -302,6 +314,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	packageBlobs, err := providePackageBlobs(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -320,6 +341,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Actions:      actionsService,
 		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
+		Packages:     packagesService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -374,6 +396,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
+		Packages:  packagesService,
 	}
 	return app, func() {
 		cleanup4()

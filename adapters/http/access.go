@@ -51,6 +51,9 @@ type accessRules struct {
 	// notBlocked is set when the codes hold NotBlocked, so the block is
 	// looked up only for the rows that ask.
 	notBlocked bool
+	// packages is set when the codes hold PkgRead or PkgWrite, so the
+	// caller's access to the owner's packages is worked out only there.
+	packages bool
 }
 
 type compiledRoute struct {
@@ -77,6 +80,7 @@ func parseAccess(s string) (accessRules, error) {
 			}
 			a.codes = append(a.codes, c)
 			a.notBlocked = a.notBlocked || c.Kind == permission.CodeNotBlocked
+			a.packages = a.packages || c.Kind == permission.CodePkgRead || c.Kind == permission.CodePkgWrite
 			if c.Kind == permission.CodeT || c.Kind == permission.CodeSA {
 				a.early = append(a.early, c)
 			}
@@ -255,6 +259,13 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 	facts.AttachmentsEnabled = !s.settings.DisableAttachments
 	facts.GitHooksEnabled = s.settings.EnableGitHooks
 	facts.AllowGitHook = caller.User != nil && caller.User.AllowGitHook
+	if c.rules.packages && q.subject != nil {
+		mode, err := s.packages.Mode(q.r.Context(), caller, q.subject)
+		if err != nil {
+			return err
+		}
+		facts.PackageMode = mode
+	}
 	if c.rules.notBlocked && q.repo != nil {
 		blocked, err := s.users.BlockedByAny(q.r.Context(), caller.User, q.repo.Repo.Owner.ID)
 		if err != nil {

@@ -23,6 +23,7 @@ var operationTypes = map[string]operationShape{
 	"DELETE /orgs/{org}/labels/{id}":                                           {answers: []operationAnswer{{204, nil}}},
 	"DELETE /orgs/{org}/members/{username}":                                    {answers: []operationAnswer{{204, nil}}},
 	"DELETE /orgs/{org}/public_members/{username}":                             {answers: []operationAnswer{{204, nil}}},
+	"DELETE /packages/{username}/{type}/{name}/{version}":                      {answers: []operationAnswer{{204, nil}}},
 	"DELETE /repos/{owner}/{repo}":                                             {answers: []operationAnswer{{204, nil}}},
 	"DELETE /repos/{owner}/{repo}/actions/secrets/{secretname}":                {answers: []operationAnswer{{204, nil}}},
 	"DELETE /repos/{owner}/{repo}/actions/variables/{variablename}":            {answers: []operationAnswer{{204, nil}}},
@@ -123,6 +124,11 @@ var operationTypes = map[string]operationShape{
 	"GET /orgs/{org}/repos":                                                   {answers: []operationAnswer{{200, reflect.TypeFor[[]*repoDTO]()}}},
 	"GET /orgs/{org}/teams":                                                   {answers: []operationAnswer{{200, reflect.TypeFor[[]teamDTO]()}}},
 	"GET /orgs/{org}/teams/search":                                            {answers: []operationAnswer{{200, reflect.TypeFor[teamSearchDTO]()}}},
+	"GET /packages/{username}":                                                {answers: []operationAnswer{{200, reflect.TypeFor[[]packageDTO]()}}},
+	"GET /packages/{username}/{type}/{name}":                                  {answers: []operationAnswer{{200, reflect.TypeFor[[]packageDTO]()}}},
+	"GET /packages/{username}/{type}/{name}/-/latest":                         {answers: []operationAnswer{{200, reflect.TypeFor[packageDTO]()}}},
+	"GET /packages/{username}/{type}/{name}/{version}":                        {answers: []operationAnswer{{200, reflect.TypeFor[packageDTO]()}}},
+	"GET /packages/{username}/{type}/{name}/{version}/files":                  {answers: []operationAnswer{{200, reflect.TypeFor[[]packageFileDTO]()}}},
 	"GET /repos/issues/search":                                                {answers: []operationAnswer{{0, reflect.TypeFor[[]issueDTO]()}}},
 	"GET /repos/search":                                                       {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /repos/{owner}/{repo}":                                               {answers: []operationAnswer{{200, reflect.TypeFor[*repoDTO]()}}},
@@ -335,12 +341,14 @@ var operationTypes = map[string]operationShape{
 	"POST /orgs/{org}/avatar": {body: reflect.TypeFor[struct {
 		Image string "json:\"image\""
 	}](), answers: []operationAnswer{{204, nil}}},
-	"POST /orgs/{org}/hooks":  {body: reflect.TypeFor[createHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
-	"POST /orgs/{org}/labels": {body: reflect.TypeFor[createLabelBody](), answers: []operationAnswer{{201, reflect.TypeFor[labelDTO]()}}},
-	"POST /orgs/{org}/rename": {body: reflect.TypeFor[renameOrgBody](), answers: []operationAnswer{{204, nil}}},
-	"POST /orgs/{org}/repos":  {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
-	"POST /orgs/{org}/teams":  {body: reflect.TypeFor[createTeamBody](), answers: []operationAnswer{{201, reflect.TypeFor[teamDTO]()}}},
-	"POST /repos/migrate":     {body: reflect.TypeFor[migrateBody](), answers: []operationAnswer{{201, reflect.TypeFor[*repoDTO]()}}},
+	"POST /orgs/{org}/hooks":                                     {body: reflect.TypeFor[createHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
+	"POST /orgs/{org}/labels":                                    {body: reflect.TypeFor[createLabelBody](), answers: []operationAnswer{{201, reflect.TypeFor[labelDTO]()}}},
+	"POST /orgs/{org}/rename":                                    {body: reflect.TypeFor[renameOrgBody](), answers: []operationAnswer{{204, nil}}},
+	"POST /orgs/{org}/repos":                                     {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
+	"POST /orgs/{org}/teams":                                     {body: reflect.TypeFor[createTeamBody](), answers: []operationAnswer{{201, reflect.TypeFor[teamDTO]()}}},
+	"POST /packages/{username}/{type}/{name}/-/link/{repo_name}": {answers: []operationAnswer{{201, nil}}},
+	"POST /packages/{username}/{type}/{name}/-/unlink":           {answers: []operationAnswer{{204, nil}}},
+	"POST /repos/migrate":                                        {body: reflect.TypeFor[migrateBody](), answers: []operationAnswer{{201, reflect.TypeFor[*repoDTO]()}}},
 	"POST /repos/{owner}/{repo}/actions/variables/{variablename}": {body: reflect.TypeFor[struct {
 		Value       string "json:\"value\""
 		Description string "json:\"description\""

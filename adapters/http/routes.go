@@ -142,6 +142,7 @@ func (s *Server) routes() []route {
 		s.actionVariableRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
+		s.packageRoutes(),
 		s.pullTailRoutes(),
 	} {
 		table = append(table, group...)

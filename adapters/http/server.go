@@ -21,6 +21,7 @@ import (
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/app/pulls"
 	"github.com/depothq/depot/app/repos"
 	"github.com/depothq/depot/app/users"
@@ -67,6 +68,8 @@ type kernel struct {
 	health  *health.Service
 	// oauth2 is the OAuth2 provider and its applications (oauth2_apps.go, oauth2_provider.go).
 	oauth2 *oauth2.Service
+	// packages serves the package API and the registries (packages.go, registry*.go).
+	packages *packages.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	metrics    ports.RequestMetrics
@@ -110,13 +113,15 @@ type Services struct {
 	OAuth2 *oauth2.Service
 	// Signer signs Depot's own commits; nil when it signs none.
 	Signer ports.CommitSigner
+	// Packages is the package API and the registries' use cases.
+	Packages *packages.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
@@ -148,6 +153,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)
 	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
 		HandlerFunc(s.serveReleaseAsset)
+	s.mountRegistries(router)
 	// The API's routes take full templates under a shape, not a mux path
 	// prefix, whose expression each of them would run (route_shapes.go).
 	api := router.NewRoute().MatcherFunc(prefixShape(apiPrefix).matcher()).Subrouter()

@@ -197,6 +197,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Releases:          &ReleaseStore{c: c},
 		ReleaseAssets:     &ReleaseAssetStore{c: c},
 		UploadRefs:        &UploadRefStore{c: c},
+		Packages:          &PackageStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

@@ -96,6 +96,9 @@ type SiteConfig struct {
 	// AttachmentMaxBytes bounds one attachment; 0 means Gitea's 100 MiB
 	// (max_body_bytes still bounds the upload request).
 	AttachmentMaxBytes int64 `toml:"attachment_max_bytes"`
+	// PackageMaxBytes bounds one package file; 0 means no limit of its own
+	// (max_body_bytes still bounds the upload request).
+	PackageMaxBytes int64 `toml:"package_max_bytes"`
 	// AttachmentAllowedTypes lists the extensions and MIME types an
 	// attachment may have, comma-separated; empty means Gitea's list.
 	AttachmentAllowedTypes string `toml:"attachment_allowed_types"`
@@ -182,6 +185,7 @@ func DefaultConfig() Config {
 			WebhookRetryDelay:        int(s.WebhookRetryDelay / time.Second),
 			DisableAttachments:       s.DisableAttachments,
 			AttachmentMaxBytes:       s.AttachmentMaxBytes,
+			PackageMaxBytes:          s.PackageMaxBytes,
 			AttachmentAllowedTypes:   s.AttachmentAllowedTypes,
 			AttachmentMaxFiles:       s.AttachmentMaxFiles,
 			CommitCountBudget:        int(s.CommitCountBudget / time.Millisecond),
@@ -224,6 +228,7 @@ func (c Config) SiteSettings() site.Settings {
 		WebhookRetryDelay:        time.Duration(c.Site.WebhookRetryDelay) * time.Second,
 		DisableAttachments:       c.Site.DisableAttachments,
 		AttachmentMaxBytes:       c.Site.AttachmentMaxBytes,
+		PackageMaxBytes:          c.Site.PackageMaxBytes,
 		AttachmentAllowedTypes:   c.Site.AttachmentAllowedTypes,
 		AttachmentMaxFiles:       c.Site.AttachmentMaxFiles,
 		CommitCountBudget:        time.Duration(c.Site.CommitCountBudget) * time.Millisecond,

@@ -95,6 +95,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.DisableAttachments }},
 		{key: "site.attachment_max_bytes", flag: "attachment-max-bytes", usage: "largest attachment in bytes (413 past it); 0 means 100 MiB (Gitea's default), within max_body_bytes",
 			field: func(c *Config) any { return &c.Site.AttachmentMaxBytes }},
+		{key: "site.package_max_bytes", flag: "package-max-bytes", usage: "largest package file in bytes (413 past it); 0 means no limit of its own, within max_body_bytes",
+			field: func(c *Config) any { return &c.Site.PackageMaxBytes }},
 		{key: "site.attachment_allowed_types", flag: "attachment-allowed-types", usage: "extensions and MIME types attachments may have, comma-separated; empty means Gitea's list",
 			field: func(c *Config) any { return &c.Site.AttachmentAllowedTypes }},
 		{key: "site.attachment_max_files", flag: "attachment-max-files", usage: "files one attachment upload may carry; 0 means 5",

@@ -70,6 +70,9 @@ func (c Config) Validate() error {
 	if s.AttachmentMaxBytes < 0 {
 		bad("site.attachment_max_bytes", "must not be negative, got %d", s.AttachmentMaxBytes)
 	}
+	if s.PackageMaxBytes < 0 {
+		bad("site.package_max_bytes", "must not be negative, got %d", s.PackageMaxBytes)
+	}
 	if s.CommitCountBudget <= 0 {
 		bad("site.commit_count_budget", "must be positive, got %d", s.CommitCountBudget)
 	}

@@ -37,6 +37,10 @@ const (
 	CodeNotBlocked    CodeKind = "NotBlocked"
 	CodePulls         CodeKind = "Pulls"
 	CodeWiki          CodeKind = "Wiki"
+	// CodePkgRead and CodePkgWrite are the package routes' rules: the
+	// caller's access to the packages of the path's owner (PackageMode).
+	CodePkgRead  CodeKind = "PkgRead"
+	CodePkgWrite CodeKind = "PkgWrite"
 )
 
 // Messages of the access codes, as Gitea's req* checks in
@@ -56,6 +60,7 @@ const (
 	msgTeamMember     = "Must be a team member"
 	msgWebhooksOff    = "webhooks disabled by administrator"
 	msgStarsOff       = "stars disabled by administrator"
+	msgPackageAccess  = "user should have specific permission or be a site admin"
 	archivedMsgFormat = "%s is archived"
 )
 
@@ -96,7 +101,8 @@ func known(k CodeKind) bool {
 	switch k {
 	case CodeT, CodeRR, CodeAR, CodeRW, CodeBW, CodeRA, CodeRO, CodeNA,
 		CodeSA, CodeSOA, CodeOO, CodeOM, CodeTM, CodeWH, CodeST,
-		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked, CodePulls, CodeWiki:
+		CodeIssuesOrPulls, CodeIssuesEnabled, CodeAttachments, CodeGitHooks, CodeNotBlocked, CodePulls, CodeWiki,
+		CodePkgRead, CodePkgWrite:
 		return true
 	}
 	return false
@@ -202,6 +208,9 @@ type Facts struct {
 	// BlockedByOwner is whether the repository's owner blocked the actor,
 	// for NotBlocked; gathered only for rows that carry that code.
 	BlockedByOwner bool
+	// PackageMode is the actor's access to the packages of the path's
+	// owner (PackageAccess), for PkgRead and PkgWrite.
+	PackageMode AccessMode
 }
 
 // Check applies the code to the facts: nil when it passes, else a
@@ -227,6 +236,7 @@ type Facts struct {
 //   - TM: unless a team member, organisation owner or site admin: 403 for
 //     members of the organisation, 404 for everyone else.
 //   - WH, ST: 403 when webhooks or stars are switched off on the site.
+//   - PkgRead, PkgWrite: 403 unless PackageMode reaches read or write, or a site admin.
 //   - IssuesOrPulls, IssuesEnabled, Attachments: 404 while the feature is
 //     off or unreadable; GitHooks: 403; NotBlocked: 403 "user is blocked"
 //     when the repository's owner blocked the actor (see feature_codes.go).
@@ -320,6 +330,14 @@ func (c Code) Check(f Facts) error {
 		return checkPullsEnabled(f)
 	case CodeWiki:
 		return checkWikiEnabled(f)
+	case CodePkgRead:
+		if f.PackageMode < ModeRead && !admin {
+			return errs.Forbidden(msgPackageAccess)
+		}
+	case CodePkgWrite:
+		if f.PackageMode < ModeWrite && !admin {
+			return errs.Forbidden(msgPackageAccess)
+		}
 	default:
 		return fmt.Errorf("permission: unknown access code %q", string(c.Kind))
 	}

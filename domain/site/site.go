@@ -68,6 +68,9 @@ type Settings struct {
 	// AttachmentMaxFiles is how many files one upload form may carry, told
 	// to clients; 0 means Gitea's default, 5.
 	AttachmentMaxFiles int
+	// PackageMaxBytes bounds one package file (413 past it); 0 means no
+	// limit of its own, as Gitea's LIMIT_SIZE_* = -1.
+	PackageMaxBytes int64
 
 	// SSHListen is the built-in SSH server's address (host:port); empty
 	// turns it off. Repository records' ssh_url use its port.

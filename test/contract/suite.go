@@ -78,6 +78,7 @@ var storeGroupOrder = []string{
 	"ActionSecrets",
 	"UserBadges",
 	"OAuth2Apps",
+	"Packages",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -133,6 +134,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"ActionSecrets":   actionSecretTests,
 		"UserBadges":      userBadgeTests,
 		"OAuth2Apps":      oauth2AppTests,
+		"Packages":        packageTests,
 	}
 }
 
