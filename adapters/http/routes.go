@@ -56,6 +56,7 @@ func (s *Server) routes() []route {
 		s.userSettingsRoutes(),
 		s.userEmailRoutes(),
 		s.followRoutes(),
+		s.activityRoutes(),
 		s.userAvatarRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),
