@@ -68,7 +68,11 @@ func (s *ActivityStore) List(ctx context.Context, q ports.ActivityQuery) ([]*act
 	case q.OwnerID != 0:
 		sel = sel.Where("act.repo_owner_id = ?", q.OwnerID)
 	case q.TeamID != 0:
-		sel = sel.Where("act.repo_id IN (SELECT tr.repo_id FROM team_repos AS tr WHERE tr.team_id = ?)", q.TeamID)
+		// A team with all of its organisation's repositories has no rows of its own.
+		sel = sel.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+			return w.Where("act.repo_id IN (SELECT tr.repo_id FROM team_repos AS tr WHERE tr.team_id = ?)", q.TeamID).
+				WhereOr("act.repo_owner_id IN (SELECT t.org_id FROM teams AS t WHERE t.id = ? AND t.includes_all_repos = ?)", q.TeamID, true)
+		})
 	case q.UserID != 0:
 		sel = sel.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
 			return w.Where("act.user_id = ?", q.UserID).WhereOr("act.repo_owner_id = ?", q.UserID)
