@@ -37,6 +37,8 @@ type Stores struct {
 	Follows FollowStore
 	Badges  UserBadgeStore
 
+	Activities ActivityStore
+
 	Issues         IssueStore
 	Labels         LabelStore
 	Milestones     MilestoneStore

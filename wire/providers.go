@@ -5,6 +5,7 @@ package wire
 
 import (
 	"context"
+	"github.com/depothq/depot/app/activity"
 	"log/slog"
 	"time"
 
@@ -120,7 +121,14 @@ func provideHasher() ports.PasswordHasher {
 	return security.NewArgon2idHasher(security.DefaultArgon2Params())
 }
 
-func provideSecrets() ports.SecretGenerator       { return security.NewRandomSecrets() }
+func provideSecrets() ports.SecretGenerator { return security.NewRandomSecrets() }
+
+// provideEventRecorder puts the activity records in front of the webhook
+// dispatcher: every event is recorded in its transaction, then dispatched.
+func provideEventRecorder(d *hooks.Dispatcher, c ports.Clock) *activity.Recorder {
+	return activity.NewRecorder(d, c)
+}
+
 func provideClock() ports.Clock                   { return security.SystemClock{} }
 func provideOTP(c ports.Clock) ports.OneTimeCodes { return security.NewTOTP(c) }
 
@@ -281,7 +289,7 @@ var appSet = gwire.NewSet(
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
-	gwire.Bind(new(ports.Events), new(*hooks.Dispatcher)),
+	activity.NewFeeds, provideEventRecorder, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
 	provideHookSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),

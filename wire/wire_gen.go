@@ -14,6 +14,7 @@ import (
 	"github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/sshd"
 	"github.com/depothq/depot/app/actions"
+	"github.com/depothq/depot/app/activity"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
 	"github.com/depothq/depot/app/federation"
@@ -99,26 +100,28 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
+	recorder := provideEventRecorder(dispatcher, clock)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
 	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
 	options := provideAuthOptions(settings, oauth2Service)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
-	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
+	issuesService := issues.NewService(stores, transactor, clock, recorder, storage, attachmentBlobs, service, reposService, settings, logger)
+	pullsService := pulls.NewService(stores, transactor, clock, recorder, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
 	federationService := federation.NewService(siteStatistics, clock, settings)
+	feeds := activity.NewFeeds(stores, clock)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -151,6 +154,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:       markupService,
 		Health:       healthService,
 		Federation:   federationService,
+		Feeds:        feeds,
 		Metrics:      registry,
 		Actions:      actionsService,
 		OAuth2:       oauth2Service,
@@ -285,26 +289,28 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, dispatcher, service, settings, logger)
+	recorder := provideEventRecorder(dispatcher, clock)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
 	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
 	options := provideAuthOptions(settings, oauth2Service)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
-	transportService := transport.NewService(stores, transactor, storage, storage, reposService, dispatcher, clock, settings, logger)
-	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, dispatcher, service, reposService, transportService, settings, logger)
+	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
+	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, logger)
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
-	issuesService := issues.NewService(stores, transactor, clock, dispatcher, storage, attachmentBlobs, service, reposService, settings, logger)
-	pullsService := pulls.NewService(stores, transactor, clock, dispatcher, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
+	issuesService := issues.NewService(stores, transactor, clock, recorder, storage, attachmentBlobs, service, reposService, settings, logger)
+	pullsService := pulls.NewService(stores, transactor, clock, recorder, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
 	federationService := federation.NewService(siteStatistics, clock, settings)
+	feeds := activity.NewFeeds(stores, clock)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -337,6 +343,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:       markupService,
 		Health:       healthService,
 		Federation:   federationService,
+		Feeds:        feeds,
 		Metrics:      registry,
 		Actions:      actionsService,
 		OAuth2:       oauth2Service,

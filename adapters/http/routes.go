@@ -58,6 +58,7 @@ func (s *Server) routes() []route {
 		s.userSettingsRoutes(),
 		s.userEmailRoutes(),
 		s.followRoutes(),
+		s.activityRoutes(),
 		s.userAvatarRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),

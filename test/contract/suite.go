@@ -79,6 +79,7 @@ var storeGroupOrder = []string{
 	"UserBadges",
 	"OAuth2Apps",
 	"Packages",
+	"Activities",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -135,6 +136,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"UserBadges":      userBadgeTests,
 		"OAuth2Apps":      oauth2AppTests,
 		"Packages":        packageTests,
+		"Activities":      activityTests,
 	}
 }
 

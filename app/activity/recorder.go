@@ -1,0 +1,165 @@
+// Package activity records what happens in repositories for the activity
+// feeds and answers the feeds and the heatmap.
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/depothq/depot/domain/activity"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.Events = (*Recorder)(nil)
+
+// Recorder is the event port as the service sees it: it writes the
+// activity record of each event in the event's transaction, then hands the
+// event on to next (the webhook dispatcher), so feeds and webhooks hear
+// of the same events from the same points.
+type Recorder struct {
+	next  ports.Events
+	clock ports.Clock
+}
+
+// NewRecorder wraps next.
+func NewRecorder(next ports.Events, clock ports.Clock) *Recorder {
+	return &Recorder{next: next, clock: clock}
+}
+
+func (r *Recorder) record(ctx context.Context, tx ports.Stores, repo *repository.Repository, actor int64, op activity.OpType,
+	ref, content string, commentID int64) error {
+	if repo == nil || repo.ID == 0 || actor <= 0 {
+		return nil
+	}
+	return tx.Activities.Add(ctx, []*activity.Activity{{UserID: actor, ActUserID: actor, OpType: op, RepoID: repo.ID,
+		RepoOwnerID: repo.Owner.ID, CommentID: commentID, RefName: ref, Content: content, IsPrivate: repo.Private,
+		Created: r.clock.Now()}})
+}
+
+// pushContent is Gitea's content of a commit_repo record (PushCommits),
+// with the head commit and the compare link; Depot does not list the
+// pushed commits in it.
+type pushContent struct {
+	Commits    []any          `json:"Commits"`
+	HeadCommit map[string]any `json:"HeadCommit"`
+	CompareURL string         `json:"CompareURL"`
+	Len        int            `json:"Len"`
+}
+
+// Pushed records commit_repo for each branch moved, push_tag for each tag
+// written, delete_branch and delete_tag for removals.
+func (r *Recorder) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEvent) error {
+	if len(e.Changes) > 0 && e.PusherID > 0 {
+		repo, err := tx.Repos.GetByID(ctx, e.RepoID)
+		if err != nil {
+			return err
+		}
+		var list []*activity.Activity
+		for _, c := range e.Changes {
+			a := &activity.Activity{UserID: e.PusherID, ActUserID: e.PusherID, RepoID: repo.ID, RepoOwnerID: repo.Owner.ID,
+				RefName: c.Ref, IsPrivate: repo.Private, Created: r.clock.Now()}
+			switch {
+			case c.IsBranch() && c.IsDelete():
+				a.OpType = activity.OpDeleteBranch
+			case c.IsBranch():
+				a.OpType = activity.OpCommitRepo
+				pc := pushContent{Commits: []any{}, HeadCommit: map[string]any{"Sha1": c.NewID}}
+				if !c.IsCreate() {
+					pc.CompareURL = e.Owner + "/" + e.Repo + "/compare/" + c.OldID + "..." + c.NewID
+				}
+				b, _ := json.Marshal(pc)
+				a.Content = string(b)
+			case c.IsTag() && c.IsDelete():
+				a.OpType = activity.OpDeleteTag
+			case c.IsTag():
+				a.OpType = activity.OpPushTag
+			default:
+				continue
+			}
+			list = append(list, a)
+		}
+		if err := tx.Activities.Add(ctx, list); err != nil {
+			return err
+		}
+	}
+	return r.next.Pushed(ctx, tx, e)
+}
+
+// RepositoryCreated records create_repo (a fork's too, by its creator).
+func (r *Recorder) RepositoryCreated(ctx context.Context, tx ports.Stores, e ports.RepoEvent) error {
+	if err := r.record(ctx, tx, e.Repo, e.SenderID, activity.OpCreateRepo, "", "", 0); err != nil {
+		return err
+	}
+	return r.next.RepositoryCreated(ctx, tx, e)
+}
+
+// RepositoryDeleted records nothing: the repository's records go with it.
+func (r *Recorder) RepositoryDeleted(ctx context.Context, tx ports.Stores, e ports.RepoEvent) error {
+	return r.next.RepositoryDeleted(ctx, tx, e)
+}
+
+// IssueChanged records issues and pull requests opened, closed, reopened
+// and merged, and comments created.
+func (r *Recorder) IssueChanged(ctx context.Context, tx ports.Stores, e ports.IssueEvent) error {
+	if op, content, commentID, err := r.issueOp(ctx, tx, e); err != nil {
+		return err
+	} else if op != "" {
+		if err := r.record(ctx, tx, e.Repo, e.SenderID, op, "", content, commentID); err != nil {
+			return err
+		}
+	}
+	return r.next.IssueChanged(ctx, tx, e)
+}
+
+// issueOp maps an issue event to its operation and content ("index|title"
+// for issues, "index|body" for comments), as Gitea writes them.
+func (r *Recorder) issueOp(ctx context.Context, tx ports.Stores, e ports.IssueEvent) (activity.OpType, string, int64, error) {
+	if e.Issue == nil {
+		return "", "", 0, nil
+	}
+	pull := e.Issue.IsPull
+	idx := strconv.FormatInt(e.Issue.Index, 10)
+	pick := func(forIssue, forPull activity.OpType) activity.OpType {
+		if pull {
+			return forPull
+		}
+		return forIssue
+	}
+	switch {
+	case e.Kind == ports.IssueEventIssues && e.Action == "opened":
+		return pick(activity.OpCreateIssue, activity.OpCreatePullRequest), idx + "|" + e.Issue.Title, 0, nil
+	case e.Kind == ports.IssueEventIssues && e.Action == "reopened":
+		return pick(activity.OpReopenIssue, activity.OpReopenPullRequest), idx + "|" + e.Issue.Title, 0, nil
+	case e.Kind == ports.IssueEventIssues && e.Action == "closed":
+		if pull {
+			pr, err := tx.Pulls.GetByIssueID(ctx, e.Issue.ID)
+			if err != nil {
+				return "", "", 0, err
+			}
+			if pr.HasMerged {
+				return activity.OpMergePullRequest, idx + "|" + e.Issue.Title, 0, nil
+			}
+		}
+		return pick(activity.OpCloseIssue, activity.OpClosePullRequest), idx + "|" + e.Issue.Title, 0, nil
+	case e.Kind == ports.IssueEventComment && e.Action == "created" && e.Comment != nil:
+		return pick(activity.OpCommentIssue, activity.OpCommentPull), idx + "|" + e.Comment.Body, e.Comment.ID, nil
+	}
+	return "", "", 0, nil
+}
+
+// WikiChanged hands the event on.
+func (r *Recorder) WikiChanged(ctx context.Context, tx ports.Stores, e ports.WikiEvent) error {
+	return r.next.WikiChanged(ctx, tx, e)
+}
+
+// ReleaseChanged records publish_release for a published release.
+func (r *Recorder) ReleaseChanged(ctx context.Context, tx ports.Stores, e ports.ReleaseEvent) error {
+	if e.Action == "published" && e.Release != nil {
+		if err := r.record(ctx, tx, e.Repo, e.SenderID, activity.OpPublishRelease, e.Release.TagName, e.Release.Title, 0); err != nil {
+			return err
+		}
+	}
+	return r.next.ReleaseChanged(ctx, tx, e)
+}
