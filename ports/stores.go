@@ -50,6 +50,7 @@ type Stores struct {
 
 	ActionVariables ActionVariableStore
 	ActionSecrets   ActionSecretStore
+	ActionRuns      ActionRunStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

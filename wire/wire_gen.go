@@ -123,7 +123,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -295,7 +295,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,

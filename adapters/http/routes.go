@@ -138,6 +138,7 @@ func (s *Server) routes() []route {
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),
+		s.actionWorkflowRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.pullTailRoutes(),

@@ -224,6 +224,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 
 		ActionVariables: &ActionVariableStore{c: c},
 		ActionSecrets:   &ActionSecretStore{c: c},
+		ActionRuns:      &ActionRunStore{c: c},
 	}
 }
 
