@@ -7,6 +7,8 @@ import (
 
 	appactions "github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/domain/actions"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
 )
 
@@ -20,12 +22,26 @@ func (s *kernel) actionWorkflowRoutes() []route {
 	h := actionWorkflows{s}
 	const wf = R + "/actions/workflows"
 	return []route{
-		{"GET", wf, scopes(catRepo), "RR(actions),T", h.list},
-		{"GET", wf + "/{workflow_id}", scopes(catRepo), "RR(actions),T", h.get},
-		{"PUT", wf + "/{workflow_id}/disable", scopes(catRepo), "RR(actions),RW(actions),T", h.setDisabled(true)},
-		{"PUT", wf + "/{workflow_id}/enable", scopes(catRepo), "RR(actions),RW(actions),T", h.setDisabled(false)},
-		{"POST", wf + "/{workflow_id}/dispatches", scopes(catRepo), "RR(actions),RW(actions),T", h.dispatch},
-		{"GET", R + "/actions/tasks", scopes(catRepo), "RR(actions)", h.tasks},
+		{"GET", wf, scopes(catRepo), "RR(actions),T", actionsUnit(h.list)},
+		{"GET", wf + "/{workflow_id}", scopes(catRepo), "RR(actions),T", actionsUnit(h.get)},
+		{"PUT", wf + "/{workflow_id}/disable", scopes(catRepo), "RR(actions),RW(actions),T", actionsUnit(h.setDisabled(true))},
+		{"PUT", wf + "/{workflow_id}/enable", scopes(catRepo), "RR(actions),RW(actions),T", actionsUnit(h.setDisabled(false))},
+		{"POST", wf + "/{workflow_id}/dispatches", scopes(catRepo), "RR(actions),RW(actions),T", actionsUnit(h.dispatch)},
+		{"GET", R + "/actions/tasks", scopes(catRepo), "RR(actions)", actionsUnit(h.tasks)},
+	}
+}
+
+// errActionsDisabled answers a repository whose actions unit is off.
+var errActionsDisabled = errs.NotFound("actions are disabled for this repository")
+
+// actionsUnit refuses with 404 the repository whose actions unit is off,
+// whoever asks (its owner and site administrators too).
+func actionsUnit(h handler) handler {
+	return func(q *request) error {
+		if !q.repo.Repo.HasUnit(permission.UnitActions) {
+			return errActionsDisabled
+		}
+		return h(q)
 	}
 }
 

@@ -22,6 +22,8 @@ type pushRunsPayload struct {
 	RepoID   int64                  `json:"repo_id"`
 	PusherID int64                  `json:"pusher_id"`
 	Changes  []repository.RefChange `json:"changes"`
+	// Disabled are the workflows disabled when the push landed.
+	Disabled []string `json:"disabled,omitempty"`
 }
 
 // recordPush queues, inside the transaction that records a push, the job
@@ -37,7 +39,12 @@ func (s *Service) recordPush(ctx context.Context, tx ports.Stores, r *repository
 	if len(moved) == 0 {
 		return nil
 	}
-	b, err := json.Marshal(pushRunsPayload{RepoID: r.ID, PusherID: pusherID, Changes: moved})
+	// The workflows disabled now, not when the job runs, are left out.
+	disabled, err := tx.ActionRuns.DisabledWorkflows(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(pushRunsPayload{RepoID: r.ID, PusherID: pusherID, Changes: moved, Disabled: disabled})
 	if err != nil {
 		return err
 	}
@@ -48,7 +55,7 @@ func (s *Service) recordPush(ctx context.Context, tx ports.Stores, r *repository
 
 // runPushRuns is the KindPushRuns job: for each pushed ref it reads the
 // workflows of the pushed commit and creates a run of each enabled one
-// whose push trigger matches, all in one transaction. A workflow that does
+// whose push trigger matches (enabled when the push landed), all in one transaction. A workflow that does
 // not parse is recorded as a failed run titled with the parser's message.
 func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	var in pushRunsPayload
@@ -62,9 +69,9 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	if err != nil {
 		return err
 	}
-	disabled, err := s.Workflows().disabledSet(ctx, r.ID)
-	if err != nil {
-		return err
+	disabled := make(map[string]bool, len(in.Disabled))
+	for _, id := range in.Disabled {
+		disabled[id] = true
 	}
 	type planned struct {
 		run  *actions.Run

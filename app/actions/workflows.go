@@ -208,9 +208,16 @@ func (s Workflows) Dispatch(ctx context.Context, r *repository.Repository, userI
 		return nil, err
 	}
 	run := s.newRun(r.ID, userID, file.ID, fullRef, rev.CommitID, "workflow_dispatch", string(payload), commitTitle(commit.Message))
-	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		return tx.ActionRuns.CreateRun(ctx, run, s.newJobs(wf))
-	})
+	// A run created at the same moment (a push's) may take the number
+	// first; the next attempt takes the one after.
+	for attempt := 0; ; attempt++ {
+		err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+			return tx.ActionRuns.CreateRun(ctx, run, s.newJobs(wf))
+		})
+		if !errors.Is(err, errs.ErrConflict) || attempt == 2 {
+			break
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
