@@ -76,6 +76,7 @@ var storeGroupOrder = []string{
 	"Pulls", "PullReviews",
 	"ActionVariables",
 	"ActionSecrets",
+	"ActionRuns",
 	"UserBadges",
 }
 
@@ -130,6 +131,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 
 		"ActionVariables": actionVariableTests,
 		"ActionSecrets":   actionSecretTests,
+		"ActionRuns":      actionRunTests,
 		"UserBadges":      userBadgeTests,
 	}
 }
