@@ -56,6 +56,7 @@ type Stores struct {
 
 	OAuth2Apps   OAuth2AppStore
 	OAuth2Grants OAuth2GrantStore
+	ActionRuns   ActionRunStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -130,7 +130,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()
@@ -319,7 +319,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock)
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()

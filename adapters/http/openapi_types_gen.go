@@ -134,8 +134,11 @@ var operationTypes = map[string]operationShape{
 	"GET /repos/search":                                                       {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /repos/{owner}/{repo}":                                               {answers: []operationAnswer{{200, reflect.TypeFor[*repoDTO]()}}},
 	"GET /repos/{owner}/{repo}/actions/secrets":                               {answers: []operationAnswer{{200, reflect.TypeFor[[]secretDTO]()}}},
+	"GET /repos/{owner}/{repo}/actions/tasks":                                 {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /repos/{owner}/{repo}/actions/variables":                             {answers: []operationAnswer{{200, reflect.TypeFor[[]actionVariableDTO]()}}},
 	"GET /repos/{owner}/{repo}/actions/variables/{variablename}":              {answers: []operationAnswer{{200, reflect.TypeFor[actionVariableDTO]()}}},
+	"GET /repos/{owner}/{repo}/actions/workflows":                             {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
+	"GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}":               {answers: []operationAnswer{{200, reflect.TypeFor[actionWorkflowDTO]()}}},
 	"GET /repos/{owner}/{repo}/activities/feeds":                              {answers: []operationAnswer{{200, reflect.TypeFor[[]activityDTO]()}}},
 	"GET /repos/{owner}/{repo}/archive/{archive:.*}":                          {answers: []operationAnswer{{200, nil}}},
 	"GET /repos/{owner}/{repo}/assignees":                                     {answers: []operationAnswer{{200, reflect.TypeFor[[]userDTO]()}}},
@@ -358,6 +361,10 @@ var operationTypes = map[string]operationShape{
 		Value       string "json:\"value\""
 		Description string "json:\"description\""
 	}](), answers: []operationAnswer{{201, nil}}},
+	"POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches": {body: reflect.TypeFor[struct {
+		Ref    string            "json:\"ref\""
+		Inputs map[string]string "json:\"inputs\""
+	}](), answers: []operationAnswer{{204, nil}, {200, reflect.TypeFor[map[string]any]()}}},
 	"POST /repos/{owner}/{repo}/avatar": {body: reflect.TypeFor[struct {
 		Image string "json:\"image\""
 	}](), answers: []operationAnswer{{204, nil}}},
@@ -486,6 +493,8 @@ var operationTypes = map[string]operationShape{
 		Value       string "json:\"value\""
 		Description string "json:\"description\""
 	}](), answers: []operationAnswer{{204, nil}}},
+	"PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable": {answers: []operationAnswer{{204, nil}}},
+	"PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable":  {answers: []operationAnswer{{204, nil}}},
 	"PUT /repos/{owner}/{repo}/branches/{branch:.*}": {body: reflect.TypeFor[struct {
 		NewCommitID string "json:\"new_commit_id\""
 		OldCommitID string "json:\"old_commit_id\""

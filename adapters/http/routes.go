@@ -141,6 +141,7 @@ func (s *Server) routes() []route {
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),
+		s.actionWorkflowRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.packageRoutes(),

@@ -230,6 +230,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 
 		OAuth2Apps:   &OAuth2AppStore{c: c},
 		OAuth2Grants: &OAuth2GrantStore{c: c},
+		ActionRuns:   &ActionRunStore{c: c},
 	}
 }
 

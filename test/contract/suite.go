@@ -76,6 +76,7 @@ var storeGroupOrder = []string{
 	"Pulls", "PullReviews",
 	"ActionVariables",
 	"ActionSecrets",
+	"ActionRuns",
 	"UserBadges",
 	"OAuth2Apps",
 	"Packages",
@@ -133,6 +134,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 
 		"ActionVariables": actionVariableTests,
 		"ActionSecrets":   actionSecretTests,
+		"ActionRuns":      actionRunTests,
 		"UserBadges":      userBadgeTests,
 		"OAuth2Apps":      oauth2AppTests,
 		"Packages":        packageTests,
