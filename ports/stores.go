@@ -48,8 +48,9 @@ type Stores struct {
 	Pulls       PullStore
 	PullReviews PullReviewStore
 
-	ActionVariables ActionVariableStore
-	ActionSecrets   ActionSecretStore
+	ActionVariables    ActionVariableStore
+	ActionSecrets      ActionSecretStore
+	ActionRunnerTokens ActionRunnerTokenStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -138,6 +138,7 @@ func (s *Server) routes() []route {
 		s.blockRoutes(),
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),
+		s.actionRunnerRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.pullTailRoutes(),

@@ -222,8 +222,9 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Pulls:          &PullStore{c: c},
 		PullReviews:    &PullReviewStore{c: c},
 
-		ActionVariables: &ActionVariableStore{c: c},
-		ActionSecrets:   &ActionSecretStore{c: c},
+		ActionVariables:    &ActionVariableStore{c: c},
+		ActionSecrets:      &ActionSecretStore{c: c},
+		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
 	}
 }
 
