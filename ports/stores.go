@@ -54,9 +54,10 @@ type Stores struct {
 	ActionVariables ActionVariableStore
 	ActionSecrets   ActionSecretStore
 
-	OAuth2Apps   OAuth2AppStore
-	OAuth2Grants OAuth2GrantStore
-	ActionRuns   ActionRunStore
+	OAuth2Apps         OAuth2AppStore
+	OAuth2Grants       OAuth2GrantStore
+	ActionRuns         ActionRunStore
+	ActionRunnerTokens ActionRunnerTokenStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

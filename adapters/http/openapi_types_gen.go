@@ -95,6 +95,7 @@ var operationTypes = map[string]operationShape{
 	"GET /admin/hooks":                                                        {answers: []operationAnswer{{200, reflect.TypeFor[[]hookDTO]()}}},
 	"GET /admin/hooks/{id}":                                                   {answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
 	"GET /admin/orgs":                                                         {answers: []operationAnswer{{200, reflect.TypeFor[[]orgDTO]()}}},
+	"GET /admin/runners/registration-token":                                   {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"GET /admin/unadopted":                                                    {answers: []operationAnswer{{200, reflect.TypeFor[[]string]()}}},
 	"GET /admin/users":                                                        {answers: []operationAnswer{{200, reflect.TypeFor[[]userDTO]()}}},
 	"GET /admin/users/{username}/badges":                                      {answers: []operationAnswer{{200, reflect.TypeFor[[]badgeDTO]()}}},
@@ -108,6 +109,7 @@ var operationTypes = map[string]operationShape{
 	"GET /nodeinfo":                                                           {answers: []operationAnswer{{200, reflect.TypeFor[nodeInfoDTO]()}}},
 	"GET /orgs":                                                               {answers: []operationAnswer{{200, reflect.TypeFor[[]orgDTO]()}}},
 	"GET /orgs/{org}":                                                         {answers: []operationAnswer{{200, reflect.TypeFor[orgDTO]()}}},
+	"GET /orgs/{org}/actions/runners/registration-token":                      {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"GET /orgs/{org}/actions/secrets":                                         {answers: []operationAnswer{{200, reflect.TypeFor[[]secretDTO]()}}},
 	"GET /orgs/{org}/actions/variables":                                       {answers: []operationAnswer{{200, reflect.TypeFor[[]actionVariableDTO]()}}},
 	"GET /orgs/{org}/actions/variables/{variablename}":                        {answers: []operationAnswer{{200, reflect.TypeFor[actionVariableDTO]()}}},
@@ -133,6 +135,7 @@ var operationTypes = map[string]operationShape{
 	"GET /repos/issues/search":                                                {answers: []operationAnswer{{0, reflect.TypeFor[[]issueDTO]()}}},
 	"GET /repos/search":                                                       {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /repos/{owner}/{repo}":                                               {answers: []operationAnswer{{200, reflect.TypeFor[*repoDTO]()}}},
+	"GET /repos/{owner}/{repo}/actions/runners/registration-token":            {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"GET /repos/{owner}/{repo}/actions/secrets":                               {answers: []operationAnswer{{200, reflect.TypeFor[[]secretDTO]()}}},
 	"GET /repos/{owner}/{repo}/actions/tasks":                                 {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /repos/{owner}/{repo}/actions/variables":                             {answers: []operationAnswer{{200, reflect.TypeFor[[]actionVariableDTO]()}}},
@@ -257,6 +260,7 @@ var operationTypes = map[string]operationShape{
 	"GET /teams/{teamid}/repos/{org}/{reponame}":                              {answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
 	"GET /topics/search":                                                      {answers: []operationAnswer{{200, reflect.TypeFor[map[string]any]()}}},
 	"GET /user":                                                               {answers: []operationAnswer{{200, reflect.TypeFor[userDTO]()}}},
+	"GET /user/actions/runners/registration-token":                            {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"GET /user/actions/variables":                                             {answers: []operationAnswer{{200, reflect.TypeFor[[]actionVariableDTO]()}}},
 	"GET /user/actions/variables/{variablename}":                              {answers: []operationAnswer{{200, reflect.TypeFor[actionVariableDTO]()}}},
 	"GET /user/applications/oauth2":                                           {answers: []operationAnswer{{200, reflect.TypeFor[[]oauth2AppDTO]()}}},
@@ -329,6 +333,7 @@ var operationTypes = map[string]operationShape{
 	"PATCH /user/applications/oauth2/{id}":                                    {body: reflect.TypeFor[oauth2AppBody](), answers: []operationAnswer{{200, reflect.TypeFor[oauth2AppDTO]()}}},
 	"PATCH /user/hooks/{id}":                                                  {body: reflect.TypeFor[editHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
 	"PATCH /user/settings":                                                    {body: reflect.TypeFor[settingsBody](), answers: []operationAnswer{{200, reflect.TypeFor[userSettingsDTO]()}}},
+	"POST /admin/actions/runners/registration-token":                          {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"POST /admin/hooks":                                                       {body: reflect.TypeFor[createHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
 	"POST /admin/unadopted/{username}/{reponame}":                             {answers: []operationAnswer{{204, nil}}},
 	"POST /admin/users":                                                       {body: reflect.TypeFor[createUserBody](), answers: []operationAnswer{{201, reflect.TypeFor[userDTO]()}}},
@@ -342,6 +347,7 @@ var operationTypes = map[string]operationShape{
 	"POST /markup":                                                            {body: reflect.TypeFor[markupOptionDTO](), answers: []operationAnswer{{200, nil}}},
 	"POST /org/{org}/repos":                                                   {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
 	"POST /orgs":                                                              {body: reflect.TypeFor[createOrgBody](), answers: []operationAnswer{{201, reflect.TypeFor[orgDTO]()}}},
+	"POST /orgs/{org}/actions/runners/registration-token":                     {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"POST /orgs/{org}/actions/variables/{variablename}": {body: reflect.TypeFor[struct {
 		Value       string "json:\"value\""
 		Description string "json:\"description\""
@@ -349,14 +355,15 @@ var operationTypes = map[string]operationShape{
 	"POST /orgs/{org}/avatar": {body: reflect.TypeFor[struct {
 		Image string "json:\"image\""
 	}](), answers: []operationAnswer{{204, nil}}},
-	"POST /orgs/{org}/hooks":                                     {body: reflect.TypeFor[createHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
-	"POST /orgs/{org}/labels":                                    {body: reflect.TypeFor[createLabelBody](), answers: []operationAnswer{{201, reflect.TypeFor[labelDTO]()}}},
-	"POST /orgs/{org}/rename":                                    {body: reflect.TypeFor[renameOrgBody](), answers: []operationAnswer{{204, nil}}},
-	"POST /orgs/{org}/repos":                                     {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
-	"POST /orgs/{org}/teams":                                     {body: reflect.TypeFor[createTeamBody](), answers: []operationAnswer{{201, reflect.TypeFor[teamDTO]()}}},
-	"POST /packages/{username}/{type}/{name}/-/link/{repo_name}": {answers: []operationAnswer{{201, nil}}},
-	"POST /packages/{username}/{type}/{name}/-/unlink":           {answers: []operationAnswer{{204, nil}}},
-	"POST /repos/migrate":                                        {body: reflect.TypeFor[migrateBody](), answers: []operationAnswer{{201, reflect.TypeFor[*repoDTO]()}}},
+	"POST /orgs/{org}/hooks":                                        {body: reflect.TypeFor[createHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
+	"POST /orgs/{org}/labels":                                       {body: reflect.TypeFor[createLabelBody](), answers: []operationAnswer{{201, reflect.TypeFor[labelDTO]()}}},
+	"POST /orgs/{org}/rename":                                       {body: reflect.TypeFor[renameOrgBody](), answers: []operationAnswer{{204, nil}}},
+	"POST /orgs/{org}/repos":                                        {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
+	"POST /orgs/{org}/teams":                                        {body: reflect.TypeFor[createTeamBody](), answers: []operationAnswer{{201, reflect.TypeFor[teamDTO]()}}},
+	"POST /packages/{username}/{type}/{name}/-/link/{repo_name}":    {answers: []operationAnswer{{201, nil}}},
+	"POST /packages/{username}/{type}/{name}/-/unlink":              {answers: []operationAnswer{{204, nil}}},
+	"POST /repos/migrate":                                           {body: reflect.TypeFor[migrateBody](), answers: []operationAnswer{{201, reflect.TypeFor[*repoDTO]()}}},
+	"POST /repos/{owner}/{repo}/actions/runners/registration-token": {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"POST /repos/{owner}/{repo}/actions/variables/{variablename}": {body: reflect.TypeFor[struct {
 		Value       string "json:\"value\""
 		Description string "json:\"description\""
@@ -455,9 +462,10 @@ var operationTypes = map[string]operationShape{
 		NewOwner string  "json:\"new_owner\""
 		TeamIDs  []int64 "json:\"team_ids\""
 	}](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
-	"POST /repos/{owner}/{repo}/transfer/accept": {answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
-	"POST /repos/{owner}/{repo}/transfer/reject": {answers: []operationAnswer{{200, reflect.TypeFor[*repoDTO]()}}},
-	"POST /repos/{owner}/{repo}/wiki/new":        {body: reflect.TypeFor[wikiPageBody](), answers: []operationAnswer{{201, reflect.TypeFor[wikiPageDTO]()}}},
+	"POST /repos/{owner}/{repo}/transfer/accept":    {answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
+	"POST /repos/{owner}/{repo}/transfer/reject":    {answers: []operationAnswer{{200, reflect.TypeFor[*repoDTO]()}}},
+	"POST /repos/{owner}/{repo}/wiki/new":           {body: reflect.TypeFor[wikiPageBody](), answers: []operationAnswer{{201, reflect.TypeFor[wikiPageDTO]()}}},
+	"POST /user/actions/runners/registration-token": {answers: []operationAnswer{{200, reflect.TypeFor[registrationTokenDTO]()}}},
 	"POST /user/actions/variables/{variablename}": {body: reflect.TypeFor[struct {
 		Value       string "json:\"value\""
 		Description string "json:\"description\""

@@ -142,6 +142,7 @@ func (s *Server) routes() []route {
 		s.orgAvatarRoutes(),
 		s.actionVariableRoutes(),
 		s.actionWorkflowRoutes(),
+		s.actionRunnerRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.packageRoutes(),

@@ -228,9 +228,10 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		ActionVariables: &ActionVariableStore{c: c},
 		ActionSecrets:   &ActionSecretStore{c: c},
 
-		OAuth2Apps:   &OAuth2AppStore{c: c},
-		OAuth2Grants: &OAuth2GrantStore{c: c},
-		ActionRuns:   &ActionRunStore{c: c},
+		OAuth2Apps:         &OAuth2AppStore{c: c},
+		OAuth2Grants:       &OAuth2GrantStore{c: c},
+		ActionRuns:         &ActionRunStore{c: c},
+		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
 	}
 }
 

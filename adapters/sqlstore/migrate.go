@@ -97,6 +97,7 @@ func migrations() *migrate.Migrations {
 	add("000031", "release_asset_links", up000031, down000031)
 	add("000033", "upload_checksums", up000033, down000033)
 	add("000035", "activities", up000035, down000035)
+	add("000036", "action_runner_tokens", up000036, down000036)
 	add("000037", "action_runs", up000037, down000037)
 	add("000038", "packages", up000038, down000038)
 	add("000039", "oauth2_applications", up000039, down000039)
