@@ -57,6 +57,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, 
 		events: events, users: us, repos: rs,
 		settings: settings, log: log, releasePages: &releasePageCache{}}
 	ts.OnPush(Releases{s}.recordPush)
+	ts.VerifyCommitsWith(Commits{s}.FirstUnverified)
 	return s
 }
 

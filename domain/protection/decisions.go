@@ -92,6 +92,10 @@ type RefUpdate struct {
 	// ChangedFiles are the paths that differ between the old and the new
 	// head (needed only when Protection.HasFilePatterns).
 	ChangedFiles []string
+	// UnverifiedCommit is the first commit new to the branch whose
+	// signature is not verified, "" when all are (needed only when
+	// Protection.RequiresSignedCommits).
+	UnverifiedCommit string
 }
 
 // The refusals of pushes, in Gitea's words (routers/private/hook_pre_receive.go).
@@ -101,6 +105,7 @@ const (
 	fmtProtectedFile  = "branch %s is protected from changing file %s"
 	fmtNoPush         = "Not allowed to push to protected branch %s"
 	fmtNoForcePushing = "Not allowed to force-push to protected branch %s"
+	fmtUnverified     = "branch %s is protected from unverified commit %s"
 	// The contents API's refusals (services/repository/files).
 	fmtCannotCommit  = "user cannot commit to repo [user: %s]"
 	fmtPathProtected = "path is protected and can not be changed [path: %s]"
@@ -119,6 +124,9 @@ func (p *Protection) CheckPush(d Doer, u RefUpdate) error {
 	}
 	if u.ForcePush && !p.r.EnableForcePush {
 		return errs.Forbidden(fmt.Sprintf(fmtNoForcePush, b))
+	}
+	if p.r.RequireSignedCommits && u.UnverifiedCommit != "" {
+		return errs.Forbidden(fmt.Sprintf(fmtUnverified, b, u.UnverifiedCommit))
 	}
 	protectedFile := ""
 	for _, f := range u.ChangedFiles {

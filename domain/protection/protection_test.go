@@ -95,7 +95,7 @@ func TestBranchRuleValidate(t *testing.T) {
 		{"bad glob", protection.BranchRule{Name: "release/[a"}, "RuleName"},
 		{"long name", protection.BranchRule{Name: strings.Repeat("a", 256)}, "RuleName"},
 		{"control", protection.BranchRule{Name: "a\x01"}, "RuleName"},
-		{"signed", protection.BranchRule{Name: "main", RequireSignedCommits: true}, "RequireSignedCommits"},
+		{"signed", protection.BranchRule{Name: "main", RequireSignedCommits: true}, ""},
 		{"bad protected pattern", protection.BranchRule{Name: "main", ProtectedFilePatterns: "*.md;[x"}, "ProtectedFilePatterns"},
 		{"bad unprotected pattern", protection.BranchRule{Name: "main", UnprotectedFilePatterns: "{a"}, "UnprotectedFilePatterns"},
 		{"bad context", protection.BranchRule{Name: "main", StatusCheckContexts: []string{"ci/[x"}}, "StatusCheckContexts"},
@@ -186,6 +186,16 @@ func TestBranchProtectionPushDecisions(t *testing.T) {
 			protection.RefUpdate{ChangedFiles: []string{"docs/a.md", "main.go"}}, "Not allowed to push to protected branch main"},
 		{"new branch without files", protection.BranchRule{UnprotectedFilePatterns: "docs/**"}, writer,
 			protection.RefUpdate{Create: true}, "Not allowed to push to protected branch main"},
+		{"signed required, unverified commit", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, "branch main is protected from unverified commit abc123"},
+		{"signed required, all verified", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{}, ""},
+		{"signed not required", protection.BranchRule{EnablePush: true}, writer,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, ""},
+		{"signed required before the allowlist", protection.BranchRule{RequireSignedCommits: true}, reader,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, "branch main is protected from unverified commit abc123"},
+		{"force push refused before signatures", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{ForcePush: true, UnverifiedCommit: "abc123"}, "branch main is protected from force push"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
