@@ -10,6 +10,7 @@ import (
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
 
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/test/testserver"
 )
 
@@ -85,4 +86,62 @@ func refusedGitPush(t *testing.T, dir, refspec string) string {
 		t.Fatalf("git push %s succeeded: %s", refspec, out)
 	}
 	return string(out)
+}
+
+// TestBranchProtectionSignedCommitsAPIWrites writes a file through the API
+// into a branch requiring signed commits: without Depot's signing key the
+// write is refused (403, Gitea's "user cannot commit") and main is left
+// as it was; with the key the commit is signed and taken, and a commit
+// Depot signed on another branch counts as verified when pushed to main
+// with git. On both backends.
+func TestBranchProtectionSignedCommitsAPIWrites(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		for _, signing := range []bool{false, true} {
+			o := opts
+			if signing {
+				o = append(append([]testserver.Option{}, opts...), testserver.WithSettings(func(s *site.Settings) {
+					s.Signing = site.CommitSigning{Key: site.SigningDefault, Name: "Depot Signer", Email: "signer@depot.test"}
+				}))
+			}
+			signedCommitsAPIWrite(t, signing, o...)
+		}
+	})
+}
+
+func signedCommitsAPIWrite(t *testing.T, signing bool, opts ...testserver.Option) {
+	is := is.New(t)
+	srv := testserver.Start(t, opts...)
+	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+	createRepo(t, alice, gitea.CreateRepoOption{Name: "signed", AutoInit: true, Readme: "Default"})
+	_, resp, err := alice.CreateBranchProtection("alice", "signed", gitea.CreateBranchProtectionOption{
+		RuleName: "main", EnablePush: true, RequireSignedCommits: true})
+	assertSDKStatus(t, resp, err, http.StatusCreated)
+	b, _, err := alice.GetRepoBranch("alice", "signed", "main")
+	is.NoErr(err)
+	before := b.Commit.ID
+
+	_, resp, err = alice.CreateFile("alice", "signed", "a.txt", gitea.CreateFileOptions{
+		FileOptions: gitea.FileOptions{BranchName: "main", Message: "add a"}, Content: "YQ=="})
+	if !signing {
+		assertSDKStatus(t, resp, err, http.StatusForbidden)
+		b, _, err = alice.GetRepoBranch("alice", "signed", "main")
+		is.NoErr(err)
+		is.Equal(b.Commit.ID, before)
+		return
+	}
+	assertSDKStatus(t, resp, err, http.StatusCreated)
+	b, _, err = alice.GetRepoBranch("alice", "signed", "main")
+	is.NoErr(err)
+	is.True(b.Commit.ID != before)
+
+	_, resp, err = alice.CreateFile("alice", "signed", "b.txt", gitea.CreateFileOptions{
+		FileOptions: gitea.FileOptions{BranchName: "main", NewBranchName: "feature", Message: "add b"}, Content: "Yg=="})
+	assertSDKStatus(t, resp, err, http.StatusCreated)
+	f, _, err := alice.GetRepoBranch("alice", "signed", "feature")
+	is.NoErr(err)
+	work := httpGitClone(t, httpGitURL(srv, "alice", "signed", "alice", userPassword))
+	sshSignedGit(t, work, "alice@example.com", "", "push", "-q", "origin", "origin/feature:main")
+	b, _, err = alice.GetRepoBranch("alice", "signed", "main")
+	is.NoErr(err)
+	is.Equal(b.Commit.ID, f.Commit.ID)
 }

@@ -57,6 +57,10 @@ type Service struct {
 // not verified ("" when all are); serverKey is Depot's own signing key.
 type CommitVerifier func(ctx context.Context, list []ports.CommitDetail, serverKey []byte) (string, error)
 
+// SignsCommits reports whether Depot signs the commits it writes itself
+// (merges, files written through the API) with its own OpenPGP key.
+func (s *Service) SignsCommits() bool { return s.inspect != nil && len(s.inspect.SigningKey()) > 0 }
+
 // VerifyCommitsWith sets the check of pushed commits' signatures; call it
 // while wiring. Without one, a branch requiring signed commits takes no
 // commit for verified.

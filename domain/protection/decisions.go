@@ -106,6 +106,7 @@ const (
 	fmtNoPush         = "Not allowed to push to protected branch %s"
 	fmtNoForcePushing = "Not allowed to force-push to protected branch %s"
 	fmtUnverified     = "branch %s is protected from unverified commit %s"
+	fmtUnsignedMerge  = "Protected branch %s requires signed commits but this merge would not be signed"
 	// The contents API's refusals (services/repository/files).
 	fmtCannotCommit  = "user cannot commit to repo [user: %s]"
 	fmtPathProtected = "path is protected and can not be changed [path: %s]"
@@ -168,6 +169,26 @@ func (p *Protection) onlyUnprotected(files []string) bool {
 		}
 	}
 	return true
+}
+
+// CheckSignedMerge refuses a merge into a branch requiring signed commits
+// when Depot will not sign it (willSign false): errs.NotAllowed (405) with
+// Gitea's message.
+func (p *Protection) CheckSignedMerge(willSign bool) error {
+	if p.r.RequireSignedCommits && !willSign {
+		return errs.NotAllowed(fmt.Sprintf(fmtUnsignedMerge, p.Branch))
+	}
+	return nil
+}
+
+// CheckSignedWrite refuses a write of files through the API to a branch
+// requiring signed commits when Depot will not sign the commit: Gitea's
+// VerifyBranchProtection answers errs.Forbidden, the doer cannot commit.
+func (p *Protection) CheckSignedWrite(d Doer, willSign bool) error {
+	if p.r.RequireSignedCommits && !willSign {
+		return errs.Forbidden(fmt.Sprintf(fmtCannotCommit, d.UserName))
+	}
+	return nil
 }
 
 // CheckFiles decides whether d may write these paths to the branch

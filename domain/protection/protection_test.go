@@ -296,3 +296,38 @@ func TestBranchProtectionMergeAllowlist(t *testing.T) {
 	is.True(listed.AdminMayOverride())
 	is.True(!protect(protection.BranchRule{BlockAdminMergeOverride: true}).AdminMayOverride())
 }
+
+func TestBranchProtectionSignedWrites(t *testing.T) {
+	d := protection.Doer{UserID: 2, UserName: "writer", CanWriteCode: true}
+	cases := []struct {
+		name            string
+		required, signs bool
+		merge, write    string // "" allowed, else the message
+	}{
+		{"not required", false, false, "", ""},
+		{"required and signed", true, true, "", ""},
+		{"required, unsigned", true, false, "Protected branch main requires signed commits but this merge would not be signed",
+			"user cannot commit to repo [user: writer]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			p := protect(protection.BranchRule{EnablePush: true, RequireSignedCommits: c.required})
+			is.Equal(p.RequiresSignedCommits(), c.required)
+			err := p.CheckSignedMerge(c.signs)
+			if c.merge == "" {
+				is.NoErr(err)
+			} else {
+				is.True(errors.Is(err, errs.ErrNotAllowed))
+				is.Equal(errs.Message(err), c.merge)
+			}
+			err = p.CheckSignedWrite(d, c.signs)
+			if c.write == "" {
+				is.NoErr(err)
+			} else {
+				is.True(errors.Is(err, errs.ErrForbidden))
+				is.Equal(errs.Message(err), c.write)
+			}
+		})
+	}
+}
