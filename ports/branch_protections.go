@@ -40,4 +40,12 @@ type GitPushInspector interface {
 	// InspectPush compares oldID and newID in p; quarantine is the name of
 	// the push's incoming object directory under objects/ ("" when none).
 	InspectPush(ctx context.Context, p RepoPath, quarantine, oldID, newID string, files bool) (GitPushInspection, error)
+	// PushedCommits lists, newest first and with their signatures, the
+	// commits a push brings to a branch: oldID..newID, or, when oldID is
+	// empty (a new branch), those of newID no existing ref reaches. At most
+	// limit are listed.
+	PushedCommits(ctx context.Context, p RepoPath, quarantine, oldID, newID string, limit int) ([]CommitDetail, error)
+	// SigningKey is the armoured public key of the OpenPGP key Depot signs
+	// its own commits with, nil when it signs none.
+	SigningKey() []byte
 }

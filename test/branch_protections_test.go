@@ -59,8 +59,6 @@ func testBranchProtectionsCRUD(t *testing.T, opts ...testserver.Option) {
 			{"unknown user", gitea.CreateBranchProtectionOption{RuleName: "x", MergeWhitelistUsernames: []string{"nobody"}},
 				http.StatusUnprocessableEntity, "MergeWhitelistUsernames"},
 			{"bad glob", gitea.CreateBranchProtectionOption{RuleName: "release/[a"}, http.StatusUnprocessableEntity, "RuleName"},
-			{"signed commits", gitea.CreateBranchProtectionOption{RuleName: "y", RequireSignedCommits: true},
-				http.StatusUnprocessableEntity, "RequireSignedCommits"},
 			{"no name", gitea.CreateBranchProtectionOption{}, http.StatusBadRequest, "both rule_name and branch_name are empty"},
 			{"malformed", "{", http.StatusBadRequest, ""},
 		}

@@ -123,3 +123,76 @@ func changedPaths(repo *git.Repository, a, b *git.Commit) ([]string, error) {
 	}
 	return out, nil
 }
+
+// PushedCommits lists the commits a push brings to a branch, with their
+// signatures: oldID..newID, or for a new branch (oldID "") the commits of
+// newID that no existing ref reaches. The quarantine is added as in
+// InspectPush.
+func (s *Storage) PushedCommits(ctx context.Context, p ports.RepoPath, quarantine, oldID, newID string, limit int) ([]ports.CommitDetail, error) {
+	if quarantine != "" && !quarantineName.MatchString(quarantine) {
+		return nil, errs.BadRequest("hook: malformed quarantine directory")
+	}
+	var out []ports.CommitDetail
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		if quarantine != "" {
+			if err := addQuarantine(repo, filepath.Join(repo.Path(), "objects", quarantine)); err != nil {
+				return err
+			}
+		}
+		newC, err := lookupCommit(repo, newID)
+		if err != nil {
+			return err
+		}
+		newOid := *newC.Id()
+		newC.Free()
+		walk, err := repo.Walk()
+		if err != nil {
+			return fmt.Errorf("libgit2: walk: %w", err)
+		}
+		defer walk.Free()
+		walk.Sorting(git.SortTopological)
+		if err := walk.Push(&newOid); err != nil {
+			return fmt.Errorf("libgit2: walk: %w", err)
+		}
+		if oldID != "" {
+			oldC, err := lookupCommit(repo, oldID)
+			if err != nil {
+				return err
+			}
+			oldOid := *oldC.Id()
+			oldC.Free()
+			if err := walk.Hide(&oldOid); err != nil {
+				return fmt.Errorf("libgit2: walk: %w", err)
+			}
+		} else if err := walk.HideGlob("refs/*"); err != nil && !git.IsErrorCode(err, git.ErrorCodeNotFound) {
+			return fmt.Errorf("libgit2: walk: %w", err)
+		}
+		var id git.Oid
+		for len(out) < limit {
+			if err := walk.Next(&id); err != nil {
+				if git.IsErrorCode(err, git.ErrorCodeIterOver) {
+					return nil
+				}
+				return fmt.Errorf("libgit2: walk: %w", err)
+			}
+			c, err := repo.LookupCommit(&id)
+			if err != nil {
+				return fmt.Errorf("libgit2: commit %s: %w", id.String(), err)
+			}
+			if out, err = appendDetail(repo, out, c, ports.CommitExtras{Signature: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SigningKey is the public key of Depot's commit signing key, nil when it
+// signs no commits.
+func (s *Storage) SigningKey() []byte {
+	if s.signer == nil {
+		return nil
+	}
+	return s.signer.PublicKey()
+}

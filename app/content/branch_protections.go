@@ -23,6 +23,10 @@ func (s *Service) protectionOf(ctx context.Context, a *repos.Access, branch stri
 	return p, d, err
 }
 
+// SignsCommits reports whether Depot signs the commits it writes itself
+// (a branch requiring signed commits takes only those).
+func (s *Service) SignsCommits() bool { return s.signsCommits != nil && s.signsCommits() }
+
 // checkBranchWritable is the BW rule for a write of files to branch
 // through the API (Gitea's VerifyBranchProtection): on a protected branch
 // the caller must be allowed to push, unless every path is unprotected,
@@ -31,6 +35,9 @@ func (s *Service) protectionOf(ctx context.Context, a *repos.Access, branch stri
 func (s *Service) checkBranchWritable(ctx context.Context, a *repos.Access, branch string, paths []string) error {
 	p, d, err := s.protectionOf(ctx, a, branch)
 	if err != nil || p == nil {
+		return err
+	}
+	if err := p.CheckSignedWrite(d, s.SignsCommits()); err != nil {
 		return err
 	}
 	if paths == nil {

@@ -28,13 +28,15 @@ type Service struct {
 	// refs moves branches by compare-and-swap and answers ancestry.
 	refs ports.GitPulls
 	// blobs holds release assets' bytes, in the issue attachments' store.
-	blobs    ports.AttachmentBlobs
-	clock    ports.Clock
-	events   ports.Events
-	users    *users.Service
-	repos    *repos.Service
-	settings site.Settings
-	log      *slog.Logger
+	blobs  ports.AttachmentBlobs
+	clock  ports.Clock
+	events ports.Events
+	users  *users.Service
+	// signsCommits reports whether Depot signs the commits it writes.
+	signsCommits func() bool
+	repos        *repos.Service
+	settings     site.Settings
+	log          *slog.Logger
 	// statusRecorders queue, in the transaction that stores a commit
 	// status, the work it causes elsewhere (automatic merges).
 	statusRecorders []StatusRecorder
@@ -57,6 +59,8 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, 
 		events: events, users: us, repos: rs,
 		settings: settings, log: log, releasePages: &releasePageCache{}}
 	ts.OnPush(Releases{s}.recordPush)
+	ts.VerifyCommitsWith(Commits{s}.FirstUnverified)
+	s.signsCommits = ts.SignsCommits
 	return s
 }
 

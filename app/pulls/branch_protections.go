@@ -43,6 +43,9 @@ func (s *Service) checkMergeProtection(ctx context.Context, a *repos.Access, p *
 	if !prot.CanMerge(d) {
 		return errs.NotAllowed(protection.MsgNotAllowedMerge)
 	}
+	if err := prot.CheckSignedMerge(s.content.SignsCommits()); err != nil {
+		return err
+	}
 	if allowlistOnly {
 		return nil
 	}

@@ -33,6 +33,11 @@ func (s *Service) checkBranchProtection(ctx context.Context, r *repository.Repos
 		}
 		up.ForcePush, up.ChangedFiles = !insp.FastForward, insp.ChangedFiles
 	}
+	if !up.Delete && p.RequiresSignedCommits() {
+		if up.UnverifiedCommit, err = s.unverifiedCommit(ctx, r, in, c); err != nil {
+			return err
+		}
+	}
 	var perm permission.Permission
 	deployKey := in.DeployKeyID != 0
 	if !deployKey {
@@ -49,4 +54,33 @@ func (s *Service) checkBranchProtection(ctx context.Context, r *repository.Repos
 		d.CanWriteCode = true
 	}
 	return p.CheckPush(d, up)
+}
+
+// maxSignedCheck bounds the commits of one ref update whose signatures are
+// checked; a push bringing more to a branch requiring signed commits is
+// refused at the first one past it.
+const maxSignedCheck = 10000
+
+// unverifiedCommit returns the first commit c brings to its branch whose
+// signature is not verified, "" when all are.
+func (s *Service) unverifiedCommit(ctx context.Context, r *repository.Repository, in HookInput, c repository.RefChange) (string, error) {
+	oldID := c.OldID
+	if c.IsCreate() {
+		oldID = ""
+	}
+	list, err := s.inspect.PushedCommits(ctx, ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}, in.Quarantine,
+		oldID, c.NewID, maxSignedCheck+1)
+	if err != nil {
+		return "", err
+	}
+	if len(list) > maxSignedCheck {
+		return list[maxSignedCheck].ID, nil
+	}
+	if s.firstUnverified == nil {
+		if len(list) > 0 {
+			return list[0].ID, nil
+		}
+		return "", nil
+	}
+	return s.firstUnverified(ctx, list, s.inspect.SigningKey())
 }

@@ -48,7 +48,23 @@ type Service struct {
 	// pushed are what other areas queue inside the transaction that
 	// records a push (pull request checks).
 	pushed []PushRecorder
+	// firstUnverified checks the signatures of pushed commits (the
+	// content area's commit verification).
+	firstUnverified CommitVerifier
 }
+
+// CommitVerifier returns the id of the first of list whose signature is
+// not verified ("" when all are); serverKey is Depot's own signing key.
+type CommitVerifier func(ctx context.Context, list []ports.CommitDetail, serverKey []byte) (string, error)
+
+// SignsCommits reports whether Depot signs the commits it writes itself
+// (merges, files written through the API) with its own OpenPGP key.
+func (s *Service) SignsCommits() bool { return s.inspect != nil && len(s.inspect.SigningKey()) > 0 }
+
+// VerifyCommitsWith sets the check of pushed commits' signatures; call it
+// while wiring. Without one, a branch requiring signed commits takes no
+// commit for verified.
+func (s *Service) VerifyCommitsWith(f CommitVerifier) { s.firstUnverified = f }
 
 // PushRecorder queues, inside the transaction that records a push to
 // repository repoID, the work the push causes elsewhere.

@@ -84,3 +84,14 @@ func (k *CommitKeys) Signer(committerEmail, signature, payload string) string {
 	}
 	return ""
 }
+
+// SignedWith reports whether signature over payload was made by the
+// armoured OpenPGP public key (Depot's own signing key, which vouches for
+// the commits Depot writes).
+func (s GPGKeys) SignedWith(armored []byte, signature, payload string) bool {
+	if s.gpg == nil || len(armored) == 0 || strings.HasPrefix(strings.TrimSpace(signature), sshSignaturePrefix) {
+		return false
+	}
+	id, err := s.gpg.SignerOf(string(armored), signature, []string{payload})
+	return err == nil && id != ""
+}

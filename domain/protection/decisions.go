@@ -92,6 +92,10 @@ type RefUpdate struct {
 	// ChangedFiles are the paths that differ between the old and the new
 	// head (needed only when Protection.HasFilePatterns).
 	ChangedFiles []string
+	// UnverifiedCommit is the first commit new to the branch whose
+	// signature is not verified, "" when all are (needed only when
+	// Protection.RequiresSignedCommits).
+	UnverifiedCommit string
 }
 
 // The refusals of pushes, in Gitea's words (routers/private/hook_pre_receive.go).
@@ -101,6 +105,8 @@ const (
 	fmtProtectedFile  = "branch %s is protected from changing file %s"
 	fmtNoPush         = "Not allowed to push to protected branch %s"
 	fmtNoForcePushing = "Not allowed to force-push to protected branch %s"
+	fmtUnverified     = "branch %s is protected from unverified commit %s"
+	fmtUnsignedMerge  = "Protected branch %s requires signed commits but this merge would not be signed"
 	// The contents API's refusals (services/repository/files).
 	fmtCannotCommit  = "user cannot commit to repo [user: %s]"
 	fmtPathProtected = "path is protected and can not be changed [path: %s]"
@@ -119,6 +125,9 @@ func (p *Protection) CheckPush(d Doer, u RefUpdate) error {
 	}
 	if u.ForcePush && !p.r.EnableForcePush {
 		return errs.Forbidden(fmt.Sprintf(fmtNoForcePush, b))
+	}
+	if p.r.RequireSignedCommits && u.UnverifiedCommit != "" {
+		return errs.Forbidden(fmt.Sprintf(fmtUnverified, b, u.UnverifiedCommit))
 	}
 	protectedFile := ""
 	for _, f := range u.ChangedFiles {
@@ -160,6 +169,26 @@ func (p *Protection) onlyUnprotected(files []string) bool {
 		}
 	}
 	return true
+}
+
+// CheckSignedMerge refuses a merge into a branch requiring signed commits
+// when Depot will not sign it (willSign false): errs.NotAllowed (405) with
+// Gitea's message.
+func (p *Protection) CheckSignedMerge(willSign bool) error {
+	if p.r.RequireSignedCommits && !willSign {
+		return errs.NotAllowed(fmt.Sprintf(fmtUnsignedMerge, p.Branch))
+	}
+	return nil
+}
+
+// CheckSignedWrite refuses a write of files through the API to a branch
+// requiring signed commits when Depot will not sign the commit: Gitea's
+// VerifyBranchProtection answers errs.Forbidden, the doer cannot commit.
+func (p *Protection) CheckSignedWrite(d Doer, willSign bool) error {
+	if p.r.RequireSignedCommits && !willSign {
+		return errs.Forbidden(fmt.Sprintf(fmtCannotCommit, d.UserName))
+	}
+	return nil
 }
 
 // CheckFiles decides whether d may write these paths to the branch

@@ -95,7 +95,7 @@ func TestBranchRuleValidate(t *testing.T) {
 		{"bad glob", protection.BranchRule{Name: "release/[a"}, "RuleName"},
 		{"long name", protection.BranchRule{Name: strings.Repeat("a", 256)}, "RuleName"},
 		{"control", protection.BranchRule{Name: "a\x01"}, "RuleName"},
-		{"signed", protection.BranchRule{Name: "main", RequireSignedCommits: true}, "RequireSignedCommits"},
+		{"signed", protection.BranchRule{Name: "main", RequireSignedCommits: true}, ""},
 		{"bad protected pattern", protection.BranchRule{Name: "main", ProtectedFilePatterns: "*.md;[x"}, "ProtectedFilePatterns"},
 		{"bad unprotected pattern", protection.BranchRule{Name: "main", UnprotectedFilePatterns: "{a"}, "UnprotectedFilePatterns"},
 		{"bad context", protection.BranchRule{Name: "main", StatusCheckContexts: []string{"ci/[x"}}, "StatusCheckContexts"},
@@ -186,6 +186,16 @@ func TestBranchProtectionPushDecisions(t *testing.T) {
 			protection.RefUpdate{ChangedFiles: []string{"docs/a.md", "main.go"}}, "Not allowed to push to protected branch main"},
 		{"new branch without files", protection.BranchRule{UnprotectedFilePatterns: "docs/**"}, writer,
 			protection.RefUpdate{Create: true}, "Not allowed to push to protected branch main"},
+		{"signed required, unverified commit", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, "branch main is protected from unverified commit abc123"},
+		{"signed required, all verified", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{}, ""},
+		{"signed not required", protection.BranchRule{EnablePush: true}, writer,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, ""},
+		{"signed required before the allowlist", protection.BranchRule{RequireSignedCommits: true}, reader,
+			protection.RefUpdate{UnverifiedCommit: "abc123"}, "branch main is protected from unverified commit abc123"},
+		{"force push refused before signatures", protection.BranchRule{EnablePush: true, RequireSignedCommits: true}, writer,
+			protection.RefUpdate{ForcePush: true, UnverifiedCommit: "abc123"}, "branch main is protected from force push"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -285,4 +295,39 @@ func TestBranchProtectionMergeAllowlist(t *testing.T) {
 	is.True(listed.CanMerge(teamed))
 	is.True(listed.AdminMayOverride())
 	is.True(!protect(protection.BranchRule{BlockAdminMergeOverride: true}).AdminMayOverride())
+}
+
+func TestBranchProtectionSignedWrites(t *testing.T) {
+	d := protection.Doer{UserID: 2, UserName: "writer", CanWriteCode: true}
+	cases := []struct {
+		name            string
+		required, signs bool
+		merge, write    string // "" allowed, else the message
+	}{
+		{"not required", false, false, "", ""},
+		{"required and signed", true, true, "", ""},
+		{"required, unsigned", true, false, "Protected branch main requires signed commits but this merge would not be signed",
+			"user cannot commit to repo [user: writer]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			p := protect(protection.BranchRule{EnablePush: true, RequireSignedCommits: c.required})
+			is.Equal(p.RequiresSignedCommits(), c.required)
+			err := p.CheckSignedMerge(c.signs)
+			if c.merge == "" {
+				is.NoErr(err)
+			} else {
+				is.True(errors.Is(err, errs.ErrNotAllowed))
+				is.Equal(errs.Message(err), c.merge)
+			}
+			err = p.CheckSignedWrite(d, c.signs)
+			if c.write == "" {
+				is.NoErr(err)
+			} else {
+				is.True(errors.Is(err, errs.ErrForbidden))
+				is.Equal(errs.Message(err), c.write)
+			}
+		})
+	}
 }

@@ -68,7 +68,8 @@ type BranchRule struct {
 
 	// BlockOnOutdatedBranch refuses merges whose head is behind the base.
 	BlockOnOutdatedBranch bool
-	// RequireSignedCommits is refused until commit signatures are verified.
+	// RequireSignedCommits refuses pushes bringing commits whose signature
+	// is not verified, and API writes Depot would not sign.
 	RequireSignedCommits bool
 	// ProtectedFilePatterns and UnprotectedFilePatterns are
 	// semicolon-separated globs over file paths (case-insensitive).
@@ -93,7 +94,6 @@ const MaxContexts = 100
 // Gitea's messages.
 const (
 	msgRuleExists = "Branch protection already exist"
-	msgSigned     = "require_signed_commits cannot be enabled: commit signatures are not verified by this server yet"
 )
 
 // ErrRuleExists is the answer to a second rule of the same name (422).
@@ -201,15 +201,11 @@ func sortedIDs(ids []int64) []int64 {
 }
 
 // Validate checks a rule before it is stored: its name and file patterns
-// compile, its status contexts compile as globs, and it does not ask for
-// what this server cannot enforce (signed commits). Errors are
+// compile and its status contexts compile as globs. Errors are
 // errs.Invalid naming the field.
 func (r *BranchRule) Validate() error {
 	if _, err := CompileName(r.Name); err != nil {
 		return err
-	}
-	if r.RequireSignedCommits {
-		return errs.Invalid(msgSigned, "RequireSignedCommits")
 	}
 	if len(r.ProtectedFilePatterns) > MaxPatternsLength {
 		return errs.Invalid(fmt.Sprintf("must be at most %d characters", MaxPatternsLength), "ProtectedFilePatterns")

@@ -133,6 +133,10 @@ type Protection struct {
 // Rule is the rule that applies.
 func (p *Protection) Rule() *BranchRule { return p.r.BranchRule }
 
+// RequiresSignedCommits reports whether every commit new to the branch
+// must carry a verified signature.
+func (p *Protection) RequiresSignedCommits() bool { return p.r.RequireSignedCommits }
+
 // HasFilePatterns reports whether the rule protects or unprotects files,
 // so that a push's changed files are worth computing.
 func (p *Protection) HasFilePatterns() bool {
