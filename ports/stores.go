@@ -36,6 +36,8 @@ type Stores struct {
 	Follows FollowStore
 	Badges  UserBadgeStore
 
+	Notifications NotificationStore
+
 	Issues         IssueStore
 	Labels         LabelStore
 	Milestones     MilestoneStore

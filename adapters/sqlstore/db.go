@@ -211,6 +211,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Follows: &FollowStore{c: c},
 		Badges:  &UserBadgeStore{c: c},
 
+		Notifications: &NotificationStore{c: c},
+
 		Issues:         &IssueStore{c: c},
 		Labels:         &LabelStore{c: c},
 		Milestones:     &MilestoneStore{c: c},
