@@ -37,7 +37,8 @@ type Stores struct {
 	Follows FollowStore
 	Badges  UserBadgeStore
 
-	Activities ActivityStore
+	Activities    ActivityStore
+	Notifications NotificationStore
 
 	Issues         IssueStore
 	Labels         LabelStore

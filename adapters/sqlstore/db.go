@@ -212,7 +212,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Follows: &FollowStore{c: c},
 		Badges:  &UserBadgeStore{c: c},
 
-		Activities: &ActivityStore{c: c},
+		Activities:    &ActivityStore{c: c},
+		Notifications: &NotificationStore{c: c},
 
 		Issues:         &IssueStore{c: c},
 		Labels:         &LabelStore{c: c},

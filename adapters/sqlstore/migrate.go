@@ -96,6 +96,7 @@ func migrations() *migrate.Migrations {
 	add("000030", "user_badges", up000030, down000030)
 	add("000031", "release_asset_links", up000031, down000031)
 	add("000033", "upload_checksums", up000033, down000033)
+	add("000034", "notifications", up000034, down000034)
 	add("000035", "activities", up000035, down000035)
 	add("000036", "action_runner_tokens", up000036, down000036)
 	add("000037", "action_runs", up000037, down000037)

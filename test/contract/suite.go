@@ -81,6 +81,7 @@ var storeGroupOrder = []string{
 	"OAuth2Apps",
 	"Packages",
 	"Activities",
+	"Notifications",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -139,6 +140,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"OAuth2Apps":      oauth2AppTests,
 		"Packages":        packageTests,
 		"Activities":      activityTests,
+		"Notifications":   notificationTests,
 	}
 }
 

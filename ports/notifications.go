@@ -1,0 +1,43 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/depothq/depot/domain/notification"
+)
+
+// NotificationQuery filters one user's notification threads.
+type NotificationQuery struct {
+	UserID int64
+	// RepoID limits to one repository when non-zero.
+	RepoID int64
+	// Statuses keeps threads in one of them; empty: all.
+	Statuses []notification.Status
+	// Subjects keeps threads about one of them; empty: all.
+	Subjects []notification.SubjectType
+	// Since and Before bound the thread's update time when non-zero.
+	Since, Before time.Time
+	ListOptions
+}
+
+// NotificationStore persists notification threads: one per user and
+// subject (notification.SubjectKey); threads go with their user and their
+// repository.
+type NotificationStore interface {
+	// Notify creates or refreshes the threads ts in one statement: a
+	// thread of the same user and subject turns unread (a pinned one stays
+	// pinned) and takes the new comment, actor and update time.
+	Notify(ctx context.Context, ts []notification.Thread) error
+	// List pages q's threads, most recently updated first, with the total.
+	List(ctx context.Context, q NotificationQuery) ([]*notification.Thread, int64, error)
+	// CountUnread counts userID's unread threads.
+	CountUnread(ctx context.Context, userID int64) (int64, error)
+	// Get returns one thread; errs.ErrNotFound when none.
+	Get(ctx context.Context, id int64) (*notification.Thread, error)
+	// SetStatus changes one thread's status; errs.ErrNotFound when none.
+	SetStatus(ctx context.Context, id int64, s notification.Status, updated time.Time) error
+	// MarkAll moves q's threads (its Statuses, Subjects and Before apply,
+	// paging not) to status and returns their ids.
+	MarkAll(ctx context.Context, q NotificationQuery, to notification.Status, updated time.Time) ([]int64, error)
+}
