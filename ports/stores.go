@@ -36,6 +36,8 @@ type Stores struct {
 	Follows FollowStore
 	Badges  UserBadgeStore
 
+	CronTasks CronTaskStore
+
 	Issues         IssueStore
 	Labels         LabelStore
 	Milestones     MilestoneStore

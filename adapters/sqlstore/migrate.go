@@ -96,6 +96,7 @@ func migrations() *migrate.Migrations {
 	add("000030", "user_badges", up000030, down000030)
 	add("000031", "release_asset_links", up000031, down000031)
 	add("000033", "upload_checksums", up000033, down000033)
+	add("000040", "cron_tasks", up000040, down000040)
 	return ms
 }
 

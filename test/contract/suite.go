@@ -77,6 +77,7 @@ var storeGroupOrder = []string{
 	"ActionVariables",
 	"ActionSecrets",
 	"UserBadges",
+	"CronTasks",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -131,6 +132,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"ActionVariables": actionVariableTests,
 		"ActionSecrets":   actionSecretTests,
 		"UserBadges":      userBadgeTests,
+		"CronTasks":       cronTaskTests,
 	}
 }
 
