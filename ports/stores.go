@@ -39,6 +39,7 @@ type Stores struct {
 
 	Activities    ActivityStore
 	Notifications NotificationStore
+	CronTasks     CronTaskStore
 
 	Issues         IssueStore
 	Labels         LabelStore

@@ -207,10 +207,11 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		Hooks:          &HookStore{c: c},
 		HookDeliveries: &HookDeliveryStore{c: c},
 
-		Orgs:    &OrgStore{c: c},
-		Blocks:  &BlockStore{c: c},
-		Follows: &FollowStore{c: c},
-		Badges:  &UserBadgeStore{c: c},
+		Orgs:      &OrgStore{c: c},
+		Blocks:    &BlockStore{c: c},
+		Follows:   &FollowStore{c: c},
+		Badges:    &UserBadgeStore{c: c},
+		CronTasks: &CronTaskStore{c: c},
 
 		Activities:    &ActivityStore{c: c},
 		Notifications: &NotificationStore{c: c},

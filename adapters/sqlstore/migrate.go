@@ -102,6 +102,7 @@ func migrations() *migrate.Migrations {
 	add("000037", "action_runs", up000037, down000037)
 	add("000038", "packages", up000038, down000038)
 	add("000039", "oauth2_applications", up000039, down000039)
+	add("000040", "cron_tasks", up000040, down000040)
 	add("000041", "releases_version", up000041, down000041)
 	return ms
 }

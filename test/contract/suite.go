@@ -82,6 +82,7 @@ var storeGroupOrder = []string{
 	"Packages",
 	"Activities",
 	"Notifications",
+	"CronTasks",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -141,6 +142,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Packages":        packageTests,
 		"Activities":      activityTests,
 		"Notifications":   notificationTests,
+		"CronTasks":       cronTaskTests,
 	}
 }
 
