@@ -48,8 +48,11 @@ func (s *ActivityStore) Add(ctx context.Context, list []*activity.Activity) erro
 			RepoOwnerID: a.RepoOwnerID, CommentID: a.CommentID, RefName: a.RefName, Content: a.Content,
 			IsPrivate: a.IsPrivate, CreatedUnix: created.Unix()}
 	}
-	_, err := s.c.w(ctx).NewInsert().Model(&rows).ExcludeColumn("id").Returning("id").Exec(ctx)
-	if err != nil {
+	if ok, err := s.addPrepared(ctx, rows); ok {
+		if err != nil {
+			return activityMapping.mapErr(err)
+		}
+	} else if _, err := s.c.w(ctx).NewInsert().Model(&rows).ExcludeColumn("id").Returning("id").Exec(ctx); err != nil {
 		return activityMapping.mapErr(err)
 	}
 	for i := range rows {
@@ -126,4 +129,32 @@ func (s *ActivityStore) Heatmap(ctx context.Context, actUserID int64, since time
 		list[i] = activity.HeatmapBucket{Timestamp: b.Timestamp, Contributions: b.Contributions}
 	}
 	return list, nil
+}
+
+// insertActivitySQL is Add's statement on SQLite's writer, one record at a
+// time: every issue, comment and push records one, in its transaction.
+const insertActivitySQL = `INSERT INTO activities (user_id, act_user_id, op_type, repo_id, repo_owner_id,
+	comment_id, ref_name, content, is_private, created_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+// addPrepared inserts rows through the writer's prepared statement (see
+// prepared_writes.go): ok false when it is not available where the call
+// runs.
+func (s *ActivityStore) addPrepared(ctx context.Context, rows []activityRow) (ok bool, err error) {
+	tx, inTx := s.c.w(ctx).(bun.Tx)
+	if !inTx {
+		return false, nil
+	}
+	ins, ok := s.c.writerStmt(ctx, tx, insertActivitySQL)
+	if !ok {
+		return false, nil
+	}
+	defer ins.done()
+	for i := range rows {
+		r := &rows[i]
+		if err := ins.QueryRowContext(ctx, r.UserID, r.ActUserID, r.OpType, r.RepoID, r.RepoOwnerID, r.CommentID,
+			r.RefName, r.Content, r.IsPrivate, r.CreatedUnix).Scan(&r.ID); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
