@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -196,80 +195,16 @@ func (a *Attachments) Delete(ctx context.Context, uuid string) error {
 	return nil
 }
 
-// partialPrefix and partialSuffix frame the name of an upload being
-// written (os.CreateTemp's pattern in Put).
-const partialPrefix, partialSuffix = ".upload-", ".tmp"
-
 // Stored calls fn with the UUIDs of the stored attachments last written
 // before t and not held by a Put whose row may still commit, at most n at
 // a time. Files that are not where their UUID puts them are not the
 // store's and are skipped.
 func (a *Attachments) Stored(ctx context.Context, t time.Time, n int, fn func(uuids []string) error) error {
-	if n <= 0 {
-		n = 1
-	}
-	batch := make([]string, 0, n)
-	err := a.walk(ctx, t, func(p string, name string) error {
-		if want, err := a.path(name); err != nil || want != p || held(p) {
-			return nil
-		}
-		batch = append(batch, name)
-		if len(batch) < n {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	})
-	if err != nil || len(batch) == 0 {
-		return err
-	}
-	return fn(batch)
+	return storedBefore(ctx, a.dir, t, n, a.path, fn)
 }
 
 // RemovePartial removes the temporary files of uploads last written
 // before t whose writer is gone (no process holds them).
 func (a *Attachments) RemovePartial(ctx context.Context, t time.Time) (int, error) {
-	removed := 0
-	err := a.walk(ctx, t, func(p string, name string) error {
-		if !strings.HasPrefix(name, partialPrefix) || !strings.HasSuffix(name, partialSuffix) || held(p) {
-			return nil
-		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("blobs: remove partial upload: %w", err)
-		}
-		removed++
-		return nil
-	})
-	return removed, err
-}
-
-// walk calls fn with the path and name of every regular file in the store
-// last modified before t. Files that vanish meanwhile are skipped.
-func (a *Attachments) walk(ctx context.Context, t time.Time, fn func(p, name string) error) error {
-	return filepath.WalkDir(a.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return fmt.Errorf("blobs: walk attachments: %w", err)
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("blobs: walk attachments: %w", err)
-		}
-		if !info.ModTime().Before(t) {
-			return nil
-		}
-		return fn(p, d.Name())
-	})
+	return removePartialBefore(ctx, a.dir, t)
 }

@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -149,46 +148,11 @@ func (p *Packages) Delete(ctx context.Context, sum string) error {
 // not held, at most n at a time; files not where their name puts them are
 // skipped.
 func (p *Packages) Stored(ctx context.Context, t time.Time, n int, fn func(sums []string) error) error {
-	n = max(n, 1)
-	batch := make([]string, 0, n)
-	err := walkFiles(ctx, p.dir, t, func(path, name string) error {
-		if want, err := p.path(name); err != nil || want != path || held(path) {
-			return nil
-		}
-		batch = append(batch, name)
-		if len(batch) < n {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	})
-	if err != nil || len(batch) == 0 {
-		return err
-	}
-	return fn(batch)
+	return storedBefore(ctx, p.dir, t, n, p.path, fn)
 }
 
 // RemovePartial removes the temporary files of uploads last written
 // before t whose writer is gone.
 func (p *Packages) RemovePartial(ctx context.Context, t time.Time) (int, error) {
-	removed := 0
-	err := walkFiles(ctx, p.dir, t, func(path, name string) error {
-		if !strings.HasPrefix(name, partialPrefix) || !strings.HasSuffix(name, partialSuffix) || held(path) {
-			return nil
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("blobs: remove partial package upload: %w", err)
-		}
-		removed++
-		return nil
-	})
-	return removed, err
-}
-
-// walkFiles calls fn with the path and name of every regular file under
-// dir last modified before t; files that vanish meanwhile are skipped.
-func walkFiles(ctx context.Context, dir string, t time.Time, fn func(p, name string) error) error {
-	a := &Attachments{dir: dir}
-	return a.walk(ctx, t, fn)
+	return removePartialBefore(ctx, p.dir, t)
 }
