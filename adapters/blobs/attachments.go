@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -162,37 +161,13 @@ func (c ctxReader) Read(p []byte) (int, error) {
 
 // Open reads the attachment uuid; an absent one is errs.ErrNotFound.
 func (a *Attachments) Open(ctx context.Context, uuid string) (io.ReadSeekCloser, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := a.path(uuid)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoAttachment
-	}
-	if err != nil {
-		return nil, fmt.Errorf("blobs: open attachment: %w", err)
-	}
-	return f, nil
+	return openStored(ctx, a.path, uuid, errNoAttachment, "attachment")
 }
 
 // Delete removes the attachment uuid; an absent one is not an error, so a
 // retried cleanup succeeds.
 func (a *Attachments) Delete(ctx context.Context, uuid string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	p, err := a.path(uuid)
-	if err != nil {
-		return nil
-	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("blobs: delete attachment: %w", err)
-	}
-	return nil
+	return removeStored(ctx, a.path, uuid, "attachment")
 }
 
 // Stored calls fn with the UUIDs of the stored attachments last written

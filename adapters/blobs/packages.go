@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -112,36 +111,12 @@ func (p *Packages) Put(ctx context.Context, r io.Reader, limit int64) (b package
 
 // Open reads the blob sum.
 func (p *Packages) Open(ctx context.Context, sum string) (io.ReadSeekCloser, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	path, err := p.path(sum)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoPackageBlob
-	}
-	if err != nil {
-		return nil, fmt.Errorf("blobs: open package blob: %w", err)
-	}
-	return f, nil
+	return openStored(ctx, p.path, sum, errNoPackageBlob, "package blob")
 }
 
 // Delete removes the blob sum; an absent one is not an error.
 func (p *Packages) Delete(ctx context.Context, sum string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	path, err := p.path(sum)
-	if err != nil {
-		return nil
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("blobs: delete package blob: %w", err)
-	}
-	return nil
+	return removeStored(ctx, p.path, sum, "package blob")
 }
 
 // Stored calls fn with the sums of the blobs last written before t and
