@@ -17,6 +17,10 @@ type GitHistory interface {
 	// CommitDetail resolves ref (a branch, tag or commit id) and returns its
 	// commit with the extras asked for. Absent: errs.ErrNotFound.
 	CommitDetail(ctx context.Context, p RepoPath, ref string, extras CommitExtras) (CommitDetail, error)
+	// CommitSignatures returns the signatures of the commits ids names (full
+	// ids), keyed by id; an unsigned commit has no entry, and an id that
+	// names no commit is errs.ErrNotFound.
+	CommitSignatures(ctx context.Context, p RepoPath, ids []string) (map[string]*CommitSignature, error)
 	// CompareCommits resolves base and head and returns the commits
 	// reachable from head but not from base, newest first, and the files
 	// changed from base (direct) or from the merge base of both (not direct)

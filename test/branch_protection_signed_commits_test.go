@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,6 +125,22 @@ func signedCommitsAPIWrite(t *testing.T, signing bool, opts ...testserver.Option
 		FileOptions: gitea.FileOptions{BranchName: "main", Message: "add a"}, Content: "YQ=="})
 	if !signing {
 		assertSDKStatus(t, resp, err, http.StatusForbidden)
+		b, _, err = alice.GetRepoBranch("alice", "signed", "main")
+		is.NoErr(err)
+		is.Equal(b.Commit.ID, before)
+
+		// A merge Depot would not sign is refused too (405, Gitea's
+		// message), and main stays where it was.
+		_, resp, err = alice.CreateFile("alice", "signed", "c.txt", gitea.CreateFileOptions{
+			FileOptions: gitea.FileOptions{BranchName: "main", NewBranchName: "topic", Message: "add c"}, Content: "Yw=="})
+		assertSDKStatus(t, resp, err, http.StatusCreated)
+		p, _, err := alice.CreatePullRequest("alice", "signed", gitea.CreatePullRequestOption{Head: "topic", Base: "main", Title: "c"})
+		is.NoErr(err)
+		waitPullChecked(t, srv, alice, "alice", "signed", p.Index)
+		r := srv.Do("POST", "/repos/alice/signed/pulls/"+strconv.FormatInt(p.Index, 10)+"/merge",
+			[]byte(`{"Do":"merge"}`), basicAs("alice")...)
+		is.Equal(r.Status, http.StatusMethodNotAllowed)
+		is.True(strings.Contains(string(r.Body), "Protected branch main requires signed commits but this merge would not be signed"))
 		b, _, err = alice.GetRepoBranch("alice", "signed", "main")
 		is.NoErr(err)
 		is.Equal(b.Commit.ID, before)

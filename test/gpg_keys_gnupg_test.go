@@ -126,4 +126,23 @@ func testGPGKeysFromGnuPG(t *testing.T, opts ...testserver.Option) {
 	v := c.RepoCommit.Verification
 	is.True(v.Verified)
 	is.Equal(v.Reason, "alice / "+k.KeyID)
+
+	// The branch's head commit says the same, alone and in the list.
+	b, _, err := alice.GetRepoBranch("alice", "signed", "main")
+	is.NoErr(err)
+	is.Equal(b.Commit.ID, sha)
+	is.True(b.Commit.Verification.Verified)
+	is.Equal(b.Commit.Verification.Reason, "alice / "+k.KeyID)
+	branches, _, err := alice.ListRepoBranches("alice", "signed", gitea.ListRepoBranchesOptions{})
+	is.NoErr(err)
+	is.Equal(len(branches), 1)
+	is.True(branches[0].Commit.Verification.Verified)
+
+	// An unsigned head is shown as such.
+	git("commit", "-q", "--allow-empty", "-m", "unsigned")
+	git("push", "-q", "origin", "HEAD")
+	b, _, err = alice.GetRepoBranch("alice", "signed", "main")
+	is.NoErr(err)
+	is.True(!b.Commit.Verification.Verified)
+	is.Equal(b.Commit.Verification.Reason, "gpg.error.not_signed_commit")
 }

@@ -2,6 +2,7 @@ package test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -79,14 +80,37 @@ func TestSigningKeySignsDepotsOwnCommits(t *testing.T) {
 	is.True(strings.Contains(out, `Good signature from "Depot Signer (Depot signing key) <signer@depot.test>"`))
 
 	// A contents API write on a new branch, then a pull request merged two ways.
+	// The API shows Depot's signatures as verified by the signing identity.
+	depotVerified := func(v *gitea.PayloadCommitVerification) {
+		t.Helper()
+		is.True(v != nil && v.Verified)
+		is.True(strings.HasPrefix(v.Reason, "Depot Signer / "))
+		is.True(strings.Contains(v.Signature, "BEGIN PGP SIGNATURE"))
+	}
 	for _, b := range []string{"feature", "other"} {
-		_, _, err := alice.CreateFile("alice", "app", b+".txt", gitea.CreateFileOptions{
+		res, _, err := alice.CreateFile("alice", "app", b+".txt", gitea.CreateFileOptions{
 			FileOptions: gitea.FileOptions{BranchName: "main", NewBranchName: b, Message: "add " + b},
 			Content:     base64.StdEncoding.EncodeToString([]byte(b + "\n"))})
 		is.NoErr(err)
 		_, ok = verifyCommit(t, dir, home, b)
 		is.True(ok) // the contents API commit
+		depotVerified(res.Verification)
+		branch, _, err := alice.GetRepoBranch("alice", "app", b)
+		is.NoErr(err)
+		depotVerified(branch.Commit.Verification)
 	}
+	// The signer (absent from the SDK's type) is the signing identity.
+	var raw struct {
+		Commit struct {
+			Verification struct {
+				Signer struct{ Name, Email, Username string }
+			}
+		}
+	}
+	r = srv.Do("GET", "/repos/alice/app/branches/feature", nil, basicAs("alice")...)
+	is.Equal(r.Status, http.StatusOK)
+	is.NoErr(json.Unmarshal(r.Body, &raw))
+	is.Equal(raw.Commit.Verification.Signer, struct{ Name, Email, Username string }{"Depot Signer", "signer@depot.test", "Depot Signer"})
 	for k, style := range []gitea.MergeStyle{gitea.MergeStyleMerge, gitea.MergeStyleSquash} {
 		head := []string{"feature", "other"}[k]
 		p, _, err := alice.CreatePullRequest("alice", "app", gitea.CreatePullRequestOption{Head: head, Base: "main", Title: "Take " + head})
@@ -98,6 +122,9 @@ func TestSigningKeySignsDepotsOwnCommits(t *testing.T) {
 		out, ok = verifyCommit(t, dir, home, "main")
 		is.True(ok) // the merge or squash commit
 		is.True(strings.Contains(out, "Good signature"))
+		c, _, err := alice.GetSingleCommit("alice", "app", "main")
+		is.NoErr(err)
+		depotVerified(c.RepoCommit.Verification)
 	}
 
 	// A key of someone else does not verify them.

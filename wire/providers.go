@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"time"
 
-	"net/url"
 	"path/filepath"
 
 	"github.com/depothq/depot/adapters/blobs"
@@ -187,17 +186,7 @@ func provideCommitSigner(o Options) (ports.CommitSigner, error) {
 	if !cfg.Enabled() {
 		return nil, nil
 	}
-	name, email := cfg.Name, cfg.Email
-	if name == "" {
-		name = o.Site.Name
-	}
-	if email == "" {
-		host := "localhost"
-		if u, err := url.Parse(o.Site.BaseURL); err == nil && u.Hostname() != "" {
-			host = u.Hostname()
-		}
-		email = "noreply@" + host
-	}
+	name, email := o.Site.SigningIdentity()
 	return security.LoadOrCreateSigningKey(filepath.Join(o.DataDir, "signing"), name, email)
 }
 

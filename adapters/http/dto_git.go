@@ -37,16 +37,18 @@ type verificationDTO struct {
 const commitReasonNotSigned = "gpg.error.not_signed_commit"
 
 // unsignedVerification is Gitea's verification of a commit or tag without
-// a signature: Depot neither signs what it writes nor checks tags'
-// signatures.
+// a signature (Depot does not check tags' signatures).
 func unsignedVerification() *verificationDTO {
 	return &verificationDTO{Reason: commitReasonNotSigned}
 }
 
 // toVerification renders what the use cases found of a commit's
-// signature; the signer is named as Gitea's ToVerification does: account
-// name, display name, and the address the key vouched for.
+// signature (nil: unsigned); the signer is named as Gitea's ToVerification
+// does: account name, display name, and the address the key vouched for.
 func toVerification(v *content.CommitVerification) *verificationDTO {
+	if v == nil {
+		return unsignedVerification()
+	}
 	d := &verificationDTO{Verified: v.Verified, Reason: v.Reason, Signature: v.Signature, Payload: v.Payload}
 	if v.Signer != nil {
 		name := v.Signer.FullName

@@ -168,7 +168,7 @@ func (s repoBranches) toBranch(a *repos.Access, view repos.View, b content.Branc
 		Commit: &refPayloadCommitDTO{
 			ID: c.ID, Message: c.Message, URL: s.repoWebURL(a.Repo) + "/commit/" + c.ID,
 			Author: payloadUser(c.Author, b.Author), Committer: payloadUser(c.Committer, b.Committer),
-			Verification: unsignedVerification(), Timestamp: c.Author.When,
+			Verification: toVerification(b.Verification), Timestamp: c.Author.When,
 		},
 		StatusCheckContexts: []string{},
 		UserCanPush:         canWrite,

@@ -106,7 +106,7 @@ func (s repoChanges) deleteFile(q *request) error {
 		return err
 	}
 	q.json(http.StatusOK, fileDeleteResponseDTO{
-		Commit: s.toFileCommit(q.repo, res.Commit), Verification: unsignedVerification(),
+		Commit: s.toFileCommit(q.repo, res.Commit), Verification: toVerification(res.Verification),
 	})
 	return nil
 }
@@ -154,7 +154,7 @@ func (s repoChanges) applyDiffPatch(q *request) error {
 		return err
 	}
 	q.json(http.StatusCreated, fileResponseDTO{
-		Commit: s.toFileCommit(q.repo, res.Commit), Verification: unsignedVerification(),
+		Commit: s.toFileCommit(q.repo, res.Commit), Verification: toVerification(res.Verification),
 	})
 	return nil
 }
@@ -326,7 +326,7 @@ func (s repoChanges) toFileCommit(a *repos.Access, c ports.GitCommitInfo) *fileC
 
 // toFileResponse renders a write of one file.
 func (s repoChanges) toFileResponse(a *repos.Access, res *content.ChangeResult) fileResponseDTO {
-	d := fileResponseDTO{Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification()}
+	d := fileResponseDTO{Commit: s.toFileCommit(a, res.Commit), Verification: toVerification(res.Verification)}
 	if len(res.Entries) > 0 && res.Entries[0] != nil {
 		c := s.toContents(a, res.Revision, *res.Entries[0], true)
 		d.Content = &c
@@ -338,7 +338,7 @@ func (s repoChanges) toFileResponse(a *repos.Access, res *content.ChangeResult) 
 func (s repoChanges) toFilesResponse(a *repos.Access, res *content.ChangeResult) filesResponseDTO {
 	d := filesResponseDTO{
 		Files:  make([]*contentsDTO, len(res.Entries)),
-		Commit: s.toFileCommit(a, res.Commit), Verification: unsignedVerification(),
+		Commit: s.toFileCommit(a, res.Commit), Verification: toVerification(res.Verification),
 	}
 	for i, e := range res.Entries {
 		if e != nil {

@@ -91,6 +91,33 @@ func (s *Storage) CommitDetail(ctx context.Context, p ports.RepoPath, ref string
 	return d, err
 }
 
+// CommitSignatures reads the signatures of ids' commits from one open
+// repository (ports.GitHistory).
+func (s *Storage) CommitSignatures(ctx context.Context, p ports.RepoPath, ids []string) (map[string]*ports.CommitSignature, error) {
+	out := make(map[string]*ports.CommitSignature, len(ids))
+	err := s.withRepo(ctx, p, func(repo *git.Repository) error {
+		for _, id := range ids {
+			if _, done := out[id]; done {
+				continue
+			}
+			c, err := lookupCommit(repo, id)
+			if err != nil {
+				return err
+			}
+			d, err := commitDetail(repo, c, ports.CommitExtras{Signature: true})
+			c.Free()
+			if err != nil {
+				return err
+			}
+			if d.Signature != nil {
+				out[id] = d.Signature
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // CompareCommits lists what head has that base has not (ports.GitHistory).
 func (s *Storage) CompareCommits(ctx context.Context, p ports.RepoPath, base, head string, direct bool, extras ports.CommitExtras) (ports.CommitComparison, error) {
 	var cmp ports.CommitComparison

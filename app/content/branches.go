@@ -38,6 +38,8 @@ const (
 type BranchView struct {
 	ports.GitBranch
 	Author, Committer *user.User
+	// Verification is what Gitea says of the head commit's signature.
+	Verification *CommitVerification
 }
 
 // CreateBranchInput is Gitea's CreateBranchRepoOption.
@@ -54,7 +56,7 @@ func (s Branches) List(ctx context.Context, a *repos.Access, opts ports.ListOpti
 	if err != nil {
 		return nil, 0, err
 	}
-	views, err := s.branchViews(ctx, list)
+	views, err := s.branchViews(ctx, a, list)
 	return views, total, err
 }
 
@@ -64,7 +66,7 @@ func (s Branches) Get(ctx context.Context, a *repos.Access, name string) (Branch
 	if err != nil {
 		return BranchView{}, err
 	}
-	views, err := s.branchViews(ctx, []ports.GitBranch{b})
+	views, err := s.branchViews(ctx, a, []ports.GitBranch{b})
 	if err != nil {
 		return BranchView{}, err
 	}
@@ -72,21 +74,20 @@ func (s Branches) Get(ctx context.Context, a *repos.Access, name string) (Branch
 }
 
 // branchViews finds the accounts behind the head commits' addresses, in
-// one query.
-func (s Branches) branchViews(ctx context.Context, list []ports.GitBranch) ([]BranchView, error) {
-	emails := make([]string, 0, 2*len(list))
-	for _, b := range list {
-		emails = append(emails, b.Commit.Author.Email, b.Commit.Committer.Email)
+// one query, and what Gitea says of their signatures.
+func (s Branches) branchViews(ctx context.Context, a *repos.Access, list []ports.GitBranch) ([]BranchView, error) {
+	heads := make([]ports.GitCommitInfo, len(list))
+	for i, b := range list {
+		heads[i] = b.Commit
 	}
-	users, err := s.usersByEmails(ctx, emails)
+	views, err := Commits(s).verified(ctx, a, heads)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]BranchView, 0, len(list))
-	for _, b := range list {
-		out = append(out, BranchView{GitBranch: b,
-			Author:    users[strings.ToLower(b.Commit.Author.Email)],
-			Committer: users[strings.ToLower(b.Commit.Committer.Email)]})
+	out := make([]BranchView, len(list))
+	for i, b := range list {
+		out[i] = BranchView{GitBranch: b, Author: views[i].AuthorUser, Committer: views[i].CommitterUser,
+			Verification: views[i].Verification}
 	}
 	return out, nil
 }
@@ -149,7 +150,7 @@ func (s Branches) Create(ctx context.Context, a *repos.Access, in CreateBranchIn
 		return BranchView{}, refConflictMessage(err, refMsgBranchExists)
 	}
 	// A create event for the new branch is sent here once webhooks exist.
-	views, err := s.branchViews(ctx, []ports.GitBranch{b})
+	views, err := s.branchViews(ctx, a, []ports.GitBranch{b})
 	if err != nil {
 		return BranchView{}, err
 	}

@@ -36,6 +36,8 @@ type ChangeResult struct {
 	// Revision is the branch written, at the new commit.
 	Revision ports.GitRevision
 	Commit   ports.GitCommitInfo
+	// Verification is what Gitea says of the new commit's signature.
+	Verification *CommitVerification
 	// Entries are the files now at the changes' paths, in order; nil for a
 	// deletion (and empty for a diff patch).
 	Entries []*ports.GitEntry
@@ -174,9 +176,17 @@ func (s Changes) recordChange(ctx context.Context, a *repos.Access, res ports.Gi
 	}
 	// The push webhook event for this commit is queued here once webhook
 	// delivery exists (another issue).
-	return &ChangeResult{
+	out := &ChangeResult{
 		Revision: ports.GitRevision{Kind: ports.RevisionBranch, Name: res.Branch, CommitID: res.Commit.ID},
 		Commit:   res.Commit,
 		Entries:  res.Entries,
-	}, nil
+	}
+	// The commit is written: a failure to read its signature back only
+	// leaves it shown as unsigned.
+	if views, err := Commits(s).verified(ctx, a, []ports.GitCommitInfo{res.Commit}); err != nil {
+		s.log.Warn("new commit's signature not read", "repo", a.Repo.ID, "commit", res.Commit.ID, "err", err)
+	} else {
+		out.Verification = views[0].Verification
+	}
+	return out, nil
 }

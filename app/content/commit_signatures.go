@@ -9,9 +9,9 @@ import (
 )
 
 // FirstUnverified returns the id of the first of list whose signature is
-// not verified, "" when every one is: verified against its committer's
-// keys as the commits API says (verify), or made by serverKey, the public
-// key Depot signs its own commits with (nil when it signs none). It is the
+// not verified, "" when every one is, as the commits API says (verify):
+// made by one of its committer's keys or by serverKey, the public key
+// Depot signs its own commits with (nil when it signs none). It is the
 // check of the branch protection's "require signed commits".
 func (s Commits) FirstUnverified(ctx context.Context, list []ports.CommitDetail, serverKey []byte) (string, error) {
 	addrs := make([]string, 0, len(list))
@@ -27,10 +27,7 @@ func (s Commits) FirstUnverified(ctx context.Context, list []ports.CommitDetail,
 		if c.Signature == nil {
 			return c.ID, nil
 		}
-		if s.users != nil && s.users.GPGKeys().SignedWith(serverKey, c.Signature.Signature, c.Signature.Payload) {
-			continue
-		}
-		v, err := s.verify(ctx, c, accounts[strings.ToLower(c.Committer.Email)], keys)
+		v, err := s.verify(ctx, c, accounts[strings.ToLower(c.Committer.Email)], keys, serverKey)
 		if err != nil {
 			return "", err
 		}

@@ -170,6 +170,24 @@ func (s Commits) WriteDiff(ctx context.Context, a *repos.Access, ref string, for
 	return s.git.WriteCommitDiff(ctx, pathOf(a.Repo), ref, format, w)
 }
 
+// verified is list, commits of a's repository, with their accounts and
+// what Gitea says of their signatures (read together from Git).
+func (s Commits) verified(ctx context.Context, a *repos.Access, list []ports.GitCommitInfo) ([]CommitView, error) {
+	ids := make([]string, len(list))
+	for i, c := range list {
+		ids[i] = c.ID
+	}
+	sigs, err := s.git.CommitSignatures(ctx, pathOf(a.Repo), ids)
+	if err != nil {
+		return nil, err
+	}
+	details := make([]ports.CommitDetail, len(list))
+	for i, c := range list {
+		details[i] = ports.CommitDetail{GitCommitInfo: c, Signature: sigs[c.ID]}
+	}
+	return s.withAccounts(ctx, details, true)
+}
+
 // withAccounts finds the accounts of the commits' addresses in one query
 // and, when asked, what Gitea would say of their signatures.
 func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, verification bool) ([]CommitView, error) {
@@ -183,6 +201,10 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 	}
 	out := make([]CommitView, len(list))
 	keys := map[int64]*users.CommitKeys{} // each committer's keys, read once
+	var serverKey []byte
+	if verification {
+		serverKey = s.serverKey()
+	}
 	for i, c := range list {
 		out[i] = CommitView{
 			CommitDetail:  c,
@@ -190,7 +212,7 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 			CommitterUser: accounts[strings.ToLower(c.Committer.Email)],
 		}
 		if verification {
-			v, err := s.verify(ctx, c, out[i].CommitterUser, keys)
+			v, err := s.verify(ctx, c, out[i].CommitterUser, keys, serverKey)
 			if err != nil {
 				return nil, err
 			}
@@ -201,37 +223,55 @@ func (s Commits) withAccounts(ctx context.Context, list []ports.CommitDetail, ve
 }
 
 // verify says what Gitea says of a commit's signature: an unsigned commit
-// is not signed; a signed one without a committer account has none; a
-// signature one of the committer's GPG keys made, a key that may vouch for
-// the committer address, verifies it; otherwise no key was found.
+// is not signed; a signature one of the committer's keys made, a key that
+// may vouch for the committer address, verifies it; so does one made by
+// serverKey, the key Depot signs its own commits with (nil when it signs
+// none), in the name Depot signs as (site.Settings.SigningIdentity).
+// Otherwise the committer has no account or no key was found.
 // keys caches the committers' keys, read once per listing.
-func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *user.User, keys map[int64]*users.CommitKeys) (CommitVerification, error) {
+func (s Commits) verify(ctx context.Context, c ports.CommitDetail, committer *user.User, keys map[int64]*users.CommitKeys,
+	serverKey []byte) (CommitVerification, error) {
 	sig := c.Signature
-	switch {
-	case sig == nil:
+	if sig == nil {
 		return CommitVerification{Reason: commitReasonNotSigned}, nil
-	case committer == nil:
-		return CommitVerification{Reason: commitReasonNoCommitterAccount, Signature: sig.Signature, Payload: sig.Payload}, nil
 	}
 	v := CommitVerification{Reason: commitReasonNoKeyFound, Signature: sig.Signature, Payload: sig.Payload}
+	if committer == nil {
+		v.Reason = commitReasonNoCommitterAccount
+	}
 	if s.users == nil {
 		return v, nil
 	}
-	ck := keys[committer.ID]
-	if ck == nil {
-		var err error
-		if ck, err = s.users.GPGKeys().CommitKeys(ctx, committer.ID); err != nil {
-			return v, err
+	if committer != nil {
+		ck := keys[committer.ID]
+		if ck == nil {
+			var err error
+			if ck, err = s.users.GPGKeys().CommitKeys(ctx, committer.ID); err != nil {
+				return v, err
+			}
+			keys[committer.ID] = ck
 		}
-		keys[committer.ID] = ck
+		if keyID := ck.Signer(c.Committer.Email, sig.Signature, sig.Payload); keyID != "" {
+			v.Verified, v.Reason = true, committer.Name+" / "+keyID
+			v.Signer, v.SignerEmail = committer, c.Committer.Email
+			return v, nil
+		}
 	}
-	keyID := ck.Signer(c.Committer.Email, sig.Signature, sig.Payload)
-	if keyID == "" {
-		return v, nil
+	if keyID := s.users.GPGKeys().ServerSigner(serverKey, sig.Signature, sig.Payload); keyID != "" {
+		name, email := s.settings.SigningIdentity()
+		v.Verified, v.Reason = true, name+" / "+keyID
+		v.Signer, v.SignerEmail = &user.User{Name: name}, email
 	}
-	v.Verified, v.Reason = true, committer.Name+" / "+keyID
-	v.Signer, v.SignerEmail = committer, c.Committer.Email
 	return v, nil
+}
+
+// serverKey is the public key Depot signs its own commits with, nil when
+// it signs none.
+func (s Commits) serverKey() []byte {
+	if s.signingKey == nil {
+		return nil
+	}
+	return s.signingKey()
 }
 
 // cleanHistoryPath checks a path filter: surrounding slashes are dropped,

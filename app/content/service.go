@@ -32,8 +32,10 @@ type Service struct {
 	clock  ports.Clock
 	events ports.Events
 	users  *users.Service
-	// signsCommits reports whether Depot signs the commits it writes.
+	// signsCommits reports whether Depot signs the commits it writes;
+	// signingKey is the public key it signs them with.
 	signsCommits func() bool
+	signingKey   func() []byte
 	repos        *repos.Service
 	settings     site.Settings
 	log          *slog.Logger
@@ -60,7 +62,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, 
 		settings: settings, log: log, releasePages: &releasePageCache{}}
 	ts.OnPush(Releases{s}.recordPush)
 	ts.VerifyCommitsWith(Commits{s}.FirstUnverified)
-	s.signsCommits = ts.SignsCommits
+	s.signsCommits, s.signingKey = ts.SignsCommits, ts.SigningKey
 	return s
 }
 

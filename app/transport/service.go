@@ -61,6 +61,15 @@ type CommitVerifier func(ctx context.Context, list []ports.CommitDetail, serverK
 // (merges, files written through the API) with its own OpenPGP key.
 func (s *Service) SignsCommits() bool { return s.inspect != nil && len(s.inspect.SigningKey()) > 0 }
 
+// SigningKey is the armoured public key Depot signs its own commits with,
+// nil when it signs none.
+func (s *Service) SigningKey() []byte {
+	if s.inspect == nil {
+		return nil
+	}
+	return s.inspect.SigningKey()
+}
+
 // VerifyCommitsWith sets the check of pushed commits' signatures; call it
 // while wiring. Without one, a branch requiring signed commits takes no
 // commit for verified.

@@ -85,13 +85,16 @@ func (k *CommitKeys) Signer(committerEmail, signature, payload string) string {
 	return ""
 }
 
-// SignedWith reports whether signature over payload was made by the
-// armoured OpenPGP public key (Depot's own signing key, which vouches for
-// the commits Depot writes).
-func (s GPGKeys) SignedWith(armored []byte, signature, payload string) bool {
+// ServerSigner returns the id of the key that made signature over payload
+// when it is the armoured OpenPGP public key given (Depot's own signing
+// key, which vouches for the commits Depot writes), "" otherwise.
+func (s GPGKeys) ServerSigner(armored []byte, signature, payload string) string {
 	if s.gpg == nil || len(armored) == 0 || strings.HasPrefix(strings.TrimSpace(signature), sshSignaturePrefix) {
-		return false
+		return ""
 	}
 	id, err := s.gpg.SignerOf(string(armored), signature, []string{payload})
-	return err == nil && id != ""
+	if err != nil {
+		return ""
+	}
+	return id
 }

@@ -2,7 +2,10 @@
 // without signing in, which features are on, paging and size limits.
 package site
 
-import "time"
+import (
+	"net/url"
+	"time"
+)
 
 // Settings are the administrator's choices that change what callers may do.
 // They are plain values; the command line fills them from flags, environment and file.
@@ -155,6 +158,24 @@ type CommitSigning struct {
 
 // Enabled reports whether commits are signed.
 func (c CommitSigning) Enabled() bool { return c.Key == SigningDefault }
+
+// SigningIdentity is the name and address of the key that signs Depot's
+// commits: those configured, else the site's name and noreply@ the site's
+// host. Commits that key signed are shown as verified by this identity.
+func (s Settings) SigningIdentity() (name, email string) {
+	name, email = s.Signing.Name, s.Signing.Email
+	if name == "" {
+		name = s.Name
+	}
+	if email == "" {
+		host := "localhost"
+		if u, err := url.Parse(s.BaseURL); err == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+		email = "noreply@" + host
+	}
+	return name, email
+}
 
 // Defaults returns Gitea's defaults where Gitea has one.
 func Defaults() Settings {
