@@ -50,6 +50,33 @@ type Events interface {
 	// ReleaseChanged is called in the transaction that writes a release
 	// (published, updated or deleted through the API).
 	ReleaseChanged(ctx context.Context, tx Stores, e ReleaseEvent) error
+	// RepositoryMoved is called in the transaction that renames a
+	// repository or transfers it to another owner.
+	RepositoryMoved(ctx context.Context, tx Stores, e RepoMoveEvent) error
+	// MirrorSynced is called in the transaction that records a pull
+	// mirror's successful sync, with the refs the sync changed.
+	MirrorSynced(ctx context.Context, tx Stores, e MirrorSyncEvent) error
+}
+
+// RepoMoveEvent is a repository renamed or transferred.
+type RepoMoveEvent struct {
+	// Repo is the repository as it is now (new name, new owner).
+	Repo *repository.Repository
+	// SenderID is who renamed it, or who completed the transfer.
+	SenderID int64
+	// OldOwnerID, OldOwner and OldName say where it was; a transfer
+	// changes the owner, a rename the name.
+	OldOwnerID        int64
+	OldOwner, OldName string
+}
+
+// Transferred reports whether the move changed the repository's owner.
+func (e RepoMoveEvent) Transferred() bool { return e.Repo != nil && e.OldOwnerID != e.Repo.Owner.ID }
+
+// MirrorSyncEvent is a pull mirror's sync that changed refs.
+type MirrorSyncEvent struct {
+	Repo    *repository.Repository
+	Changes []repository.RefChange
 }
 
 // ReleaseEvent is a release published, updated or deleted.

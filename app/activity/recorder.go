@@ -56,35 +56,86 @@ func (r *Recorder) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEven
 		if err != nil {
 			return err
 		}
-		var list []*activity.Activity
-		for _, c := range e.Changes {
-			a := &activity.Activity{UserID: e.PusherID, ActUserID: e.PusherID, RepoID: repo.ID, RepoOwnerID: repo.Owner.ID,
-				RefName: c.Ref, IsPrivate: repo.Private, Created: r.clock.Now()}
-			switch {
-			case c.IsBranch() && c.IsDelete():
-				a.OpType = activity.OpDeleteBranch
-			case c.IsBranch():
-				a.OpType = activity.OpCommitRepo
-				pc := pushContent{Commits: []any{}, HeadCommit: map[string]any{"Sha1": c.NewID}}
-				if !c.IsCreate() {
-					pc.CompareURL = e.Owner + "/" + e.Repo + "/compare/" + c.OldID + "..." + c.NewID
-				}
-				b, _ := json.Marshal(pc)
-				a.Content = string(b)
-			case c.IsTag() && c.IsDelete():
-				a.OpType = activity.OpDeleteTag
-			case c.IsTag():
-				a.OpType = activity.OpPushTag
-			default:
-				continue
-			}
-			list = append(list, a)
-		}
-		if err := tx.Activities.Add(ctx, list); err != nil {
+		if err := r.recordRefs(ctx, tx, repo, e.PusherID, e.Changes, pushOps); err != nil {
 			return err
 		}
 	}
 	return r.next.Pushed(ctx, tx, e)
+}
+
+// refOps names the operation of each kind of ref change; "" records none.
+type refOps struct {
+	branchCreate, branchUpdate, branchDelete, tagWrite, tagDelete activity.OpType
+}
+
+var (
+	// pushOps are a push's: commit_repo for branches moved or created.
+	pushOps = refOps{branchCreate: activity.OpCommitRepo, branchUpdate: activity.OpCommitRepo,
+		branchDelete: activity.OpDeleteBranch, tagWrite: activity.OpPushTag, tagDelete: activity.OpDeleteTag}
+	// mirrorOps are a mirror sync's, as Gitea's mirror notifier names them.
+	mirrorOps = refOps{branchCreate: activity.OpMirrorSyncCreate, branchUpdate: activity.OpMirrorSyncPush,
+		branchDelete: activity.OpMirrorSyncDelete, tagWrite: activity.OpMirrorSyncCreate, tagDelete: activity.OpMirrorSyncDelete}
+)
+
+// recordRefs records one activity per branch or tag change, by actor;
+// moved branches carry Gitea's push content (head commit, compare link).
+func (r *Recorder) recordRefs(ctx context.Context, tx ports.Stores, repo *repository.Repository, actor int64,
+	changes []repository.RefChange, ops refOps) error {
+	var list []*activity.Activity
+	for _, c := range changes {
+		a := &activity.Activity{UserID: actor, ActUserID: actor, RepoID: repo.ID, RepoOwnerID: repo.Owner.ID,
+			RefName: c.Ref, IsPrivate: repo.Private, Created: r.clock.Now()}
+		switch {
+		case c.IsBranch() && c.IsDelete():
+			a.OpType = ops.branchDelete
+		case c.IsBranch():
+			a.OpType = ops.branchUpdate
+			if c.IsCreate() {
+				a.OpType = ops.branchCreate
+			}
+			pc := pushContent{Commits: []any{}, HeadCommit: map[string]any{"Sha1": c.NewID}}
+			if !c.IsCreate() {
+				pc.CompareURL = repo.Owner.Name + "/" + repo.Name + "/compare/" + c.OldID + "..." + c.NewID
+			}
+			b, _ := json.Marshal(pc)
+			a.Content = string(b)
+		case c.IsTag() && c.IsDelete():
+			a.OpType = ops.tagDelete
+		case c.IsTag():
+			a.OpType = ops.tagWrite
+		}
+		if a.OpType != "" {
+			list = append(list, a)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	return tx.Activities.Add(ctx, list)
+}
+
+// MirrorSynced records the refs a mirror sync changed, by the mirror's
+// owner, as Gitea's mirror_sync_* records.
+func (r *Recorder) MirrorSynced(ctx context.Context, tx ports.Stores, e ports.MirrorSyncEvent) error {
+	if e.Repo != nil && len(e.Changes) > 0 {
+		if err := r.recordRefs(ctx, tx, e.Repo, e.Repo.Owner.ID, e.Changes, mirrorOps); err != nil {
+			return err
+		}
+	}
+	return r.next.MirrorSynced(ctx, tx, e)
+}
+
+// RepositoryMoved records rename_repo (content: the old name) or
+// transfer_repo (content: the old owner/name), as Gitea does.
+func (r *Recorder) RepositoryMoved(ctx context.Context, tx ports.Stores, e ports.RepoMoveEvent) error {
+	op, content := activity.OpRenameRepo, e.OldName
+	if e.Transferred() {
+		op, content = activity.OpTransferRepo, e.OldOwner+"/"+e.OldName
+	}
+	if err := r.record(ctx, tx, e.Repo, e.SenderID, op, "", content, 0); err != nil {
+		return err
+	}
+	return r.next.RepositoryMoved(ctx, tx, e)
 }
 
 // RepositoryCreated records create_repo (a fork's too, by its creator).
@@ -149,8 +200,17 @@ func (r *Recorder) issueOp(ctx context.Context, tx ports.Stores, e ports.IssueEv
 	return "", "", 0, nil
 }
 
-// WikiChanged hands the event on.
+// WikiChanged records edit_wiki (a page created or edited) or delete_wiki,
+// with the page as the ref name and the commit message as the content:
+// Depot's own operations, as Gitea records no wiki activity.
 func (r *Recorder) WikiChanged(ctx context.Context, tx ports.Stores, e ports.WikiEvent) error {
+	op := activity.OpEditWiki
+	if e.Action == "deleted" {
+		op = activity.OpDeleteWiki
+	}
+	if err := r.record(ctx, tx, e.Repo, e.SenderID, op, e.Page, e.Comment, 0); err != nil {
+		return err
+	}
 	return r.next.WikiChanged(ctx, tx, e)
 }
 

@@ -37,6 +37,12 @@ func (e *recordedEvents) RepositoryDeleted(context.Context, ports.Stores, ports.
 func (e *recordedEvents) WikiChanged(context.Context, ports.Stores, ports.WikiEvent) error {
 	return nil
 }
+func (e *recordedEvents) RepositoryMoved(context.Context, ports.Stores, ports.RepoMoveEvent) error {
+	return nil
+}
+func (e *recordedEvents) MirrorSynced(context.Context, ports.Stores, ports.MirrorSyncEvent) error {
+	return nil
+}
 func (e *recordedEvents) ReleaseChanged(context.Context, ports.Stores, ports.ReleaseEvent) error {
 	return nil
 }

@@ -141,6 +141,7 @@ func (s *Service) tickPull(ctx context.Context, p syncPayload) error {
 func (s *Service) syncPull(ctx context.Context, r *repository.Repository, m *ports.Mirror) error {
 	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
 	remote, err := s.remote(m.RemoteURL, m.Credentials, pullLabel(r.ID))
+	before, beforeOK := s.refState(ctx, p)
 	var head string
 	if err == nil {
 		fctx, cancel := withSyncTimeout(ctx)
@@ -162,6 +163,10 @@ func (s *Service) syncPull(ctx context.Context, r *repository.Repository, m *por
 	if err != nil {
 		s.log.Warn("mirror sync failed", "repo", r.FullName(), "err", msg)
 	}
+	var changes []repository.RefChange
+	if after, ok := s.refState(ctx, p); ok && beforeOK && msg == "" {
+		changes = repository.DiffRefs(before, after)
+	}
 	now := s.clock.Now()
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if msg != "" {
@@ -170,6 +175,29 @@ func (s *Service) syncPull(ctx context.Context, r *repository.Repository, m *por
 		if err := tx.Mirrors.RecordSync(ctx, r.ID, now, ""); err != nil {
 			return errs.IgnoreNotFound(err)
 		}
-		return s.record(ctx, tx, r.ID, st)
+		if err := s.record(ctx, tx, r.ID, st); err != nil {
+			return err
+		}
+		if len(changes) == 0 || s.events == nil {
+			return nil
+		}
+		return s.events.MirrorSynced(ctx, tx, ports.MirrorSyncEvent{Repo: r, Changes: changes})
 	})
+}
+
+// refState maps the branches and tags of p to their object ids; false
+// when they cannot be read (the sync then reports no ref changes).
+func (s *Service) refState(ctx context.Context, p ports.RepoPath) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, prefix := range []string{repository.BranchPrefix, repository.TagPrefix} {
+		refs, err := s.content.ListRefs(ctx, p, prefix)
+		if err != nil && !errors.Is(err, errs.ErrNotFound) {
+			s.log.Warn("mirror refs not read", "repo", p.Owner+"/"+p.Name, "err", err)
+			return nil, false
+		}
+		for _, ref := range refs {
+			out[ref.Name] = ref.ObjectID
+		}
+	}
+	return out, true
 }

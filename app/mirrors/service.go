@@ -52,16 +52,18 @@ type Service struct {
 	secrets ports.SecretGenerator
 	clock   ports.Clock
 	jobs    *jobs.Runner
-	log     *slog.Logger
+	// events hears of the refs each sync changed (feeds, webhooks).
+	events ports.Events
+	log    *slog.Logger
 }
 
 // NewService builds the mirror use cases, registers their job handlers and
 // hooks the pull mirrors' schedule into repository edits.
 func NewService(stores ports.Stores, tx ports.Transactor, rs *repos.Service, git ports.GitStorage,
 	content ports.GitContent, remotes ports.GitRemotes, out ports.Outbound, source ports.MigrationSource, box ports.SecretBox,
-	secrets ports.SecretGenerator, clock ports.Clock, runner *jobs.Runner, log *slog.Logger) *Service {
+	secrets ports.SecretGenerator, clock ports.Clock, runner *jobs.Runner, events ports.Events, log *slog.Logger) *Service {
 	s := &Service{stores: stores, tx: tx, repos: rs, git: git, content: content, remotes: remotes, out: out,
-		source: source, box: box, secrets: secrets, clock: clock, jobs: runner, log: log}
+		source: source, box: box, secrets: secrets, clock: clock, jobs: runner, events: events, log: log}
 	opts := jobs.KindOptions{MaxAttempts: 3, Concurrency: 2, Lease: syncLease}
 	runner.Handle(KindPullSync, opts, s.runPullSync)
 	runner.Handle(KindPushSync, opts, s.runPushSync)

@@ -66,7 +66,14 @@ func (s *Service) Edit(ctx context.Context, a *Access, in EditInput) (*repositor
 		return tx.Watches.PruneRepo(ctx, r.ID)
 	}
 	if r.Name != old.Name {
-		if err := s.rename(ctx, old, &r, after); err != nil {
+		renamed := func(ctx context.Context, tx ports.Stores) error {
+			if err := after(ctx, tx); err != nil {
+				return err
+			}
+			return s.events.RepositoryMoved(ctx, tx, ports.RepoMoveEvent{Repo: &r, SenderID: a.Caller.UserID(),
+				OldOwnerID: old.Owner.ID, OldOwner: old.Owner.Name, OldName: old.Name})
+		}
+		if err := s.rename(ctx, old, &r, renamed); err != nil {
 			return nil, err
 		}
 	} else if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {

@@ -9,12 +9,14 @@ import (
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 )
 
 // Repository transfers: an offer to another user waits for that user; a
-// transfer the caller administers both ends of (a site admin, or to itself)
-// happens at once; blocked recipients, organisations the caller does not
-// administer, the current owner and a taken name are refused. (Who may start
+// transfer the caller administers both ends of (a site admin, or to itself,
+// or to an organisation it may create repositories in) happens at once;
+// blocked recipients, other organisations, the current owner and a taken
+// name are refused. (Who may start
 // a transfer at all, the owner, is the route's access code.)
 func TestTransferPolicyOfferWaitsForTheRecipient(t *testing.T) {
 	is := is.New(t)
@@ -112,23 +114,33 @@ func TestTransferPolicyBlockedRecipientRefuses(t *testing.T) {
 	is.Equal(w.stored(r.ID).PendingTransferTo, int64(0))
 }
 
-func TestTransferPolicyOrganisationNeedsAnAdministrator(t *testing.T) {
+func TestTransferPolicyOrganisationTakesWhatItsCreatorsBring(t *testing.T) {
 	is := is.New(t)
 	w := newWorld(t)
-	alice, root := w.User("alice"), w.User("root", admin)
+	alice, bob, carol, root := w.User("alice"), w.User("bob"), w.User("carol"), w.User("root", admin)
 	o := w.org("acme", alice)
-	r := w.repo(alice, "tool")
+	w.team(o, "makers", permission.ModeWrite, true, bob)
+	w.team(o, "readers", permission.ModeRead, false, carol)
 
-	// Even an owner of the organisation does not offer to it: Gitea's 403.
-	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(alice, r), o.Name)
+	// A member who may not create repositories in the organisation cannot
+	// offer one to it: 403, nothing moves.
+	r := w.repo(carol, "tool")
+	_, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(carol, r), o.Name)
 	is.True(errors.Is(err, errs.ErrForbidden))
-	is.Equal(w.stored(r.ID).Owner.ID, alice.ID)
+	is.Equal(w.stored(r.ID).Owner.ID, carol.ID)
 
-	// A site administrator moves it at once.
-	res, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(root, r), o.Name)
-	is.NoErr(err)
-	is.True(!res.Pending)
-	is.Equal(w.stored(r.ID).Owner.ID, o.ID)
+	// An owner, a member of a team that creates repositories and a site
+	// administrator each move one at once, as Gitea's StartRepositoryTransfer.
+	for _, u := range []*user.User{alice, bob, root} {
+		r := w.repo(u, "tool-"+u.Name)
+		if u == root {
+			r = w.repo(carol, "tool-of-carol")
+		}
+		res, err := w.svc.Transfers().Start(w.Ctx, w.mustOpen(u, r), o.Name)
+		is.NoErr(err)
+		is.True(!res.Pending)
+		is.Equal(w.stored(r.ID).Owner.ID, o.ID)
+	}
 }
 
 func TestTransferPolicyRefusesCurrentOwnerTakenNameAndUnknownUser(t *testing.T) {

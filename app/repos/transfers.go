@@ -24,9 +24,10 @@ type TransferResult struct {
 	Pending bool
 }
 
-// Start offers a to newOwner, or moves it at once when the caller
-// administers the recipient (itself, or as a site admin): Gitea answers 202
-// for a done transfer and 201 for a pending one.
+// Start offers a to newOwner, or moves it at once when the caller may put
+// repositories there (itself, as a site admin, or an organisation it owns
+// or may create repositories in, as Gitea's StartRepositoryTransfer): Gitea
+// answers 202 for a done transfer and 201 for a pending one.
 func (s Transfers) Start(ctx context.Context, a *Access, newOwner string) (*TransferResult, error) {
 	if newOwner == "" {
 		return nil, errs.Invalid("Required", "NewOwner")
@@ -54,15 +55,16 @@ func (s Transfers) Start(ctx context.Context, a *Access, newOwner string) (*Tran
 		return nil, err
 	}
 	if s.administers(a.Caller, to) {
-		r, err := s.move(ctx, a.Repo, to)
-		if err != nil {
-			return nil, err
-		}
-		return &TransferResult{Repo: r}, nil
+		return s.moveNow(ctx, a, to)
 	}
 	// Gitea's 403: one may not offer a repository to an account that blocks one.
 	if err := s.users.CheckNotBlocked(ctx, a.Caller.User, to.ID); err != nil {
 		return nil, err
+	}
+	if direct, err := s.createsIn(ctx, a.Caller, to); err != nil {
+		return nil, err
+	} else if direct {
+		return s.moveNow(ctx, a, to)
 	}
 	if to.Kind == user.KindOrganization {
 		return nil, errs.Forbidden("Must be an organization owner")
@@ -73,6 +75,28 @@ func (s Transfers) Start(ctx context.Context, a *Access, newOwner string) (*Tran
 		return nil, err
 	}
 	return &TransferResult{Repo: a.Repo, Pending: true}, nil
+}
+
+// moveNow transfers a to at once.
+func (s Transfers) moveNow(ctx context.Context, a *Access, to *user.User) (*TransferResult, error) {
+	r, err := s.move(ctx, a.Repo, to, a.Caller.UserID())
+	if err != nil {
+		return nil, err
+	}
+	return &TransferResult{Repo: r}, nil
+}
+
+// createsIn reports whether u is an organisation c owns or may create
+// repositories in, where a transfer by c happens at once.
+func (s Transfers) createsIn(ctx context.Context, c auth.Caller, u *user.User) (bool, error) {
+	if u.Kind != user.KindOrganization || !c.Signed() {
+		return false, nil
+	}
+	m, err := s.stores.Orgs.Membership(ctx, u.ID, c.UserID())
+	if err != nil {
+		return false, err
+	}
+	return m.IsOwner || m.CanCreateRepo, nil
 }
 
 // administers reports whether c may put repositories into u's account.
@@ -117,7 +141,7 @@ func (s Transfers) Accept(ctx context.Context, a *Access) (*repository.Repositor
 	if err != nil {
 		return nil, err
 	}
-	return s.move(ctx, a.Repo, to)
+	return s.move(ctx, a.Repo, to, a.Caller.UserID())
 }
 
 // Reject drops a's pending transfer.
@@ -134,7 +158,7 @@ func (s Transfers) Reject(ctx context.Context, a *Access) (*repository.Repositor
 // move gives r to a new owner: the Git directory moves first and back again
 // if the database refuses; the old path redirects to the new one; a
 // collaboration of the new owner ends, as the owner needs none.
-func (s Transfers) move(ctx context.Context, r *repository.Repository, to *user.User) (*repository.Repository, error) {
+func (s Transfers) move(ctx context.Context, r *repository.Repository, to *user.User, senderID int64) (*repository.Repository, error) {
 	moved := *r
 	moved.Owner = repository.Owner{ID: to.ID, Name: to.Name, Kind: to.Kind, Visibility: to.Visibility}
 	moved.Updated = s.clock.Now()
@@ -160,7 +184,11 @@ func (s Transfers) move(ctx context.Context, r *repository.Repository, to *user.
 		if err := tx.Collaborators.Remove(ctx, r.ID, to.ID); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
-		return errs.IgnoreNotFound(tx.Transfers.Delete(ctx, r.ID))
+		if err := errs.IgnoreNotFound(tx.Transfers.Delete(ctx, r.ID)); err != nil {
+			return err
+		}
+		return s.events.RepositoryMoved(ctx, tx, ports.RepoMoveEvent{Repo: &moved, SenderID: senderID,
+			OldOwnerID: r.Owner.ID, OldOwner: r.Owner.Name, OldName: r.Name})
 	})
 	s.settleMove(ctx, journal, err)
 	if err != nil {

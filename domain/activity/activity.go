@@ -24,6 +24,15 @@ const (
 	OpDeleteTag         OpType = "delete_tag"
 	OpDeleteBranch      OpType = "delete_branch"
 	OpPublishRelease    OpType = "publish_release"
+	OpRenameRepo        OpType = "rename_repo"
+	OpTransferRepo      OpType = "transfer_repo"
+	OpMirrorSyncPush    OpType = "mirror_sync_push"
+	OpMirrorSyncCreate  OpType = "mirror_sync_create"
+	OpMirrorSyncDelete  OpType = "mirror_sync_delete"
+	// OpEditWiki and OpDeleteWiki are Depot's own: Gitea keeps no record
+	// of wiki edits. The ref name is the page.
+	OpEditWiki   OpType = "edit_wiki"
+	OpDeleteWiki OpType = "delete_wiki"
 )
 
 // Activity is one recorded event.

@@ -1,6 +1,7 @@
 package repository
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -140,6 +141,30 @@ func shownRef(s string) string {
 }
 
 func isZeroID(s string) bool { return strings.Trim(s, "0") == "" }
+
+// zeroID stands for a ref that does not exist, as git's hooks write it.
+const zeroID = "0000000000000000000000000000000000000000"
+
+// DiffRefs lists, ordered by ref name, how refs moved from before to after
+// (full ref name to object id): created, updated and deleted refs, as a
+// push's hooks would report them.
+func DiffRefs(before, after map[string]string) []RefChange {
+	var out []RefChange
+	for ref, id := range after {
+		if old, ok := before[ref]; !ok {
+			out = append(out, RefChange{OldID: zeroID, NewID: id, Ref: ref})
+		} else if old != id {
+			out = append(out, RefChange{OldID: old, NewID: id, Ref: ref})
+		}
+	}
+	for ref, id := range before {
+		if _, ok := after[ref]; !ok {
+			out = append(out, RefChange{OldID: id, NewID: zeroID, Ref: ref})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Ref < out[j].Ref })
+	return out
+}
 
 // IsCreate reports whether the ref did not exist before the push.
 func (c RefChange) IsCreate() bool { return isZeroID(c.OldID) && !isZeroID(c.NewID) }

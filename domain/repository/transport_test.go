@@ -9,10 +9,7 @@ import (
 	"github.com/matryer/is"
 )
 
-const (
-	zeroID = "0000000000000000000000000000000000000000"
-	someID = "1234567890abcdef1234567890abcdef12345678"
-)
+const someID = "1234567890abcdef1234567890abcdef12345678"
 
 func TestParseGitService(t *testing.T) {
 	cases := []struct {
