@@ -46,10 +46,14 @@ func (QuietEvents) RepositoryDeleted(context.Context, ports.Stores, ports.RepoEv
 func (QuietEvents) IssueChanged(context.Context, ports.Stores, ports.IssueEvent) error { return nil }
 
 // RepositoryMoved takes a rename or transfer.
-func (QuietEvents) RepositoryMoved(context.Context, ports.Stores, ports.RepoMoveEvent) error { return nil }
+func (QuietEvents) RepositoryMoved(context.Context, ports.Stores, ports.RepoMoveEvent) error {
+	return nil
+}
 
 // MirrorSynced takes a mirror's sync.
-func (QuietEvents) MirrorSynced(context.Context, ports.Stores, ports.MirrorSyncEvent) error { return nil }
+func (QuietEvents) MirrorSynced(context.Context, ports.Stores, ports.MirrorSyncEvent) error {
+	return nil
+}
 
 // WikiChanged takes a wiki event.
 func (QuietEvents) WikiChanged(context.Context, ports.Stores, ports.WikiEvent) error { return nil }
