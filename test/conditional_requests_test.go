@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
@@ -18,6 +20,7 @@ import (
 // without a body until the repository changes; the tag is per answer, so
 // another caller's tag is no use.
 func TestConditionalRequestsOnARepository(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -74,6 +77,7 @@ func TestConditionalRequestsOnARepository(t *testing.T) {
 // serves, as the site administrator: each JSON answer is tagged and its tag
 // answers 304.
 func TestConditionalRequestsOnEveryStaticGET(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	missing := map[string]bool{}
@@ -125,4 +129,63 @@ func readTSV(t *testing.T, name string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestConditionalRequestsLastModified: an issue, a comment and a milestone
+// say when they last changed; If-Modified-Since at or after that is a 304,
+// a change (a comment, a label, an edit) answers in full again, and
+// If-None-Match, when sent, decides alone. On both backends.
+func TestConditionalRequestsLastModified(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+		createRepo(t, alice, gitea.CreateRepoOption{Name: "polled"})
+		issue := createIssueOK(t, alice, "alice", "polled", gitea.CreateIssueOption{Title: "watched"})
+		c, _, err := alice.CreateIssueComment("alice", "polled", issue.Index, gitea.CreateIssueCommentOption{Body: "first"})
+		is.NoErr(err)
+		m, _, err := alice.CreateMilestone("alice", "polled", gitea.CreateMilestoneOption{Title: "v1"})
+		is.NoErr(err)
+		label, _, err := alice.CreateLabel("alice", "polled", gitea.CreateLabelOption{Name: "bug", Color: "#ff0000"})
+		is.NoErr(err)
+
+		since := func(path, ims string, extra ...string) testserver.Response {
+			t.Helper()
+			return srv.Do("GET", path, nil, append(append(basicAs("alice"), "If-Modified-Since", ims), extra...)...)
+		}
+		issuePath := "/repos/alice/polled/issues/" + strconv.FormatInt(issue.Index, 10)
+		for _, path := range []string{issuePath, "/repos/alice/polled/issues/comments/" + strconv.FormatInt(c.ID, 10),
+			"/repos/alice/polled/milestones/" + strconv.FormatInt(m.ID, 10)} {
+			first := srv.Do("GET", path, nil, basicAs("alice")...)
+			is.Equal(first.Status, http.StatusOK)
+			lm := first.Header.Get("Last-Modified")
+			at, err := http.ParseTime(lm)
+			is.NoErr(err)
+			is.Equal(since(path, lm).Status, http.StatusNotModified)
+			is.Equal(since(path, at.Add(time.Hour).Format(http.TimeFormat)).Status, http.StatusNotModified)
+			is.Equal(since(path, at.Add(-time.Second).Format(http.TimeFormat)).Status, http.StatusOK)
+			// A tag that does not match wins over a date that would.
+			is.Equal(since(path, lm, "If-None-Match", `"other"`).Status, http.StatusOK)
+			// A date Depot cannot read is no condition.
+			is.Equal(since(path, "yesterday").Status, http.StatusOK)
+		}
+
+		// Changes of what the issue shows move its time: a comment, a label.
+		first := srv.Do("GET", issuePath, nil, basicAs("alice")...)
+		lm := first.Header.Get("Last-Modified")
+		time.Sleep(1100 * time.Millisecond) // the header counts seconds
+		_, _, err = alice.CreateIssueComment("alice", "polled", issue.Index, gitea.CreateIssueCommentOption{Body: "second"})
+		is.NoErr(err)
+		after := since(issuePath, lm)
+		is.Equal(after.Status, http.StatusOK)
+		is.True(strings.Contains(string(after.Body), `"comments":2`))
+		lm = after.Header.Get("Last-Modified")
+		time.Sleep(1100 * time.Millisecond)
+		_, _, err = alice.AddIssueLabels("alice", "polled", issue.Index, gitea.IssueLabelsOption{Labels: []int64{label.ID}})
+		is.NoErr(err)
+		after = since(issuePath, lm)
+		is.Equal(after.Status, http.StatusOK)
+		is.True(strings.Contains(string(after.Body), `"bug"`))
+	})
 }

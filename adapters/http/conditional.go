@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Conditional requests (beyond Gitea, as GitHub answers them): every JSON
@@ -22,6 +23,12 @@ import (
 // nobody who can write what an answer shows can make two answers share a
 // tag without knowing the seed. Tags change when the server restarts,
 // which costs a poller one full answer.
+//
+// An answer about one resource whose update time moves with every change
+// of what the answer shows (an issue, a comment, a milestone) also says
+// Last-Modified (not a pull request: its mergeability changes on its own), and a GET whose
+// If-Modified-Since is not older is answered 304, unless it names tags
+// (If-None-Match wins, as RFC 9110 says).
 
 // etagSeed keys the answers' hashes.
 var etagSeed = maphash.MakeSeed()
@@ -35,6 +42,8 @@ const maxConditionalBody = 4 << 20
 type conditionalWriter struct {
 	http.ResponseWriter
 	ifNoneMatch string
+	// ifModifiedSince is the request's If-Modified-Since, "" when absent.
+	ifModifiedSince string
 	// holding is set from a 200 JSON WriteHeader until finish or overflow.
 	holding bool
 	// body is the held answer, a pooled buffer while holding.
@@ -49,7 +58,8 @@ func conditional(w http.ResponseWriter, r *http.Request, signed bool) *condition
 		cc = "private, no-cache"
 	}
 	w.Header().Set("Cache-Control", cc)
-	return &conditionalWriter{ResponseWriter: w, ifNoneMatch: r.Header.Get("If-None-Match")}
+	return &conditionalWriter{ResponseWriter: w, ifNoneMatch: r.Header.Get("If-None-Match"),
+		ifModifiedSince: r.Header.Get("If-Modified-Since")}
 }
 
 // WriteHeader starts holding a 200 JSON answer that no handler tagged.
@@ -131,7 +141,7 @@ func (c *conditionalWriter) finish() {
 	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:]) + `"`
 	h := c.Header()
 	h.Set("ETag", etag)
-	if etagMatches(c.ifNoneMatch, etag) {
+	if etagMatches(c.ifNoneMatch, etag) || c.unmodified() {
 		h.Del("Content-Length")
 		h.Del("Content-Type")
 		c.ResponseWriter.WriteHeader(http.StatusNotModified)
@@ -140,4 +150,26 @@ func (c *conditionalWriter) finish() {
 	h.Set("Content-Length", strconv.Itoa(c.body.Len()))
 	c.ResponseWriter.WriteHeader(http.StatusOK)
 	_, _ = c.ResponseWriter.Write(c.body.Bytes())
+}
+
+// unmodified reports whether the answer's Last-Modified is no later than
+// the request's If-Modified-Since, which counts only without If-None-Match.
+func (c *conditionalWriter) unmodified() bool {
+	if c.ifNoneMatch != "" || c.ifModifiedSince == "" {
+		return false
+	}
+	lm, err := http.ParseTime(c.Header().Get("Last-Modified"))
+	if err != nil {
+		return false
+	}
+	since, err := http.ParseTime(c.ifModifiedSince)
+	return err == nil && !lm.After(since)
+}
+
+// lastModified says when the one resource a GET answers last changed
+// (nothing for a zero time), to the second as the header has it.
+func (q *request) lastModified(t time.Time) {
+	if !t.IsZero() && q.r.Method == http.MethodGet {
+		q.w.Header().Set("Last-Modified", t.UTC().Truncate(time.Second).Format(http.TimeFormat))
+	}
 }

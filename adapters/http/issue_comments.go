@@ -128,6 +128,9 @@ func (s issueComments) getComment(q *request) error {
 	if err != nil {
 		return err
 	}
+	if v != nil && len(v.Comments) == 1 {
+		q.lastModified(v.Comments[0].UpdatedAt)
+	}
 	return s.writeComment(q, http.StatusOK, v)
 }
 

@@ -163,6 +163,7 @@ func (s issueCore) getIssue(q *request) error {
 	if err != nil {
 		return err
 	}
+	q.lastModified(v.Issue.UpdatedAt)
 	q.json(http.StatusOK, s.issueDTO(q.caller, v))
 	return nil
 }

@@ -84,6 +84,7 @@ func (s milestones) getMilestone(q *request) error {
 	if err != nil {
 		return err
 	}
+	q.lastModified(m.UpdatedAt)
 	q.json(http.StatusOK, toMilestoneDTO(m))
 	return nil
 }
