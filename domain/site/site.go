@@ -129,6 +129,8 @@ type Settings struct {
 	Metrics Metrics
 	// APIDocs serve the OpenAPI document and its interactive page.
 	APIDocs APIDocs
+	// Cron configures the periodic tasks, by name (CronTaskNames).
+	Cron map[string]CronTask
 }
 
 // Signing keys Depot knows (Gitea's SIGNING_KEY values).
@@ -180,5 +182,6 @@ func Defaults() Settings {
 		Federation:         Federation{ShareUserStatistics: true},
 		RateLimits:         DefaultRateLimits(),
 		APIDocs:            APIDocs{EnableSwagger: true},
+		Cron:               DefaultCron(),
 	}
 }
