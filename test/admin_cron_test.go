@@ -115,7 +115,7 @@ func TestAdminCron(t *testing.T) {
 			task := waitCronRuns(t, admin, "cleanup_hook_task_table", 1)
 			is.Equal(task.ExecTimes, int64(1))
 			is.True(!task.Prev.Before(started.Truncate(time.Second))) // when the run started
-			is.True(task.Next.Equal(before.Next))                      // the schedule is left as it was
+			is.True(task.Next.Equal(before.Next))                     // the schedule is left as it was
 
 			st := srv.App.DB.Stores()
 			_, err = st.HookDeliveries.Get(context.Background(), old)
