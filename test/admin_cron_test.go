@@ -11,6 +11,7 @@ import (
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
 
+	"github.com/depothq/depot/domain/activity"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/hook"
 	"github.com/depothq/depot/domain/site"
@@ -69,7 +70,12 @@ func waitCronRuns(t *testing.T, c *gitea.Client, name string, runs int64) *gitea
 // the job queue, does the task's work and is counted; site admins only.
 func TestAdminCron(t *testing.T) {
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
-		srv := testserver.Start(t, opts...)
+		srv := testserver.Start(t, append(opts, testserver.WithSettings(func(s *site.Settings) {
+			s.Cron = site.DefaultCron()
+			actions := s.Cron[site.CronDeleteOldActions]
+			actions.OlderThan = time.Hour
+			s.Cron[site.CronDeleteOldActions] = actions
+		}))...)
 		admin := srv.AdminClient()
 		started := time.Now()
 
@@ -77,23 +83,26 @@ func TestAdminCron(t *testing.T) {
 			is := is.New(t)
 			list, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "2")
-			is.Equal(len(list), 2)
+			is.Equal(resp.Header.Get("X-Total-Count"), "3")
+			is.Equal(len(list), 3)
 			is.Equal(list[0].Name, "cleanup_hook_task_table") // by name
 			is.Equal(list[0].Schedule, "@midnight")
-			is.Equal(list[1].Name, "update_mirrors")
-			is.Equal(list[1].Schedule, "@every 10m")
+			is.Equal(list[1].Name, "delete_old_actions")
+			is.Equal(list[1].Schedule, "@every 168h")
+			is.Equal(list[2].Name, "update_mirrors")
+			is.Equal(list[2].Schedule, "@every 10m")
 			for _, task := range list {
 				is.True(task.Prev.IsZero()) // never ran
 				is.Equal(task.ExecTimes, int64(0))
-				is.True(task.Next.After(started)) // scheduled at start
 			}
-			next := list[1].Next.Sub(started)
+			is.True(list[0].Next.After(started)) // scheduled at start
+			is.True(list[1].Next.IsZero())       // off by default, as in Gitea
+			next := list[2].Next.Sub(started)
 			is.True(next > 9*time.Minute && next <= 10*time.Minute+time.Second)
 
-			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 1}})
+			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 2}})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "2")
+			is.Equal(resp.Header.Get("X-Total-Count"), "3")
 			is.Equal(len(page), 1)
 			is.Equal(page[0].Name, "update_mirrors")
 		})
@@ -122,6 +131,31 @@ func TestAdminCron(t *testing.T) {
 			is.True(errors.Is(err, errs.ErrNotFound)) // a week and a day old: deleted
 			_, err = st.HookDeliveries.Get(context.Background(), recent)
 			is.NoErr(err) // six days old: kept
+		})
+
+		t.Run("delete_old_actions deletes old activity records", func(t *testing.T) {
+			is := is.New(t)
+			repo := createRepo(t, admin, gitea.CreateRepoOption{Name: "busy"}) // recorded now
+			st := srv.App.DB.Stores()
+			is.NoErr(st.Activities.Add(t.Context(), []*activity.Activity{{UserID: 1, ActUserID: 1,
+				OpType: activity.OpCreateRepo, RepoID: repo.ID, RepoOwnerID: 1, Created: time.Now().Add(-2 * time.Hour)}}))
+			feed := func() []gitea.Activity {
+				var list []gitea.Activity
+				r := srv.Do("GET", "/repos/admin/busy/activities/feeds", nil, adminHeader(srv)...)
+				is.Equal(r.Status, http.StatusOK)
+				r.Decode(t, &list)
+				return list
+			}
+			is.Equal(len(feed()), 2)
+
+			resp, err := admin.RunCronTasks("delete_old_actions") // disabled, yet run when asked
+			is.NoErr(err)
+			is.Equal(resp.StatusCode, http.StatusNoContent)
+			task := waitCronRuns(t, admin, "delete_old_actions", 1)
+			is.True(task.Next.IsZero()) // still off
+			list := feed()
+			is.Equal(len(list), 1) // the record two hours old is gone
+			is.True(list[0].Created.After(started.Add(-time.Minute)))
 		})
 
 		t.Run("update_mirrors runs when asked", func(t *testing.T) {

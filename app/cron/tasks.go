@@ -39,6 +39,14 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 			}
 			return err
 		},
+		site.CronDeleteOldActions: func(ctx context.Context, now time.Time) error {
+			olderThan := cfg[site.CronDeleteOldActions].OlderThan
+			n, err := stores.Activities.DeleteBefore(ctx, now.Add(-olderThan))
+			if n > 0 {
+				log.Info("cron: deleted old activity records", "activities", n, "older_than", olderThan)
+			}
+			return err
+		},
 	}
 	return newService(cfg, work, stores, tx, runner, clock, log)
 }

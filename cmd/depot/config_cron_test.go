@@ -28,6 +28,10 @@ schedule = "@every 30m"
 schedule = "0 4 * * *"
 run_at_start = true
 older_than = "720h"
+
+[cron.delete_old_actions]
+enabled = true
+older_than = "2160h"
 `)
 	cfg, err = load(t, []string{"--config", path, "--cron-update-mirrors-run-at-start"},
 		map[string]string{"DEPOT_CRON_CLEANUP_HOOK_TASK_TABLE_OLDER_THAN": "36h"})
@@ -36,6 +40,7 @@ older_than = "720h"
 		site.CronUpdateMirrors: {Enabled: false, Schedule: "@every 30m", RunAtStart: true},
 		site.CronCleanupHookTaskTable: {Enabled: true, Schedule: "0 4 * * *", RunAtStart: true,
 			OlderThan: 36 * time.Hour}, // the environment beats the file
+		site.CronDeleteOldActions: {Enabled: true, Schedule: "@every 168h", OlderThan: 90 * 24 * time.Hour},
 	})
 
 	_, err = load(t, []string{"--cron-update-mirrors-schedule", "every ten minutes",

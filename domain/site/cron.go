@@ -25,17 +25,16 @@ const (
 	// CronCleanupHookTaskTable deletes the record of webhook deliveries
 	// attempted more than OlderThan ago.
 	CronCleanupHookTaskTable = "cleanup_hook_task_table"
+	// CronDeleteOldActions deletes the activity records (Gitea's actions)
+	// made more than OlderThan ago.
+	CronDeleteOldActions = "delete_old_actions"
 )
-
-// CronTaskNames lists the periodic tasks, in the order they are listed.
-func CronTaskNames() []string {
-	return []string{CronCleanupHookTaskTable, CronUpdateMirrors}
-}
 
 // DefaultCron is Gitea's default configuration of each task.
 func DefaultCron() map[string]CronTask {
 	return map[string]CronTask{
 		CronUpdateMirrors:        {Enabled: true, Schedule: "@every 10m"},
 		CronCleanupHookTaskTable: {Enabled: true, Schedule: "@midnight", OlderThan: 168 * time.Hour},
+		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
 	}
 }

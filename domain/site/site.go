@@ -129,7 +129,7 @@ type Settings struct {
 	Metrics Metrics
 	// APIDocs serve the OpenAPI document and its interactive page.
 	APIDocs APIDocs
-	// Cron configures the periodic tasks, by name (CronTaskNames).
+	// Cron configures the periodic tasks, by name (CronUpdateMirrors, …).
 	Cron map[string]CronTask
 }
 
