@@ -43,9 +43,9 @@ func newCronFixture(t *testing.T) *cronFixture {
 		t.Fatal(err)
 	}
 	// The store stamps a job queued without a time with the wall clock: the
-	// fake clock starts a minute ahead of it, on a whole hour's boundary
-	// for the schedules' sake.
-	now := time.Now().UTC().Add(time.Hour).Truncate(time.Hour)
+	// fake clock starts ahead of it, at the next midnight (UTC), so that the
+	// hourly task comes at 01:00, well before the daily one at 03:30.
+	now := time.Now().UTC().Add(24 * time.Hour).Truncate(24 * time.Hour)
 	return &cronFixture{db: db, stores: db.Stores(), clock: &fakeClock{now: now}, runs: map[string][]time.Time{}}
 }
 
