@@ -262,23 +262,21 @@ func (s *Service) runJob(ctx context.Context, j *ports.Job) error {
 		s.log.Debug("cron: task finished", "task", t.name, "took", s.clock.Now().Sub(started))
 	}
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		recs, err := records(ctx, tx)
+		if err != nil {
+			return err
+		}
 		var next time.Time
-		if p.Due != 0 {
-			superseded, err := s.superseded(ctx, tx, t, p.Due)
-			if err != nil || superseded {
-				return err
-			}
+		if r := recs[t.name]; r != nil {
+			next = r.Next
+		}
+		// A tick still current moves the schedule on; a run asked for, or a
+		// tick superseded while it ran (a restart disabled or rescheduled
+		// the task), counts and leaves the schedule as it is.
+		if p.Due != 0 && !next.IsZero() && next.Unix() == p.Due {
 			next = t.schedule.Next(s.clock.Now())
 			if _, err := tx.Jobs.Enqueue(ctx, tickJob(t.name, next)); err != nil {
 				return err
-			}
-		} else {
-			recs, err := records(ctx, tx)
-			if err != nil {
-				return err
-			}
-			if r := recs[t.name]; r != nil {
-				next = r.Next // a run asked for leaves the schedule as it is
 			}
 		}
 		return tx.CronTasks.RecordRun(ctx, t.name, started, next)

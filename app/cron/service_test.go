@@ -30,6 +30,8 @@ type cronFixture struct {
 	stores ports.Stores
 	clock  *fakeClock
 	runs   map[string][]time.Time
+	// fail makes a task's work fail with this error.
+	fail map[string]error
 }
 
 func newCronFixture(t *testing.T) *cronFixture {
@@ -46,7 +48,8 @@ func newCronFixture(t *testing.T) *cronFixture {
 	// fake clock starts ahead of it, at the next midnight (UTC), so that the
 	// hourly task comes at 01:00, well before the daily one at 03:30.
 	now := time.Now().UTC().Add(24 * time.Hour).Truncate(24 * time.Hour)
-	return &cronFixture{db: db, stores: db.Stores(), clock: &fakeClock{now: now}, runs: map[string][]time.Time{}}
+	return &cronFixture{db: db, stores: db.Stores(), clock: &fakeClock{now: now}, runs: map[string][]time.Time{},
+		fail: map[string]error{}}
 }
 
 // service builds the service with these settings over the fixture's tasks
@@ -58,7 +61,7 @@ func (f *cronFixture) service(t *testing.T, cfg map[string]site.CronTask) *Servi
 	for _, name := range []string{"hourly", "daily"} {
 		work[name] = func(_ context.Context, now time.Time) error {
 			f.runs[name] = append(f.runs[name], now)
-			return nil
+			return f.fail[name]
 		}
 	}
 	s, err := newService(cfg, work, f.stores, f.db.Transactor(), jobs.NewRunner(f.stores, f.clock, log), f.clock, log)
@@ -264,4 +267,21 @@ func TestCronBadScheduleIsAStartUpErrorNamingTheKey(t *testing.T) {
 	_, err = newService(map[string]site.CronTask{}, map[string]Work{"hourly": nil}, f.stores, f.db.Transactor(),
 		jobs.NewRunner(f.stores, f.clock, log), f.clock, log)
 	is.True(err != nil && strings.Contains(err.Error(), "cron.hourly"))
+}
+
+func TestCronFailedWorkStillCountsAndKeepsTheSchedule(t *testing.T) {
+	is := is.New(t)
+	f := newCronFixture(t)
+	cfg := defaultFixtureCron()
+	cfg["daily"] = site.CronTask{Schedule: "30 3 * * *"}
+	s := f.service(t, cfg)
+	is.NoErr(s.Start(t.Context()))
+	f.fail["hourly"] = errors.New("disk full")
+
+	f.clock.now = f.clock.now.Add(time.Hour)
+	f.work(t, s, f.claim(t, f.clock.now)) // the handler reports no error: nothing to retry
+	rec := f.record(t, "hourly")
+	is.Equal(rec.ExecTimes, int64(1))
+	is.True(rec.Next.Equal(f.clock.now.Add(time.Hour))) // the next instant tries again
+	is.Equal(len(f.claim(t, f.clock.now.Add(time.Hour))), 1)
 }
