@@ -103,6 +103,11 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(jobsDone)
 		a.Jobs.RunAs(bg, nodeName)
 	}()
+	cronDone := make(chan struct{})
+	go func() {
+		defer close(cronDone)
+		a.Cron.Keep(bg)
+	}()
 	sweepsDone := make(chan struct{})
 	go func() {
 		defer close(sweepsDone)
@@ -140,6 +145,7 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	<-flushed
 	<-jobsDone
 	<-sweepsDone
+	<-cronDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

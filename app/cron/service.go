@@ -96,7 +96,7 @@ func newService(cfg map[string]site.CronTask, work map[string]Work, stores ports
 	if len(bad) > 0 {
 		return nil, errors.Join(bad...)
 	}
-	runner.Handle(KindRun, jobs.KindOptions{MaxAttempts: 3, Concurrency: 2, Lease: runLease}, s.runJob)
+	runner.Handle(KindRun, jobs.KindOptions{Concurrency: 2, Lease: runLease}, s.runJob)
 	return s, nil
 }
 
@@ -138,6 +138,32 @@ func nowJob(name string) ports.NewJob {
 // tick. The tasks that run at start are queued too. Call it once the
 // schema is migrated, before the job runner starts.
 func (s *Service) Start(ctx context.Context) error {
+	return s.schedule(ctx, true)
+}
+
+// keepEvery is how often Keep checks the schedule.
+const keepEvery = 10 * time.Minute
+
+// Keep checks the schedule every ten minutes until ctx ends, as Start does
+// without the runs at start: a chain of ticks broken by a run that failed
+// for good (its record could not be written) is mended.
+func (s *Service) Keep(ctx context.Context) {
+	t := time.NewTicker(keepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.schedule(ctx, false); err != nil && ctx.Err() == nil {
+				s.log.Warn("cron: checking the schedule; trying again later", "err", err)
+			}
+		}
+	}
+}
+
+// schedule is Start, with the runs at start queued only when atStart.
+func (s *Service) schedule(ctx context.Context, atStart bool) error {
 	now := s.clock.Now()
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		recs, err := records(ctx, tx)
@@ -163,7 +189,7 @@ func (s *Service) Start(ctx context.Context) error {
 					return err
 				}
 			}
-			if t.cfg.RunAtStart {
+			if atStart && t.cfg.RunAtStart {
 				if _, err := tx.Jobs.Enqueue(ctx, nowJob(t.name)); err != nil {
 					return err
 				}

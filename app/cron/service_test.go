@@ -285,3 +285,30 @@ func TestCronFailedWorkStillCountsAndKeepsTheSchedule(t *testing.T) {
 	is.True(rec.Next.Equal(f.clock.now.Add(time.Hour))) // the next instant tries again
 	is.Equal(len(f.claim(t, f.clock.now.Add(time.Hour))), 1)
 }
+
+func TestCronScheduleMendsABrokenChainWithoutRunningAtStartAgain(t *testing.T) {
+	is := is.New(t)
+	f := newCronFixture(t)
+	cfg := defaultFixtureCron()
+	cfg["daily"] = site.CronTask{Schedule: "30 3 * * *", RunAtStart: true}
+	s := f.service(t, cfg)
+	is.NoErr(s.Start(t.Context()))
+	due := f.clock.now.Add(time.Hour)
+	// The hourly tick failed for good: gone from the queue.
+	for _, j := range f.claim(t, due) {
+		if strings.Contains(string(j.Payload), `"hourly"`) {
+			is.NoErr(f.stores.Jobs.Fail(t.Context(), j.ID, "test", "gave up"))
+		} else {
+			is.NoErr(f.stores.Jobs.Complete(t.Context(), j.ID, "test"))
+		}
+	}
+	is.Equal(len(f.claim(t, due)), 0)
+
+	is.NoErr(s.schedule(t.Context(), false))
+	list := f.claim(t, due)
+	is.Equal(len(list), 1) // the hourly tick again; no second run at start
+	f.clock.now = due
+	f.work(t, s, list)
+	is.Equal(len(f.runs["hourly"]), 1)
+	is.Equal(len(f.runs["daily"]), 0)
+}
