@@ -36,4 +36,7 @@ type ActivityStore interface {
 	// Heatmap counts what actUserID did since since in 15-minute buckets,
 	// the oldest first; PublicOnly keeps public repositories' activities.
 	Heatmap(ctx context.Context, actUserID int64, since time.Time, publicOnly bool) ([]activity.HeatmapBucket, error)
+	// DeleteBefore removes the records made before t (Gitea's
+	// delete_old_actions) and returns how many went.
+	DeleteBefore(ctx context.Context, t time.Time) (int64, error)
 }

@@ -58,4 +58,8 @@ type HookDeliveryStore interface {
 	// ListByHook returns one page of a hook's deliveries, newest first, and
 	// the total.
 	ListByHook(ctx context.Context, hookID int64, opts ListOptions) ([]*hook.Delivery, int64, error)
+	// DeleteDeliveredBefore removes the deliveries last attempted before t
+	// (Gitea's cleanup of its hook_task table) and returns how many went;
+	// deliveries never attempted stay.
+	DeleteDeliveredBefore(ctx context.Context, t time.Time) (int64, error)
 }

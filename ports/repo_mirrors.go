@@ -41,6 +41,9 @@ type MirrorStore interface {
 	// repository without a mirror row, or whose mirror never synced, is
 	// absent. For rendering a page of repositories.
 	UpdatedTimes(ctx context.Context, repoIDs []int64) (map[int64]time.Time, error)
+	// Due returns up to limit mirrors whose scheduled sync was due at or
+	// before now, the longest overdue first.
+	Due(ctx context.Context, now time.Time, limit int) ([]*Mirror, error)
 }
 
 // PushMirror is a remote that a repository's branches and tags are pushed to.
@@ -86,6 +89,9 @@ type PushMirrorStore interface {
 	Schedule(ctx context.Context, id int64, next time.Time) error
 	// RecordSync stores an attempt's outcome: when, and what it reported.
 	RecordSync(ctx context.Context, id int64, lastUpdate time.Time, lastError string) error
+	// Due returns up to limit push mirrors whose scheduled push was due at
+	// or before now, the longest overdue first.
+	Due(ctx context.Context, now time.Time, limit int) ([]*PushMirror, error)
 }
 
 // SecretBox seals secrets the service must read back later (a mirror's

@@ -70,6 +70,9 @@ func TestAdminRoutesNeedSiteAdmin(t *testing.T) {
 		{"POST", "/admin/users/no-such-user/rename", `{"new_username":"y1"}`},
 		{"GET", "/admin/emails", ""},
 		{"GET", "/admin/emails/search?q=x", ""},
+		{"GET", "/admin/cron", ""},
+		{"POST", "/admin/cron/update_mirrors", ""},
+		{"POST", "/admin/cron/no_such_task", ""},
 	}
 	for _, rt := range routes {
 		t.Run(rt.method+" "+rt.path, func(t *testing.T) {

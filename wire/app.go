@@ -94,10 +94,19 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		a.Log.Warn("jobs: another process on this data directory holds its node name; jobs of a crashed earlier instance wait for their leases")
 	}
 	defer a.Node.Release()
+	// The periodic tasks' ticks are queued before the runner starts.
+	if err := a.Cron.Start(ctx); err != nil {
+		a.Log.Error("scheduling the periodic tasks; they run only when asked until the next start", "err", err)
+	}
 	jobsDone := make(chan struct{})
 	go func() {
 		defer close(jobsDone)
 		a.Jobs.RunAs(bg, nodeName)
+	}()
+	cronDone := make(chan struct{})
+	go func() {
+		defer close(cronDone)
+		a.Cron.Keep(bg)
 	}()
 	sweepsDone := make(chan struct{})
 	go func() {
@@ -136,6 +145,7 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	<-flushed
 	<-jobsDone
 	<-sweepsDone
+	<-cronDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

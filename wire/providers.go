@@ -29,6 +29,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/cron"
 	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
@@ -89,6 +90,8 @@ type App struct {
 	Issues *issues.Service
 	// Packages sweeps the package blobs a crash left without a row.
 	Packages *packages.Service
+	// Cron schedules the periodic tasks when the server starts serving.
+	Cron *cron.Service
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -269,7 +272,7 @@ var appSet = gwire.NewSet(
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, provideGPGKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
-	jobs.NewRunner, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
+	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
 	packages.NewService, providePackageBlobs,

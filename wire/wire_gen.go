@@ -17,6 +17,7 @@ import (
 	"github.com/depothq/depot/app/activity"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/cron"
 	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
@@ -140,6 +141,14 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -160,6 +169,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
 		Packages:     packagesService,
+		Cron:         cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -215,6 +225,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Metrics:   registry,
 		Issues:    issuesService,
 		Packages:  packagesService,
+		Cron:      cronService,
 	}
 	return app, func() {
 		cleanup4()
@@ -329,6 +340,14 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	services := http.Services{
 		Auth:         authenticator,
 		Users:        service,
@@ -349,6 +368,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		OAuth2:       oauth2Service,
 		Signer:       commitSigner,
 		Packages:     packagesService,
+		Cron:         cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -404,6 +424,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Metrics:   registry,
 		Issues:    issuesService,
 		Packages:  packagesService,
+		Cron:      cronService,
 	}
 	return app, func() {
 		cleanup4()

@@ -73,6 +73,7 @@ func (s *Server) routes() []route {
 		s.repoTopicRoutes(),
 		s.adminUserRoutes(),
 		s.adminEmailRoutes(),
+		s.adminCronRoutes(),
 		s.userBadgeRoutes(),
 		s.branchRoutes(),
 		s.tagRoutes(),

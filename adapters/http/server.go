@@ -14,6 +14,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/cron"
 	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
 	"github.com/depothq/depot/app/hooks"
@@ -71,6 +72,7 @@ type kernel struct {
 	oauth2 *oauth2.Service
 	// packages serves the package API and the registries (packages.go, registry*.go).
 	packages *packages.Service
+	cron     *cron.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	// feeds answers the activity feeds (activities.go).
@@ -120,13 +122,15 @@ type Services struct {
 	Signer ports.CommitSigner
 	// Packages is the package API and the registries' use cases.
 	Packages *packages.Service
+	// Cron lists and runs the periodic tasks.
+	Cron *cron.Service
 }
 
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {

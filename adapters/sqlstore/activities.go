@@ -158,3 +158,13 @@ func (s *ActivityStore) addPrepared(ctx context.Context, rows []activityRow) (ok
 	}
 	return true, nil
 }
+
+// DeleteBefore removes the records made before t in one statement.
+func (s *ActivityStore) DeleteBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := s.c.w(ctx).NewDelete().Model((*activityRow)(nil)).Where("created_unix < ?", t.Unix()).Exec(ctx)
+	if err != nil {
+		return 0, activityMapping.mapErr(err)
+	}
+	n, err := res.RowsAffected()
+	return n, activityMapping.mapErr(err)
+}

@@ -153,3 +153,15 @@ func (s *HookDeliveryStore) ListByHook(ctx context.Context, hookID int64, opts p
 	}
 	return out, total, nil
 }
+
+// DeleteDeliveredBefore removes the deliveries last attempted before t in
+// one statement.
+func (s *HookDeliveryStore) DeleteDeliveredBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := s.c.w(ctx).NewDelete().Model((*hookDeliveryRow)(nil)).
+		Where("delivered IS NOT NULL").Where("delivered < ?", dbTime(t)).Exec(ctx)
+	if err != nil {
+		return 0, hookDeliveryMapping.mapErr(err)
+	}
+	n, err := res.RowsAffected()
+	return n, hookDeliveryMapping.mapErr(err)
+}

@@ -96,6 +96,21 @@ func (s *MirrorStore) UpdatedTimes(ctx context.Context, repoIDs []int64) (map[in
 	return out, nil
 }
 
+// Due reads the overdue mirrors, the longest overdue first.
+func (s *MirrorStore) Due(ctx context.Context, now time.Time, limit int) ([]*ports.Mirror, error) {
+	var rows []mirrorRow
+	err := s.c.r(ctx).NewSelect().Model(&rows).Where("m.next_update IS NOT NULL").
+		Where("m.next_update <= ?", dbTime(now)).OrderExpr("m.next_update ASC, m.repo_id ASC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, mirrorMapping.mapErr(err)
+	}
+	out := make([]*ports.Mirror, 0, len(rows))
+	for i := range rows {
+		out = append(out, rows[i].toDomain())
+	}
+	return out, nil
+}
+
 // nullTime is a time for a Set clause: NULL for the zero time, as nullzero
 // columns keep it.
 func nullTime(t time.Time) any {
@@ -218,6 +233,17 @@ func (s *PushMirrorStore) Schedule(ctx context.Context, id int64, next time.Time
 	res, err := s.c.w(ctx).NewUpdate().Model((*pushMirrorRow)(nil)).
 		Set("next_update = ?", nullTime(next)).Where("id = ?", id).Exec(ctx)
 	return pushMirrorMapping.affected(res, err)
+}
+
+// Due reads the overdue push mirrors, the longest overdue first.
+func (s *PushMirrorStore) Due(ctx context.Context, now time.Time, limit int) ([]*ports.PushMirror, error) {
+	var rows []pushMirrorRow
+	err := s.c.r(ctx).NewSelect().Model(&rows).Where("pm.next_update IS NOT NULL").
+		Where("pm.next_update <= ?", dbTime(now)).OrderExpr("pm.next_update ASC, pm.id ASC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, pushMirrorMapping.mapErr(err)
+	}
+	return pushMirrorsToDomain(rows), nil
 }
 
 // RecordSync stores an attempt's outcome.

@@ -172,3 +172,26 @@ func TestMirrorPushTickRenewsItself(t *testing.T) {
 	is.Equal(f.claim(t, KindPushSync, due), []syncPayload{{ID: f.pushID}})
 	is.Equal(f.claim(t, KindPushSync, next), []syncPayload{{ID: f.pushID, Due: next.Unix()}})
 }
+
+func TestMirrorRequeueOverdueQueuesLostTicksOnce(t *testing.T) {
+	is := is.New(t)
+	f := newScheduleFixture(t)
+	ctx := t.Context()
+	due := f.clock.now // the fixture's mirrors are due now, with no tick queued
+	f.clock.now = due.Add(time.Minute)
+
+	done, err := f.s.RequeueOverdue(ctx, 50)
+	is.NoErr(err)
+	is.Equal(done, Overdue{Pulls: 1, Pushes: 1})
+	_, err = f.s.RequeueOverdue(ctx, 50) // the ticks queued above keep their keys
+	is.NoErr(err)
+	is.Equal(f.claim(t, KindPullSync, f.clock.now), []syncPayload{{ID: f.repoID, Due: due.Unix()}})
+	is.Equal(f.claim(t, KindPushSync, f.clock.now), []syncPayload{{ID: f.pushID, Due: due.Unix()}})
+
+	// Once a tick has moved the schedule on, nothing is overdue.
+	is.NoErr(f.s.tickPull(ctx, syncPayload{ID: f.repoID, Due: due.Unix()}))
+	is.NoErr(f.s.tickPush(ctx, syncPayload{ID: f.pushID, Due: due.Unix()}))
+	done, err = f.s.RequeueOverdue(ctx, 50)
+	is.NoErr(err)
+	is.Equal(done, Overdue{})
+}

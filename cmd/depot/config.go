@@ -42,6 +42,8 @@ type Config struct {
 	Metrics MetricsConfig `toml:"metrics"`
 	// API is the [api] table (Gitea's names).
 	API APIConfig `toml:"api"`
+	// Cron holds the periodic tasks' [cron.<task>] tables (Gitea's names).
+	Cron CronConfig `toml:"cron"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -197,6 +199,7 @@ func DefaultConfig() Config {
 		RateLimit:  rateLimitConfig(s.RateLimits),
 		Federation: FederationConfig{Enabled: s.Federation.Enabled, ShareUserStatistics: s.Federation.ShareUserStatistics},
 		API:        APIConfig{EnableSwagger: s.APIDocs.EnableSwagger},
+		Cron:       cronConfig(s.Cron),
 	}
 }
 
@@ -242,6 +245,7 @@ func (c Config) SiteSettings() site.Settings {
 			ShareUserStatistics: c.Federation.ShareUserStatistics},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
+		Cron: c.Cron.tasks(),
 	}
 }
 

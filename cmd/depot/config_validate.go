@@ -116,6 +116,7 @@ func (c Config) Validate() error {
 	}
 	s.ConnectionConfig.validate(bad)
 	c.RateLimit.validate(bad)
+	c.Cron.validate(bad)
 	return errors.Join(errs...)
 }
 

@@ -132,6 +132,8 @@ type Settings struct {
 	Metrics Metrics
 	// APIDocs serve the OpenAPI document and its interactive page.
 	APIDocs APIDocs
+	// Cron configures the periodic tasks, by name (CronUpdateMirrors, …).
+	Cron map[string]CronTask
 }
 
 // Signing keys Depot knows (Gitea's SIGNING_KEY values).
@@ -201,5 +203,6 @@ func Defaults() Settings {
 		Federation:         Federation{ShareUserStatistics: true},
 		RateLimits:         DefaultRateLimits(),
 		APIDocs:            APIDocs{EnableSwagger: true},
+		Cron:               DefaultCron(),
 	}
 }

@@ -24,6 +24,25 @@ func activityOps(list []*activity.Activity) []activity.OpType {
 // feeds newest first, paged with their size, filtered by actor, window and
 // the repositories' visibility, and the heatmap's 15-minute buckets.
 var activityTests = map[string]func(t *testing.T, f *fixture){
+	"DeleteBefore removes the older records": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner := f.user("ActOwner")
+		r := f.repo(owner, "pub")
+		for _, minute := range []int{1, 2, 5} {
+			is.NoErr(f.Activities.Add(f.ctx, []*activity.Activity{{UserID: owner.ID, ActUserID: owner.ID,
+				OpType: activity.OpCreateRepo, RepoID: r.ID, RepoOwnerID: owner.ID, Created: at(minute)}}))
+		}
+		n, err := f.Activities.DeleteBefore(f.ctx, at(3))
+		is.NoErr(err)
+		is.Equal(n, int64(2))
+		list, total, err := f.Activities.List(f.ctx, ports.ActivityQuery{RepoID: r.ID, ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+		is.NoErr(err)
+		is.Equal(total, int64(1))
+		is.Equal(list[0].Created, at(5).Truncate(time.Second))
+		n, err = f.Activities.DeleteBefore(f.ctx, at(3))
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+	},
 	"feeds filter and page in SQL": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		owner, other := f.user("ActOwner"), f.user("ActOther")

@@ -56,6 +56,29 @@ func deliveryAttempt(status int, success bool, minute int) hook.Attempt {
 }
 
 var hookDeliveryTests = map[string]func(t *testing.T, f *fixture){
+	"DeleteDeliveredBeforeKeepsNewerAndUnattempted": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		h := f.deliveryHook(f.repo(f.user("owner"), "repo").ID, "https://example.com/a")
+		old := f.delivery(newDelivery(h, "5c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", 1))
+		recent := f.delivery(newDelivery(h, "6c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", 1))
+		queued := f.delivery(newDelivery(h, "7c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", 1))
+		is.NoErr(f.HookDeliveries.RecordAttempt(f.ctx, old.ID, deliveryAttempt(500, false, 5)))
+		is.NoErr(f.HookDeliveries.RecordAttempt(f.ctx, recent.ID, deliveryAttempt(200, true, 20)))
+
+		n, err := f.HookDeliveries.DeleteDeliveredBefore(f.ctx, at(10))
+		is.NoErr(err)
+		is.Equal(n, int64(1))
+		_, err = f.HookDeliveries.Get(f.ctx, old.ID)
+		is.True(errors.Is(err, errs.ErrNotFound)) // attempted before the cut-off
+		_, err = f.HookDeliveries.Get(f.ctx, recent.ID)
+		is.NoErr(err) // attempted after it
+		_, err = f.HookDeliveries.Get(f.ctx, queued.ID)
+		is.NoErr(err) // never attempted: still to be sent
+
+		n, err = f.HookDeliveries.DeleteDeliveredBefore(f.ctx, at(10))
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+	},
 	"CreateAndGetRoundTrip": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		h := f.deliveryHook(f.repo(f.user("owner"), "repo").ID, "https://example.com/a")

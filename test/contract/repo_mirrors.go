@@ -39,6 +39,39 @@ func mirrorNames(list []*ports.PushMirror) []string {
 
 // mirrorTests is the contract of MirrorStore/PushMirrorStore.
 var mirrorTests = map[string]func(t *testing.T, f *fixture){
+	"DueListsOverdueMirrorsLongestOverdueFirst": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner := f.user("owner")
+		late, later, future, off := f.repo(owner, "late"), f.repo(owner, "later"), f.repo(owner, "future"), f.repo(owner, "off")
+		for _, m := range []*ports.Mirror{
+			{RepoID: later.ID, RemoteURL: "https://example.com/b.git", Interval: time.Hour, NextUpdate: at(8)},
+			{RepoID: late.ID, RemoteURL: "https://example.com/a.git", Interval: time.Hour, NextUpdate: at(5)},
+			{RepoID: future.ID, RemoteURL: "https://example.com/c.git", Interval: time.Hour, NextUpdate: at(30)},
+			{RepoID: off.ID, RemoteURL: "https://example.com/d.git"},
+		} {
+			is.NoErr(f.Mirrors.Create(f.ctx, m))
+		}
+		due, err := f.Mirrors.Due(f.ctx, at(10), 10)
+		is.NoErr(err)
+		is.Equal(len(due), 2)
+		is.Equal(due[0].RepoID, late.ID)
+		is.Equal(due[1].RepoID, later.ID)
+		due, err = f.Mirrors.Due(f.ctx, at(10), 1)
+		is.NoErr(err)
+		is.Equal(len(due), 1)
+
+		a, b := f.mirrorPush(late.ID, "remote_mirror_a", false), f.mirrorPush(late.ID, "remote_mirror_b", false)
+		c := f.mirrorPush(late.ID, "remote_mirror_c", false)
+		is.NoErr(f.PushMirrors.Schedule(f.ctx, c.ID, time.Time{})) // not scheduled
+		is.NoErr(f.PushMirrors.Schedule(f.ctx, b.ID, at(6)))
+		is.NoErr(f.PushMirrors.Schedule(f.ctx, a.ID, at(9)))
+		pushes, err := f.PushMirrors.Due(f.ctx, at(10), 10)
+		is.NoErr(err)
+		is.Equal(mirrorNames(pushes), []string{"remote_mirror_b", "remote_mirror_a"})
+		pushes, err = f.PushMirrors.Due(f.ctx, at(7), 10)
+		is.NoErr(err)
+		is.Equal(mirrorNames(pushes), []string{"remote_mirror_b"})
+	},
 	"PullMirrorRoundTrips": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		r := f.repo(f.user("owner"), "mirror")

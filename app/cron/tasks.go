@@ -1,0 +1,52 @@
+package cron
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
+)
+
+// mirrorLimit is how many overdue pull mirrors, and push mirrors, one run
+// of update_mirrors queues (Gitea's PULL_LIMIT and PUSH_LIMIT defaults).
+const mirrorLimit = 50
+
+// NewService builds the service over Depot's periodic tasks with the
+// site's [cron.<task>] settings.
+func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
+	clock ports.Clock, log *slog.Logger, ms *mirrors.Service) (*Service, error) {
+	cfg := settings.Cron
+	if cfg == nil {
+		cfg = site.DefaultCron()
+	}
+	work := map[string]Work{
+		site.CronUpdateMirrors: func(ctx context.Context, _ time.Time) error {
+			done, err := ms.RequeueOverdue(ctx, mirrorLimit)
+			if done.Pulls+done.Pushes > 0 {
+				log.Info("cron: queued the overdue mirror syncs", "pull", done.Pulls, "push", done.Pushes)
+			}
+			return err
+		},
+		site.CronCleanupHookTaskTable: func(ctx context.Context, now time.Time) error {
+			olderThan := cfg[site.CronCleanupHookTaskTable].OlderThan
+			n, err := stores.HookDeliveries.DeleteDeliveredBefore(ctx, now.Add(-olderThan))
+			if n > 0 {
+				log.Info("cron: deleted old webhook deliveries", "deliveries", n, "older_than", olderThan)
+			}
+			return err
+		},
+		site.CronDeleteOldActions: func(ctx context.Context, now time.Time) error {
+			olderThan := cfg[site.CronDeleteOldActions].OlderThan
+			n, err := stores.Activities.DeleteBefore(ctx, now.Add(-olderThan))
+			if n > 0 {
+				log.Info("cron: deleted old activity records", "activities", n, "older_than", olderThan)
+			}
+			return err
+		},
+	}
+	return newService(cfg, work, stores, tx, runner, clock, log)
+}

@@ -1,0 +1,40 @@
+package site
+
+import "time"
+
+// CronTask configures one periodic task, as Gitea's [cron.<task>] does.
+type CronTask struct {
+	// Enabled runs the task on its schedule; a disabled task still runs
+	// when an administrator asks (POST /admin/cron/{task}).
+	Enabled bool
+	// Schedule is when it runs: five cron fields (an optional leading
+	// seconds field) or a descriptor such as "@every 10m" or "@midnight".
+	Schedule string
+	// RunAtStart also runs it once when the server starts.
+	RunAtStart bool
+	// OlderThan is how old what a cleanup task removes must be; the other
+	// tasks ignore it.
+	OlderThan time.Duration
+}
+
+// The periodic tasks Depot runs, by Gitea's names.
+const (
+	// CronUpdateMirrors queues the syncs of the pull and push mirrors whose
+	// scheduled sync is overdue.
+	CronUpdateMirrors = "update_mirrors"
+	// CronCleanupHookTaskTable deletes the record of webhook deliveries
+	// attempted more than OlderThan ago.
+	CronCleanupHookTaskTable = "cleanup_hook_task_table"
+	// CronDeleteOldActions deletes the activity records (Gitea's actions)
+	// made more than OlderThan ago.
+	CronDeleteOldActions = "delete_old_actions"
+)
+
+// DefaultCron is Gitea's default configuration of each task.
+func DefaultCron() map[string]CronTask {
+	return map[string]CronTask{
+		CronUpdateMirrors:        {Enabled: true, Schedule: "@every 10m"},
+		CronCleanupHookTaskTable: {Enabled: true, Schedule: "@midnight", OlderThan: 168 * time.Hour},
+		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
+	}
+}
