@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/depothq/depot/domain/actions"
-	domtoken "github.com/depothq/depot/domain/token"
 )
 
 // actionRunners serves the Actions runners and their registration tokens
@@ -33,23 +32,21 @@ func (s *kernel) actionRunnerRoutes() []route {
 		{"POST", admin + token, scopes(catAdmin), "T,SA", h.token(siteRunners)},
 		{"GET", admin + "/runners/registration-token", scopes(catAdmin), "T,SA", h.token(siteRunners)},
 	}
-	for _, sc := range []struct {
-		prefix, access string
-		cat            domtoken.Category
-		scope          func(*request) actions.Scope
-	}{
-		{"/user", "T", catUser, myRunners},
-		{R, "T,RO", catRepo, repoRunners},
-		{"/orgs/{org}", "T,OO", catOrg, orgRunners},
-		{admin, "T,SA", catAdmin, siteRunners},
-	} {
-		rows = append(rows,
-			route{"GET", sc.prefix + "/actions/runners", scopes(sc.cat), sc.access, h.list(sc.scope)},
-			route{"GET", sc.prefix + "/actions/runners/{runner_id}", scopes(sc.cat), sc.access, h.get(sc.scope)},
-			route{"DELETE", sc.prefix + "/actions/runners/{runner_id}", scopes(sc.cat), sc.access, h.delete(sc.scope)},
-		)
-	}
-	return rows
+	const runners = "/actions/runners"
+	return append(rows,
+		route{"GET", "/user" + runners, scopes(catUser), "T", h.list(myRunners)},
+		route{"GET", "/user" + runners + "/{runner_id}", scopes(catUser), "T", h.get(myRunners)},
+		route{"DELETE", "/user" + runners + "/{runner_id}", scopes(catUser), "T", h.delete(myRunners)},
+		route{"GET", R + runners, scopes(catRepo), "T,RO", h.list(repoRunners)},
+		route{"GET", R + runners + "/{runner_id}", scopes(catRepo), "T,RO", h.get(repoRunners)},
+		route{"DELETE", R + runners + "/{runner_id}", scopes(catRepo), "T,RO", h.delete(repoRunners)},
+		route{"GET", "/orgs/{org}" + runners, scopes(catOrg), "T,OO", h.list(orgRunners)},
+		route{"GET", "/orgs/{org}" + runners + "/{runner_id}", scopes(catOrg), "T,OO", h.get(orgRunners)},
+		route{"DELETE", "/orgs/{org}" + runners + "/{runner_id}", scopes(catOrg), "T,OO", h.delete(orgRunners)},
+		route{"GET", admin + runners, scopes(catAdmin), "T,SA", h.list(siteRunners)},
+		route{"GET", admin + runners + "/{runner_id}", scopes(catAdmin), "T,SA", h.get(siteRunners)},
+		route{"DELETE", admin + runners + "/{runner_id}", scopes(catAdmin), "T,SA", h.delete(siteRunners)},
+	)
 }
 
 // The scopes the paths name: the caller's own account, the repository, the

@@ -75,11 +75,11 @@ func RunnerName(name string) string {
 	if len(name) <= RunnerNameMaxLength {
 		return name
 	}
-	name = name[:RunnerNameMaxLength]
-	for !utf8.ValidString(name) {
-		name = name[:len(name)-1]
+	cut := RunnerNameMaxLength
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
 	}
-	return name
+	return name[:cut]
 }
 
 // RunnerLabels are labels without blanks and duplicates, in their order.
