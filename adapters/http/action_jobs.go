@@ -41,4 +41,3 @@ func (s actionJobs) logs(q *request) error {
 	_, _ = q.w.Write([]byte(b.String()))
 	return nil
 }
-
