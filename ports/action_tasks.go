@@ -35,6 +35,8 @@ type ActionTaskStore interface {
 	AppendLogs(ctx context.Context, taskID, index int64, rows []actions.LogRow) error
 	// Logs returns the task's log rows in order.
 	Logs(ctx context.Context, taskID int64) ([]actions.LogRow, error)
+	// RunnerHasTask says whether the runner was ever handed a task.
+	RunnerHasTask(ctx context.Context, runnerID int64) (bool, error)
 	// TasksVersion is the version of the queue of waiting jobs: it grows
 	// whenever a job starts waiting.
 	TasksVersion(ctx context.Context) (int64, error)

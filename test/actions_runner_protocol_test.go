@@ -335,4 +335,28 @@ func testActionsRunnerProtocol(t *testing.T, opts ...testserver.Option) {
 		_, err = runner.client.UpdateTask(ctx, runnerRequest(runner, &runnerv1.UpdateTaskRequest{}))
 		assertCode(t, err, connect.CodeInvalidArgument)
 	})
+
+	t.Run("an ephemeral runner takes one task and goes when it finishes", func(t *testing.T) {
+		is := is.New(t)
+		res, err := runnerClient(srv).Register(ctx, connect.NewRequest(&runnerv1.RegisterRequest{Name: "once",
+			Token:  registrationToken(t, srv, "/repos/carol/ci/actions/runners/registration-token", asUser("carol")...),
+			Labels: []string{"ubuntu-latest"}, Ephemeral: true}))
+		is.NoErr(err)
+		is.True(res.Msg.Runner.Ephemeral)
+		once := &testRunner{client: runnerClient(srv), uuid: res.Msg.Runner.Uuid, token: res.Msg.Runner.Token, id: res.Msg.Runner.Id}
+		httpGitCommit(t, work, "README", "one\n", "second run")
+		httpGitOK(t, work, "push", "-q", "origin", "main")
+		task := once.waitTask(t)
+		httpGitCommit(t, work, "README", "two\n", "third run")
+		httpGitOK(t, work, "push", "-q", "origin", "main")
+		waitRuns(t, stores, repo.ID, 3)
+		is.True(once.fetch(t, 0).Task == nil) // a job waits, but not for it
+		_, err = once.client.UpdateTask(ctx, runnerRequest(once, &runnerv1.UpdateTaskRequest{
+			State: &runnerv1.TaskState{Id: task.Id, Result: runnerv1.Result_RESULT_SUCCESS}}))
+		is.NoErr(err)
+		_, err = once.client.FetchTask(ctx, runnerRequest(once, &runnerv1.FetchTaskRequest{}))
+		assertCode(t, err, connect.CodeUnauthenticated)
+		// The job it left is the other runner's.
+		is.True(runner.waitTask(t) != nil)
+	})
 }

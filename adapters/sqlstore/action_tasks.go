@@ -215,3 +215,9 @@ func (s *ActionTaskStore) TasksVersion(ctx context.Context) (int64, error) {
 	err := s.c.r(ctx).NewSelect().Model((*actionTasksVersionRow)(nil)).Column("version").Where("id = 1").Scan(ctx, &v)
 	return v, actionTaskMapping.mapErr(err)
 }
+
+// RunnerHasTask says whether the runner was ever handed a task.
+func (s *ActionTaskStore) RunnerHasTask(ctx context.Context, runnerID int64) (bool, error) {
+	ok, err := s.c.r(ctx).NewSelect().Model((*actionTaskRow)(nil)).Where("runner_id = ?", runnerID).Exists(ctx)
+	return ok, actionTaskMapping.mapErr(err)
+}

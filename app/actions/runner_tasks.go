@@ -43,7 +43,8 @@ type AssignedTask struct {
 
 // Fetch hands the runner the oldest waiting job it can run, unless the
 // tasks version it saw last (version) is still the latest, and returns the
-// latest version. No job is a nil task.
+// latest version. No job is a nil task. An ephemeral runner gets one task
+// in its life: it is removed once the task finishes.
 func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64) (*AssignedTask, int64, error) {
 	latest, err := s.stores.ActionTasks.TasksVersion(ctx)
 	if err != nil {
@@ -51,6 +52,12 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 	}
 	if version == latest {
 		return nil, latest, nil
+	}
+	if r.Ephemeral {
+		had, err := s.stores.ActionTasks.RunnerHasTask(ctx, r.ID)
+		if err != nil || had {
+			return nil, latest, err
+		}
 	}
 	var task *actions.Task
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -183,8 +190,8 @@ func (s RunnerTasks) ownTask(ctx context.Context, r *actions.Runner, id int64) (
 
 // Update records a runner's report on its task: the steps, the outputs
 // not sent before and, once the task finished, its result, which
-// releases the jobs that needed it and settles the run's status. A
-// finished task keeps its result. It returns the task's status and every
+// releases the jobs that needed it, settles the run's status and removes
+// an ephemeral runner. A finished task keeps its result. It returns the task's status and every
 // output key sent.
 func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskReport) (string, []string, error) {
 	task, err := s.ownTask(ctx, r, rep.TaskID)
@@ -210,7 +217,13 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 			return nil
 		}
 		status = rep.Result
-		return s.settle(ctx, tx, task, rep.Result)
+		if err := s.settle(ctx, tx, task, rep.Result); err != nil {
+			return err
+		}
+		if r.Ephemeral { // its one task done, it goes
+			return errs.IgnoreNotFound(tx.ActionRunners.Delete(ctx, r.Scope, r.ID))
+		}
+		return nil
 	})
 	if err != nil {
 		return "", nil, err
