@@ -29,6 +29,8 @@ type ActionTaskStore interface {
 	// sent twice keeps its first value) and returns every key it has sent,
 	// sorted.
 	AddOutputs(ctx context.Context, taskID int64, outputs map[string]string) ([]string, error)
+	// Outputs returns the outputs the task sent.
+	Outputs(ctx context.Context, taskID int64) (map[string]string, error)
 	// LogLength is how many log rows the task has.
 	LogLength(ctx context.Context, taskID int64) (int64, error)
 	// AppendLogs stores rows as the task's rows from index on.

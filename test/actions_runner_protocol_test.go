@@ -211,6 +211,7 @@ func testActionsRunnerProtocol(t *testing.T, opts ...testserver.Option) {
 		is.Equal(c["event"].(map[string]any)["after"], head)
 		is.Equal(build.Secrets["DEPLOY_KEY"], "s3cret")
 		is.Equal(build.Vars["TARGET"], "prod")
+		is.Equal(len(build.Needs), 0)
 		// The other job needs this one: nothing more to take, and sam's
 		// runner takes none of carol's jobs.
 		is.True(runner.fetch(t, 0).Task == nil)
@@ -317,6 +318,9 @@ func testActionsRunnerProtocol(t *testing.T, opts ...testserver.Option) {
 		wf, err := actions.ParseWorkflow("ci.yml", got.Task.WorkflowPayload)
 		is.NoErr(err)
 		is.Equal(wf.Jobs[0].ID, "test")
+		is.Equal(len(got.Task.Needs), 1) // what the job it needs sent
+		is.Equal(got.Task.Needs["build"].Result, runnerv1.Result_RESULT_SUCCESS)
+		is.Equal(got.Task.Needs["build"].Outputs, map[string]string{"a": "1", "b": "2", "c": "3"})
 		// Asking again with the latest version skips the search.
 		is.True(runner.fetch(t, got.TasksVersion).Task == nil)
 

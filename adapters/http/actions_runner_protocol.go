@@ -179,8 +179,12 @@ func (s *runnerProtocol) toProtoTask(t *appactions.AssignedTask) (*runnerv1.Task
 	if err != nil {
 		return nil, err
 	}
+	needs := make(map[string]*runnerv1.TaskNeed, len(t.Needs))
+	for key, n := range t.Needs {
+		needs[key] = &runnerv1.TaskNeed{Outputs: n.Outputs, Result: statusResult(n.Status)}
+	}
 	return &runnerv1.Task{Id: t.Task.ID, WorkflowPayload: t.Workflow, Context: ctx, Secrets: t.Secrets, Vars: t.Vars,
-		Needs: map[string]*runnerv1.TaskNeed{}}, nil
+		Needs: needs}, nil
 }
 
 // resultStatus is the status a reported result sets; "" while running.

@@ -221,3 +221,16 @@ func (s *ActionTaskStore) RunnerHasTask(ctx context.Context, runnerID int64) (bo
 	ok, err := s.c.r(ctx).NewSelect().Model((*actionTaskRow)(nil)).Where("runner_id = ?", runnerID).Exists(ctx)
 	return ok, actionTaskMapping.mapErr(err)
 }
+
+// Outputs returns the outputs the task sent.
+func (s *ActionTaskStore) Outputs(ctx context.Context, taskID int64) (map[string]string, error) {
+	var rows []actionTaskOutputRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("task_id = ?", taskID).Scan(ctx); err != nil {
+		return nil, actionTaskMapping.mapErr(err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.Key] = r.Value
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
@@ -39,6 +40,14 @@ type AssignedTask struct {
 	// Secrets are the owner's and the repository's secrets, the
 	// repository's winning; Vars the same for variables.
 	Secrets, Vars map[string]string
+	// Needs are the jobs the task's job needs, by their key.
+	Needs map[string]TaskNeed
+}
+
+// TaskNeed is what a job sees of a job it needs: its outputs and status.
+type TaskNeed struct {
+	Outputs map[string]string
+	Status  string
 }
 
 // Fetch hands the runner the oldest waiting job it can run, unless the
@@ -113,11 +122,39 @@ func (s RunnerTasks) assemble(ctx context.Context, task *actions.Task) (*Assigne
 	if out.Workflow == nil {
 		return nil, errWorkflowNotFound
 	}
+	if out.Needs, err = s.taskNeeds(ctx, task); err != nil {
+		return nil, err
+	}
 	if out.Secrets, err = s.taskSecrets(ctx, repo); err != nil {
 		return nil, err
 	}
 	if out.Vars, err = s.taskVars(ctx, repo); err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// taskNeeds are the outputs and statuses of the jobs the task's job needs.
+func (s RunnerTasks) taskNeeds(ctx context.Context, task *actions.Task) (map[string]TaskNeed, error) {
+	out := map[string]TaskNeed{}
+	if len(task.Job.Needs) == 0 {
+		return out, nil
+	}
+	jobs, err := s.stores.ActionRuns.RunJobs(ctx, task.Run.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		if !slices.Contains(task.Job.Needs, j.JobID) {
+			continue
+		}
+		need := TaskNeed{Status: j.Status, Outputs: map[string]string{}}
+		if j.TaskID != 0 {
+			if need.Outputs, err = s.stores.ActionTasks.Outputs(ctx, j.TaskID); err != nil {
+				return nil, err
+			}
+		}
+		out[j.JobID] = need
 	}
 	return out, nil
 }

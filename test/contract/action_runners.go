@@ -144,6 +144,9 @@ var actionTaskTests = map[string]func(t *testing.T, f *fixture){
 		sent, err = f.ActionTasks.AddOutputs(f.ctx, task.ID, map[string]string{"a": "changed", "c": "3"})
 		is.NoErr(err)
 		is.Equal(sent, []string{"a", "b", "c"})
+		outs, err := f.ActionTasks.Outputs(f.ctx, task.ID)
+		is.NoErr(err)
+		is.Equal(outs, map[string]string{"a": "2", "b": "1", "c": "3"}) // a key sent twice keeps its first value
 
 		n, err := f.ActionTasks.LogLength(f.ctx, task.ID)
 		is.NoErr(err)
