@@ -303,6 +303,13 @@ func testActionsRunnerProtocol(t *testing.T, opts ...testserver.Option) {
 		is.NoErr(err)
 		is.Equal(res.State.Result, runnerv1.Result_RESULT_SUCCESS)
 
+		// Reporting on a task keeps the runner online and busy.
+		seen, _, err := carol.GetRepoActionRunner("carol", "ci", runner.id)
+		is.NoErr(err)
+		is.Equal(seen.Status, "online")
+		is.True(seen.Busy)
+		is.Equal(len(seen.Labels), 2)
+
 		list, _, err := carol.ListRepoActionTasks("carol", "ci", gitea.ListOptions{})
 		is.NoErr(err)
 		is.Equal(list.WorkflowRuns[0].Status, "success")

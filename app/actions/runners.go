@@ -14,6 +14,11 @@ import (
 // words whichever is, as Gitea does.
 var errRunnerAuth = errs.Unauthenticated("unregistered runner")
 
+// runnerSeenGranularity is how stale a runner's last request or report
+// may be before a new one is written: well under the times that make it
+// offline or idle.
+const runnerSeenGranularity = 2 * time.Second
+
 // Runners are the use cases of Actions runners: registering with a scope's
 // registration token, authenticating and declaring, and the scope admins'
 // listing and removal.
@@ -78,6 +83,12 @@ func (s Runners) Authenticate(ctx context.Context, uuid, token string, active bo
 		return nil, errRunnerAuth
 	}
 	now := s.clock.Now()
+	// Runners poll every few seconds: a request close to the last one
+	// recorded changes no status and is not written.
+	fresh := now.Sub(r.LastOnline) < runnerSeenGranularity && (!active || now.Sub(r.LastActive) < runnerSeenGranularity)
+	if fresh {
+		return r, nil
+	}
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return tx.ActionRunners.Seen(ctx, r.ID, now, active)
 	}); err != nil {
