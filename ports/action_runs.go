@@ -26,12 +26,12 @@ type ActionRunStore interface {
 	// RunJobs returns a run's jobs in id order.
 	RunJobs(ctx context.Context, runID int64) ([]*actions.RunJob, error)
 	// ClaimJob hands the oldest waiting job whose runs-on labels are all
-	// among labels to the runner: it creates a running task for it, marks
+	// among labels, of a repository in scope (the zero scope: any), to the runner: it creates a running task for it, marks
 	// the job running (and its run, when it waited) and returns the task
 	// with its job and run. No such job is errs.ErrNotFound. Call it
 	// inside a transaction; two runners claiming at once never get the
 	// same job.
-	ClaimJob(ctx context.Context, runnerID int64, labels []string, now time.Time) (*actions.Task, error)
+	ClaimJob(ctx context.Context, runnerID int64, scope actions.Scope, labels []string, now time.Time) (*actions.Task, error)
 	// ListTasks returns one page of the repository's tasks, newest first,
 	// with their jobs and runs, and the total.
 	ListTasks(ctx context.Context, repoID int64, opts ListOptions) ([]*actions.Task, int64, error)

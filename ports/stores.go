@@ -60,6 +60,8 @@ type Stores struct {
 	OAuth2Grants       OAuth2GrantStore
 	ActionRuns         ActionRunStore
 	ActionRunnerTokens ActionRunnerTokenStore
+	ActionRunners      ActionRunnerStore
+	ActionTasks        ActionTaskStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -224,7 +224,7 @@ func testActionWorkflows(t *testing.T, opts ...testserver.Option) {
 		var task *actions.Task
 		err = srv.App.DB.Transactor().InTx(t.Context(), func(ctx context.Context, tx ports.Stores) error {
 			var err error
-			task, err = tx.ActionRuns.ClaimJob(ctx, 7, []string{"ubuntu-latest", "self-hosted"}, time.Now())
+			task, err = tx.ActionRuns.ClaimJob(ctx, 7, actions.Scope{}, []string{"ubuntu-latest", "self-hosted"}, time.Now())
 			return err
 		})
 		is.NoErr(err)

@@ -38,6 +38,7 @@ func init() {
 		"POST " + R + "/markdown",
 		"POST " + R + "/markdown/raw",
 		"POST " + R + "/markup",
+		"GET " + R + "/actions/jobs/{job_id}/logs",
 	} {
 		openapiAnswersByHand[key] = raw
 	}

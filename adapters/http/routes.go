@@ -144,6 +144,7 @@ func (s *Server) routes() []route {
 		s.actionVariableRoutes(),
 		s.actionWorkflowRoutes(),
 		s.actionRunnerRoutes(),
+		s.actionJobRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.packageRoutes(),

@@ -163,6 +163,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.Path("/{owner}/{repo}/releases/download/{tag}/{name}").Methods(http.MethodGet, http.MethodHead).
 		HandlerFunc(s.serveReleaseAsset)
 	s.mountRegistries(router)
+	s.mountRunnerProtocol(router)
 	// The API's routes take full templates under a shape, not a mux path
 	// prefix, whose expression each of them would run (route_shapes.go).
 	api := router.NewRoute().MatcherFunc(prefixShape(apiPrefix).matcher()).Subrouter()

@@ -153,6 +153,7 @@ func (s *ActionRunStore) CreateRun(ctx context.Context, run *actions.Run, jobs [
 		return actionRunMapping.mapErr(err)
 	}
 	run.ID, run.Index = row.ID, row.Idx
+	waiting := false
 	for _, j := range jobs {
 		jr := &actionRunJobRow{RunID: run.ID, RepoID: run.RepoID, JobID: j.JobID, Name: j.Name,
 			RunsOn: joinLines(j.RunsOn), Needs: joinLines(j.Needs), Status: j.Status,
@@ -161,6 +162,12 @@ func (s *ActionRunStore) CreateRun(ctx context.Context, run *actions.Run, jobs [
 			return actionRunMapping.mapErr(err)
 		}
 		j.ID, j.RunID, j.RepoID = jr.ID, run.ID, run.RepoID
+		if j.Status == actions.StatusWaiting {
+			waiting = true
+		}
+	}
+	if waiting {
+		return actionRunMapping.mapErr(bumpTasksVersion(ctx, db))
 	}
 	return nil
 }
@@ -186,11 +193,17 @@ func (s *ActionRunStore) RunJobs(ctx context.Context, runID int64) ([]*actions.R
 }
 
 // ClaimJob hands the oldest waiting job the runner's labels fit to it.
-func (s *ActionRunStore) ClaimJob(ctx context.Context, runnerID int64, labels []string, now time.Time) (*actions.Task, error) {
+func (s *ActionRunStore) ClaimJob(ctx context.Context, runnerID int64, scope actions.Scope, labels []string, now time.Time) (*actions.Task, error) {
 	db := s.c.w(ctx)
 	var waiting []actionRunJobRow
-	if err := db.NewSelect().Model(&waiting).Where("status = ?", actions.StatusWaiting).
-		OrderExpr("id ASC").Limit(claimWindow).Scan(ctx); err != nil {
+	q := db.NewSelect().Model(&waiting).Where("aj.status = ?", actions.StatusWaiting)
+	switch {
+	case scope.RepoID != 0:
+		q = q.Where("aj.repo_id = ?", scope.RepoID)
+	case scope.OwnerID != 0:
+		q = q.Where("aj.repo_id IN (SELECT id FROM repos WHERE owner_id = ?)", scope.OwnerID)
+	}
+	if err := q.OrderExpr("aj.id ASC").Limit(claimWindow).Scan(ctx); err != nil {
 		return nil, actionRunMapping.mapErr(err)
 	}
 	at := dbTime(now)

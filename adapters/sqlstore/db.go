@@ -234,6 +234,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		OAuth2Grants:       &OAuth2GrantStore{c: c},
 		ActionRuns:         &ActionRunStore{c: c},
 		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
+		ActionRunners:      &ActionRunnerStore{c: c},
+		ActionTasks:        &ActionTaskStore{c: c},
 	}
 }
 

@@ -104,6 +104,7 @@ func migrations() *migrate.Migrations {
 	add("000039", "oauth2_applications", up000039, down000039)
 	add("000040", "cron_tasks", up000040, down000040)
 	add("000041", "releases_version", up000041, down000041)
+	add("000044", "action_runners", up000044, down000044)
 	return ms
 }
 

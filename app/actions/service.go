@@ -1,7 +1,9 @@
 // Package actions holds the use cases of workflow automation: the secrets
 // (Secrets, secrets.go) and variables of users, organisations and
-// repositories, the workflows of a repository (workflows.go) and the runs
-// pushes and dispatches create (workflow_runs.go). Who may call which is the
+// repositories, the workflows of a repository (workflows.go), the runs
+// pushes and dispatches create (workflow_runs.go), the runners and their
+// registration tokens (runners.go, runner_tokens.go) and the tasks runners
+// take and report on (runner_tasks.go). Who may call which is the
 // route table's business.
 package actions
 

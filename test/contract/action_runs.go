@@ -65,9 +65,9 @@ var actionRunTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(f.ActionRuns.CreateRun(f.ctx, run, jobs))
 		now := at(20)
 		// Missing a label: nothing to take; blocked jobs are never taken.
-		_, err := f.ActionRuns.ClaimJob(f.ctx, 3, []string{"linux"}, now)
+		_, err := f.ActionRuns.ClaimJob(f.ctx, 3, actions.Scope{}, []string{"linux"}, now)
 		isCategory(is, err, errs.ErrNotFound, "no waiting job fits the runner's labels")
-		task, err := f.ActionRuns.ClaimJob(f.ctx, 3, []string{"big", "linux", "gpu"}, now)
+		task, err := f.ActionRuns.ClaimJob(f.ctx, 3, actions.Scope{}, []string{"big", "linux", "gpu"}, now)
 		is.NoErr(err)
 		is.Equal(task.JobID, jobs[0].ID)
 		is.Equal(task.RunnerID, int64(3))
@@ -75,7 +75,7 @@ var actionRunTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(task.Job.TaskID, task.ID)
 		is.Equal(task.Run.Status, actions.StatusRunning)
 		is.True(task.Run.Started.Equal(now))
-		_, err = f.ActionRuns.ClaimJob(f.ctx, 4, []string{"big", "linux"}, now) // taken already
+		_, err = f.ActionRuns.ClaimJob(f.ctx, 4, actions.Scope{}, []string{"big", "linux"}, now) // taken already
 		isCategory(is, err, errs.ErrNotFound, "no waiting job fits the runner's labels")
 
 		list, total, err := f.ActionRuns.ListTasks(f.ctx, r.ID, ports.ListOptions{Page: 1, Limit: 10})

@@ -1,0 +1,131 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/depothq/depot/domain/actions"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+)
+
+// errRunnerAuth answers a runner whose uuid or token is wrong, in the same
+// words whichever is, as Gitea does.
+var errRunnerAuth = errs.Unauthenticated("unregistered runner")
+
+// runnerSeenGranularity is how stale a runner's last request or report
+// may be before a new one is written: well under the times that make it
+// offline or idle.
+const runnerSeenGranularity = 2 * time.Second
+
+// Runners are the use cases of Actions runners: registering with a scope's
+// registration token, authenticating and declaring, and the scope admins'
+// listing and removal.
+type Runners struct{ *Service }
+
+// Runners returns the runner use cases.
+func (s *Service) Runners() Runners { return Runners{s} }
+
+// Now is the service's clock, by which runners are online or busy.
+func (s Runners) Now() time.Time { return s.clock.Now() }
+
+// RegisterRequest is what a runner sends to register.
+type RegisterRequest struct {
+	// Token is a scope's registration token.
+	Token, Name, Version string
+	Labels               []string
+	Ephemeral            bool
+}
+
+// Register creates a runner in the scope of the registration token and
+// returns it with its own token, shown this once. A missing name or token
+// is errs.ErrInvalid, an unknown token errs.ErrUnauthenticated.
+func (s Runners) Register(ctx context.Context, in RegisterRequest) (*actions.Runner, string, error) {
+	name := actions.RunnerName(in.Name)
+	if in.Token == "" || name == "" {
+		return nil, "", errs.Invalid("missing runner token, name", "token", "name")
+	}
+	reg, err := s.stores.ActionRunnerTokens.ByHash(ctx, actions.HashRunnerToken(in.Token))
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, "", errs.Unauthenticated("runner registration token not found")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	secret := actions.NewRunnerTokenSecret()
+	r := &actions.Runner{UUID: actions.NewRunnerUUID(), Name: name, Scope: reg.Scope,
+		TokenHash: actions.HashRunnerToken(secret), Labels: actions.RunnerLabels(in.Labels), Version: in.Version,
+		Ephemeral: in.Ephemeral, Created: s.clock.Now()}
+	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.ActionRunners.Create(ctx, r)
+	}); err != nil {
+		return nil, "", err
+	}
+	return r, secret, nil
+}
+
+// Authenticate finds the runner uuid whose token is token, and records
+// its request (a report on a task when active); anything else is
+// errs.ErrUnauthenticated.
+func (s Runners) Authenticate(ctx context.Context, uuid, token string, active bool) (*actions.Runner, error) {
+	if uuid == "" || token == "" {
+		return nil, errRunnerAuth
+	}
+	r, err := s.stores.ActionRunners.ByUUID(ctx, uuid)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, errRunnerAuth
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !r.TokenMatches(token) {
+		return nil, errRunnerAuth
+	}
+	now := s.clock.Now()
+	// Runners poll every few seconds: a request close to the last one
+	// recorded changes no status and is not written.
+	fresh := now.Sub(r.LastOnline) < runnerSeenGranularity && (!active || now.Sub(r.LastActive) < runnerSeenGranularity)
+	if fresh {
+		return r, nil
+	}
+	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.ActionRunners.Seen(ctx, r.ID, now, active)
+	}); err != nil {
+		return nil, err
+	}
+	r.LastOnline = now
+	if active {
+		r.LastActive = now
+	}
+	return r, nil
+}
+
+// Declare sets the runner's labels and version.
+func (s Runners) Declare(ctx context.Context, r *actions.Runner, labels []string, version string) error {
+	labels = actions.RunnerLabels(labels)
+	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.ActionRunners.Declare(ctx, r.ID, labels, version)
+	}); err != nil {
+		return err
+	}
+	r.Labels, r.Version = labels, version
+	return nil
+}
+
+// List returns one page of the scope's runners and the total.
+func (s Runners) List(ctx context.Context, scope actions.Scope, opts ports.ListOptions) ([]*actions.Runner, int64, error) {
+	return s.stores.ActionRunners.List(ctx, scope, opts)
+}
+
+// Get finds the scope's runner id; another scope's is errs.ErrNotFound.
+func (s Runners) Get(ctx context.Context, scope actions.Scope, id int64) (*actions.Runner, error) {
+	return s.stores.ActionRunners.Get(ctx, scope, id)
+}
+
+// Delete removes the scope's runner id; it can no longer authenticate.
+func (s Runners) Delete(ctx context.Context, scope actions.Scope, id int64) error {
+	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		return tx.ActionRunners.Delete(ctx, scope, id)
+	})
+}
