@@ -48,7 +48,7 @@ var notificationTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(got.Status, notification.StatusPinned)
 
-		n, err := f.Notifications.CountUnread(f.ctx, alice.ID)
+		n, err := f.Notifications.CountUnread(f.ctx, ports.NotificationQuery{UserID: alice.ID})
 		is.NoErr(err)
 		is.Equal(n, int64(1))
 
