@@ -269,3 +269,86 @@ func threadRows(t *testing.T, srv *testserver.Server, name string) int64 {
 	}
 	return total
 }
+
+func TestNotificationPullsAndReleases(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, alice := newAccount(t, srv, "nalice", gitea.VisibleTypePublic)
+		_, bob := newAccount(t, srv, "nbob", gitea.VisibleTypePublic)
+		pullsRepo(t, srv, alice, "app", false)
+		_, err := bob.WatchRepo("nalice", "app")
+		is.NoErr(err)
+
+		// A pull request opened, then merged: the watcher's thread says so.
+		pr, _, err := alice.CreatePullRequest("nalice", "app", gitea.CreatePullRequestOption{Head: "feature", Base: "main", Title: "feature"})
+		is.NoErr(err)
+		waitUnread(t, bob, 1)
+		th := threadAbout(t, bob, "feature")
+		is.Equal(th.Subject.Type, gitea.NotifySubjectPull)
+		is.Equal(th.Subject.State, gitea.NotifySubjectOpen)
+		is.True(strings.HasSuffix(th.Subject.HTMLURL, "/nalice/app/pulls/"+itoa64(pr.Index)))
+		_, _, err = bob.ReadNotification(th.ID)
+		is.NoErr(err)
+		pullsWait(t, srv, "nalice", "app", pr.Index)
+		_, _, err = alice.MergePullRequest("nalice", "app", pr.Index, gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge})
+		is.NoErr(err)
+		waitUnread(t, bob, 1)
+		th = threadAbout(t, bob, "feature")
+		is.Equal(th.Subject.State, gitea.NotifySubjectMerged)
+		pulls := threadsOf(t, bob, gitea.ListNotificationOptions{SubjectTypes: []gitea.NotifySubjectType{gitea.NotifySubjectPull}})
+		is.Equal(len(pulls), 1)
+
+		// A release published: a repository thread for the watcher.
+		_, _, err = alice.CreateRelease("nalice", "app", gitea.CreateReleaseOption{TagName: "v1", Target: "main", Title: "one"})
+		is.NoErr(err)
+		waitUnread(t, bob, 2)
+		repoThreads := threadsOf(t, bob, gitea.ListNotificationOptions{SubjectTypes: []gitea.NotifySubjectType{gitea.NotifySubjectRepository}})
+		is.Equal(len(repoThreads), 1)
+		is.Equal(repoThreads[0].Subject.Title, "nalice/app")
+		is.True(strings.HasSuffix(repoThreads[0].Subject.HTMLURL, "/nalice/app"))
+		n, _, err := alice.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+	})
+}
+
+func TestNotificationMutesAndAssignments(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		w := trackerSetup(t, opts...)
+		_, err := w.stranger.WatchRepo("exowner", "r")
+		is.NoErr(err)
+		_, err = w.writer.UnWatchRepo("exowner", "r")
+		is.NoErr(err)
+		w.issue(t, w.owner, "quiet")
+		waitUnread(t, w.stranger, 1)
+		_, _, err = w.stranger.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+
+		// The watcher mutes the issue: a comment that mentions another user
+		// reaches that user, not the watcher.
+		_, err = w.stranger.IssueUnSubscribe("exowner", "r", 1)
+		is.NoErr(err)
+		_, _, err = w.owner.CreateIssueComment("exowner", "r", 1, gitea.CreateIssueCommentOption{Body: "@exwriter have a look"})
+		is.NoErr(err)
+		waitUnread(t, w.writer, 1)
+		n, _, err := w.stranger.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+
+		// A mention reaches a user who muted the issue.
+		_, _, err = w.owner.CreateIssueComment("exowner", "r", 1, gitea.CreateIssueCommentOption{Body: "@exstranger you too"})
+		is.NoErr(err)
+		waitUnread(t, w.stranger, 1)
+
+		// An assignment reaches the assignee.
+		_, _, err = w.writer.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, w.writer, 0)
+		_, _, err = w.owner.EditIssue("exowner", "r", 1, gitea.EditIssueOption{Assignees: []string{"exwriter"}})
+		is.NoErr(err)
+		waitUnread(t, w.writer, 1)
+		is.True(threadAbout(t, w.writer, "quiet").Unread)
+	})
+}
