@@ -147,7 +147,7 @@ func (s *Service) Set(ctx context.Context, c auth.Caller, id int64, to notificat
 		to = notification.StatusRead
 	}
 	if t.Status != to {
-		now := s.clock.Now().UTC()
+		now := s.clock.Now().UTC().Truncate(time.Microsecond)
 		if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 			return tx.Notifications.SetStatus(ctx, t.ID, to, now)
 		}); err != nil {
@@ -176,25 +176,32 @@ func (s *Service) MarkAll(ctx context.Context, c auth.Caller, repo *repos.Access
 	if to == 0 {
 		to = notification.StatusRead
 	}
-	var ids []int64
-	now := s.clock.Now().UTC()
+	// The threads are read, then moved, in one transaction with the same
+	// filter: two statements whatever their number.
+	var list []*notification.Thread
+	now := s.clock.Now().UTC().Truncate(time.Microsecond)
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		var err error
-		ids, err = tx.Notifications.MarkAll(ctx, q, to, now)
-		return err
+		before, _, err := tx.Notifications.List(ctx, q)
+		if err != nil {
+			return err
+		}
+		ids, err := tx.Notifications.MarkAll(ctx, q, to, now)
+		if err != nil {
+			return err
+		}
+		moved := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			moved[id] = true
+		}
+		for _, t := range before {
+			if moved[t.ID] {
+				t.Status, t.Updated = to, now
+				list = append(list, t)
+			}
+		}
+		return nil
 	}); err != nil {
 		return nil, err
-	}
-	list := make([]*notification.Thread, 0, len(ids))
-	for _, id := range ids {
-		t, err := s.stores.Notifications.Get(ctx, id)
-		if errors.Is(err, errs.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, t)
 	}
 	return s.page(ctx, list, int64(len(list)))
 }
