@@ -29,6 +29,9 @@ type IssueRelationStore interface {
 	Watch(ctx context.Context, issueID, userID int64) (bool, error)
 	// Watchers lists the users watching the issue explicitly.
 	Watchers(ctx context.Context, issueID int64, opts ListOptions) ([]int64, int64, error)
+	// Ignorers lists the users who explicitly ignore the issue (muted it),
+	// ascending.
+	Ignorers(ctx context.Context, issueID int64) ([]int64, error)
 	// IsParticipant reports whether the user posted the issue, is assigned
 	// to it or commented on it.
 	IsParticipant(ctx context.Context, issueID, userID int64) (bool, error)

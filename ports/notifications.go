@@ -18,6 +18,10 @@ type NotificationQuery struct {
 	Subjects []notification.SubjectType
 	// Since and Before bound the thread's update time when non-zero.
 	Since, Before time.Time
+	// Viewer, when set, keeps only threads of repositories it may see (a
+	// collaborator removed from a private repository no longer lists its
+	// threads); nil: no such check.
+	Viewer *RepoViewer
 	ListOptions
 }
 
@@ -31,8 +35,9 @@ type NotificationStore interface {
 	Notify(ctx context.Context, ts []notification.Thread) error
 	// List pages q's threads, most recently updated first, with the total.
 	List(ctx context.Context, q NotificationQuery) ([]*notification.Thread, int64, error)
-	// CountUnread counts userID's unread threads.
-	CountUnread(ctx context.Context, userID int64) (int64, error)
+	// CountUnread counts q's unread threads (its UserID, RepoID and Viewer
+	// apply) on the (user, status) index.
+	CountUnread(ctx context.Context, q NotificationQuery) (int64, error)
 	// Get returns one thread; errs.ErrNotFound when none.
 	Get(ctx context.Context, id int64) (*notification.Thread, error)
 	// SetStatus changes one thread's status; errs.ErrNotFound when none.

@@ -37,6 +37,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/notifications"
 	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/packages"
@@ -125,10 +126,18 @@ func provideHasher() ports.PasswordHasher {
 
 func provideSecrets() ports.SecretGenerator { return security.NewRandomSecrets() }
 
-// provideEventRecorder puts the activity records in front of the webhook
-// dispatcher: every event is recorded in its transaction, then dispatched.
-func provideEventRecorder(d *hooks.Dispatcher, c ports.Clock) *activity.Recorder {
-	return activity.NewRecorder(d, c)
+// provideEventRecorder puts the activity records in front of the
+// notification fan-out and the webhook dispatcher: every event is recorded
+// in its transaction, its notifications queued, then it is dispatched.
+func provideEventRecorder(f *notifications.Fanout, c ports.Clock) *activity.Recorder {
+	return activity.NewRecorder(f, c)
+}
+
+// provideFanout queues the notification fan-outs in front of the webhook
+// dispatcher.
+func provideFanout(d *hooks.Dispatcher, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
+	c ports.Clock) *notifications.Fanout {
+	return notifications.NewFanout(d, stores, tx, runner, c)
 }
 
 func provideClock() ports.Clock                   { return security.SystemClock{} }
@@ -281,7 +290,7 @@ var appSet = gwire.NewSet(
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
-	activity.NewFeeds, provideEventRecorder, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
+	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
 	provideHookSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),

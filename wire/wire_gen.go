@@ -25,6 +25,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	markup2 "github.com/depothq/depot/app/markup"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/notifications"
 	"github.com/depothq/depot/app/oauth2"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/packages"
@@ -101,7 +102,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	recorder := provideEventRecorder(dispatcher, clock)
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	recorder := provideEventRecorder(fanout, clock)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
@@ -123,6 +125,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	siteStatistics := provideSiteStatistics(db)
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -150,26 +153,27 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	services := http.Services{
-		Auth:         authenticator,
-		Users:        service,
-		Repos:        reposService,
-		Content:      contentService,
-		Mirrors:      mirrorsService,
-		Hooks:        hooksService,
-		HookDispatch: dispatcher,
-		Orgs:         orgsService,
-		Issues:       issuesService,
-		Pulls:        pullsService,
-		Markup:       markupService,
-		Health:       healthService,
-		Federation:   federationService,
-		Feeds:        feeds,
-		Metrics:      registry,
-		Actions:      actionsService,
-		OAuth2:       oauth2Service,
-		Signer:       commitSigner,
-		Packages:     packagesService,
-		Cron:         cronService,
+		Auth:          authenticator,
+		Users:         service,
+		Repos:         reposService,
+		Content:       contentService,
+		Mirrors:       mirrorsService,
+		Hooks:         hooksService,
+		HookDispatch:  dispatcher,
+		Orgs:          orgsService,
+		Issues:        issuesService,
+		Pulls:         pullsService,
+		Markup:        markupService,
+		Health:        healthService,
+		Federation:    federationService,
+		Feeds:         feeds,
+		Notifications: notificationsService,
+		Metrics:       registry,
+		Actions:       actionsService,
+		OAuth2:        oauth2Service,
+		Signer:        commitSigner,
+		Packages:      packagesService,
+		Cron:          cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {
@@ -300,7 +304,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	recorder := provideEventRecorder(dispatcher, clock)
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	recorder := provideEventRecorder(fanout, clock)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
@@ -322,6 +327,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	siteStatistics := provideSiteStatistics(db)
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	registry, err := provideMetrics(o, db)
 	if err != nil {
 		cleanup4()
@@ -349,26 +355,27 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	services := http.Services{
-		Auth:         authenticator,
-		Users:        service,
-		Repos:        reposService,
-		Content:      contentService,
-		Mirrors:      mirrorsService,
-		Hooks:        hooksService,
-		HookDispatch: dispatcher,
-		Orgs:         orgsService,
-		Issues:       issuesService,
-		Pulls:        pullsService,
-		Markup:       markupService,
-		Health:       healthService,
-		Federation:   federationService,
-		Feeds:        feeds,
-		Metrics:      registry,
-		Actions:      actionsService,
-		OAuth2:       oauth2Service,
-		Signer:       commitSigner,
-		Packages:     packagesService,
-		Cron:         cronService,
+		Auth:          authenticator,
+		Users:         service,
+		Repos:         reposService,
+		Content:       contentService,
+		Mirrors:       mirrorsService,
+		Hooks:         hooksService,
+		HookDispatch:  dispatcher,
+		Orgs:          orgsService,
+		Issues:        issuesService,
+		Pulls:         pullsService,
+		Markup:        markupService,
+		Health:        healthService,
+		Federation:    federationService,
+		Feeds:         feeds,
+		Notifications: notificationsService,
+		Metrics:       registry,
+		Actions:       actionsService,
+		OAuth2:        oauth2Service,
+		Signer:        commitSigner,
+		Packages:      packagesService,
+		Cron:          cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)
 	if err != nil {

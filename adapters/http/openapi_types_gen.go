@@ -114,6 +114,9 @@ var operationTypes = map[string]operationShape{
 	"GET /licenses":                                                           {answers: []operationAnswer{{200, reflect.TypeFor[[]licenseEntryDTO]()}}},
 	"GET /licenses/{name}":                                                    {answers: []operationAnswer{{200, reflect.TypeFor[map[string]string]()}}},
 	"GET /nodeinfo":                                                           {answers: []operationAnswer{{200, reflect.TypeFor[nodeInfoDTO]()}}},
+	"GET /notifications":                                                      {answers: []operationAnswer{{200, reflect.TypeFor[[]notificationThreadDTO]()}}},
+	"GET /notifications/new":                                                  {answers: []operationAnswer{{200, reflect.TypeFor[notificationCountDTO]()}}},
+	"GET /notifications/threads/{id}":                                         {answers: []operationAnswer{{0, reflect.TypeFor[notificationThreadDTO]()}}},
 	"GET /orgs":                                                               {answers: []operationAnswer{{200, reflect.TypeFor[[]orgDTO]()}}},
 	"GET /orgs/{org}":                                                         {answers: []operationAnswer{{200, reflect.TypeFor[orgDTO]()}}},
 	"GET /orgs/{org}/actions/runners":                                         {answers: []operationAnswer{{200, reflect.TypeFor[actionRunnersDTO]()}}},
@@ -217,6 +220,7 @@ var operationTypes = map[string]operationShape{
 	"GET /repos/{owner}/{repo}/milestones":                                    {answers: []operationAnswer{{200, reflect.TypeFor[[]*milestoneDTO]()}}},
 	"GET /repos/{owner}/{repo}/milestones/{id}":                               {answers: []operationAnswer{{200, reflect.TypeFor[*milestoneDTO]()}}},
 	"GET /repos/{owner}/{repo}/new_pin_allowed":                               {answers: []operationAnswer{{200, reflect.TypeFor[pinsAllowedDTO]()}}},
+	"GET /repos/{owner}/{repo}/notifications":                                 {answers: []operationAnswer{{200, reflect.TypeFor[[]notificationThreadDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls":                                         {answers: []operationAnswer{{0, reflect.TypeFor[[]pullDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls/pinned":                                  {answers: []operationAnswer{{0, reflect.TypeFor[[]pullDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls/{base}/{head:.*}":                        {answers: []operationAnswer{{0, reflect.TypeFor[pullDTO]()}}},
@@ -321,6 +325,7 @@ var operationTypes = map[string]operationShape{
 	"HEAD /repos/{owner}/{repo}/raw/{filepath:.*}":                            {answers: []operationAnswer{}},
 	"PATCH /admin/hooks/{id}":                                                 {body: reflect.TypeFor[editHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
 	"PATCH /admin/users/{username}":                                           {body: reflect.TypeFor[editUserBody](), answers: []operationAnswer{{200, reflect.TypeFor[userDTO]()}}},
+	"PATCH /notifications/threads/{id}":                                       {answers: []operationAnswer{{0, reflect.TypeFor[notificationThreadDTO]()}}},
 	"PATCH /orgs/{org}":                                                       {body: reflect.TypeFor[editOrgBody](), answers: []operationAnswer{{200, reflect.TypeFor[orgDTO]()}}},
 	"PATCH /orgs/{org}/hooks/{id}":                                            {body: reflect.TypeFor[editHookBody](), answers: []operationAnswer{{0, reflect.TypeFor[hookDTO]()}}},
 	"PATCH /orgs/{org}/labels/{id}":                                           {body: reflect.TypeFor[editLabelBody](), answers: []operationAnswer{{200, reflect.TypeFor[labelDTO]()}}},
@@ -496,6 +501,7 @@ var operationTypes = map[string]operationShape{
 	"POST /user/keys":               {body: reflect.TypeFor[createKeyBody](), answers: []operationAnswer{{201, reflect.TypeFor[publicKeyDTO]()}}},
 	"POST /user/repos":              {body: reflect.TypeFor[createRepoBody](), answers: []operationAnswer{{0, reflect.TypeFor[*repoDTO]()}}},
 	"POST /users/{username}/tokens": {body: reflect.TypeFor[tokenBody](), answers: []operationAnswer{{201, reflect.TypeFor[accessTokenDTO]()}}},
+	"PUT /notifications":            {answers: []operationAnswer{{205, reflect.TypeFor[[]notificationThreadDTO]()}}},
 	"PUT /orgs/{org}/actions/secrets/{secretname}": {body: reflect.TypeFor[struct {
 		Data        string "json:\"data\""
 		Description string "json:\"description\""
@@ -532,6 +538,7 @@ var operationTypes = map[string]operationShape{
 		Reason string "json:\"lock_reason\""
 	}](), answers: []operationAnswer{{204, nil}, {208, nil}}},
 	"PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}": {answers: []operationAnswer{{201, nil}, {200, nil}}},
+	"PUT /repos/{owner}/{repo}/notifications":                       {answers: []operationAnswer{{205, reflect.TypeFor[[]notificationThreadDTO]()}}},
 	"PUT /repos/{owner}/{repo}/subscription":                        {answers: []operationAnswer{{200, reflect.TypeFor[watchDTO]()}}},
 	"PUT /repos/{owner}/{repo}/teams/{team}":                        {answers: []operationAnswer{{204, nil}}},
 	"PUT /repos/{owner}/{repo}/topics": {body: reflect.TypeFor[struct {

@@ -59,6 +59,7 @@ func (s *Server) routes() []route {
 		s.userEmailRoutes(),
 		s.followRoutes(),
 		s.activityRoutes(),
+		s.notificationRoutes(),
 		s.userAvatarRoutes(),
 		s.repositoryRoutes(),
 		s.repoTransferRoutes(),

@@ -6,6 +6,7 @@ package http
 
 import (
 	"github.com/depothq/depot/app/activity"
+	"github.com/depothq/depot/app/notifications"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -76,11 +77,13 @@ type kernel struct {
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	// feeds answers the activity feeds (activities.go).
-	feeds    *activity.Feeds
-	metrics  ports.RequestMetrics
-	signer   ports.CommitSigner
-	dispatch *hooks.Dispatcher
-	settings site.Settings
+	feeds *activity.Feeds
+	// notifications answers the notification threads (notifications.go).
+	notifications *notifications.Service
+	metrics       ports.RequestMetrics
+	signer        ports.CommitSigner
+	dispatch      *hooks.Dispatcher
+	settings      site.Settings
 	// limits are the API's request limits (rate_limits.go).
 	limits     *rateLimiter
 	log        *slog.Logger
@@ -113,6 +116,8 @@ type Services struct {
 	Federation *federation.Service
 	// Feeds answers the activity feeds and heatmaps.
 	Feeds *activity.Feeds
+	// Notifications answers the users' notification threads.
+	Notifications *notifications.Service
 	// Metrics records the API's requests (nil: recorded nowhere).
 	Metrics ports.RequestMetrics
 	Actions *actions.Service
@@ -130,7 +135,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {

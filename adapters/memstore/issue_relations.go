@@ -141,6 +141,18 @@ func (s *IssueRelationStore) Watchers(ctx context.Context, issueID int64, opts p
 	return page(ids, opts), int64(len(ids)), nil
 }
 
+func (s *IssueRelationStore) Ignorers(ctx context.Context, issueID int64) ([]int64, error) {
+	defer s.d.lock(ctx)()
+	var ids []int64
+	for k, w := range s.d.s.issueWatch {
+		if k.a == issueID && !w {
+			ids = append(ids, k.b)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
 // participants are the poster, the assignees and the plain commenters.
 func (s *state) participants(issueID int64) map[int64]bool {
 	out := map[int64]bool{}

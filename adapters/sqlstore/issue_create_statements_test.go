@@ -22,8 +22,9 @@ import (
 // TestIssueCreateStatements pins the statements POST R/issues sends for a
 // plain issue once the caller's token is cached: on SQLite only BEGIN and
 // COMMIT are parsed, the index, the row (with its search index), the
-// counters and the hook lookup run as statements prepared on the writer;
-// on Postgres the same four run through bun. What the prepared statements
+// counters, the activity record, the notification fan-out's job and the
+// hook lookup run as statements prepared on the writer; on Postgres the
+// same run through bun. What the prepared statements
 // write is read back through the API: the index sequence, the times, the
 // counters of open and closed issues, and the search index.
 func TestIssueCreateStatements(t *testing.T) {
@@ -94,11 +95,11 @@ func TestIssueCreateStatements(t *testing.T) {
 			mu.Unlock()
 			t.Logf("statements: %d through bun %q, %d prepared", len(logged), logged, prepared)
 			if b.name == "sqlite" {
-				is.Equal(prepared, int64(5)) // index, row, counters, activity record, hooks
+				is.Equal(prepared, int64(6)) // index, row, counters, activity record, notification job, hooks
 				is.Equal(len(logged), 2)     // BEGIN, COMMIT
 			} else {
 				is.Equal(prepared, int64(0))
-				is.True(len(logged) <= 7)
+				is.True(len(logged) <= 8)
 			}
 
 			is.Equal(created.Index, int64(3))

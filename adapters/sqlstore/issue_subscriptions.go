@@ -56,6 +56,17 @@ func (st *IssueRelationStore) Watchers(ctx context.Context, issueID int64, opts 
 	return out, int64(total), nil
 }
 
+// Ignorers lists the users who opted out of the issue, by user id.
+func (st *IssueRelationStore) Ignorers(ctx context.Context, issueID int64) ([]int64, error) {
+	out := []int64{}
+	err := st.c.r(ctx).NewSelect().Model((*issueWatchRow)(nil)).Column("iw.user_id").Where("iw.issue_id = ?", issueID).
+		Where("iw.is_watching = ?", false).OrderExpr("iw.user_id").Scan(ctx, &out)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, issueWatchMapping.mapErr(err)
+	}
+	return out, nil
+}
+
 // participantsSQL is the poster, assignees and plain-comment posters of an
 // issue (four times the issue id).
 const participantsSQL = `SELECT poster_id AS uid FROM issues WHERE id = ?

@@ -69,6 +69,11 @@ func (s *JobStore) Enqueue(ctx context.Context, j ports.NewJob) (int64, error) {
 		payload = []byte{}
 	}
 	db := s.c.w(ctx)
+	if j.Dedup == "" {
+		if id, ok, err := s.enqueuePrepared(ctx, db, j.Kind, j.Queue, payload, runAt, now); ok {
+			return id, jobMapping.mapErr(err)
+		}
+	}
 	// The holder of the key may finish between the failed insert and the
 	// read; a few rounds settle that race.
 	for range 3 {
@@ -434,4 +439,26 @@ func (s *JobStore) Get(ctx context.Context, id int64) (*ports.Job, ports.JobStat
 		return nil, "", jobMapping.mapErr(err)
 	}
 	return row.toDomain(), ports.JobState(row.State), nil
+}
+
+// insertJobSQL is Enqueue's statement on SQLite's writer for a job without
+// a dedup key: an event's transaction (an issue opened) queues one.
+const insertJobSQL = `INSERT INTO jobs (kind, queue, dedup, payload, state, attempts, run_at, lease_owner, last_error, created)
+	VALUES (?, ?, '', ?, ?, 0, ?, '', '', ?) RETURNING id`
+
+// enqueuePrepared inserts the job through the writer's prepared statement
+// when the call runs in one of its transactions: ok false elsewhere.
+func (s *JobStore) enqueuePrepared(ctx context.Context, db bun.IDB, kind, queue string, payload []byte,
+	runAt, now time.Time) (id int64, ok bool, err error) {
+	tx, inTx := db.(bun.Tx)
+	if !inTx {
+		return 0, false, nil
+	}
+	ins, ok := s.c.writerStmt(ctx, tx, insertJobSQL)
+	if !ok {
+		return 0, false, nil
+	}
+	defer ins.done()
+	err = ins.QueryRowContext(ctx, kind, queue, payload, string(ports.JobPending), ins.timeArg(runAt), ins.timeArg(now)).Scan(&id)
+	return id, true, err
 }

@@ -81,9 +81,15 @@ func (s *NotificationStore) Notify(ctx context.Context, ts []notification.Thread
 	return notificationMapping.mapErr(err)
 }
 
-// filter applies q's conditions but its paging.
+// filter applies q's conditions but its paging. The viewer's check is a
+// set of the repositories it may see among those of its threads.
 func (s *NotificationStore) filter(sq *bun.SelectQuery, q ports.NotificationQuery) *bun.SelectQuery {
 	sq = sq.Where("n.user_id = ?", q.UserID)
+	if q.Viewer != nil {
+		visible := repoVisibleTo(sq.DB().NewSelect().TableExpr("repos AS repo").Column("repo.id").
+			Where("repo.id IN (SELECT vn.repo_id FROM notifications AS vn WHERE vn.user_id = ?)", q.UserID), *q.Viewer)
+		sq = sq.Where("n.repo_id IN (?)", visible)
+	}
 	if q.RepoID != 0 {
 		sq = sq.Where("n.repo_id = ?", q.RepoID)
 	}
@@ -129,9 +135,9 @@ func (s *NotificationStore) List(ctx context.Context, q ports.NotificationQuery)
 }
 
 // CountUnread counts on the (user, status) index.
-func (s *NotificationStore) CountUnread(ctx context.Context, userID int64) (int64, error) {
-	n, err := s.c.r(ctx).NewSelect().Model((*notificationRow)(nil)).
-		Where("n.user_id = ?", userID).Where("n.status = ?", int(notification.StatusUnread)).Count(ctx)
+func (s *NotificationStore) CountUnread(ctx context.Context, q ports.NotificationQuery) (int64, error) {
+	q.Statuses, q.Subjects, q.Since, q.Before = []notification.Status{notification.StatusUnread}, nil, time.Time{}, time.Time{}
+	n, err := s.filter(s.c.r(ctx).NewSelect().Model((*notificationRow)(nil)), q).Count(ctx)
 	return int64(n), notificationMapping.mapErr(err)
 }
 

@@ -96,7 +96,7 @@ func (s *statements) text(key any, build func() string) string {
 // txStatementTexts are the writer's statements that run inside
 // transactions (an issue's creation and the hook lookup of its event), so
 // they must be prepared before BEGIN (prepareTxStatements).
-var txStatementTexts = []string{nextIndexSQL, insertIssueSQL, countIssueSQL, countPullSQL, activeHooksSQL, insertActivitySQL}
+var txStatementTexts = []string{nextIndexSQL, insertIssueSQL, countIssueSQL, countPullSQL, activeHooksSQL, insertActivitySQL, insertJobSQL}
 
 // prepareTxStatements prepares txStatementTexts on SQLite's writer; InTx
 // calls it before it begins a transaction, while the writer's one connection

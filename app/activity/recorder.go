@@ -28,6 +28,14 @@ func NewRecorder(next ports.Events, clock ports.Clock) *Recorder {
 	return &Recorder{next: next, clock: clock}
 }
 
+// Notify wakes next's workers once the transaction that queued work has
+// committed.
+func (r *Recorder) Notify() {
+	if n, ok := r.next.(interface{ Notify() }); ok {
+		n.Notify()
+	}
+}
+
 func (r *Recorder) record(ctx context.Context, tx ports.Stores, repo *repository.Repository, actor int64, op activity.OpType,
 	ref, content string, commentID int64) error {
 	if repo == nil || repo.ID == 0 || actor <= 0 {

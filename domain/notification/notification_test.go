@@ -40,3 +40,14 @@ func FuzzNotificationParseStatus(f *testing.F) {
 		}
 	})
 }
+
+func FuzzNotificationParseSubjectType(f *testing.F) {
+	f.Add("pull")
+	f.Fuzz(func(t *testing.T, s string) {
+		if st, err := ParseSubjectType(s); err == nil && SubjectKey(st, 1, "c", 1) == "" {
+			t.Fatal("parsed a subject without a key")
+		} else if err != nil && st != "" {
+			t.Fatal("a refused subject type came with a value")
+		}
+	})
+}

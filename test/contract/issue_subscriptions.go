@@ -44,6 +44,9 @@ func testIssueSubscriptions(t *testing.T, f *fixture) {
 	is.NoErr(err)
 	is.Equal(total, int64(1))
 	is.Equal(ids, []int64{watcher.ID})
+	ignorers, err := f.IssueRelations.Ignorers(f.ctx, i.ID)
+	is.NoErr(err)
+	is.Equal(ignorers, []int64{commenter.ID})
 
 	ids, total, err = f.IssueRelations.Subscribers(f.ctx, i.ID, ports.ListOptions{Page: 1, Limit: 10})
 	is.NoErr(err)

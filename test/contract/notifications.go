@@ -7,6 +7,7 @@ import (
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/notification"
+	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
 
@@ -48,7 +49,7 @@ var notificationTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(got.Status, notification.StatusPinned)
 
-		n, err := f.Notifications.CountUnread(f.ctx, alice.ID)
+		n, err := f.Notifications.CountUnread(f.ctx, ports.NotificationQuery{UserID: alice.ID})
 		is.NoErr(err)
 		is.Equal(n, int64(1))
 
@@ -91,5 +92,34 @@ var notificationTests = map[string]func(t *testing.T, f *fixture){
 			Statuses: []notification.Status{notification.StatusUnread}}, notification.StatusRead, at(9))
 		is.NoErr(err)
 		is.Equal(len(again), 0)
+	},
+	"ViewerHidesUnreadableRepositories": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		alice, bob := f.user("alice"), f.user("bob")
+		open := f.repo(alice, "open")
+		hidden := f.repo(alice, "hidden", func(r *repository.Repository) { r.Private = true })
+		is.NoErr(f.Notifications.Notify(f.ctx, []notification.Thread{
+			{UserID: bob.ID, RepoID: open.ID, Subject: notification.SubjectIssue, IssueID: 1, Created: at(1), Updated: at(1)},
+			{UserID: bob.ID, RepoID: hidden.ID, Subject: notification.SubjectIssue, IssueID: 2, Created: at(2), Updated: at(2)},
+		}))
+		q := ports.NotificationQuery{UserID: bob.ID, Viewer: &ports.RepoViewer{UserID: bob.ID}}
+		list, total, err := f.Notifications.List(f.ctx, q)
+		is.NoErr(err)
+		is.Equal(total, int64(1))
+		is.Equal(list[0].RepoID, open.ID)
+		n, err := f.Notifications.CountUnread(f.ctx, q)
+		is.NoErr(err)
+		is.Equal(n, int64(1))
+		ids, err := f.Notifications.MarkAll(f.ctx, q, notification.StatusRead, at(3))
+		is.NoErr(err)
+		is.Equal(len(ids), 1)
+
+		// Without a viewer, and for a site administrator, both show.
+		_, total, err = f.Notifications.List(f.ctx, ports.NotificationQuery{UserID: bob.ID})
+		is.NoErr(err)
+		is.Equal(total, int64(2))
+		n, err = f.Notifications.CountUnread(f.ctx, ports.NotificationQuery{UserID: bob.ID, Viewer: &ports.RepoViewer{UserID: bob.ID, IsAdmin: true}})
+		is.NoErr(err)
+		is.Equal(n, int64(1))
 	},
 }
