@@ -2,11 +2,13 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/depothq/depot/domain/notification"
+	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -134,11 +136,122 @@ func (s *NotificationStore) List(ctx context.Context, q ports.NotificationQuery)
 	return out, int64(total), nil
 }
 
-// CountUnread counts on the (user, status) index.
+// CountUnread counts q's unread threads per repository from the (user,
+// status, repository) index alone, then, with a viewer, keeps the counts of
+// the repositories it may see among those (one small query): a count does
+// not grow with the threads already read, nor probe visibility per thread.
 func (s *NotificationStore) CountUnread(ctx context.Context, q ports.NotificationQuery) (int64, error) {
-	q.Statuses, q.Subjects, q.Since, q.Before = []notification.Status{notification.StatusUnread}, nil, time.Time{}, time.Time{}
-	n, err := s.filter(s.c.r(ctx).NewSelect().Model((*notificationRow)(nil)), q).Count(ctx)
-	return int64(n), notificationMapping.mapErr(err)
+	db := s.c.r(ctx)
+	perRepo, err := s.unreadPerRepo(ctx, q.UserID, q.RepoID)
+	if err != nil {
+		return 0, notificationMapping.mapErr(err)
+	}
+	if len(perRepo) == 0 {
+		return 0, nil
+	}
+	visible := map[int64]bool{}
+	if q.Viewer != nil {
+		ids := make([]int64, len(perRepo))
+		for i, r := range perRepo {
+			ids[i] = r.RepoID
+		}
+		// Most threads are of repositories every signed-in user sees: on
+		// SQLite a prepared statement finds those, and only the others
+		// take the viewer's full check.
+		if ps := s.c.sqliteReadStmt(ctx, openReposText); ps != nil && q.Viewer.UserID != 0 &&
+			!q.Viewer.Restricted && !q.Viewer.PublicOnly {
+			open, err := scanIDs(ps.QueryContext(ctx, idsJSON(ids), string(user.VisibilityPrivate)))
+			if err != nil {
+				return 0, notificationMapping.mapErr(err)
+			}
+			for _, id := range open {
+				visible[id] = true
+			}
+			ids = ids[:0]
+			for _, r := range perRepo {
+				if !visible[r.RepoID] {
+					ids = append(ids, r.RepoID)
+				}
+			}
+		}
+		if len(ids) > 0 {
+			var seen []int64
+			vq := repoVisibleTo(db.NewSelect().TableExpr("repos AS repo").Column("repo.id").
+				Where("repo.id IN (?)", bun.List(ids)), *q.Viewer)
+			if err := vq.Scan(ctx, &seen); err != nil {
+				return 0, notificationMapping.mapErr(err)
+			}
+			for _, id := range seen {
+				visible[id] = true
+			}
+		}
+	}
+	var total int64
+	for _, r := range perRepo {
+		if q.Viewer == nil || visible[r.RepoID] {
+			total += r.N
+		}
+	}
+	return total, nil
+}
+
+// openReposText keeps, of a JSON array of repository ids, the public ones
+// whose owner does not hide (visibility private): those any signed-in,
+// unrestricted user sees (repoVisibleTo's first test).
+const openReposText = `SELECT repo.id FROM repos AS repo
+WHERE repo.id IN (SELECT value FROM json_each(?)) AND NOT repo.private
+AND repo.owner_id NOT IN (SELECT hu.id FROM users AS hu WHERE hu.visibility = ?)`
+
+// scanIDs reads a column of ids.
+func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// unreadPerRepo is a user's unread threads per repository (of repoID
+// alone when non-zero), read from the index; on SQLite through a prepared
+// statement scanned by hand.
+type repoCount struct {
+	RepoID int64 `bun:"repo_id"`
+	N      int64 `bun:"n"`
+}
+
+// unreadPerRepoText is unreadPerRepo's statement; the repository filter
+// is off when its parameter is 0.
+const unreadPerRepoText = `SELECT n.repo_id, COUNT(*) AS n FROM notifications AS n
+WHERE n.user_id = ? AND n.status = ? AND (? = 0 OR n.repo_id = ?) GROUP BY n.repo_id`
+
+func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID int64) ([]repoCount, error) {
+	unread := int(notification.StatusUnread)
+	var out []repoCount
+	if ps := s.c.sqliteReadStmt(ctx, unreadPerRepoText); ps != nil {
+		rows, err := ps.QueryContext(ctx, userID, unread, repoID, repoID)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var rc repoCount
+			if err := rows.Scan(&rc.RepoID, &rc.N); err != nil {
+				return nil, err
+			}
+			out = append(out, rc)
+		}
+		return out, rows.Err()
+	}
+	err := s.c.r(ctx).NewRaw(unreadPerRepoText, userID, unread, repoID, repoID).Scan(ctx, &out)
+	return out, err
 }
 
 // Get reads one thread.
