@@ -32,7 +32,7 @@ run: build
 
 ## test: every test — unit, store (SQLite and Postgres) and end to end
 test: deps
-	DEPOT_TEST_POSTGRES_DSN="$${DEPOT_TEST_POSTGRES_DSN:-$(PG_DSN)}" $(GO) test -count=1 -timeout 40m ./...
+	DEPOT_TEST_POSTGRES_DSN="$${DEPOT_TEST_POSTGRES_DSN:-$(PG_DSN)}" $(GO) test -count=1 -parallel 4 -timeout 40m ./...
 
 ## generate: regenerate wire/wire_gen.go and adapters/http/openapi_types_gen.go
 generate:

@@ -39,6 +39,7 @@ func unadoptedBare(t *testing.T, srv *testserver.Server, owner, name, branch str
 // under the repository root without a record are listed, adopted (the record
 // made from what is on disk) or deleted, by site admins only.
 func TestAdminUnadoptedRepos(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		h := adminHeader(srv)

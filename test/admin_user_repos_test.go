@@ -13,6 +13,7 @@ import (
 // TestAdminUserRepos covers POST /admin/users/{username}/repos: a site
 // admin creates a repository owned by a user or an organisation.
 func TestAdminUserRepos(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		admin := srv.AdminClient()

@@ -90,6 +90,7 @@ func authTokenHeader(secret string) string { return "token " + secret }
 // TestAuthHeaderToken covers tokens in the Authorization header: both
 // schemes, unknown and malformed tokens, and a token deleted a moment ago.
 func TestAuthHeaderToken(t *testing.T) {
+	t.Parallel()
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			srv := testserver.Start(t, b.opts...)
@@ -163,6 +164,7 @@ func TestAuthHeaderToken(t *testing.T) {
 // TestAuthBasic covers HTTP Basic with a password and with a token in
 // either half of the pair.
 func TestAuthBasic(t *testing.T) {
+	t.Parallel()
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			srv := testserver.Start(t, b.opts...)
@@ -277,6 +279,7 @@ func authWrongTOTPCode(t *testing.T, secret string) string {
 // TestAuthTOTP covers two-factor sign-in: Basic needs X-Service-OTP (or its
 // X-Gitea-OTP twin), while tokens are unaffected.
 func TestAuthTOTP(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "alice-password")
 	tok := authNewToken(t, srv, "alice", "alice-password", "read:user")
@@ -344,6 +347,7 @@ func TestAuthTOTP(t *testing.T) {
 // TestAuthSudo covers acting as another user by the sudo query parameter and
 // the Sudo header.
 func TestAuthSudo(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "alice-password")
 	srv.CreateUser("bob", "bob-password")
@@ -411,6 +415,7 @@ func TestAuthSudo(t *testing.T) {
 // TestAuthQueryToken covers the deprecated token and access_token query
 // parameters: a warning always, credentials only when the site accepts them.
 func TestAuthQueryToken(t *testing.T) {
+	t.Parallel()
 	t.Run("ignored by default", func(t *testing.T) {
 		srv := testserver.Start(t)
 		srv.CreateUser("alice", "alice-password")
@@ -460,6 +465,7 @@ func TestAuthQueryToken(t *testing.T) {
 // TestAuthAccountChecks covers the account-state checks of every signed-in
 // request, for password and token callers.
 func TestAuthAccountChecks(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 
 	type caller struct {
@@ -556,6 +562,7 @@ func TestAuthAccountChecks(t *testing.T) {
 
 // TestAuthSignInRequired covers a site that requires sign-in for viewing.
 func TestAuthSignInRequired(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.RequireSignInView = true }))
 	srv.CreateUser("alice", "alice-password")
 	tok := authNewToken(t, srv, "alice", "alice-password", "read:user")
@@ -598,6 +605,7 @@ func TestAuthSignInRequired(t *testing.T) {
 // TestAuthLastUsed checks that token use is recorded in memory and written
 // back only by the batch flush, never on the request path.
 func TestAuthLastUsed(t *testing.T) {
+	t.Parallel()
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			is := is.New(t)
@@ -649,6 +657,7 @@ func TestAuthLastUsed(t *testing.T) {
 // TestAuthPasswordChange checks that a remembered password verification does
 // not outlive a password change.
 func TestAuthPasswordChange(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "old-password")
@@ -671,6 +680,7 @@ func TestAuthPasswordChange(t *testing.T) {
 
 // TestAuthRenamedUser checks that the old name of a renamed user redirects.
 func TestAuthRenamedUser(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "alice-password")

@@ -16,6 +16,7 @@ import (
 // blocker's repositories nor comment on the blocker's issues (Gitea's 403
 // "user is blocked"); others are unaffected.
 func TestBlocksIssues(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

@@ -66,6 +66,7 @@ func blockCollab(t *testing.T, srv *testserver.Server, as, owner, name, who stri
 // TestBlocksUser covers /user/blocks: listing, checking, blocking and
 // unblocking, what a block severs, and what it forbids afterwards.
 func TestBlocksUser(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -210,6 +211,7 @@ func TestBlocksUser(t *testing.T) {
 // TestBlocksOrg covers /orgs/{org}/blocks: the owner-only access rule, the
 // refusal to block a member, and what an organisation's block forbids.
 func TestBlocksOrg(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -12,6 +12,7 @@ import (
 // of the open pull requests into the branches it names, and the check lets
 // the scheduled merge look again and go (Gitea's CheckPRsForBaseBranch).
 func TestBranchProtectionChangeRechecksPulls(t *testing.T) {
+	t.Parallel()
 	srv, c := newMergeServer(t)
 
 	// waiting schedules a merge into main that the rule's second required

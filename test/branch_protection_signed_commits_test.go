@@ -20,7 +20,10 @@ import (
 // with Gitea's message and main is left as it was; a commit signed with an
 // SSH key the committer registered is accepted; a new protected branch
 // bringing an unsigned commit is refused too. On both backends.
-func TestBranchProtectionSignedCommits(t *testing.T) { backends(t, branchProtectionSignedCommits) }
+func TestBranchProtectionSignedCommits(t *testing.T) {
+	t.Parallel()
+	backends(t, branchProtectionSignedCommits)
+}
 
 func branchProtectionSignedCommits(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)
@@ -96,6 +99,7 @@ func refusedGitPush(t *testing.T, dir, refspec string) string {
 // Depot signed on another branch counts as verified when pushed to main
 // with git. On both backends.
 func TestBranchProtectionSignedCommitsAPIWrites(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		for _, signing := range []bool{false, true} {
 			o := opts

@@ -76,6 +76,7 @@ func (a *approvedPull) merge() (int, string) {
 // the base in; without it the approval is only stale, and counts unless
 // ignore_stale_approvals says otherwise.
 func TestBranchProtectionStaleApprovals(t *testing.T) {
+	t.Parallel()
 	srv, c := newMergeServer(t)
 	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
 

@@ -183,6 +183,7 @@ func TestBodyDeadlineLetsSlowHonestClients(t *testing.T) {
 // on working, a slot comes back when a connection closes, and the
 // descriptors are released.
 func TestConnectionsPerAddressCap(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
 		s.Connections.MaxConnsPerAddr = 3
@@ -269,6 +270,7 @@ func serverConnsFrom(t *testing.T, srv *testserver.Server, source string) int {
 // the connection past it is closed before the server says a word, while
 // the admitted ones get the server's greeting.
 func TestSSHConnectionsPerAddressCap(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSSH(), testserver.WithSettings(func(s *site.Settings) {
 		s.Connections.MaxConnsPerAddr = 2

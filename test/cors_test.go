@@ -43,6 +43,7 @@ func corsWantNone(is *is.I, r testserver.Response) {
 
 // TestCORS covers cross-origin requests when the site enables them.
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
 		s.CORSAllowedOrigins = []string{corsOrigin}
 		s.CORSAllowedHeaders = []string{"X-Custom"}
@@ -105,6 +106,7 @@ func TestCORS(t *testing.T) {
 // TestCORSDisabled checks that a site without allowed origins answers no
 // CORS headers at all.
 func TestCORSDisabled(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
 		s.CORSAllowedHeaders = []string{"X-Custom"}
 	}))
@@ -120,6 +122,7 @@ func TestCORSDisabled(t *testing.T) {
 
 // TestNosniff checks that every response carries X-Content-Type-Options: nosniff.
 func TestNosniff(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "alice-password")
 	for _, c := range []struct {

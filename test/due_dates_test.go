@@ -18,6 +18,7 @@ import (
 // edit or the deadline route (the end of the date's day). Found with the
 // request body fuzz targets' encoding property; before, these answered 500.
 func TestDueDatesOutsideShownYears(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -38,6 +38,7 @@ func followersAs(t *testing.T, srv *testserver.Server, name string, header ...st
 // counters on the user records, the lists with their paging, following
 // oneself and organisations, on both backends.
 func TestFollows(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -162,6 +163,7 @@ func TestFollows(t *testing.T) {
 // are 404 to those who may not see them, and other lists leave them out
 // for those callers (the total counts only what is shown).
 func TestFollowsVisibility(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -220,6 +222,7 @@ func TestFollowsVisibility(t *testing.T) {
 
 // TestFollowsAccess covers the access column (T) and the user scope.
 func TestFollowsAccess(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -272,6 +275,7 @@ func TestFollowsAccess(t *testing.T) {
 // follows both ways (and the counters with them) and forbids new ones
 // either way with 403 "user is blocked", as Gitea's FollowUser.
 func TestFollowsBlocks(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -57,6 +57,7 @@ func changesRepo(t *testing.T, srv *testserver.Server) *gitea.Client {
 }
 
 func TestChangesCreateUpdateDeleteWithSDK(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := changesRepo(t, srv)
@@ -158,6 +159,7 @@ func TestChangesCreateUpdateDeleteWithSDK(t *testing.T) {
 }
 
 func TestChangesPutWithoutShaCreates(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	changesRepo(t, srv)
@@ -177,6 +179,7 @@ func TestChangesPutWithoutShaCreates(t *testing.T) {
 }
 
 func TestChangesChangeFilesInOneCommit(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := changesRepo(t, srv)
@@ -224,6 +227,7 @@ func TestChangesChangeFilesInOneCommit(t *testing.T) {
 }
 
 func TestChangesApplyDiffPatch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := changesRepo(t, srv)
@@ -266,6 +270,7 @@ func TestChangesApplyDiffPatch(t *testing.T) {
 }
 
 func TestChangesBadInputChangesNothing(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.MaxFileBytes = 1024 }))
 	changesRepo(t, srv)
 	git := func(args ...string) string { return changesGit(t, srv, "alice", "notes", args...) }
@@ -331,6 +336,7 @@ func TestChangesBadInputChangesNothing(t *testing.T) {
 }
 
 func TestChangesAccess(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	newAccount(t, srv, "rita", gitea.VisibleTypePublic)
@@ -393,6 +399,7 @@ func TestChangesAccess(t *testing.T) {
 }
 
 func TestChangesEmptyRepository(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -436,6 +443,7 @@ func TestChangesEmptyRepository(t *testing.T) {
 }
 
 func TestChangesRefreshSize(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := changesRepo(t, srv)
@@ -452,6 +460,7 @@ func TestChangesRefreshSize(t *testing.T) {
 }
 
 func TestChangesParallelWritesLoseNothing(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := changesRepo(t, srv)

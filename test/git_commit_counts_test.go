@@ -16,6 +16,7 @@ import (
 // background, so the first commit listing finds its total ready; the total
 // is git's.
 func TestCommitCountsWarmAfterPush(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "r"})

@@ -19,6 +19,7 @@ import (
 // no other sets them in Gitea (its pull request commits and files do; the
 // status, compare and tree routes send only X-Total-Count and Link).
 func TestCommitPageHeaders(t *testing.T) {
+	t.Parallel()
 	r, alice := commitsSetup(t)
 	srv := r.srv
 	want := r.log(t, "main")

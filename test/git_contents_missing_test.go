@@ -20,6 +20,7 @@ import (
 //     ErrNotExist, "object does not exist [id: %s, rel_path: %s]", the id
 //     empty for a path looked up in a tree.
 func TestContentsMissingPathMessages(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

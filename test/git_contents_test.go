@@ -127,6 +127,7 @@ func contentsPathURL(p string) string {
 }
 
 func TestContentsFiles(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	main := f.git(t, "rev-parse", "main")
 	for _, c := range []struct{ ref, path string }{
@@ -199,6 +200,7 @@ func TestContentsFiles(t *testing.T) {
 }
 
 func TestContentsDirectories(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	for _, c := range []struct{ ref, dir string }{{"", ""}, {"", "many"}, {"feature/x", "dir"}, {"v1", "ünïcødé"}} {
 		list, _, err := f.alice.ListContents("alice", "files", c.ref, c.dir)
@@ -261,6 +263,7 @@ func TestContentsDirectories(t *testing.T) {
 }
 
 func TestContentsRaw(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	for _, c := range []struct {
 		path, ref, ctype string
@@ -347,6 +350,7 @@ func TestContentsRaw(t *testing.T) {
 }
 
 func TestContentsGitTrees(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	api := f.srv.URL + "/api/v1/repos/alice/files"
 	check := func(name string, got []gitea.GitEntry, want []contentsLsTree) {
@@ -424,6 +428,7 @@ func TestContentsGitTrees(t *testing.T) {
 }
 
 func TestContentsGitBlobs(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	for _, path := range []string{"bin/data.bin", "README.md", "link"} {
 		sha := f.git(t, "rev-parse", "main:"+path)
@@ -450,6 +455,7 @@ func TestContentsGitBlobs(t *testing.T) {
 }
 
 func TestContentsBadInput(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	before := f.git(t, "ls-remote", repoDir(f.srv, "alice", "files"))
 	for _, c := range []struct {
@@ -496,6 +502,7 @@ func TestContentsBadInput(t *testing.T) {
 }
 
 func TestContentsEmptyRepository(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "empty"})
@@ -521,6 +528,7 @@ func TestContentsEmptyRepository(t *testing.T) {
 }
 
 func TestContentsAccess(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, true)
 	newAccount(t, f.srv, "mallory", gitea.VisibleTypePublic)
 	newAccount(t, f.srv, "reader", gitea.VisibleTypePublic)
@@ -563,6 +571,7 @@ func TestContentsAccess(t *testing.T) {
 // TestContentsJSONShape checks the field names a file answer carries, null
 // or not, against Gitea's ContentsResponse.
 func TestContentsJSONShape(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	r := f.srv.Do("GET", f.prefix+"/contents/README.md", nil)
 	var m map[string]json.RawMessage

@@ -42,6 +42,7 @@ func serverHEAD(t *testing.T, srv *testserver.Server, owner, name string) string
 }
 
 func TestMigrateKeepsRemoteDefaultBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	p := mirrorSetup(t)
 	pushTwoBranches(t, p)
@@ -61,6 +62,7 @@ func TestMigrateKeepsRemoteDefaultBranch(t *testing.T) {
 }
 
 func TestMirrorFollowsRemoteDefaultBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	p := mirrorSetup(t)
 	pushTwoBranches(t, p)
@@ -101,6 +103,7 @@ func TestMirrorFollowsRemoteDefaultBranch(t *testing.T) {
 }
 
 func TestMirrorSyncUpdatesRepository(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		p := mirrorSetup(t, opts...)

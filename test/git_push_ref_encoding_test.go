@@ -14,6 +14,7 @@ import (
 // would have replaced the bytes, so the checks judged another name than
 // git wrote (found by FuzzRunHookInput).
 func TestHTTPGitPushRefusesNonUTF8RefName(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})

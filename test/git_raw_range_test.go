@@ -14,6 +14,7 @@ import (
 // not serve in parts, honour If-Range on the ETag, and answer HEAD with the
 // headers alone.
 func TestContentsRawRanges(t *testing.T) {
+	t.Parallel()
 	f := contentsSetup(t, false)
 	raw := f.prefix + "/raw/main/bin/data.bin"
 	size := len(f.bin)

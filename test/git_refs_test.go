@@ -63,6 +63,7 @@ func (f refsFix) refsBareGit(t *testing.T, args ...string) string {
 }
 
 func TestRefsListAndGetBranches(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 
@@ -108,6 +109,7 @@ func TestRefsListAndGetBranches(t *testing.T) {
 }
 
 func TestRefsEmptyRepository(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -137,6 +139,7 @@ func TestRefsEmptyRepository(t *testing.T) {
 }
 
 func TestRefsCreateBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 
@@ -191,6 +194,7 @@ func TestRefsCreateBranch(t *testing.T) {
 }
 
 func TestRefsRenameBranch(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		f := refsSetup(t, false, opts...)
@@ -234,6 +238,7 @@ func TestRefsRenameBranch(t *testing.T) {
 }
 
 func TestRefsDeleteBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 
@@ -252,6 +257,7 @@ func TestRefsDeleteBranch(t *testing.T) {
 }
 
 func TestRefsTags(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 	refsGit(t, f.work, "tag", "-a", "-m", "old", "ann-old", f.c1)
@@ -305,6 +311,7 @@ func TestRefsTags(t *testing.T) {
 }
 
 func TestRefsCreateAndDeleteTags(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 
@@ -349,6 +356,7 @@ func TestRefsCreateAndDeleteTags(t *testing.T) {
 }
 
 func TestRefsGitRefs(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 	forEachRef := func(prefix string) []string {
@@ -405,6 +413,7 @@ func TestRefsGitRefs(t *testing.T) {
 }
 
 func TestRefsNotes(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, false)
 	notesHead := f.refsBareGit(t, "rev-parse", "refs/notes/commits")
@@ -435,6 +444,7 @@ func TestRefsNotes(t *testing.T) {
 }
 
 func TestRefsAccess(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	f := refsSetup(t, true)
 	newAccount(t, f.srv, "reader", gitea.VisibleTypePublic)
@@ -483,6 +493,7 @@ func TestRefsAccess(t *testing.T) {
 }
 
 func TestRefsAnonymousWriteOnPublicNeedsSignIn(t *testing.T) {
+	t.Parallel()
 	f := refsSetup(t, false)
 	assertAPIError(t, f.srv.Do("POST", "/repos/alice/refs/branches", map[string]string{"new_branch_name": "x"}), http.StatusUnauthorized, "")
 	assertAPIError(t, f.srv.Do("DELETE", "/repos/alice/refs/tags/v1", nil), http.StatusUnauthorized, "")

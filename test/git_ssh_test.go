@@ -205,6 +205,7 @@ func sshGitExec(t *testing.T, c *ssh.Client, command string) (int, string) {
 }
 
 func TestSSHGitCloneFetchPush(t *testing.T) {
+	t.Parallel()
 	backends(t, sshGitCloneFetchPush)
 }
 
@@ -300,6 +301,7 @@ func sshGitCloneFetchPush(t *testing.T, opts ...testserver.Option) {
 }
 
 func TestSSHGitAccess(t *testing.T) {
+	t.Parallel()
 	backends(t, sshGitAccess)
 }
 
@@ -415,6 +417,7 @@ func sshGitAccess(t *testing.T, opts ...testserver.Option) {
 }
 
 func TestSSHGitProtocolRefusals(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSSH())
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})

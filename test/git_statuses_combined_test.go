@@ -19,6 +19,7 @@ import (
 // state.IsWarning(): return CommitStatusFailure"; success and skipped count
 // as passed; all passed is success; otherwise pending.
 func TestStatusesWarningFailsCombined(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		f := statusesSetup(t, opts...)

@@ -77,6 +77,7 @@ func statusesCombined(t *testing.T, f statusesFixture, ref string) *gitea.Combin
 }
 
 func TestStatusesCreateListAndCombine(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		f := statusesSetup(t, opts...)
@@ -228,6 +229,7 @@ func TestStatusesCreateListAndCombine(t *testing.T) {
 }
 
 func TestStatusesErrorsAndAccess(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		f := statusesSetup(t, opts...)

@@ -130,6 +130,7 @@ func TestGitHTTPLargePush(t *testing.T) {
 }
 
 func TestGitHTTPHugeHeaders(t *testing.T) {
+	t.Parallel()
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "secret", AutoInit: true, Private: true})
@@ -185,6 +186,7 @@ func TestGitHTTPHugeHeaders(t *testing.T) {
 }
 
 func TestGitHTTPMalformedRequests(t *testing.T) {
+	t.Parallel()
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})
 	head := httpGitRef(t, srv, "alice", "code", "refs/heads/main")
@@ -272,6 +274,7 @@ func recountPack(pack []byte, n uint32) string {
 }
 
 func TestGitSSHMalformedRequests(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSSH())
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "code", AutoInit: true})

@@ -42,6 +42,7 @@ func getHealth(t *testing.T, srv *testserver.Server) (int, healthAnswer) {
 // pass with both checks while all is well, 424 naming the volume once the
 // repositories' directory is gone, pass again once it is back.
 func TestHealthChecksDatabaseAndVolume(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

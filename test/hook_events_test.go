@@ -62,6 +62,7 @@ func hookevHeaders(t *testing.T, got deliveryRequest, event, secret string) {
 }
 
 func TestHookEventsRepository(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -138,6 +139,7 @@ func TestHookEventsRepository(t *testing.T) {
 }
 
 func TestHookEventsDeletedRepositoryRetried(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := deliveryServer(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -163,6 +165,7 @@ func TestHookEventsDeletedRepositoryRetried(t *testing.T) {
 }
 
 func TestHookEventsFork(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, _ := deliverySetup(t, opts...)
@@ -199,6 +202,7 @@ func TestHookEventsFork(t *testing.T) {
 }
 
 func TestHookEventsChatKinds(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice, _ := deliverySetup(t)
 	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
@@ -270,6 +274,7 @@ func hookevStored(t *testing.T, srv *testserver.Server, scope hook.Scope, id int
 }
 
 func TestHookSecretsAtRest(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, work := deliverySetup(t, opts...)
@@ -346,6 +351,7 @@ func hookevRepoID(t *testing.T, alice *gitea.Client) int64 {
 }
 
 func TestHookSecretsBoundToTheirRow(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice, work := deliverySetup(t)
 	rec := deliveryNewReceiver(t, nil)
@@ -375,6 +381,7 @@ func TestHookSecretsBoundToTheirRow(t *testing.T) {
 }
 
 func TestHookSecretsDefaultHookCopies(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)

@@ -124,6 +124,7 @@ func hookIssueSame(t *testing.T, srv *testserver.Server, body []byte, path, call
 }
 
 func TestHookIssueEvents(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -289,6 +290,7 @@ func TestHookIssueEvents(t *testing.T) {
 // account's, recorded with its event and type; hooks of accounts that do
 // not own the repository hear nothing.
 func TestHookIssueEventsRecorded(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)

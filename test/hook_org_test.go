@@ -29,6 +29,7 @@ func hookOrgSetup(t *testing.T, opts ...testserver.Option) (*testserver.Server, 
 }
 
 func TestHookOrgRoutes(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv, alice, bob := hookOrgSetup(t, opts...)
 		is := is.New(t)
@@ -118,6 +119,7 @@ func TestHookOrgRoutes(t *testing.T) {
 }
 
 func TestHookOrgWebhooksDisabled(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.EnableWebhooks = false }))
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	orgCreate(t, alice, "acme", gitea.VisibleTypePublic)
@@ -135,6 +137,7 @@ func TestHookOrgWebhooksDisabled(t *testing.T) {
 // TestHookOrgDeliveries: an organisation's hook hears about every
 // repository the organisation owns: its creation and pushes to it.
 func TestHookOrgDeliveries(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv, alice, bob := hookOrgSetup(t, opts...)
 		is := is.New(t)

@@ -60,6 +60,7 @@ func hookPullSame(t *testing.T, srv *testserver.Server, body []byte, index int64
 }
 
 func TestHookPullEvents(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, w := deliverySetup(t, opts...)
@@ -217,6 +218,7 @@ func TestHookPullEvents(t *testing.T) {
 // fork: the base repository's hooks hear "synchronized", with the fork as
 // the head's repository, and the base's timeline records the push.
 func TestHookPullEventsFromFork(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, _ := deliverySetup(t, opts...)

@@ -15,6 +15,7 @@ func carolClient(srv *testserver.Server) *gitea.Client {
 }
 
 func TestHookPullReviewEvents(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, w := deliverySetup(t, opts...)

@@ -39,6 +39,7 @@ func releaseDeliveries(rec *deliveryReceiver, path string) []deliveryRequest {
 // nothing. Hooks of the release event and hooks of every event hear them,
 // push hooks do not.
 func TestHookEventsRelease(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice, work := deliverySetup(t)
 	_, writer := newAccount(t, srv, "writer", gitea.VisibleTypePublic)

@@ -21,6 +21,7 @@ func hookSenderPermission(r *gitea.Repository) gitea.Permission {
 // payload shows the repository with the sender's access to it, as Gitea's
 // notifier renders it (the doer's permission), whoever owns the hook.
 func TestHookIssuePayloadsShowTheSendersPermissions(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)
@@ -71,6 +72,7 @@ func TestHookIssuePayloadsShowTheSendersPermissions(t *testing.T) {
 // TestHookOrgTeamPermissionsInIssuePayloads: in an organisation's
 // repository the sender's team access counts, not only collaborations.
 func TestHookOrgTeamPermissionsInIssuePayloads(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)

@@ -19,6 +19,7 @@ type hookevWiki struct {
 // TestHookEventsWiki: a page created, edited and deleted through the API is
 // a wiki event (created, edited, deleted) to the hooks that hear it.
 func TestHookEventsWiki(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice, _ := deliverySetup(t)
 	rec := deliveryNewReceiver(t, nil)

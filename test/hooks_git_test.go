@@ -28,6 +28,7 @@ func hooksAllowGitHook(t *testing.T, srv *testserver.Server, name string) {
 const hooksGitDenied = "must be allowed to edit Git hooks"
 
 func TestHooksGitHooksAccess(t *testing.T) {
+	t.Parallel()
 	srv, alice := hooksSetup(t, hooksGitEnabled())
 	for _, name := range []string{"bob", "carol"} {
 		newAccount(t, srv, name, gitea.VisibleTypePublic)
@@ -81,6 +82,7 @@ func TestHooksGitHooksAccess(t *testing.T) {
 }
 
 func TestHooksGitHooksDisabled(t *testing.T) {
+	t.Parallel()
 	srv, _ := hooksSetup(t) // Git hooks are off unless the site turns them on
 	hooksAllowGitHook(t, srv, "alice")
 	for _, who := range [][]string{adminHeader(srv), basicAs("alice")} {
@@ -101,6 +103,7 @@ func hooksGitPush(t *testing.T, srv *testserver.Server, work, branch string, wan
 }
 
 func TestHooksGitHooksRunOnPush(t *testing.T) {
+	t.Parallel()
 	srv, _ := hooksSetup(t, hooksGitEnabled())
 	hooksAllowGitHook(t, srv, "alice")
 	alice := srv.Client(gitea.SetBasicAuth("alice", userPassword))

@@ -44,6 +44,7 @@ func hooksSetup(t *testing.T, opts ...testserver.Option) (*testserver.Server, *g
 }
 
 func TestHooksRepoLifecycle(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv, alice := hooksSetup(t, opts...)
 		before := time.Now().Add(-time.Minute)
@@ -144,6 +145,7 @@ func TestHooksRepoLifecycle(t *testing.T) {
 }
 
 func TestHooksRepoValidation(t *testing.T) {
+	t.Parallel()
 	srv, alice := hooksSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "other"})
 	h, _, err := alice.CreateRepoHook("alice", "code", hooksCreateOpt(gitea.HookTypeGitea))
@@ -209,6 +211,7 @@ func TestHooksRepoValidation(t *testing.T) {
 }
 
 func TestHooksRepoAccess(t *testing.T) {
+	t.Parallel()
 	srv, alice := hooksSetup(t)
 	for _, name := range []string{"bob", "carol", "dave", "eve"} {
 		newAccount(t, srv, name, gitea.VisibleTypePublic)
@@ -261,6 +264,7 @@ func TestHooksRepoAccess(t *testing.T) {
 }
 
 func TestHooksWebhooksDisabled(t *testing.T) {
+	t.Parallel()
 	srv, _ := hooksSetup(t, testserver.WithSettings(func(s *site.Settings) {
 		s.EnableWebhooks = false
 		s.EnableGitHooks = true
@@ -289,6 +293,7 @@ func TestHooksWebhooksDisabled(t *testing.T) {
 }
 
 func TestHooksUserHooks(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv, alice := hooksSetup(t, opts...)
 		_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)
@@ -348,6 +353,7 @@ func TestHooksUserHooks(t *testing.T) {
 }
 
 func TestHooksAdminHooks(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv, alice := hooksSetup(t, opts...)
 		admin := srv.AdminClient()

@@ -46,6 +46,7 @@ func downloadAttachment(t *testing.T, addr string, header ...string) (*http.Resp
 }
 
 func TestIssueAttachments(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, append(opts, testserver.WithSettings(func(s *site.Settings) {
 			s.AttachmentMaxBytes = 64 << 10
@@ -233,6 +234,7 @@ func TestIssueAttachments(t *testing.T) {
 }
 
 func TestIssueAttachmentsDisabled(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, append(opts, testserver.WithSettings(func(s *site.Settings) {

@@ -53,6 +53,7 @@ func issueCommentCount(t *testing.T, c *gitea.Client, owner, repo string, index 
 }
 
 func TestIssueComments(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -20,6 +20,7 @@ func issueIndexes(list []*gitea.Issue) []int64 {
 }
 
 func TestIssueDependencies(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		w := trackerSetup(t, opts...)
 		for _, title := range []string{"one", "two", "three"} {

@@ -18,6 +18,7 @@ import (
 // work, repeats counting once on the issue. Listings take at most 100
 // distinct label or milestone names (400 past it).
 func TestIssueLabelsCountCap(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

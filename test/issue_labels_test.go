@@ -41,6 +41,7 @@ func labelNames(list []*gitea.Label) []string {
 }
 
 func TestIssueLabelsRepoCRUD(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -184,6 +185,7 @@ func TestIssueLabelsRepoCRUD(t *testing.T) {
 }
 
 func TestIssueLabelsOrg(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -247,6 +249,7 @@ func TestIssueLabelsOrg(t *testing.T) {
 }
 
 func TestIssueLabelsOnIssues(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -19,6 +19,7 @@ type isI = is.I
 // comments') show as its assets in the listing, the cross-repository
 // search and the single issue, and that an issue without any shows [].
 func TestIssueListAssets(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -90,6 +91,7 @@ type issueAssetsB struct {
 // counters), a keyword search (the page counts its matches), a filtered
 // listing (a count) and a page past the end of each.
 func TestIssueListTotals(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

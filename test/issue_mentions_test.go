@@ -11,6 +11,7 @@ import (
 // TestIssueMentionedByComments covers mentioned_by on GET R/issues: a user
 // mentioned in a plain comment counts as mentioned, as in the issue's text.
 func TestIssueMentionedByComments(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

@@ -22,6 +22,7 @@ func msTitles(list []*gitea.Milestone) []string {
 }
 
 func TestIssueMilestonesCRUD(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -160,6 +161,7 @@ func TestIssueMilestonesCRUD(t *testing.T) {
 }
 
 func TestIssueMilestonesCounts(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

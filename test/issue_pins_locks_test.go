@@ -11,6 +11,7 @@ import (
 )
 
 func TestIssuePinsAndLocks(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		w := trackerSetup(t, opts...)
 		for _, title := range []string{"one", "two", "three", "four"} {

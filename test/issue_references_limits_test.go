@@ -17,6 +17,7 @@ import (
 // write's transaction, so a body of "#1 #2 #3 ..." cost a query per four
 // bytes. Past the bound references stay plain text.
 func TestIssueReferencesBounded(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestIssueSubscriptions(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		w := trackerSetup(t, opts...)
 		w.issue(t, w.owner, "one")

@@ -24,6 +24,7 @@ func putFile(t *testing.T, c *gitea.Client, owner, repo, path, content string) {
 }
 
 func TestIssueTemplates(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, owner := newAccount(t, srv, "tplowner", gitea.VisibleTypePublic)

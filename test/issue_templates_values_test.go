@@ -12,6 +12,7 @@ import (
 // YAML's .inf or .nan is listed, those values written as YAML spells them
 // (found by FuzzParseTemplate; before, the listing failed to encode: 500).
 func TestIssueTemplatesNonFiniteNumbers(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, alice := httpGitSetup(t)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "tpl", AutoInit: true})

@@ -49,6 +49,7 @@ func timelineOfType(list []ifEntry, typ string) []ifEntry {
 // change_issue_ref event (branch names without refs/heads/), only when the
 // ref changes and only for those who may edit the issue.
 func TestIssueRefChangeTimeline(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)
@@ -104,6 +105,7 @@ func TestIssueRefChangeTimeline(t *testing.T) {
 // time they record (Gitea's TrackedTime, with its user's name and issue),
 // show their duration as Gitea does, and lose it once the time is deleted.
 func TestIssueTimelineTrackedTime(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)
@@ -186,6 +188,7 @@ func TestIssueTimelineTrackedTime(t *testing.T) {
 // TestIssueTimelineLabel checks the label of label events: one Label
 // object per event, as Gitea 1.27 sends it (its TimelineComment.label).
 func TestIssueTimelineLabel(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)

@@ -14,6 +14,7 @@ import (
 // dependencies, pins and locks
 // leaves on the issues' timelines, in Gitea's type names.
 func TestIssueTimelineEvents(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)

@@ -57,6 +57,7 @@ func entriesOfType(list []timelineEntry, typ string) []timelineEntry {
 }
 
 func TestIssueTimeline(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

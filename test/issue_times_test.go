@@ -12,6 +12,7 @@ import (
 )
 
 func TestIssueTimes(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		w := trackerSetup(t, opts...)
 		one := w.issue(t, w.owner, "one")

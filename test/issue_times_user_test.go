@@ -15,6 +15,7 @@ import (
 // organisation's), read in batches: every time with its issue and that
 // issue's repository, and the issue hidden once the caller may not read it.
 func TestMyTrackedTimesAcrossRepos(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		w := trackerSetup(t, opts...)

@@ -28,6 +28,7 @@ import (
 // lists only pull requests without a type, and GetIssue 404s an issue of an
 // unreadable unit.
 func TestIssueTrackerUnitsHidden(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

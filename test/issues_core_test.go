@@ -74,6 +74,7 @@ func issueNumbers(t *testing.T, r testserver.Response) []int64 {
 }
 
 func TestIssueCoreLifecycle(t *testing.T) {
+	t.Parallel()
 	backendsWith(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -309,6 +310,7 @@ func backendsWith(t *testing.T, f func(t *testing.T, opts ...testserver.Option),
 }
 
 func TestIssueCoreAccess(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -371,6 +373,7 @@ func TestIssueCoreAccess(t *testing.T) {
 }
 
 func TestIssueCoreListFilters(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -482,6 +485,7 @@ func TestIssueCoreListFilters(t *testing.T) {
 }
 
 func TestIssueCoreSearch(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -22,6 +22,7 @@ func markupAs(srv *testserver.Server, path, name string, opt gitea.MarkupOption)
 // and in a repository: mentions of accounts the reader may see, full and
 // short issue references, and commit ids of the repository.
 func TestMarkupLinksReferencesByMode(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -72,6 +73,7 @@ func TestMarkupLinksReferencesByMode(t *testing.T) {
 // TestMarkupFilesAndWiki renders a repository file with its links resolved
 // against the context, a plain text file, and a wiki page.
 func TestMarkupFilesAndWiki(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -108,6 +110,7 @@ func TestMarkupFilesAndWiki(t *testing.T) {
 // field), malformed JSON (400), a body past the limit (413), no credentials
 // (401), and a repository the caller may not see (404).
 func TestMarkupRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.MaxBodyBytes = 64 << 10 }))
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -140,6 +143,7 @@ func TestMarkupRefusesBadInput(t *testing.T) {
 // TestMarkupSanitisesEveryMode sends script-bearing input through every
 // mode and route: nothing that could run survives.
 func TestMarkupSanitisesEveryMode(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "app"})

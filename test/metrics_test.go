@@ -60,6 +60,7 @@ func labelled(f *dto.MetricFamily, labels map[string]string) *dto.Metric {
 // the API's requests by route template, Git's traffic, the database pools
 // and the Go runtime (the job queue's gauges: TestJobQueueStats), parsed by Prometheus's text parser.
 func TestMetricsWhileServing(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
 		s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
@@ -127,6 +128,7 @@ func TestMetricsWhileServing(t *testing.T) {
 
 // TestMetricsOffByDefault checks the default: no page, 404.
 func TestMetricsOffByDefault(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	resp, err := http.Get(srv.URL + "/metrics")

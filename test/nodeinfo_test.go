@@ -41,6 +41,7 @@ type nodeInfoAnswer struct {
 // the document and its counts (individuals only, issues, comments), and
 // the well-known link to it.
 func TestNodeInfo(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, append(opts, testserver.WithSettings(func(s *site.Settings) {
@@ -88,6 +89,7 @@ func TestNodeInfo(t *testing.T) {
 // TestNodeInfoOff checks the default (federation off: both 404) and a site
 // that shares no statistics.
 func TestNodeInfoOff(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	is.Equal(srv.Do("GET", "/nodeinfo", nil).Status, http.StatusNotFound)

@@ -17,6 +17,7 @@ import (
 // create repositories, and public-only tokens on a limited organisation's
 // routes.
 func TestOrgAccessMatrix(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

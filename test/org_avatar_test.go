@@ -44,6 +44,7 @@ func orgAvatarURL(t *testing.T, srv *testserver.Server, name string) string {
 // TestOrgAvatar covers POST and DELETE /orgs/{org}/avatar: the stored and
 // served image, replacing and removing it, validation and the OO rule.
 func TestOrgAvatar(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -15,6 +15,7 @@ import (
 // new fork (and its parent) with the sender's access to the fork, never the
 // source owner's.
 func TestOrgForkPayloadsShowTheSendersPermissions(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := deliveryServer(t, opts...)

@@ -15,6 +15,7 @@ import (
 // whether the owner is a user or an organisation; others still may, and a
 // site admin is not held back.
 func TestOrgForkBlocked(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -60,6 +61,7 @@ func TestOrgForkBlocked(t *testing.T) {
 // hidden organisation is an unknown owner (422 on the field); and a fork of
 // a private organisation's public repository is private.
 func TestOrgForkIntoOrganization(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -55,6 +55,7 @@ func orgVisibilityWorld(t *testing.T, srv *testserver.Server) *gitea.Client {
 // on every route that names or lists organisations, and that lifting the
 // restriction gives the ordinary view back.
 func TestOrgRestrictedUser(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		orgVisibilityWorld(t, srv)
@@ -124,6 +125,7 @@ func TestOrgRestrictedUser(t *testing.T) {
 // /user/orgs, /users/{username}/orgs and /orgs, as Gitea's ApplyPublicOnly;
 // the same account's full token lists them all.
 func TestOrgPublicOnlyTokenListings(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		aliceC := orgVisibilityWorld(t, srv)

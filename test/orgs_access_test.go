@@ -23,6 +23,7 @@ type orgCaller struct {
 // repository, a plain member whose team has none, an outsider, an anonymous
 // caller and a site admin.
 func TestOrgsRepoAccess(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

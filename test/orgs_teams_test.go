@@ -21,6 +21,7 @@ func orgTeamNames(list []*gitea.Team) []string {
 }
 
 func TestOrgsTeamManagement(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

@@ -77,6 +77,7 @@ func orgUserNames(t *testing.T, r testserver.Response) []string {
 }
 
 func TestOrgsLifecycle(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)
@@ -206,6 +207,7 @@ func TestOrgsLifecycle(t *testing.T) {
 }
 
 func TestOrgsMembersAndTeams(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

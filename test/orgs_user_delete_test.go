@@ -11,6 +11,7 @@ import (
 // An account in an organisation cannot be deleted until it leaves (Gitea's
 // 422), so no organisation is left without an owner.
 func TestOrgsMemberCannotBeDeleted(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, _ := httpGitSetup(t)
 	_, bob := newAccount(t, srv, "bob", gitea.VisibleTypePublic)

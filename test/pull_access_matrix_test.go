@@ -69,6 +69,7 @@ func pullMatrixRepo(t *testing.T, srv *testserver.Server, aliceC *gitea.Client, 
 // style the repository forbids, nothing scheduled), so nothing changes
 // but the edited title.
 func TestPullAccessMatrix(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"carol", "reader", "writer", "boss"} {

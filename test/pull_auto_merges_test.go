@@ -59,9 +59,15 @@ func (r *mergeRepo) cancel(t *testing.T, user string, index int64) int {
 
 // TestPullAutoMerge schedules merges for when the head's checks succeed:
 // the success merges, a push to the head cancels, DELETE cancels.
-func TestPullAutoMerge(t *testing.T) { testPullAutoMerge(t) }
+func TestPullAutoMerge(t *testing.T) {
+	t.Parallel()
+	testPullAutoMerge(t)
+}
 
-func TestPullAutoMergePostgres(t *testing.T) { testPullAutoMerge(t, testserver.OnPostgres()) }
+func TestPullAutoMergePostgres(t *testing.T) {
+	t.Parallel()
+	testPullAutoMerge(t, testserver.OnPostgres())
+}
 
 func testPullAutoMerge(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)

@@ -30,6 +30,7 @@ func pullsPatch(t *testing.T, srv *testserver.Server, index int64, body map[stri
 // across the SDK's edits, close and reopen and their refusals, retargeting,
 // allow_maintainer_edit, and a merged pull request's state.
 func TestPullEdit(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -182,6 +183,7 @@ func TestPullEdit(t *testing.T) {
 // TestPullIssuesIntegration checks that issue lists, searches and reads
 // carry pull requests with their pull_request object.
 func TestPullIssuesIntegration(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -74,7 +74,10 @@ func comparedRepo(t *testing.T, srv *testserver.Server, c *gitea.Client) string 
 // TestPullCompare reads a pull request's diff, patch, files and commits
 // and checks them against git, before and after it merges, on SQLite and
 // Postgres.
-func TestPullCompare(t *testing.T) { backends(t, pullCompare) }
+func TestPullCompare(t *testing.T) {
+	t.Parallel()
+	backends(t, pullCompare)
+}
 
 func pullCompare(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)
@@ -190,6 +193,7 @@ func pullCompare(t *testing.T, opts ...testserver.Option) {
 // TestPullCompareBounds streams a diff of several megabytes without a
 // Content-Length, and checks the site bounds on files and diff lines.
 func TestPullCompareBounds(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.PullMaxFiles = 3 }))
 	_, c := srv.CreateUser("alice", "password-123")
@@ -249,6 +253,7 @@ func TestPullCompareBounds(t *testing.T) {
 // while .diff and .patch, which Gitea renders with git whatever the
 // query says, always show them (and do not refuse the option).
 func TestPullDiffWhitespace(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, c := srv.CreateUser("alice", "password-123")

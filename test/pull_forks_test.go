@@ -52,6 +52,7 @@ func pullWaitHead(t *testing.T, srv *testserver.Server, owner, repo string, inde
 // follow the pull request), a private one (its head hidden from those who
 // cannot read it), and one whose owner loses access to the private base.
 func TestPullForks(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -55,6 +55,7 @@ func itoaTest(n int64) string {
 // TestPullLifecycle opens a pull request from a branch, waits for its
 // check, merges it, and checks the merge commit with git.
 func TestPullLifecycle(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, c := srv.CreateUser("alice", "password-123")

@@ -11,6 +11,7 @@ import (
 // before it refuses the merge, and delete_branch_after_merge deletes it
 // unless another open pull request still uses it.
 func TestPullMergeHeadBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "heads")
@@ -63,6 +64,7 @@ func TestPullMergeHeadBranch(t *testing.T) {
 // named by closing keywords, the timeline's merge event, the merged
 // answer of GET merge and the pull request found by its merge commit.
 func TestPullMergeEffects(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "effects")
@@ -120,6 +122,7 @@ func TestPullMergeEffects(t *testing.T) {
 // issue ends as the last keyword naming it says (the body first, then the
 // commits oldest first), and one already in that state is left alone.
 func TestPullMergeReopeningKeywords(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "reopening")
@@ -164,6 +167,7 @@ func TestPullMergeReopeningKeywords(t *testing.T) {
 // merge names the fork, a squash is bob's with alice as committer, and
 // alice, who cannot write the fork, leaves its branch alone.
 func TestPullMergeFromFork(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "app")

@@ -156,9 +156,15 @@ func (r *mergeRepo) fetchedMain(t *testing.T) string {
 	return r.git(t, "rev-parse", "origin/main")
 }
 
-func TestPullMergeStyles(t *testing.T) { testPullMergeStyles(t) }
+func TestPullMergeStyles(t *testing.T) {
+	t.Parallel()
+	testPullMergeStyles(t)
+}
 
-func TestPullMergeStylesPostgres(t *testing.T) { testPullMergeStyles(t, testserver.OnPostgres()) }
+func TestPullMergeStylesPostgres(t *testing.T) {
+	t.Parallel()
+	testPullMergeStyles(t, testserver.OnPostgres())
+}
 
 // testPullMergeStyles merges a pull request in every style and compares
 // the result with what git makes of the same commits.
@@ -300,6 +306,7 @@ func testPullMergeStyles(t *testing.T, opts ...testserver.Option) {
 // TestPullMergeRefusals checks that each refused merge answers Gitea's
 // status and changes nothing.
 func TestPullMergeRefusals(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "refusals")
@@ -493,6 +500,7 @@ func TestPullMergeRaces(t *testing.T) {
 // skips them by patch id (replaying the first onto main would conflict)
 // and replays the rest.
 func TestPullMergeRebaseSkipsUpstreamPatches(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv, c := newMergeServer(t)
 	r := newMergeRepo(t, srv, c, "picked")

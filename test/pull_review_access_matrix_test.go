@@ -16,6 +16,7 @@ import (
 // review) except the dismissals, which the administrators may make and
 // the undismissals take back.
 func TestPullReviewAccessMatrix(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"carol", "reader", "writer", "boss", "rita"} {

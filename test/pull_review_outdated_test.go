@@ -26,9 +26,13 @@ func (f *reviewFixture) outdated(t *testing.T, reviewID int64) map[int64]bool {
 	return out
 }
 
-func TestPullReviewCommentsOutdated(t *testing.T) { testPullReviewCommentsOutdated(t) }
+func TestPullReviewCommentsOutdated(t *testing.T) {
+	t.Parallel()
+	testPullReviewCommentsOutdated(t)
+}
 
 func TestPullReviewCommentsOutdatedPostgres(t *testing.T) {
+	t.Parallel()
 	testPullReviewCommentsOutdated(t, testserver.OnPostgres())
 }
 

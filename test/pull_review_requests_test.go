@@ -109,6 +109,7 @@ func reviewStates(list []*gitea.PullReview) []string {
 }
 
 func TestPullReviewRequests(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		f := newRequestFixture(t, opts...)

@@ -44,9 +44,15 @@ func (f *reviewFixture) post(t *testing.T, user, path, body string) (int, string
 	return resp.Status, string(resp.Body)
 }
 
-func TestPullReviews(t *testing.T) { testPullReviews(t) }
+func TestPullReviews(t *testing.T) {
+	t.Parallel()
+	testPullReviews(t)
+}
 
-func TestPullReviewsPostgres(t *testing.T) { testPullReviews(t, testserver.OnPostgres()) }
+func TestPullReviewsPostgres(t *testing.T) {
+	t.Parallel()
+	testPullReviews(t, testserver.OnPostgres())
+}
 
 func testPullReviews(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)

@@ -76,6 +76,7 @@ type pullPushContent struct {
 }
 
 func TestPullTimeline(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv, alice, w := deliverySetup(t, opts...)

@@ -110,6 +110,7 @@ func waitPullRef(t *testing.T, srv *testserver.Server, owner, repo string, index
 // git's merge of the base into the head, Gitea's message, the doer as
 // author and committer, and the pull request's head follows.
 func TestPullUpdateMerge(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -143,6 +144,7 @@ func TestPullUpdateMerge(t *testing.T) {
 // TestPullUpdateRebase updates by rebase: the head's commits replayed on
 // the base as git rebase does, linear, authors kept, the doer committing.
 func TestPullUpdateRebase(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -178,6 +180,7 @@ func TestPullUpdateRebase(t *testing.T) {
 // TestPullUpdateRefused covers the refusals: a bad style (400), a reader
 // (403), conflicts (409, nothing moves), closed and merged (422).
 func TestPullUpdateRefused(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -239,6 +242,7 @@ func TestPullUpdateRefused(t *testing.T) {
 // may, the base's writer only once the poster allows maintainer edits; the
 // merge commit lands in the fork. On Postgres.
 func TestPullUpdateFork(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.OnPostgres())
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

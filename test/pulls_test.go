@@ -76,6 +76,7 @@ func pullsOpen(t *testing.T, srv *testserver.Server, owner, repo string, body ma
 // TestPullCreate opens pull requests in one repository and checks every
 // field, what a non-writer may set, and each refusal.
 func TestPullCreate(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -232,6 +233,7 @@ func pullsNumbers(t *testing.T, r testserver.Response) string {
 // TestPullList lists pull requests with each of Gitea's filters, pages
 // them, pins one, and finds them by number and by base and head.
 func TestPullList(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		srv := testserver.Start(t, opts...)

@@ -40,6 +40,7 @@ func postAssetForm(srv *testserver.Server, path string, fields []string, header 
 // download address, its downloads redirect there uncounted, its address
 // can be edited (an uploaded file's cannot), and bad addresses are 400.
 func TestReleaseAssetLinks(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	alice := releaseRepo(t, srv, "code", false)

@@ -28,7 +28,10 @@ func attachmentBlobCount(t *testing.T, srv *testserver.Server) int {
 	return n
 }
 
-func TestReleaseAssets(t *testing.T) { backendsWith(t, releaseAssets, releaseAssetLimit) }
+func TestReleaseAssets(t *testing.T) {
+	t.Parallel()
+	backendsWith(t, releaseAssets, releaseAssetLimit)
+}
 
 // releaseAssetLimit keeps uploads to 64 KiB, so that a larger one is refused.
 var releaseAssetLimit = testserver.WithSettings(func(s *site.Settings) { s.AttachmentMaxBytes = 64 << 10 })
@@ -139,6 +142,7 @@ func releaseAssets(t *testing.T, opts ...testserver.Option) {
 // repository's release and of a draft, by UUID and by tag and name: only who may read the releases
 // (and, for a draft, write them) gets the bytes; others get 404.
 func TestReleaseAssetDownloadAccess(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	alice := releaseRepo(t, srv, "code", true)
 	newAccount(t, srv, "carol", gitea.VisibleTypePublic)

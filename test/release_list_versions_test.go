@@ -18,7 +18,10 @@ import (
 // repository's releases version, which each of those writes moves, so
 // every listing shows the write before it. On both backends, whose
 // triggers move the version.
-func TestReleaseListSeesEveryWrite(t *testing.T) { backends(t, releaseListSeesEveryWrite) }
+func TestReleaseListSeesEveryWrite(t *testing.T) {
+	t.Parallel()
+	backends(t, releaseListSeesEveryWrite)
+}
 
 func releaseListSeesEveryWrite(t *testing.T, opts ...testserver.Option) {
 	srv := testserver.Start(t, opts...)

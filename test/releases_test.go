@@ -44,7 +44,10 @@ func releaseTags(list []*gitea.Release) string {
 	return strings.Join(out, ",")
 }
 
-func TestReleaseLifecycle(t *testing.T) { backends(t, releaseLifecycle) }
+func TestReleaseLifecycle(t *testing.T) {
+	t.Parallel()
+	backends(t, releaseLifecycle)
+}
 
 // releaseLifecycle creates, lists, edits and deletes releases: publishing
 // creates the tag at the target with git, a draft creates none and is
@@ -228,6 +231,7 @@ func releaseLifecycle(t *testing.T, opts ...testserver.Option) {
 // release whose tag a push deleted turns into a draft, as in Gitea, which
 // publishing again gives a new tag at its target.
 func TestReleaseGitPushedTags(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	alice := releaseRepo(t, srv, "code", false)
 	reader := srv.Client(gitea.SetBasicAuth("reader", userPassword))
@@ -280,6 +284,7 @@ func TestReleaseGitPushedTags(t *testing.T) {
 // makes a protected tag (nothing is written) but may keep a draft, and an
 // allowed account publishes it.
 func TestReleaseTagProtection(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	alice := tagProtOrgRepo(t, srv)
 	is := is.New(t)
@@ -326,6 +331,7 @@ func TestReleaseTagProtection(t *testing.T) {
 // git refuses, an upload without a name, an absent release or asset), so
 // every actor meets the same state.
 func TestReleaseAccessMatrix(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"carol", "reader", "writer", "boss"} {
@@ -408,6 +414,7 @@ func TestReleaseAccessMatrix(t *testing.T) {
 // TestReleasePublisherDeleted deletes the account that published a
 // release: the release stays, authored by Gitea's ghost.
 func TestReleasePublisherDeleted(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	alice := releaseRepo(t, srv, "code", false)
 	is := is.New(t)

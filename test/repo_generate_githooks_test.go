@@ -13,6 +13,7 @@ import (
 // hooks (site setting, then admin or allow_git_hook) and administers the
 // template; anyone else gets the repository without them, as webhooks.
 func TestRepoGenerateGitHooks(t *testing.T) {
+	t.Parallel()
 	srv, alice := hooksSetup(t, hooksGitEnabled())
 	admin := srv.AdminClient()
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "tpl", Template: true, AutoInit: true})

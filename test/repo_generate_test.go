@@ -51,6 +51,7 @@ func generatedRepoID(t *testing.T, c *gitea.Client, owner, repo string) int64 {
 // sign as the template's do), nothing is copied unless asked, and only a
 // caller who may administer the template gets its hooks.
 func TestRepoGenerateLabelsAndHooks(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := deliveryServer(t, opts...)
 		_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -21,6 +21,7 @@ func mergeUpstream(srv *testserver.Server, owner, repo, user string, body gitea.
 // a merge commit as git would write it, and the refusals. SQLite and
 // Postgres.
 func TestRepoMergeUpstream(t *testing.T) {
+	t.Parallel()
 	for _, pg := range []bool{false, true} {
 		name := "sqlite"
 		var opts []testserver.Option
@@ -96,6 +97,7 @@ func testRepoMergeUpstream(t *testing.T, opts ...testserver.Option) {
 // pull request moves by merge-upstream, and the pull request follows as
 // after a push.
 func TestRepoMergeUpstreamChecksHead(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -77,6 +77,7 @@ func migrateTrackerSource(t *testing.T, p *mirrorPair) map[int64]*gitea.Issue {
 // and that options that cannot be honoured are a 422 naming them, with
 // nothing created.
 func TestMigrateIssueTracker(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		p := mirrorSetup(t, opts...)
 		srcIssues := migrateTrackerSource(t, p)

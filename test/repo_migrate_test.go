@@ -112,6 +112,7 @@ func mirrorNotStored(t *testing.T, srv *testserver.Server, secret string) {
 }
 
 func TestMigrate(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		p := mirrorSetup(t, opts...)
 		srcPub := httpGitURL(p.src, "alice", "pub", "", "")
@@ -199,6 +200,7 @@ func TestMigrate(t *testing.T) {
 }
 
 func TestMigrateOtherDefaultBranch(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	p := mirrorSetup(t)
 	createRepo(t, p.alice, gitea.CreateRepoOption{Name: "trunk", DefaultBranch: "trunk"})
@@ -212,6 +214,7 @@ func TestMigrateOtherDefaultBranch(t *testing.T) {
 }
 
 func TestMigrateRefusesDisallowedHosts(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	src := testserver.Start(t)
 	dst := testserver.Start(t) // default allow list: no loopback
@@ -227,6 +230,7 @@ func TestMigrateRefusesDisallowedHosts(t *testing.T) {
 }
 
 func TestMigrateBadInput(t *testing.T) {
+	t.Parallel()
 	p := mirrorSetup(t)
 	srcPub := httpGitURL(p.src, "alice", "pub", "", "")
 	bob := basicAs("bob")
@@ -265,6 +269,7 @@ func TestMigrateBadInput(t *testing.T) {
 }
 
 func TestMigrateOwnerRules(t *testing.T) {
+	t.Parallel()
 	p := mirrorSetup(t)
 	srcPub := httpGitURL(p.src, "alice", "pub", "", "")
 	carol, _ := newAccount(t, p.dst, "carol", gitea.VisibleTypePublic)

@@ -27,6 +27,7 @@ func mirrorReader(t *testing.T, srv *testserver.Server, owner *gitea.Client, own
 }
 
 func TestMirrorSync(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		p := mirrorSetup(t, opts...)
@@ -104,6 +105,7 @@ func TestMirrorSync(t *testing.T) {
 }
 
 func TestMirrorPrivateSourceWithToken(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	p := mirrorSetup(t)
 	srcPriv := httpGitURL(p.src, "alice", "priv", "", "")
@@ -134,6 +136,7 @@ func mirrorPushTarget(t *testing.T, p *mirrorPair, name string) string {
 }
 
 func TestPushMirror(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		is := is.New(t)
 		p := mirrorSetup(t, opts...)

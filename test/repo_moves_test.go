@@ -16,6 +16,7 @@ import (
 // directory belongs. These tests plant what such crashes leave and run the
 // start-up reconciliation on a live server.
 func TestRepoMovesReconcile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv, alice := httpGitSetup(t)
 	git := srv.App.Git

@@ -26,6 +26,7 @@ func scopeWantDenied(is *is.I, r testserver.Response, required, held string) {
 
 // TestScopes covers the scope categories and levels of access tokens, on both backends.
 func TestScopes(t *testing.T) {
+	t.Parallel()
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			srv := testserver.Start(t, b.opts...)
@@ -153,6 +154,7 @@ func TestScopes(t *testing.T) {
 // TestScopesTokenManagement checks that only Basic with a password manages
 // tokens, and only for oneself unless a site admin.
 func TestScopesTokenManagement(t *testing.T) {
+	t.Parallel()
 	for _, b := range authBackends {
 		t.Run(b.name, func(t *testing.T) {
 			srv := testserver.Start(t, b.opts...)
@@ -267,6 +269,7 @@ func TestScopesTokenManagement(t *testing.T) {
 // section 5 rule 5): non-public individual users answer 403 and searches
 // list public users only.
 func TestScopesPublicOnly(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	srv.CreateUser("alice", "alice-password")
 	for name, vis := range map[string]gitea.VisibleType{

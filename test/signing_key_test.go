@@ -53,6 +53,7 @@ func verifyCommit(t *testing.T, dir, home, rev string) (string, bool) {
 // and gpg that the commits Depot writes — a repository's first commit, a
 // contents API write, a merge and a squash — carry good signatures by it.
 func TestSigningKeySignsDepotsOwnCommits(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) {
 		s.Signing = site.CommitSigning{Key: site.SigningDefault, Name: "Depot Signer", Email: "signer@depot.test"}
@@ -137,6 +138,7 @@ func TestSigningKeySignsDepotsOwnCommits(t *testing.T) {
 // TestSigningKeyOffSignsNothing: without [repository.signing], both routes
 // answer an empty 404 and Depot's commits carry no signature.
 func TestSigningKeyOffSignsNothing(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)

@@ -11,6 +11,7 @@ import (
 
 // TestSmoke walks the first steps a new site's administrator takes, on both backends.
 func TestSmoke(t *testing.T) {
+	t.Parallel()
 	backends := map[string][]testserver.Option{"sqlite": nil, "postgres": {testserver.OnPostgres()}}
 	for name, opts := range backends {
 		t.Run(name, func(t *testing.T) {

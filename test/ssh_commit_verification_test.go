@@ -54,7 +54,10 @@ func sshSignedGit(t *testing.T, dir, email, key string, args ...string) string {
 // Gitea's; one made with a key nobody registered, one whose committer
 // address the signer does not own, and an unsigned one are not; deleting
 // the key takes the verification back. On both backends.
-func TestSSHCommitVerification(t *testing.T) { backends(t, sshCommitVerification) }
+func TestSSHCommitVerification(t *testing.T) {
+	t.Parallel()
+	backends(t, sshCommitVerification)
+}
 
 func sshCommitVerification(t *testing.T, opts ...testserver.Option) {
 	is := is.New(t)

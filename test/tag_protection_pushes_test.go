@@ -52,7 +52,10 @@ func (p tagPusher) refused(t *testing.T, refspec, tag string) {
 // a rule for v* (a user and a team allowed) and a regular expression rule:
 // a writer outside the allowlists may not create, move or delete a
 // protected tag, and a refused push writes nothing.
-func TestTagProtectionPushes(t *testing.T) { backends(t, tagProtectionPushes) }
+func TestTagProtectionPushes(t *testing.T) {
+	t.Parallel()
+	backends(t, tagProtectionPushes)
+}
 
 // tagProtectionPushes runs TestTagProtectionPushes's scenario on one backend.
 func tagProtectionPushes(t *testing.T, opts ...testserver.Option) {
@@ -197,6 +200,7 @@ func tagProtTeamID(t *testing.T, c *gitea.Client, name string) int64 {
 // POST and DELETE R/tags: Gitea's 422s for a writer outside the
 // allowlists, its 409 and 404 first when the tag exists or does not.
 func TestTagProtectionTagRoutes(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	alice := tagProtOrgRepo(t, srv)
 	is := is.New(t)
@@ -237,6 +241,7 @@ func TestTagProtectionTagRoutes(t *testing.T) {
 // account's key the rules judge the account; a deploy key pushes as the
 // repository's owner (the organisation, in no allowlist).
 func TestTagProtectionSSHPushes(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSSH())
 	alice := tagProtOrgRepo(t, srv)
 	is := is.New(t)

@@ -39,7 +39,10 @@ func tagProtOrgRepo(t *testing.T, srv *testserver.Server) *gitea.Client {
 	return alice
 }
 
-func TestTagProtectionCRUD(t *testing.T) { backends(t, tagProtectionCRUD) }
+func TestTagProtectionCRUD(t *testing.T) {
+	t.Parallel()
+	backends(t, tagProtectionCRUD)
+}
 
 // tagProtectionCRUD runs TestTagProtectionCRUD's scenario on one backend.
 func tagProtectionCRUD(t *testing.T, opts ...testserver.Option) {
@@ -214,6 +217,7 @@ func tagProtectionCRUD(t *testing.T, opts ...testserver.Option) {
 // every kind of caller on a public and a private repository: only the
 // repository's administrators pass.
 func TestTagProtectionAccessMatrix(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"carol", "reader", "writer", "boss"} {

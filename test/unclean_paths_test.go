@@ -15,6 +15,7 @@ import (
 // route the caller never named). They are answered 404 and write nothing;
 // reads keep the redirect, with the path's escapes intact.
 func TestUncleanPathWritesRefused(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	changesRepo(t, srv)
 	readme := changesGit(t, srv, "alice", "notes", "rev-parse", "main:README.md")

@@ -16,7 +16,10 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
-func TestUploadChecksums(t *testing.T) { backends(t, uploadChecksums) }
+func TestUploadChecksums(t *testing.T) {
+	t.Parallel()
+	backends(t, uploadChecksums)
+}
 
 // uploadChecksums downloads a release asset and an issue attachment: each
 // carries the SHA-256 of its bytes, computed as they were stored, as its

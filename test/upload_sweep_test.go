@@ -50,7 +50,10 @@ func zipBytes(n int) []byte {
 	return append([]byte("PK\x03\x04"), bytes.Repeat([]byte("z"), n-4)...)
 }
 
-func TestUploadSweep(t *testing.T) { backends(t, uploadSweep) }
+func TestUploadSweep(t *testing.T) {
+	t.Parallel()
+	backends(t, uploadSweep)
+}
 
 // uploadSweep removes the blobs no row names and the partial files of
 // cut-off uploads written before its moment, keeps every blob a release
@@ -113,7 +116,10 @@ func uploadSweep(t *testing.T, opts ...testserver.Option) {
 	is.Equal(resp.StatusCode, http.StatusNotFound)
 }
 
-func TestRepoDeleteRemovesUploads(t *testing.T) { backends(t, repoDeleteRemovesUploads) }
+func TestRepoDeleteRemovesUploads(t *testing.T) {
+	t.Parallel()
+	backends(t, repoDeleteRemovesUploads)
+}
 
 // repoDeleteRemovesUploads deletes a repository with release assets and
 // issue and comment attachments: their blobs go with it, another
@@ -153,7 +159,10 @@ func repoDeleteRemovesUploads(t *testing.T, opts ...testserver.Option) {
 	}
 }
 
-func TestIssueDeleteRemovesUploads(t *testing.T) { backends(t, issueDeleteRemovesUploads) }
+func TestIssueDeleteRemovesUploads(t *testing.T) {
+	t.Parallel()
+	backends(t, issueDeleteRemovesUploads)
+}
 
 // issueDeleteRemovesUploads deletes an issue with files on itself, on a
 // comment and on a timeline event (the comment attachment routes take

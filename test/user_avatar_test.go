@@ -25,6 +25,7 @@ import (
 // the same on every fetch, and two users get two different images. An
 // uploaded avatar still wins, and a hash Depot never handed out is a 404.
 func TestUserAvatarGenerated(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		alice, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -106,6 +107,7 @@ func TestUserAvatarGenerated(t *testing.T) {
 // upload replaces the first (whose file goes), bad images are refused
 // without a change, and a delete brings the generated default back.
 func TestUserAvatarUpload(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
 		srv := testserver.Start(t, opts...)
 		alice, aliceC := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
@@ -197,6 +199,7 @@ func TestUserAvatarUpload(t *testing.T) {
 
 // TestUserAvatarBodyLimit: a body past the site's limit is a 413.
 func TestUserAvatarBodyLimit(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.MaxBodyBytes = 4 << 10 }))
 	newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	big := base64.StdEncoding.EncodeToString(make([]byte, 16<<10))

@@ -17,6 +17,7 @@ import (
 // with the wiki unit's permission; a page pushed with git appears in the API
 // and a page written through the API appears in a clone.
 func TestWikiGitHTTP(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"reader", "writer"} {
@@ -72,6 +73,7 @@ func TestWikiGitHTTP(t *testing.T) {
 // TestWikiGitSSH: the wiki is pushed and cloned over SSH with an account
 // key and the wiki unit's permission; a deploy key does not reach it.
 func TestWikiGitSSH(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t, testserver.WithSSH())
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	_, reader := newAccount(t, srv, "reader", gitea.VisibleTypePublic)

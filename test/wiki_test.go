@@ -42,7 +42,10 @@ func wikiPage(t *testing.T, c *gitea.Client, owner, repo, title, content string)
 	return p
 }
 
-func TestWikiPages(t *testing.T) { backends(t, wikiPages) }
+func TestWikiPages(t *testing.T) {
+	t.Parallel()
+	backends(t, wikiPages)
+}
 
 // wikiPages runs TestWikiPages' scenario on one backend: the wiki is born
 // with its first page; pages are read with sidebar and footer, listed,
@@ -180,6 +183,7 @@ func wikiPages(t *testing.T, opts ...testserver.Option) {
 // TestWikiFollowsRepository: forking copies a repository's wiki; renaming
 // and deleting a repository take its wiki along.
 func TestWikiFollowsRepository(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "notes", AutoInit: true})
@@ -214,6 +218,7 @@ func TestWikiFollowsRepository(t *testing.T) {
 // writes a token or password, an unarchived repository and write access to
 // the wiki unit; a token needs the repository scope.
 func TestWikiAccessMatrix(t *testing.T) {
+	t.Parallel()
 	srv := testserver.Start(t)
 	_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 	for _, n := range []string{"outsider", "reader", "writer"} {
