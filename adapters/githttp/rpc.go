@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/transport"
@@ -170,12 +171,18 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 		return
 	}
 	copied := make(chan error, 1)
+	// bodyRead is set once the copy has read all it will of the body,
+	// before git's stdin is closed: git cannot see the end of its input
+	// before it is set.
+	var bodyRead atomic.Bool
 	if stdin != nil {
 		go func() {
 			_, err := io.Copy(stdin, spec.stdin)
+			bodyRead.Store(true)
 			copied <- errors.Join(err, stdin.Close())
 		}()
 	} else {
+		bodyRead.Store(true)
 		copied <- nil
 	}
 	waitErr := cmd.Wait()
@@ -183,9 +190,14 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	select {
 	case copyErr = <-copied:
 	default:
-		// git ended without reading the whole body: unblock the read
-		// so that nothing touches the request after the handler returns.
-		httpkit.AbandonBody(r, rc)
+		if !bodyRead.Load() {
+			// git ended without reading the whole body: unblock the
+			// read so that nothing touches the request after the
+			// handler returns. (A copy that has read it all is only
+			// closing git's input: abandoning the body then would cut
+			// the connection's reads and pass for a client gone.)
+			httpkit.AbandonBody(r, rc)
+		}
 		copyErr = <-copied
 	}
 	h.finish(w, r, spec, out, stderr, waitErr, copyErr)

@@ -135,8 +135,8 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	b.windowBytes += int64(n)
 	switch {
 	case err == io.EOF:
-		b.ended = true
 		b.mu.Lock()
+		b.ended = true
 		if !b.abandoned {
 			_ = b.rc.SetReadDeadline(time.Time{})
 		}
@@ -174,6 +174,12 @@ func (b *deadlineBody) isAbandoned() bool {
 func (b *deadlineBody) abandon() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ended {
+		// Read to its end: there is nothing to unblock, and a deadline now
+		// would cut net/http's watch of the connection, which takes it for
+		// a client gone.
+		return
+	}
 	b.abandoned = true
 	_ = b.rc.SetReadDeadline(time.Now())
 }
