@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,11 +27,8 @@ var _ ports.AttachmentBlobs = (*Attachments)(nil)
 // NewAttachments keeps attachments under dir, creating it readable by the
 // server's user only.
 func NewAttachments(dir string) (*Attachments, error) {
-	if dir == "" {
-		return nil, errors.New("blobs: attachment folder not set")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("blobs: create attachment folder: %w", err)
+	if err := makeStoreDir(dir, "attachment"); err != nil {
+		return nil, err
 	}
 	return &Attachments{dir: dir}, nil
 }

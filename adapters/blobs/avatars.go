@@ -49,11 +49,8 @@ type Avatars struct {
 // NewAvatars returns Avatars stored in dir, creating it readable by the
 // server's user only.
 func NewAvatars(dir string) (*Avatars, error) {
-	if dir == "" {
-		return nil, errors.New("blobs: avatar folder not set")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("blobs: create avatar folder: %w", err)
+	if err := makeStoreDir(dir, "avatar"); err != nil {
+		return nil, err
 	}
 	return &Avatars{dir: dir}, nil
 }

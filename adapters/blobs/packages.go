@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,11 +30,8 @@ var _ ports.PackageBlobs = (*Packages)(nil)
 // NewPackages keeps package blobs under dir, creating it readable by the
 // server's user only.
 func NewPackages(dir string) (*Packages, error) {
-	if dir == "" {
-		return nil, errors.New("blobs: package folder not set")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("blobs: create package folder: %w", err)
+	if err := makeStoreDir(dir, "package"); err != nil {
+		return nil, err
 	}
 	return &Packages{dir: dir}, nil
 }

@@ -9,6 +9,18 @@ import (
 	"os"
 )
 
+// makeStoreDir makes a store's folder (what names the store in errors):
+// refused when unset.
+func makeStoreDir(dir, what string) error {
+	if dir == "" {
+		return errors.New("blobs: " + what + " folder not set")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("blobs: create %s folder: %w", what, err)
+	}
+	return nil
+}
+
 // openStored opens the stored file of name, which locate places (and
 // refuses when it is no name of the store's); an absent file is absent.
 func openStored(ctx context.Context, locate func(name string) (string, error), name string, absent error,
