@@ -187,32 +187,34 @@ func (s *runnerProtocol) toProtoTask(t *appactions.AssignedTask) (*runnerv1.Task
 		Needs: needs}, nil
 }
 
+// resultStatuses pairs the protocol's final results with Depot's statuses,
+// read both ways.
+var resultStatuses = []struct {
+	result runnerv1.Result
+	status string
+}{
+	{runnerv1.Result_RESULT_SUCCESS, actions.StatusSuccess},
+	{runnerv1.Result_RESULT_FAILURE, actions.StatusFailure},
+	{runnerv1.Result_RESULT_CANCELLED, actions.StatusCancelled},
+	{runnerv1.Result_RESULT_SKIPPED, actions.StatusSkipped},
+}
+
 // resultStatus is the status a reported result sets; "" while running.
 func resultStatus(r runnerv1.Result) string {
-	switch r {
-	case runnerv1.Result_RESULT_SUCCESS:
-		return actions.StatusSuccess
-	case runnerv1.Result_RESULT_FAILURE:
-		return actions.StatusFailure
-	case runnerv1.Result_RESULT_CANCELLED:
-		return actions.StatusCancelled
-	case runnerv1.Result_RESULT_SKIPPED:
-		return actions.StatusSkipped
+	for _, p := range resultStatuses {
+		if p.result == r {
+			return p.status
+		}
 	}
 	return ""
 }
 
 // statusResult is the result a status reports; unspecified while running.
 func statusResult(status string) runnerv1.Result {
-	switch status {
-	case actions.StatusSuccess:
-		return runnerv1.Result_RESULT_SUCCESS
-	case actions.StatusFailure:
-		return runnerv1.Result_RESULT_FAILURE
-	case actions.StatusCancelled:
-		return runnerv1.Result_RESULT_CANCELLED
-	case actions.StatusSkipped:
-		return runnerv1.Result_RESULT_SKIPPED
+	for _, p := range resultStatuses {
+		if p.status == status {
+			return p.result
+		}
 	}
 	return runnerv1.Result_RESULT_UNSPECIFIED
 }
