@@ -22,11 +22,14 @@ var _ ports.GPGKeys = GPGKeys{}
 // photo identity is tens of KiB; a megabyte is no key anyone signs with.
 const maxArmoredGPGKeyLen = 1 << 20
 
-// GPGKeys implements ports.GPGKeys with ProtonMail's go-crypto.
-type GPGKeys struct{}
+// GPGKeys implements ports.GPGKeys with ProtonMail's go-crypto. Its
+// signature checks keep the key rings they parsed (see keyRings), so a
+// commit page that checks fifty commits of one committer parses the
+// committer's key once; the zero value parses every time.
+type GPGKeys struct{ rings *keyRings }
 
-// NewGPGKeys returns a GPGKeys.
-func NewGPGKeys() GPGKeys { return GPGKeys{} }
+// NewGPGKeys returns a GPGKeys with a cache of parsed key rings.
+func NewGPGKeys() GPGKeys { return GPGKeys{rings: newKeyRings(keyRingCacheSize)} }
 
 // Read reads an armored public key block. Entities that repeat a primary
 // key are merged into the first (their new subkeys and identities added),
@@ -189,11 +192,11 @@ func packetBase64(pk *packet.PublicKey) (string, error) {
 // SignerOf checks the armored detached signature against each message
 // with the keys of armored, and returns the key id of the primary key of
 // the entity that made it.
-func (GPGKeys) SignerOf(armored, signature string, messages []string) (string, error) {
+func (g GPGKeys) SignerOf(armored, signature string, messages []string) (string, error) {
 	if len(armored) > maxArmoredGPGKeyLen || len(signature) > maxArmoredGPGKeyLen {
 		return "", user.ErrGPGSignatureMismatch
 	}
-	list, err := openpgp.ReadArmoredKeyRing(strings.NewReader(armored))
+	list, err := g.rings.parse(armored)
 	if err != nil {
 		return "", user.ErrGPGSignatureMismatch
 	}
