@@ -108,6 +108,11 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(cronDone)
 		a.Cron.Keep(bg)
 	}()
+	cachesDone := make(chan struct{})
+	go func() {
+		defer close(cachesDone)
+		a.Caches.Run(bg)
+	}()
 	sweepsDone := make(chan struct{})
 	go func() {
 		defer close(sweepsDone)
@@ -146,6 +151,7 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	<-jobsDone
 	<-sweepsDone
 	<-cronDone
+	<-cachesDone
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
+	"github.com/depothq/depot/app/cluster"
 	"github.com/depothq/depot/app/cron"
 	"github.com/depothq/depot/app/federation"
 	"github.com/depothq/depot/app/health"
@@ -93,6 +94,9 @@ type App struct {
 	Packages *packages.Service
 	// Cron schedules the periodic tasks when the server starts serving.
 	Cron *cron.Service
+	// Caches keeps the caches of the servers sharing a Postgres database in
+	// step while serving.
+	Caches *cluster.CacheDrops
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -157,6 +161,18 @@ func provideAuthOptions(s site.Settings, provider *oauth2.Service) auth.Options 
 func provideOAuth2Signer(o Options) ports.OAuth2Signer {
 	return security.OpenOAuth2Signer(filepath.Join(o.DataDir, "jwt", "private.pem"))
 }
+
+// provideCacheDrops connects the caches of rows another server may change
+// (tokens, OAuth2 grants, branch and tag protection rules) to the
+// database's cache drop bus.
+func provideCacheDrops(db *sqlstore.DB, tokens *auth.TokenCache, o2 *oauth2.Service, rs *repos.Service,
+	log *slog.Logger) *cluster.CacheDrops {
+	caches := append([]ports.SharedCache{tokens, o2.BearerCache()}, rs.ProtectionCaches()...)
+	return cluster.NewCacheDrops(db.CacheDropBus(), log, caches...)
+}
+
+// provideSiteLocks are the locks every server on the database honours.
+func provideSiteLocks(db *sqlstore.DB) ports.SiteLocks { return db.SiteLocks() }
 
 // provideSQLite opens the embedded SQLite database in the data directory.
 func provideSQLite(ctx context.Context, o Options) (*sqlstore.DB, func(), error) {
@@ -286,7 +302,7 @@ var appSet = gwire.NewSet(
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
 	packages.NewService, providePackageBlobs,
 	federation.NewService, provideSiteStatistics,
-	provideOAuth2Signer, oauth2.NewService,
+	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),

@@ -104,7 +104,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
 	recorder := provideEventRecorder(fanout, clock)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
+	siteLocks := provideSiteLocks(db)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
@@ -209,6 +210,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -230,6 +232,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:    issuesService,
 		Packages:  packagesService,
 		Cron:      cronService,
+		Caches:    cacheDrops,
 	}
 	return app, func() {
 		cleanup4()
@@ -306,7 +309,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
 	recorder := provideEventRecorder(fanout, clock)
-	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger)
+	siteLocks := provideSiteLocks(db)
+	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
 	verifierCache := provideVerifierCache(clock)
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
@@ -411,6 +415,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -432,6 +437,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Issues:    issuesService,
 		Packages:  packagesService,
 		Cron:      cronService,
+		Caches:    cacheDrops,
 	}
 	return app, func() {
 		cleanup4()

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -60,6 +61,9 @@ type DB struct {
 	// writer says what holds SQLite's writer, for waits that run out
 	// (pool_waits.go).
 	writer writerHolder
+	// siteLocks are the site locks of this handle (site_locks.go).
+	siteLocks     *SiteLocks
+	siteLocksOnce sync.Once
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.

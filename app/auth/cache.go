@@ -87,6 +87,7 @@ func (c *VerifierCache) Remember(u *user.User, password string) {
 // bounds how long a change made by another process (the admin CLI) can go
 // unseen.
 type TokenCache struct {
+	ports.DropSharing
 	mu     sync.Mutex
 	ttl    time.Duration
 	clock  ports.Clock
@@ -100,6 +101,8 @@ type tokenEntry struct {
 	user *user.User
 	exp  time.Time
 }
+
+var _ ports.SharedCache = (*TokenCache)(nil)
 
 // NewTokenCache returns a cache whose entries live for ttl.
 func NewTokenCache(clock ports.Clock, ttl time.Duration) *TokenCache {
@@ -151,15 +154,44 @@ func (c *TokenCache) Put(secret string, t *token.AccessToken, u *user.User) {
 	set[t.ID] = struct{}{}
 }
 
-// Forget drops the token with id.
+// Forget drops the token with id, here and on the servers that share the
+// database.
 func (c *TokenCache) Forget(id int64) {
+	c.forget(id)
+	c.Share(ports.CacheDrop{Cache: ports.CacheToken, ID: id})
+}
+
+// ForgetUser drops every token of a user (deleted, disabled, or renamed),
+// here and on the servers that share the database.
+func (c *TokenCache) ForgetUser(userID int64) {
+	c.forgetUser(userID)
+	c.Share(ports.CacheDrop{Cache: ports.CacheUserTokens, ID: userID})
+}
+
+// ApplyDrop drops what another server's drop names.
+func (c *TokenCache) ApplyDrop(d ports.CacheDrop) {
+	switch d.Cache {
+	case ports.CacheToken:
+		c.forget(d.ID)
+	case ports.CacheUserTokens:
+		c.forgetUser(d.ID)
+	}
+}
+
+// DropAll empties the cache.
+func (c *TokenCache) DropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reset()
+}
+
+func (c *TokenCache) forget(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forgetLocked(id)
 }
 
-// ForgetUser drops every token of a user (deleted, disabled, or renamed).
-func (c *TokenCache) ForgetUser(userID int64) {
+func (c *TokenCache) forgetUser(userID int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id := range c.byUser[userID] {

@@ -82,7 +82,7 @@ func newTracker(t *testing.T) *tracker {
 	t.Helper()
 	f := &tracker{World: usecasekit.New(t), events: &recordedEvents{}}
 	f.users = users.NewService(f.Stores, f.DB, nil, nil, nil, f.Clock, nil, nil, nil, nil, nil, f.Settings, f.Log)
-	f.repos = repos.NewService(f.Stores, f.DB, nil, nil, nil, nil, nil, nil, f.Clock, f.events, f.users, f.Settings, f.Log)
+	f.repos = repos.NewService(f.Stores, f.DB, nil, nil, nil, nil, nil, nil, f.Clock, f.events, f.users, f.Settings, f.Log, nil)
 	f.svc = issues.NewService(f.Stores, f.DB, f.Clock, f.events, nil, nil, f.users, f.repos, f.Settings, f.Log)
 
 	f.owner = f.User("owner")

@@ -6,16 +6,20 @@ import (
 
 	"github.com/depothq/depot/domain/token"
 	"github.com/depothq/depot/domain/user"
+	"github.com/depothq/depot/ports"
 )
 
 // bearerTTL bounds how long a grant's lookup is reused: a revocation made
-// by this process drops it at once, one made by another process (a second
-// node) is seen within this time, as with access tokens' cache.
+// by this process drops it at once, and on the servers that share a
+// Postgres database as soon as its drop reaches them (ports.CacheDropBus);
+// one made by another process that does not publish drops (the admin CLI)
+// is seen within this time, as with access tokens' cache.
 const bearerTTL = 10 * time.Second
 
 // bearerCache remembers, per grant, the user and scopes its access tokens
 // carry, so a bearer request costs a signature check and no query.
 type bearerCache struct {
+	ports.DropSharing
 	mu      sync.Mutex
 	entries map[int64]bearerEntry
 }
@@ -50,15 +54,44 @@ func (c *bearerCache) put(grantID int64, e bearerEntry) {
 	c.entries[grantID] = e
 }
 
-// forgetGrant drops a revoked grant.
+// forgetGrant drops a revoked grant, here and on the servers that share
+// the database.
 func (c *bearerCache) forgetGrant(grantID int64) {
+	c.dropGrant(grantID)
+	c.Share(ports.CacheDrop{Cache: ports.CacheOAuth2Grant, ID: grantID})
+}
+
+// forgetApp drops every grant of a deleted application, here and on the
+// servers that share the database.
+func (c *bearerCache) forgetApp(appID int64) {
+	c.dropApp(appID)
+	c.Share(ports.CacheDrop{Cache: ports.CacheOAuth2App, ID: appID})
+}
+
+// ApplyDrop drops what another server's drop names.
+func (c *bearerCache) ApplyDrop(d ports.CacheDrop) {
+	switch d.Cache {
+	case ports.CacheOAuth2Grant:
+		c.dropGrant(d.ID)
+	case ports.CacheOAuth2App:
+		c.dropApp(d.ID)
+	}
+}
+
+// DropAll empties the cache.
+func (c *bearerCache) DropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = nil
+}
+
+func (c *bearerCache) dropGrant(grantID int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.entries, grantID)
 }
 
-// forgetApp drops every grant of a deleted application.
-func (c *bearerCache) forgetApp(appID int64) {
+func (c *bearerCache) dropApp(appID int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id, e := range c.entries {

@@ -31,6 +31,10 @@ func NewService(stores ports.Stores, tx ports.Transactor, signer ports.OAuth2Sig
 		issuer: strings.TrimSuffix(settings.BaseURL, "/") + "/", bearers: &bearerCache{}}
 }
 
+// BearerCache is the cache of what bearer tokens resolve to, which the
+// servers sharing a database keep in step (ports.CacheDropBus).
+func (s *Service) BearerCache() ports.SharedCache { return s.bearers }
+
 // Issuer is the provider's issuer identifier (the site's base URL with a
 // trailing slash, as Gitea's).
 func (s *Service) Issuer() string { return s.issuer }

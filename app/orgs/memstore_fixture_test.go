@@ -29,7 +29,7 @@ func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{World: usecasekit.New(t)}
 	us := users.NewService(w.Stores, w.DB, nil, nil, nil, w.Clock, nil, nil, nil, nil, nil, w.Settings, w.Log)
-	w.repos = repos.NewService(w.Stores, w.DB, nil, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, us, w.Settings, w.Log)
+	w.repos = repos.NewService(w.Stores, w.DB, nil, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, us, w.Settings, w.Log, nil)
 	w.svc = orgs.NewService(w.Stores, w.DB, w.Clock, us, w.repos, nil, w.Log)
 	return w
 }

@@ -24,20 +24,46 @@ func (s *Service) BranchProtections() BranchProtections { return BranchProtectio
 // until a rule of that repository changes. A load that started before a
 // change is not kept (the generation moved on).
 type ruleCache struct {
+	ports.DropSharing
 	mu   sync.Mutex
 	sets map[int64]*protection.RuleSet
 	gen  map[int64]uint64
+	// epoch moves on with DropAll, which no single generation records.
+	epoch uint64
 }
 
 func newRuleCache() *ruleCache {
 	return &ruleCache{sets: map[int64]*protection.RuleSet{}, gen: map[int64]uint64{}}
 }
 
+// drop forgets repoID's rules, here and on the servers that share the
+// database.
 func (c *ruleCache) drop(repoID int64) {
+	c.dropLocal(repoID)
+	c.Share(ports.CacheDrop{Cache: ports.CacheBranchRules, ID: repoID})
+}
+
+func (c *ruleCache) dropLocal(repoID int64) {
 	c.mu.Lock()
 	c.gen[repoID]++
 	delete(c.sets, repoID)
 	c.mu.Unlock()
+}
+
+// ApplyDrop drops what another server's drop names.
+func (c *ruleCache) ApplyDrop(d ports.CacheDrop) {
+	if d.Cache == ports.CacheBranchRules {
+		c.dropLocal(d.ID)
+	}
+}
+
+// DropAll forgets every repository's rules; the epoch moves on, so no load
+// that started before is kept.
+func (c *ruleCache) DropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	c.sets = map[int64]*protection.RuleSet{}
 }
 
 // BranchRuleHook is told, inside the transaction that creates, edits or
@@ -66,7 +92,7 @@ func (s BranchProtections) Rules(ctx context.Context, repoID int64) (*protection
 		c.mu.Unlock()
 		return set, nil
 	}
-	gen := c.gen[repoID]
+	gen, epoch := c.gen[repoID], c.epoch
 	c.mu.Unlock()
 	list, err := s.stores.BranchProtections.List(ctx, repoID)
 	if err != nil {
@@ -74,7 +100,7 @@ func (s BranchProtections) Rules(ctx context.Context, repoID int64) (*protection
 	}
 	set := protection.NewRuleSet(list)
 	c.mu.Lock()
-	if c.gen[repoID] == gen {
+	if c.gen[repoID] == gen && c.epoch == epoch {
 		c.sets[repoID] = set
 	}
 	c.mu.Unlock()

@@ -155,8 +155,11 @@ func (s *Service) createRepository(ctx context.Context, r *repository.Repository
 // under the disk lock: a directory without a row (left by a crash) is removed
 // first, and the directory is removed again when write fails.
 func (s *Service) withNewDirectory(ctx context.Context, r *repository.Repository, write func() error) error {
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if _, err := s.stores.Repos.GetByName(ctx, r.Owner.ID, r.Name); err == nil {
 		return ErrNameTaken
 	} else if !errors.Is(err, errs.ErrNotFound) {

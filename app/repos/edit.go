@@ -250,13 +250,15 @@ func applyMerge(r *repository.Repository, in EditInput) error {
 // after in the same transaction, and moves the Git directory; the move is
 // undone if the database refuses.
 func (s *Service) rename(ctx context.Context, old, r *repository.Repository, after func(context.Context, ports.Stores) error) error {
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	from, to := pathOf(old), pathOf(r)
 	sameDir := strings.EqualFold(old.Name, r.Name)
 	var journal ports.DirMove
 	if !sameDir {
-		var err error
 		if journal, err = s.journalMove(ctx, r.ID, from, to); err != nil {
 			if errors.Is(err, errs.ErrConflict) {
 				return errs.Invalid("repo name is already taken [name: "+r.Name+"]", "Name")
@@ -264,7 +266,7 @@ func (s *Service) rename(ctx context.Context, old, r *repository.Repository, aft
 			return err
 		}
 	}
-	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.Repos.DeleteRedirect(ctx, r.Owner.ID, r.LowerName); errs.IgnoreNotFound(err) != nil {
 			return err
 		}
@@ -372,8 +374,14 @@ func (s *Service) Delete(ctx context.Context, a *Access) error {
 			s.log.Warn("removing avatar of a deleted repository", "repo", r.FullName(), "err", err)
 		}
 	}
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(context.WithoutCancel(ctx))
+	if err != nil {
+		// The row is gone; the directory stays, listed among the
+		// unadopted ones, where an administrator can remove it.
+		s.log.Error("removing the Git directory of a deleted repository", "repo", r.FullName(), "err", err)
+		return nil
+	}
+	defer unlock()
 	if err := s.git.Delete(context.WithoutCancel(ctx), pathOf(r)); err != nil {
 		s.log.Error("removing the Git directory of a deleted repository", "repo", r.FullName(), "err", err)
 	}

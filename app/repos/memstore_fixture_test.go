@@ -104,7 +104,7 @@ func newWorld(t *testing.T) *world {
 	w := &world{World: usecasekit.New(t), git: &fakeGit{dirs: map[string]bool{}}}
 	w.Stores.Hooks = noHooks{}
 	w.users = users.NewService(w.Stores, w.DB, nil, nil, nil, w.Clock, nil, w.git, nil, nil, nil, w.Settings, w.Log)
-	w.svc = repos.NewService(w.Stores, hookedTx{w.DB}, w.git, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, w.users, w.Settings, w.Log)
+	w.svc = repos.NewService(w.Stores, hookedTx{w.DB}, w.git, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, w.users, w.Settings, w.Log, nil)
 	return w
 }
 

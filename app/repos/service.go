@@ -43,10 +43,12 @@ type Service struct {
 	settings  site.Settings
 	host      string
 	log       *slog.Logger
-	// disk serialises Git directory creation, moves and removal, so that
-	// cleaning up an orphaned directory never races a concurrent creation
-	// of the same name. Such operations are rare and short.
-	disk sync.Mutex
+	// locks holds ports.LockRepoDirectories, which serialises Git
+	// directory creation, moves and removal on every server sharing the
+	// volume, so that cleaning up an orphaned directory never races a
+	// concurrent creation of the same name. Such operations are rare and
+	// short.
+	locks ports.SiteLocks
 	// mirrorInterval keeps a pull mirror's schedule when an edit changes
 	// its interval (see OnMirrorInterval); nil until the mirrors use cases register.
 	mirrorInterval MirrorIntervalHook
@@ -65,14 +67,36 @@ type Service struct {
 // NewService builds the repository use cases.
 func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, templates ports.Templates,
 	keys ports.SSHKeys, avatars ports.Avatars, uploads ports.AttachmentBlobs, scripts ports.GitHookScripts, clock ports.Clock, events ports.Events,
-	us *users.Service, settings site.Settings, log *slog.Logger) *Service {
+	us *users.Service, settings site.Settings, log *slog.Logger, locks ports.SiteLocks) *Service {
+	if locks == nil {
+		locks = &processLocks{}
+	}
 	host := "localhost"
 	if u, err := url.Parse(settings.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
 	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars, uploads: uploads,
 		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log,
-		ruleCache: newRuleCache()}
+		ruleCache: newRuleCache(), locks: locks}
+}
+
+// lockDirectories takes the lock on repositories' directories.
+func (s *Service) lockDirectories(ctx context.Context) (func(), error) {
+	return s.locks.Lock(ctx, ports.LockRepoDirectories)
+}
+
+// processLocks are site locks for one server alone (use-case tests).
+type processLocks struct{ mu sync.Mutex }
+
+func (l *processLocks) Lock(context.Context, string) (func(), error) {
+	l.mu.Lock()
+	return l.mu.Unlock, nil
+}
+
+// ProtectionCaches are the caches of branch and tag protection rules,
+// which the servers sharing a database keep in step (ports.CacheDropBus).
+func (s *Service) ProtectionCaches() []ports.SharedCache {
+	return []ports.SharedCache{s.ruleCache, &s.tagRules}
 }
 
 // Access is a repository as one caller reaches it: the repository, the

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/depothq/depot/domain/protection"
+	"github.com/depothq/depot/ports"
 )
 
 // tagRuleCacheSize bounds the repositories whose rules are kept; past it
@@ -18,6 +19,7 @@ const tagRuleCacheSize = 4096
 // its result only if no drop happened while it ran, so a stale read is
 // never cached. The zero value is ready to use.
 type tagRuleCache struct {
+	ports.DropSharing
 	mu    sync.Mutex
 	epoch uint64
 	rules map[int64]protection.TagRules
@@ -51,10 +53,31 @@ func (c *tagRuleCache) get(ctx context.Context, repoID int64,
 	return rs, nil
 }
 
-// drop forgets repoID's rules, after a change to them has committed.
+// drop forgets repoID's rules, after a change to them has committed, here
+// and on the servers that share the database.
 func (c *tagRuleCache) drop(repoID int64) {
+	c.dropLocal(repoID)
+	c.Share(ports.CacheDrop{Cache: ports.CacheTagRules, ID: repoID})
+}
+
+func (c *tagRuleCache) dropLocal(repoID int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epoch++
 	delete(c.rules, repoID)
+}
+
+// ApplyDrop drops what another server's drop names.
+func (c *tagRuleCache) ApplyDrop(d ports.CacheDrop) {
+	if d.Cache == ports.CacheTagRules {
+		c.dropLocal(d.ID)
+	}
+}
+
+// DropAll forgets every repository's rules.
+func (c *tagRuleCache) DropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	c.rules = nil
 }

@@ -63,7 +63,7 @@ func newTagWorld(t *testing.T) *tagWorld {
 		teams: &countingTeams{OrgStore: w.Stores.Orgs}}
 	st := w.Stores
 	st.TagProtections, st.Orgs = tw.rules, tw.teams
-	tw.svc = repos.NewService(st, hookedTx{w.DB}, w.git, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, w.users, w.Settings, w.Log)
+	tw.svc = repos.NewService(st, hookedTx{w.DB}, w.git, nil, nil, nil, nil, nil, w.Clock, usecasekit.QuietEvents{}, w.users, w.Settings, w.Log, nil)
 	return tw
 }
 

@@ -162,8 +162,11 @@ func (s Transfers) move(ctx context.Context, r *repository.Repository, to *user.
 	moved := *r
 	moved.Owner = repository.Owner{ID: to.ID, Name: to.Name, Kind: to.Kind, Visibility: to.Visibility}
 	moved.Updated = s.clock.Now()
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	journal, err := s.journalMove(ctx, r.ID, pathOf(r), pathOf(&moved))
 	if err != nil {
 		if errors.Is(err, errs.ErrConflict) {

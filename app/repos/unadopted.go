@@ -111,8 +111,11 @@ func (u Unadopted) Adopt(ctx context.Context, c auth.Caller, owner *user.User, n
 	if err := s.checkRepoLimit(ctx, owner); err != nil {
 		return nil, err
 	}
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	p, err := u.check(ctx, owner, name)
 	if err != nil {
 		return nil, err
@@ -145,8 +148,11 @@ func (u Unadopted) Adopt(ctx context.Context, c auth.Caller, owner *user.User, n
 // Delete removes the directory at owner/name, which must have no record.
 func (u Unadopted) Delete(ctx context.Context, owner *user.User, name string) error {
 	s := u.s
-	s.disk.Lock()
-	defer s.disk.Unlock()
+	unlock, err := s.lockDirectories(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	p, err := u.check(ctx, owner, name)
 	if err != nil {
 		return err

@@ -39,6 +39,8 @@ type Server struct {
 	DataDir       string
 	// SSHAddr is the built-in SSH server's address (host:port), set with WithSSH.
 	SSHAddr string
+	// DSN is the Postgres database's (OnPostgres, JoinPostgres), "" on SQLite.
+	DSN string
 	t       testing.TB
 	stop    func()
 }
@@ -51,6 +53,7 @@ type config struct {
 	postgres bool
 	ssh      bool
 	dataDir  string
+	dsn      string
 }
 
 // WithSettings edits the site settings.
@@ -58,6 +61,11 @@ func WithSettings(f func(*site.Settings)) Option { return func(c *config) { f(&c
 
 // OnPostgres runs the server on a fresh Postgres database, dropped after the test.
 func OnPostgres() Option { return func(c *config) { c.postgres = true } }
+
+// JoinPostgres runs the server on an existing Postgres database (another
+// server's DSN), so that two servers serve one site; with WithDataDir they
+// also share the repositories, as nodes behind a load balancer do.
+func JoinPostgres(dsn string) Option { return func(c *config) { c.dsn = dsn } }
 
 // WithSSH also starts the built-in SSH server on a random loopback port
 // (Server.SSHAddr); repositories' ssh_url name that port.
@@ -106,7 +114,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Logf("server warnings and errors (last %d KiB):\n%s", logs.max>>10, logs.String())
 		}
 	})
-	if cfg.postgres {
+	switch {
+	case cfg.dsn != "":
+		o.DSN = cfg.dsn
+	case cfg.postgres:
 		o.DSN = CreatePostgresDB(t)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -137,7 +148,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	})
 	t.Cleanup(stop)
 	return &Server{URL: base, API: base + "/api/v1", AdminPassword: pw, App: app, DataDir: dir,
-		SSHAddr: cfg.site.SSHListen, t: t, stop: stop}
+		SSHAddr: cfg.site.SSHListen, DSN: o.DSN, t: t, stop: stop}
 }
 
 // Stop shuts the server down as SIGTERM does and waits for it; the test's
