@@ -60,7 +60,9 @@ type SharedCache interface {
 // DropSharing is what a SharedCache embeds to hand its drops on: it gives
 // the cache ShareDrops, and Share, which the cache calls with each drop it
 // makes itself. Until ShareDrops is called, Share does nothing.
-type DropSharing struct{ publish atomic.Pointer[func(CacheDrop)] }
+type DropSharing struct {
+	publish atomic.Pointer[func(CacheDrop)]
+}
 
 // ShareDrops has Share hand each drop to publish.
 func (s *DropSharing) ShareDrops(publish func(CacheDrop)) { s.publish.Store(&publish) }

@@ -159,7 +159,7 @@ func TestCacheDropsNotShared(t *testing.T) {
 
 type unsharedBus struct{}
 
-func (unsharedBus) Shared() bool { return false }
+func (unsharedBus) Shared() bool                                     { return false }
 func (unsharedBus) Publish(context.Context, []ports.CacheDrop) error { return nil }
 func (unsharedBus) Listen(ctx context.Context, _ func(ports.CacheDrop), _ func()) error {
 	<-ctx.Done()

@@ -40,9 +40,9 @@ type Server struct {
 	// SSHAddr is the built-in SSH server's address (host:port), set with WithSSH.
 	SSHAddr string
 	// DSN is the Postgres database's (OnPostgres, JoinPostgres), "" on SQLite.
-	DSN string
-	t       testing.TB
-	stop    func()
+	DSN  string
+	t    testing.TB
+	stop func()
 }
 
 // Option changes the site settings before start.
