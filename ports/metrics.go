@@ -29,3 +29,14 @@ type JobQueueStats interface {
 	// indexes (the queue holds unfinished jobs only, so this stays small).
 	JobQueueStats(ctx context.Context) ([]JobQueueStat, error)
 }
+
+// GitSessionMetrics records the SSH server's connections and the Git
+// commands it runs, for the metrics page.
+type GitSessionMetrics interface {
+	// SSHConnectionOpened counts an open SSH connection; closed ends it.
+	SSHConnectionOpened() (closed func())
+	// GitSessionStarted times one git command over SSH (service is
+	// upload-pack or receive-pack); done records its exit status and the
+	// bytes it read from and wrote to the client.
+	GitSessionStarted(service string) (done func(exit uint32, in, out int64))
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"code.gitea.io/sdk/gitea"
 	"github.com/matryer/is"
@@ -135,4 +136,97 @@ func TestMetricsOffByDefault(t *testing.T) {
 	is.NoErr(err)
 	_ = resp.Body.Close()
 	is.Equal(resp.StatusCode, http.StatusNotFound)
+}
+
+// TestMetricsSiteObjectsSSHAndDeliveries scrapes, on both databases, the
+// site's object counts under Gitea's names and Depot's twins, Git over SSH
+// (a clone and a push: their sessions, bytes and the connection gauge) and
+// webhook deliveries by result.
+func TestMetricsSiteObjectsSSHAndDeliveries(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			opts := []testserver.Option{testserver.WithSSH(), testserver.WithSettings(func(s *site.Settings) {
+				s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
+				s.AllowedHosts = "loopback"
+				s.WebhookMaxAttempts = 1
+			})}
+			if backend == "postgres" {
+				opts = append(opts, testserver.OnPostgres())
+			}
+			srv := testserver.Start(t, opts...)
+			_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+			_, _ = newAccount(t, srv, "bob", gitea.VisibleTypePublic)
+			createRepo(t, alice, gitea.CreateRepoOption{Name: "repo", AutoInit: true, Readme: "Default"})
+			for _, title := range []string{"open one", "open two", "closed"} {
+				i, _, err := alice.CreateIssue("alice", "repo", gitea.CreateIssueOption{Title: title})
+				is.NoErr(err)
+				if title == "closed" {
+					closed := gitea.StateClosed
+					_, _, err = alice.EditIssue("alice", "repo", i.Index, gitea.EditIssueOption{State: &closed})
+					is.NoErr(err)
+				}
+			}
+			_, err := alice.StarRepo("alice", "repo")
+			is.NoErr(err)
+
+			rec := deliveryNewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/fails" {
+					w.WriteHeader(http.StatusInternalServerError)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+			})
+			deliveryHook(t, alice, rec.URL+"/ok", []string{"push"})
+			deliveryHook(t, alice, rec.URL+"/fails", []string{"push"})
+
+			key, _ := sshGitUserKey(t, alice, "laptop")
+			clone := sshGitClone(t, srv, key, "alice", "repo")
+			httpGitCommit(t, clone, "more.txt", "more\n", "more")
+			sshGitOK(t, srv, key, clone, "push", "-q", "origin", "main")
+			rec.wait(t, "/ok", 1)
+			rec.wait(t, "/fails", 1)
+
+			var m map[string]*dto.MetricFamily
+			deadline := time.Now().Add(10 * time.Second)
+			for { // deliveries are counted as they end, connections as they close
+				m = scrapeMetrics(t, srv)
+				f := m["depot_webhook_delivery_duration_seconds"]
+				conns := m["depot_ssh_connections"]
+				if f != nil && labelled(f, map[string]string{"result": "failure"}) != nil &&
+					labelled(f, map[string]string{"result": "success"}) != nil &&
+					conns != nil && conns.GetMetric()[0].GetGauge().GetValue() == 0 { // both sessions ended
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no delivery counted by result")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			gauge := func(name string) float64 {
+				f := m[name]
+				if f == nil || len(f.GetMetric()) != 1 {
+					t.Fatalf("%s: missing", name)
+				}
+				return f.GetMetric()[0].GetGauge().GetValue()
+			}
+			for name, want := range map[string]float64{"users": 3, "organizations": 0, "repositories": 1,
+				"issues": 3, "issues_open": 2, "issues_closed": 1, "pull_requests": 0, "stars": 1, "webhooks": 2,
+				"publickeys": 1, "mirrors": 0} {
+				is.Equal(gauge("depot_"+name), want) // depot_<name>
+				is.Equal(gauge("gitea_"+name), want) // and Gitea's name
+			}
+
+			sessions := m["depot_git_ssh_session_duration_seconds"]
+			is.True(sessions != nil)
+			is.True(labelled(sessions, map[string]string{"service": "upload-pack", "exit": "0"}) != nil)
+			is.True(labelled(sessions, map[string]string{"service": "receive-pack", "exit": "0"}) != nil)
+			out := labelled(m["depot_git_ssh_bytes_total"], map[string]string{"service": "upload-pack", "direction": "out"})
+			is.True(out != nil && out.GetCounter().GetValue() > 0)
+			in := labelled(m["depot_git_ssh_bytes_total"], map[string]string{"service": "receive-pack", "direction": "in"})
+			is.True(in != nil && in.GetCounter().GetValue() > 0)
+		})
+	}
 }

@@ -121,7 +121,7 @@ func provideSiteStatistics(db *sqlstore.DB) ports.SiteStatistics { return db }
 // job queue; with metrics off it records and serves nothing.
 func provideMetrics(o Options, db *sqlstore.DB) (*metrics.Registry, error) {
 	return metrics.New(metrics.Options{Enabled: o.Site.Metrics.Enabled, Token: o.Site.Metrics.Token,
-		Pools: db.Pools(), Jobs: db, Log: o.Log})
+		Pools: db.Pools(), Jobs: db, Objects: db, Log: o.Log})
 }
 
 func provideHasher() ports.PasswordHasher {
@@ -262,6 +262,11 @@ func provideHookSender(out ports.Outbound) (*webhook.Sender, func()) {
 	return s, s.CloseIdleConnections
 }
 
+// provideMeteredHookSender counts the deliveries on the metrics page.
+func provideMeteredHookSender(s *webhook.Sender, m *metrics.Registry) ports.HookSender {
+	return m.WrapHookSender(s)
+}
+
 func provideSSHKeys() ports.SSHKeys { return security.NewSSHKeys() }
 
 func provideGPGKeys() ports.GPGKeys { return security.NewGPGKeys() }
@@ -303,12 +308,12 @@ var appSet = gwire.NewSet(
 	packages.NewService, providePackageBlobs,
 	federation.NewService, provideSiteStatistics,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
-	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
+	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
-	provideHookSender, gwire.Bind(new(ports.HookSender), new(*webhook.Sender)),
+	provideHookSender, provideMeteredHookSender,
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),
 	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
 	gwire.Bind(new(ports.MigrationSource), new(*outbound.Guard)),

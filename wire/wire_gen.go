@@ -91,6 +91,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sender, cleanup4 := provideHookSender(guard)
+	registry, err := provideMetrics(o, db)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	hookSender := provideMeteredHookSender(sender, registry)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
@@ -101,7 +110,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
@@ -127,14 +136,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
-	registry, err := provideMetrics(o, db)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
@@ -201,7 +202,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
+	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger, registry)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -296,6 +297,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sender, cleanup4 := provideHookSender(guard)
+	registry, err := provideMetrics(o, db)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	hookSender := provideMeteredHookSender(sender, registry)
 	runner := jobs.NewRunner(stores, clock, logger)
 	hookPayloads := http.NewHookPayloads(service, settings)
 	secretBox, err := provideSecretBox(o)
@@ -306,7 +316,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	dispatcher := hooks.NewDispatcher(stores, transactor, storage, sender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
+	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
@@ -332,14 +342,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
-	registry, err := provideMetrics(o, db)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
@@ -406,7 +408,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger)
+	sshdServer, err := sshd.New(transportService, githttpRunner, storage, clock, sshdOptions, logger, registry)
 	if err != nil {
 		cleanup4()
 		cleanup3()

@@ -1,7 +1,8 @@
 // Package metrics serves /metrics in the Prometheus exposition format with
 // the official client library: the API's requests by route template,
-// method and status, requests in flight, Git traffic over HTTP, the
-// database pools, the job queue and the Go runtime.
+// method and status, requests in flight, Git traffic over HTTP and SSH,
+// SSH connections, webhook deliveries, the database pools, the job queue,
+// the site's object counts (Gitea's gauges) and the Go runtime.
 package metrics
 
 import (
@@ -30,7 +31,9 @@ type Options struct {
 	Pools map[string]*sql.DB
 	// Jobs reports the job queue's depth.
 	Jobs ports.JobQueueStats
-	Log  *slog.Logger
+	// Objects counts the site's objects (users, repositories, issues…).
+	Objects ports.SiteObjectCounter
+	Log     *slog.Logger
 }
 
 // Registry holds Depot's metrics. With metrics off it records nothing and
@@ -45,6 +48,11 @@ type Registry struct {
 	inFlight prometheus.Gauge
 	git      *prometheus.HistogramVec
 	gitBytes *prometheus.CounterVec
+
+	gitSSH      *prometheus.HistogramVec
+	gitSSHBytes *prometheus.CounterVec
+	sshConns    prometheus.Gauge
+	deliveries  *prometheus.HistogramVec
 }
 
 var _ ports.RequestMetrics = (*Registry)(nil)
@@ -71,9 +79,27 @@ func New(o Options) (*Registry, error) {
 	r.gitBytes = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "depot_git_http_bytes_total", Help: "Bytes of Git's smart HTTP traffic, by service and direction (in: from clients, out: to them)."},
 		[]string{"service", "direction"})
-	cs := []prometheus.Collector{r.requests, r.inFlight, r.git, r.gitBytes,
+	r.gitSSH = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "depot_git_ssh_session_duration_seconds",
+		Help:    "Time of Git commands over SSH, by service (upload-pack: clones and fetches, receive-pack: pushes) and exit status.",
+		Buckets: prometheus.ExponentialBuckets(0.005, 4, 9),
+	}, []string{"service", "exit"})
+	r.gitSSHBytes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "depot_git_ssh_bytes_total", Help: "Bytes of Git's traffic over SSH, by service and direction (in: from clients, out: to them)."},
+		[]string{"service", "direction"})
+	r.sshConns = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "depot_ssh_connections", Help: "SSH connections open now."})
+	r.deliveries = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "depot_webhook_delivery_duration_seconds",
+		Help:    "Time of webhook delivery attempts, by result (success: a 2xx answer, failure: another answer, error: no answer); its _count is the attempts.",
+		Buckets: prometheus.ExponentialBuckets(0.005, 4, 8),
+	}, []string{"result"})
+	cs := []prometheus.Collector{r.requests, r.inFlight, r.git, r.gitBytes, r.gitSSH, r.gitSSHBytes, r.sshConns, r.deliveries,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		jobQueueCollector{jobs: o.Jobs, log: o.Log}}
+	if o.Objects != nil {
+		cs = append(cs, newSiteObjectsCollector(o.Objects, o.Log))
+	}
 	for name, db := range o.Pools {
 		cs = append(cs, collectors.NewDBStatsCollector(db, name))
 	}

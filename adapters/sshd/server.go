@@ -84,6 +84,7 @@ type Server struct {
 	clock     ports.Clock
 	opts      Options
 	log       *slog.Logger
+	metrics   ports.GitSessionMetrics
 
 	mu    sync.Mutex
 	conns map[*tracked]struct{}
@@ -107,8 +108,11 @@ type tracked struct {
 
 // New builds the SSH server; nothing is read or listened on until Serve.
 func New(t *transport.Service, runner *githttp.Runner, dirs githttp.RepoDirs, clock ports.Clock, opts Options,
-	log *slog.Logger) (*Server, error) {
-	return &Server{transport: t, runner: runner, dirs: dirs, clock: clock, opts: opts, log: log,
+	log *slog.Logger, metrics ports.GitSessionMetrics) (*Server, error) {
+	if metrics == nil {
+		metrics = noMetrics{}
+	}
+	return &Server{transport: t, runner: runner, dirs: dirs, clock: clock, opts: opts, log: log, metrics: metrics,
 		conns: make(map[*tracked]struct{}), keyUse: make(map[int64]time.Time)}, nil
 }
 
@@ -292,6 +296,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn, cfg *ssh.ServerConf
 	ic.arm()
 	t.conn = conn
 	defer conn.Close()
+	defer s.metrics.SSHConnectionOpened()()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -458,4 +463,12 @@ func (s *Server) endHandshake(host string) {
 	if s.startups[host]--; s.startups[host] <= 0 {
 		delete(s.startups, host)
 	}
+}
+
+// noMetrics records nothing (a server built without a metrics page).
+type noMetrics struct{}
+
+func (noMetrics) SSHConnectionOpened() func() { return func() {} }
+func (noMetrics) GitSessionStarted(string) func(uint32, int64, int64) {
+	return func(uint32, int64, int64) {}
 }

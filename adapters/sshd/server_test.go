@@ -19,7 +19,7 @@ import (
 func TestServeStopsWithoutWaitingForAStalledHandshake(t *testing.T) {
 	is := is.New(t)
 	s, err := New(nil, nil, nil, nil, Options{Listen: "127.0.0.1:0", DataDir: t.TempDir()},
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	is.NoErr(err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	is.NoErr(err)
@@ -57,7 +57,7 @@ func TestServeStopsWithoutWaitingForAStalledHandshake(t *testing.T) {
 func TestServeLimitsUnauthenticatedConnectionsPerHost(t *testing.T) {
 	is := is.New(t)
 	s, err := New(nil, nil, nil, nil, Options{Listen: "127.0.0.1:0", DataDir: t.TempDir()},
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	is.NoErr(err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	is.NoErr(err)

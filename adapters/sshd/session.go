@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -179,20 +181,30 @@ func (s *Server) run(ctx context.Context, ch ssh.Channel, inv githttp.Invocation
 		tell(ch, "internal server error")
 		return 1
 	}
-	cmd.Stdout = &channelWriter{w: ch, drain: write}
+	out := &channelWriter{w: ch, drain: write}
+	cmd.Stdout = out
 	cmd.Stderr = &channelWriter{w: ch.Stderr(), drain: write}
 	if err := cmd.Start(); err != nil {
 		s.log.Error("starting git", "err", err)
 		tell(ch, "internal server error")
 		return 1
 	}
+	done := s.metrics.GitSessionStarted(strings.TrimPrefix(string(inv.Service), "git-"))
 	// The copy ends when the client closes its side, or when git has
 	// exited and Wait has closed the pipe.
+	var in atomic.Int64
 	go func() {
-		_, _ = io.Copy(stdin, ch)
+		n, _ := io.Copy(stdin, ch)
+		in.Store(n)
 		_ = stdin.Close()
 	}()
-	err = cmd.Wait()
+	status := exitStatus(ctx, s, inv, cmd.Wait())
+	done(status, in.Load(), out.n)
+	return status
+}
+
+// exitStatus is the status the client is told for git's end err.
+func exitStatus(ctx context.Context, s *Server, inv githttp.Invocation, err error) uint32 {
 	if err == nil {
 		return 0
 	}
@@ -213,13 +225,15 @@ type channelWriter struct {
 	w     io.Writer
 	drain bool
 	err   error
+	// n counts the bytes the client was sent.
+	n int64
 }
 
 func (c *channelWriter) Write(p []byte) (int, error) {
 	if c.err == nil {
-		if _, err := c.w.Write(p); err != nil {
-			c.err = err
-		}
+		n, err := c.w.Write(p)
+		c.n += int64(n)
+		c.err = err
 	}
 	if c.err != nil && !c.drain {
 		return 0, c.err
