@@ -134,7 +134,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
+	kit, err := provideActionsKit(o, secretGenerator)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner, kit)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()
@@ -144,7 +152,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -336,7 +344,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
+	kit, err := provideActionsKit(o, secretGenerator)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner, kit)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()
@@ -346,7 +362,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
 		cleanup3()
