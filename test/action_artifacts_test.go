@@ -265,7 +265,7 @@ func testActionArtifacts(t *testing.T, opts ...testserver.Option) {
 		is.Equal(r.Status, http.StatusOK)
 		var list gitea.ActionArtifactsResponse
 		r.Decode(t, &list)
-		is.Equal(list.TotalCount, int64(2)) // dist and logs; "forged" was never finalized
+		is.Equal(list.TotalCount, int64(2))      // dist and logs; "forged" was never finalized
 		is.Equal(list.Artifacts[0].Name, "logs") // newest first
 		is.Equal(r.Header.Get("X-Total-Count"), "2")
 
