@@ -23,6 +23,9 @@ type ActionRunStore interface {
 	// ListRuns returns one page of the repository's runs, newest first,
 	// and the total.
 	ListRuns(ctx context.Context, repoID int64, opts ListOptions) ([]*actions.Run, int64, error)
+	// Run finds the repository's run id; another repository's is
+	// errs.ErrNotFound.
+	Run(ctx context.Context, repoID, id int64) (*actions.Run, error)
 	// RunJobs returns a run's jobs in id order.
 	RunJobs(ctx context.Context, runID int64) ([]*actions.RunJob, error)
 	// ClaimJob hands the oldest waiting job whose runs-on labels are all

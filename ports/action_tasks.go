@@ -39,6 +39,11 @@ type ActionTaskStore interface {
 	Logs(ctx context.Context, taskID int64) ([]actions.LogRow, error)
 	// RunnerHasTask says whether the runner was ever handed a task.
 	RunnerHasTask(ctx context.Context, runnerID int64) (bool, error)
+	// SetToken stores the hash of the task's token (GITEA_TOKEN).
+	SetToken(ctx context.Context, taskID int64, hash string) error
+	// ByToken finds the task whose token has this hash, with its job and
+	// run; none is errs.ErrNotFound.
+	ByToken(ctx context.Context, hash string) (*actions.Task, error)
 	// TasksVersion is the version of the queue of waiting jobs: it grows
 	// whenever a job starts waiting.
 	TasksVersion(ctx context.Context) (int64, error)

@@ -62,6 +62,7 @@ type Stores struct {
 	ActionRunnerTokens ActionRunnerTokenStore
 	ActionRunners      ActionRunnerStore
 	ActionTasks        ActionTaskStore
+	ActionArtifacts    ActionArtifactStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -75,6 +75,9 @@ func TestAdminCron(t *testing.T) {
 			actions := s.Cron[site.CronDeleteOldActions]
 			actions.OlderThan = time.Hour
 			s.Cron[site.CronDeleteOldActions] = actions
+			artifacts := s.Cron[site.CronCleanupArtifacts]
+			artifacts.RunAtStart = false // so that no task ran before the list below
+			s.Cron[site.CronCleanupArtifacts] = artifacts
 		}))...)
 		admin := srv.AdminClient()
 		started := time.Now()
@@ -83,9 +86,12 @@ func TestAdminCron(t *testing.T) {
 			is := is.New(t)
 			list, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "3")
-			is.Equal(len(list), 3)
-			is.Equal(list[0].Name, "cleanup_hook_task_table") // by name
+			is.Equal(resp.Header.Get("X-Total-Count"), "4")
+			is.Equal(len(list), 4)
+			is.Equal(list[0].Name, "cleanup_artifacts") // by name
+			is.Equal(list[0].Schedule, "@midnight")
+			list = list[1:]
+			is.Equal(list[0].Name, "cleanup_hook_task_table")
 			is.Equal(list[0].Schedule, "@midnight")
 			is.Equal(list[1].Name, "delete_old_actions")
 			is.Equal(list[1].Schedule, "@every 168h")
@@ -100,9 +106,9 @@ func TestAdminCron(t *testing.T) {
 			next := list[2].Next.Sub(started)
 			is.True(next > 9*time.Minute && next <= 10*time.Minute+time.Second)
 
-			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 2}})
+			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 3}})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "3")
+			is.Equal(resp.Header.Get("X-Total-Count"), "4")
 			is.Equal(len(page), 1)
 			is.Equal(page[0].Name, "update_mirrors")
 		})

@@ -271,6 +271,21 @@ func provideSSHKeys() ports.SSHKeys { return security.NewSSHKeys() }
 
 func provideGPGKeys() ports.GPGKeys { return security.NewGPGKeys() }
 
+// provideActionsKit gives the workflow automation use cases the task
+// tokens' generator, the signer of runtime tokens and artifact URLs (keyed
+// by the site key) and the artifact store under <data>/actions_artifacts.
+func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, error) {
+	key, err := security.OpenSiteKey(filepath.Join(o.DataDir, "site.key"))
+	if err != nil {
+		return actions.Kit{}, err
+	}
+	store, err := blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
+	if err != nil {
+		return actions.Kit{}, err
+	}
+	return actions.Kit{Secrets: secrets, Signer: security.NewActionsSigner(key), Artifacts: store}, nil
+}
+
 // provideSecretBox seals stored secrets (mirror credentials) under the site
 // key in <data>/site.key, generated on first start.
 func provideSecretBox(o Options) (ports.SecretBox, error) {
@@ -304,7 +319,7 @@ var appSet = gwire.NewSet(
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
-	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService,
+	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,
 	packages.NewService, providePackageBlobs,
 	federation.NewService, provideSiteStatistics,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,

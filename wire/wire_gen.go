@@ -136,7 +136,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
-	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
+	kit, err := provideActionsKit(o, secretGenerator)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner, kit)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()
@@ -146,7 +154,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -342,7 +350,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	federationService := federation.NewService(siteStatistics, clock, settings)
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
-	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner)
+	kit, err := provideActionsKit(o, secretGenerator)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	actionsService := actions.NewService(stores, transactor, secretBox, clock, storage, transportService, runner, kit)
 	packageBlobs, err := providePackageBlobs(o)
 	if err != nil {
 		cleanup4()
@@ -352,7 +368,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
 		cleanup3()

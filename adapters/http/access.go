@@ -54,6 +54,9 @@ type accessRules struct {
 	// packages is set when the codes hold PkgRead or PkgWrite, so the
 	// caller's access to the owner's packages is worked out only there.
 	packages bool
+	// signedURL: a signature in the query is the credential, checked by
+	// the handler; no repository is resolved for the caller.
+	signedURL bool
 }
 
 type compiledRoute struct {
@@ -73,6 +76,8 @@ func parseAccess(s string) (accessRules, error) {
 			a.explore = true
 		case "UsersPage":
 			a.usersPage = true
+		case "SignedURL":
+			a.signedURL = true
 		default:
 			c, err := permission.ParseCode(part)
 			if err != nil {
@@ -237,8 +242,10 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 			return err
 		}
 	}
-	if err := s.resolveRepo(q, c); err != nil {
-		return err
+	if !c.rules.signedURL {
+		if err := s.resolveRepo(q, c); err != nil {
+			return err
+		}
 	}
 	if err := s.resolveOrg(q, c); err != nil {
 		return err

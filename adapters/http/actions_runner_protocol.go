@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,16 +166,19 @@ func (s *runnerProtocol) toProtoTask(t *appactions.AssignedTask) (*runnerv1.Task
 		"repository":       repo.Owner.Name + "/" + repo.Name,
 		"repository_owner": repo.Owner.Name,
 		"repositoryUrl":    s.repoWebURL(repo) + ".git",
-		"retention_days":   "",
+		"retention_days":   strconv.Itoa(int(actions.ArtifactRetention / (24 * time.Hour))),
 		"run_id":           itoa(run.ID),
 		"run_number":       itoa(run.Index),
 		"run_attempt":      "1",
 		"secret_source":    "Actions",
 		"server_url":       s.baseURL,
 		"sha":              run.CommitSHA,
-		"token":            "",
-		"workflow":         run.WorkflowID,
-		"workspace":        "",
+		"token":            t.Token,
+		"gitea_token":      t.Token,
+		// The artifact protocol's credential (ACTIONS_RUNTIME_TOKEN).
+		"gitea_runtime_token": t.RuntimeToken,
+		"workflow":            run.WorkflowID,
+		"workspace":           "",
 	})
 	if err != nil {
 		return nil, err
@@ -183,7 +187,13 @@ func (s *runnerProtocol) toProtoTask(t *appactions.AssignedTask) (*runnerv1.Task
 	for key, n := range t.Needs {
 		needs[key] = &runnerv1.TaskNeed{Outputs: n.Outputs, Result: statusResult(n.Status)}
 	}
-	return &runnerv1.Task{Id: t.Task.ID, WorkflowPayload: t.Workflow, Context: ctx, Secrets: t.Secrets, Vars: t.Vars,
+	secrets := make(map[string]string, len(t.Secrets)+2)
+	for k, v := range t.Secrets {
+		secrets[k] = v
+	}
+	// As Gitea, the task's token is also the GITEA_TOKEN and GITHUB_TOKEN secrets.
+	secrets["GITEA_TOKEN"], secrets["GITHUB_TOKEN"] = t.Token, t.Token
+	return &runnerv1.Task{Id: t.Task.ID, WorkflowPayload: t.Workflow, Context: ctx, Secrets: secrets, Vars: t.Vars,
 		Needs: needs}, nil
 }
 

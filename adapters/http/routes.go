@@ -12,9 +12,11 @@ import (
 
 // route is one row of the catalogue: method, path, scope categories and
 // access codes, and the handler. Access codes are the spec's (T, SA, SOA, …)
-// plus three adapter rules the user routes need: "Basic" (Basic auth with a
-// password), "Explore" (sign-in when the site restricts exploring) and
-// "UsersPage" (404 when the users page is disabled).
+// plus the adapter rules some routes need: "Basic" (Basic auth with a
+// password), "Explore" (sign-in when the site restricts exploring),
+// "UsersPage" (404 when the users page is disabled) and "SignedURL" (a
+// signature in the query is the credential, which the handler checks; no
+// repository is resolved for the caller).
 type route struct {
 	method, path string
 	scopes       []token.Category
@@ -146,6 +148,7 @@ func (s *Server) routes() []route {
 		s.actionWorkflowRoutes(),
 		s.actionRunnerRoutes(),
 		s.actionJobRoutes(),
+		s.actionArtifactRoutes(),
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.packageRoutes(),

@@ -169,6 +169,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 		HandlerFunc(s.serveReleaseAsset)
 	s.mountRegistries(router)
 	s.mountRunnerProtocol(router)
+	s.mountArtifactProtocol(router)
 	// The API's routes take full templates under a shape, not a mux path
 	// prefix, whose expression each of them would run (route_shapes.go).
 	api := router.NewRoute().MatcherFunc(prefixShape(apiPrefix).matcher()).Subrouter()

@@ -183,6 +183,15 @@ func (s *ActionRunStore) ListRuns(ctx context.Context, repoID int64, opts ports.
 	return domainAll(rows, (*actionRunRow).toDomain), total, nil
 }
 
+// Run finds the repository's run id.
+func (s *ActionRunStore) Run(ctx context.Context, repoID, id int64) (*actions.Run, error) {
+	row := new(actionRunRow)
+	if err := s.c.r(ctx).NewSelect().Model(row).Where("id = ?", id).Where("repo_id = ?", repoID).Scan(ctx); err != nil {
+		return nil, actionRunMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
+}
+
 // RunJobs returns a run's jobs in id order.
 func (s *ActionRunStore) RunJobs(ctx context.Context, runID int64) ([]*actions.RunJob, error) {
 	var rows []actionRunJobRow

@@ -234,3 +234,26 @@ func (s *ActionTaskStore) Outputs(ctx context.Context, taskID int64) (map[string
 	}
 	return out, nil
 }
+
+type actionTaskTokenRow struct {
+	bun.BaseModel `bun:"table:action_task_tokens"`
+
+	TaskID    int64  `bun:"task_id,pk"`
+	TokenHash string `bun:"token_hash"`
+}
+
+// SetToken stores the hash of the task's token, replacing one it had.
+func (s *ActionTaskStore) SetToken(ctx context.Context, taskID int64, hash string) error {
+	_, err := s.c.w(ctx).NewInsert().Model(&actionTaskTokenRow{TaskID: taskID, TokenHash: hash}).
+		On("CONFLICT (task_id) DO UPDATE").Set("token_hash = EXCLUDED.token_hash").Exec(ctx)
+	return actionTaskMapping.mapErr(err)
+}
+
+// ByToken finds the task whose token has this hash.
+func (s *ActionTaskStore) ByToken(ctx context.Context, hash string) (*actions.Task, error) {
+	row := new(actionTaskTokenRow)
+	if err := s.c.r(ctx).NewSelect().Model(row).Where("token_hash = ?", hash).Scan(ctx); err != nil {
+		return nil, actionTaskMapping.mapErr(err)
+	}
+	return s.Get(ctx, row.TaskID)
+}

@@ -240,6 +240,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
 		ActionRunners:      &ActionRunnerStore{c: c},
 		ActionTasks:        &ActionTaskStore{c: c},
+		ActionArtifacts:    &ActionArtifactStore{c: c},
 	}
 }
 

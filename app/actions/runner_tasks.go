@@ -42,6 +42,9 @@ type AssignedTask struct {
 	Secrets, Vars map[string]string
 	// Needs are the jobs the task's job needs, by their key.
 	Needs map[string]TaskNeed
+	// Token is the task's GITEA_TOKEN, RuntimeToken its
+	// ACTIONS_RUNTIME_TOKEN; both work while the task runs.
+	Token, RuntimeToken string
 }
 
 // TaskNeed is what a job sees of a job it needs: its outputs and status.
@@ -69,9 +72,15 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 		}
 	}
 	var task *actions.Task
+	secret, err := s.secrets.TokenSecret()
+	if err != nil {
+		return nil, 0, err
+	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, s.clock.Now())
-		return err
+		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, s.clock.Now()); err != nil {
+			return err
+		}
+		return tx.ActionTasks.SetToken(ctx, task.ID, actions.TaskTokenHash(secret))
 	})
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, latest, nil
@@ -85,6 +94,11 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 		if ferr := s.finish(ctx, task, actions.StatusFailure); ferr != nil {
 			return nil, 0, errors.Join(err, ferr)
 		}
+		return nil, 0, err
+	}
+	out.Token = secret
+	if out.RuntimeToken, err = s.signer.RuntimeToken(actions.RuntimeClaims{TaskID: task.ID, JobID: task.JobID,
+		RunID: task.Run.ID}, s.clock.Now().Add(actions.RuntimeTokenLifetime)); err != nil {
 		return nil, 0, err
 	}
 	return out, latest, nil

@@ -120,7 +120,7 @@ func (fixedClock) Now() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, tim
 func newSecrets() (actions.Secrets, *fakeSecrets, *fakeBox) {
 	store, box := &fakeSecrets{}, &fakeBox{sealed: map[string][2]string{}}
 	stores := ports.Stores{ActionSecrets: store}
-	return actions.NewService(stores, fakeTx{stores}, box, fixedClock{}, nil, nil, nil).Secrets(), store, box
+	return actions.NewService(stores, fakeTx{stores}, box, fixedClock{}, nil, nil, nil, actions.Kit{}).Secrets(), store, box
 }
 
 func TestSecretValuesAreSealedForTheirOwnerAndName(t *testing.T) {

@@ -2,8 +2,9 @@
 // (Secrets, secrets.go) and variables of users, organisations and
 // repositories, the workflows of a repository (workflows.go), the runs
 // pushes and dispatches create (workflow_runs.go), the runners and their
-// registration tokens (runners.go, runner_tokens.go) and the tasks runners
-// take and report on (runner_tasks.go). Who may call which is the
+// registration tokens (runners.go, runner_tokens.go), the tasks runners
+// take and report on with their tokens (runner_tasks.go, task_tokens.go)
+// and the artifacts runs upload (artifacts.go). Who may call which is the
 // route table's business.
 package actions
 
@@ -22,14 +23,27 @@ type Service struct {
 	box    ports.SecretBox
 	clock  ports.Clock
 	git    ports.GitContent
+	// secrets makes task tokens; signer signs runtime tokens and artifact
+	// URLs; artifacts keeps the artifacts' bytes.
+	secrets   ports.SecretGenerator
+	signer    ports.ActionsSigner
+	artifacts ports.ArtifactBlobs
+}
+
+// Kit is what the tasks' tokens and the artifacts need.
+type Kit struct {
+	Secrets   ports.SecretGenerator
+	Signer    ports.ActionsSigner
+	Artifacts ports.ArtifactBlobs
 }
 
 // NewService builds the workflow automation use cases; box seals secrets at
 // rest. It registers the job that turns pushes into runs with runner and
 // queues it with every push ts records.
 func NewService(stores ports.Stores, tx ports.Transactor, box ports.SecretBox, clock ports.Clock,
-	git ports.GitContent, ts *transport.Service, runner *jobs.Runner) *Service {
-	s := &Service{stores: stores, tx: tx, box: box, clock: clock, git: git}
+	git ports.GitContent, ts *transport.Service, runner *jobs.Runner, kit Kit) *Service {
+	s := &Service{stores: stores, tx: tx, box: box, clock: clock, git: git, secrets: kit.Secrets, signer: kit.Signer,
+		artifacts: kit.Artifacts}
 	if runner != nil && ts != nil { // nil in use-case tests that need neither
 		runner.Handle(KindPushRuns, jobs.KindOptions{MaxAttempts: 5, Concurrency: 2, Lease: 5 * time.Minute}, s.runPushRuns)
 		ts.OnPush(s.recordPush)

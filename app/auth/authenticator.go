@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/token"
 	"github.com/depothq/depot/domain/user"
@@ -27,6 +28,7 @@ const (
 type Authenticator struct {
 	users     ports.UserStore
 	tokens    ports.AccessTokenStore
+	tasks     ports.ActionTaskStore
 	hasher    ports.PasswordHasher
 	otp       ports.OneTimeCodes
 	verified  *VerifierCache
@@ -60,7 +62,7 @@ type Options struct {
 func NewAuthenticator(stores ports.Stores, hasher ports.PasswordHasher, otp ports.OneTimeCodes,
 	verified *VerifierCache, tokens *TokenCache, lastUsed *LastUsedRecorder, opts Options, log *slog.Logger) *Authenticator {
 	return &Authenticator{
-		users: stores.Users, tokens: stores.Tokens, hasher: hasher, otp: otp,
+		users: stores.Users, tokens: stores.Tokens, tasks: stores.ActionTasks, hasher: hasher, otp: otp,
 		verified: verified, tokenMemo: tokens, lastUsed: lastUsed, log: log,
 		acceptQueryToken: opts.AcceptQueryToken,
 		lookups:          tokenLookups{wait: cmp.Or(opts.LookupWait, DefaultLookupWait)},
@@ -133,11 +135,32 @@ func (a *Authenticator) byToken(ctx context.Context, secret string, m Method) (C
 		return Caller{User: u, Token: t, Method: m}, nil
 	}
 	t, u, err := a.lookupToken(ctx, secret)
+	if errors.Is(err, errs.ErrUnauthenticated) && a.tasks != nil {
+		return a.byTaskToken(ctx, secret, m, err)
+	}
 	if err != nil {
 		return Caller{}, err
 	}
 	a.lastUsed.Record(t.ID)
 	return Caller{User: u, Token: t, Method: m}, nil
+}
+
+// byTaskToken resolves the token of a running task (GITEA_TOKEN); a token
+// of a task that finished, or of none, fails with notFound. It is never
+// cached: the token stops working the moment its task ends.
+func (a *Authenticator) byTaskToken(ctx context.Context, secret string, m Method, notFound error) (Caller, error) {
+	task, err := a.tasks.ByToken(ctx, actions.TaskTokenHash(secret))
+	if errors.Is(err, errs.ErrNotFound) {
+		return Caller{}, notFound
+	}
+	if err != nil {
+		return Caller{}, err
+	}
+	if task.Status != actions.StatusRunning {
+		return Caller{}, notFound
+	}
+	return Caller{User: ActionsUser(), Method: m,
+		Task: &TaskCaller{TaskID: task.ID, RunID: task.Run.ID, RepoID: task.Run.RepoID}}, nil
 }
 
 // findToken looks the secret up by its last eight characters and checks the

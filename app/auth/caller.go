@@ -32,6 +32,27 @@ type Caller struct {
 	Method Method
 	// Sudoer is the administrator who asked to act as User, nil without sudo.
 	Sudoer *user.User
+	// Task is set when a workflow run's task token authenticated the
+	// request; User is then ActionsUser.
+	Task *TaskCaller
+}
+
+// TaskCaller is the task whose token (GITEA_TOKEN) a request carries.
+type TaskCaller struct {
+	TaskID, RunID, RepoID int64
+}
+
+// ActionsUserID and ActionsUserName name the pseudo-user a workflow run's
+// token acts as, Gitea's "gitea-actions".
+const (
+	ActionsUserID   int64 = -2
+	ActionsUserName       = "gitea-actions"
+)
+
+// ActionsUser is the pseudo-user a task token acts as.
+func ActionsUser() *user.User {
+	return &user.User{ID: ActionsUserID, Name: ActionsUserName, FullName: "Gitea Actions", Email: "teabot@gitea.io",
+		Kind: user.KindIndividual, IsActive: true, Visibility: user.VisibilityPublic}
 }
 
 // Signed reports whether someone is signed in.
@@ -77,6 +98,9 @@ type Credentials struct {
 
 // Actor returns the caller as the permission core sees it.
 func (c Caller) Actor() permission.Actor {
+	if c.Task != nil {
+		return permission.Actor{Kind: permission.ActorWorkflowRun, RunRepoID: c.Task.RepoID}
+	}
 	if c.User == nil {
 		return permission.Actor{Kind: permission.ActorAnonymous}
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/domain/site"
@@ -18,7 +19,7 @@ const mirrorLimit = 50
 // NewService builds the service over Depot's periodic tasks with the
 // site's [cron.<task>] settings.
 func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
-	clock ports.Clock, log *slog.Logger, ms *mirrors.Service) (*Service, error) {
+	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service) (*Service, error) {
 	cfg := settings.Cron
 	if cfg == nil {
 		cfg = site.DefaultCron()
@@ -44,6 +45,13 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 			n, err := stores.Activities.DeleteBefore(ctx, now.Add(-olderThan))
 			if n > 0 {
 				log.Info("cron: deleted old activity records", "activities", n, "older_than", olderThan)
+			}
+			return err
+		},
+		site.CronCleanupArtifacts: func(ctx context.Context, now time.Time) error {
+			n, err := as.Artifacts().CleanupExpired(ctx, now)
+			if n > 0 {
+				log.Info("cron: deleted expired artifacts", "artifacts", n)
 			}
 			return err
 		},

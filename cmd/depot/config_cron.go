@@ -18,6 +18,8 @@ type CronConfig struct {
 	CleanupHookTaskTable CronCleanupConfig `toml:"cleanup_hook_task_table"`
 	// DeleteOldActions is [cron.delete_old_actions].
 	DeleteOldActions CronCleanupConfig `toml:"delete_old_actions"`
+	// CleanupArtifacts is [cron.cleanup_artifacts].
+	CleanupArtifacts CronTaskConfig `toml:"cleanup_artifacts"`
 }
 
 // CronTaskConfig is one [cron.<task>] table.
@@ -61,6 +63,8 @@ func (c *CronConfig) list() []cronTask {
 		{name: site.CronDeleteOldActions, what: "deletes old activity records, what the activity feeds show",
 			cfg: &c.DeleteOldActions.CronTaskConfig, olderThan: &c.DeleteOldActions.OlderThan,
 			olderWhat: "how old an activity record must be to be deleted"},
+		{name: site.CronCleanupArtifacts, what: "deletes the Actions artifacts past their expiry",
+			cfg: &c.CleanupArtifacts},
 	}
 }
 

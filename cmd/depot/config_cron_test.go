@@ -41,6 +41,7 @@ older_than = "2160h"
 		site.CronCleanupHookTaskTable: {Enabled: true, Schedule: "0 4 * * *", RunAtStart: true,
 			OlderThan: 36 * time.Hour}, // the environment beats the file
 		site.CronDeleteOldActions: {Enabled: true, Schedule: "@every 168h", OlderThan: 90 * 24 * time.Hour},
+		site.CronCleanupArtifacts: {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 	})
 
 	_, err = load(t, []string{"--cron-update-mirrors-schedule", "every ten minutes",

@@ -28,6 +28,9 @@ const (
 	// CronDeleteOldActions deletes the activity records (Gitea's actions)
 	// made more than OlderThan ago.
 	CronDeleteOldActions = "delete_old_actions"
+	// CronCleanupArtifacts deletes the Actions artifacts past their
+	// expiry, rows and bytes.
+	CronCleanupArtifacts = "cleanup_artifacts"
 )
 
 // DefaultCron is Gitea's default configuration of each task.
@@ -36,5 +39,6 @@ func DefaultCron() map[string]CronTask {
 		CronUpdateMirrors:        {Enabled: true, Schedule: "@every 10m"},
 		CronCleanupHookTaskTable: {Enabled: true, Schedule: "@midnight", OlderThan: 168 * time.Hour},
 		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
+		CronCleanupArtifacts:     {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 	}
 }
