@@ -134,7 +134,6 @@ func (z zipModFile) Path() string                 { return z.path }
 func (z zipModFile) Lstat() (os.FileInfo, error)  { return z.f.FileInfo(), nil }
 func (z zipModFile) Open() (io.ReadCloser, error) { return z.f.Open() }
 
-
 // seekReaderAt reads at offsets from a ReadSeeker, one read at a time.
 type seekReaderAt struct {
 	mu sync.Mutex

@@ -11,14 +11,18 @@ import (
 const TypeGo Type = "go"
 
 // CheckGoModule validates a module path and version as the go command
-// does (module.Check: the path's syntax, a canonical semantic version,
-// and a major version suffix agreeing with the version): errs.BadRequest.
+// does (module.Check: the path's syntax, a semantic version and a major
+// version suffix agreeing with it) and the version canonical, as a proxy
+// serves it: errs.BadRequest.
 func CheckGoModule(path, version string) error {
 	if len(path) > maxNameLen || len(version) > maxNameLen {
 		return errs.BadRequest("module path or version is too long")
 	}
 	if err := module.Check(path, version); err != nil {
 		return errs.BadRequest("invalid module: " + err.Error())
+	}
+	if module.CanonicalVersion(version) != version {
+		return errs.BadRequest("invalid module: version " + version + " is not canonical")
 	}
 	return nil
 }
