@@ -44,6 +44,8 @@ func (s *kernel) mountRegistries(router *mux.Router) {
 	sub := router.PathPrefix(registryPrefix + "/{owner}/").Subrouter()
 	s.genericRegistryRoutes(sub)
 	s.npmRegistryRoutes(sub)
+	s.pypiRegistryRoutes(sub)
+	s.goRegistryRoutes(sub)
 }
 
 // registry wraps h: it authenticates the caller (Basic, token or bearer),

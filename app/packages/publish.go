@@ -44,9 +44,15 @@ func (s *Service) Publish(ctx context.Context, u Upload) (*packages.File, error)
 		return nil, err
 	}
 	defer release()
+	return s.record(ctx, u, blob)
+}
+
+// record adds the file of u, whose bytes are the held blob, to its
+// version (created when new) and package in one transaction.
+func (s *Service) record(ctx context.Context, u Upload, blob packages.Blob) (*packages.File, error) {
 	now := s.now()
 	f := &packages.File{Name: u.Filename, Blob: blob, CreatedAt: now}
-	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		p := &packages.Package{OwnerID: u.Owner.ID, Type: u.Type, Name: u.Name}
 		if err := tx.Packages.Ensure(ctx, p); err != nil {
 			return err
