@@ -62,6 +62,8 @@ type Stores struct {
 	ActionRunnerTokens ActionRunnerTokenStore
 	ActionRunners      ActionRunnerStore
 	ActionTasks        ActionTaskStore
+
+	WebSessions WebSessionStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -236,6 +236,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
 		ActionRunners:      &ActionRunnerStore{c: c},
 		ActionTasks:        &ActionTaskStore{c: c},
+		WebSessions:        &WebSessionStore{c: c},
 	}
 }
 
