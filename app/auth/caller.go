@@ -18,13 +18,13 @@ type Method int
 
 // The authentication methods.
 const (
-	MethodNone       Method = iota // anonymous
-	MethodToken                    // access token in the Authorization header (or accepted query token)
-	MethodBasic                    // HTTP Basic with the account password
-	MethodBasicToken               // HTTP Basic with an access token as the password
-	MethodOAuth2                   // OAuth2 access token as "Authorization: Bearer"
-	MethodReverseProxy             // the user a trusted reverse proxy named in a header
-	MethodWebSession               // a browser's session cookie on Depot's own pages
+	MethodNone         Method = iota // anonymous
+	MethodToken                      // access token in the Authorization header (or accepted query token)
+	MethodBasic                      // HTTP Basic with the account password
+	MethodBasicToken                 // HTTP Basic with an access token as the password
+	MethodOAuth2                     // OAuth2 access token as "Authorization: Bearer"
+	MethodReverseProxy               // the user a trusted reverse proxy named in a header
+	MethodWebSession                 // a browser's session cookie on Depot's own pages
 )
 
 // Caller is who a request runs as.
