@@ -1,7 +1,10 @@
 package test
 
 import (
+	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
@@ -111,4 +114,41 @@ func TestReverseProxyAutoRegistration(t *testing.T) {
 	is.Equal(srv.Do("GET", "/user", nil, "Authorization", testserver.Basic("carol", "")).Status, http.StatusUnauthorized)
 	// A name that is no valid account name registers nothing.
 	is.Equal(srv.Do("GET", "/user", nil, "X-WEBAUTH-USER", "bad name!").Status, http.StatusUnauthorized)
+}
+
+// TestReverseProxyAuthConsent: a browser behind the trusted proxy is signed
+// in on the authorize page: it sees the consent page without the sign-in
+// form, and its grant (with the page's CSRF token) lands at the client.
+func TestReverseProxyAuthConsent(t *testing.T) {
+	t.Parallel()
+	srv := reverseProxyServer(t, false, "127.0.0.1")
+	socialAccounts(t, srv, "alice")
+	is := is.New(t)
+	const cb = "https://app.example/cb"
+	app, _, err := userClient(srv, "alice").CreateOauth2(gitea.CreateOauth2Option{Name: "proxied", ConfidentialClient: true,
+		RedirectURIs: []string{cb}})
+	is.NoErr(err)
+	c := webClient(t)
+	q := url.Values{"response_type": {"code"}, "client_id": {app.ClientID}, "redirect_uri": {cb}, "state": {"p"}}
+	req, err := http.NewRequest("GET", srv.URL+"/login/oauth/authorize?"+q.Encode(), nil)
+	is.NoErr(err)
+	req.Header.Set("X-WEBAUTH-USER", "alice")
+	resp, err := c.Do(req)
+	is.NoErr(err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	is.Equal(resp.StatusCode, http.StatusOK)
+	is.True(strings.Contains(string(body), `id="grant"`))
+
+	form := url.Values{"client_id": {app.ClientID}, "redirect_uri": {cb}, "response_type": {"code"}, "state": {"p"},
+		"granted": {"true"}, "_csrf": {webCSRF(t, string(body))}}
+	req, err = http.NewRequest("POST", srv.URL+"/login/oauth/grant", strings.NewReader(form.Encode()))
+	is.NoErr(err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-WEBAUTH-USER", "alice")
+	resp, err = c.Do(req)
+	is.NoErr(err)
+	resp.Body.Close()
+	is.Equal(resp.StatusCode, http.StatusSeeOther)
+	is.True(strings.HasPrefix(resp.Header.Get("Location"), cb+"?code="))
 }
