@@ -29,6 +29,8 @@ type OAuth2GrantStore interface {
 	// with g's scope and nonce; an existing grant takes g's scope and nonce.
 	GetOrCreate(ctx context.Context, g *oauth2.Grant) (*oauth2.Grant, error)
 	GetByID(ctx context.Context, id int64) (*oauth2.Grant, error)
+	// GetByUserApp finds the user's grant to the application.
+	GetByUserApp(ctx context.Context, userID, appID int64) (*oauth2.Grant, error)
 	// Advance moves the grant's counter from `from` to from+1, and reports
 	// false when it was no longer `from` (a refresh token reused or raced).
 	Advance(ctx context.Context, id, from int64) (bool, error)

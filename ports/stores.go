@@ -63,6 +63,8 @@ type Stores struct {
 	ActionRunners      ActionRunnerStore
 	ActionTasks        ActionTaskStore
 	ActionArtifacts    ActionArtifactStore
+
+	WebSessions WebSessionStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

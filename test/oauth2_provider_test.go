@@ -193,11 +193,14 @@ func testOAuth2Provider(t *testing.T, opts ...testserver.Option) {
 	t.Run("refusals", func(t *testing.T) {
 		is := is.New(t)
 		q := authQuery(public.ClientID, "")
-		// Sign-in: anonymous and token callers are asked for a password.
+		// Sign-in: a browser (no Authorization) is sent to the sign-in
+		// page, which comes back here; a token caller is asked for a password.
 		r := oauth2Authorize(srv, q)
+		is.Equal(r.Status, http.StatusSeeOther)
+		is.Equal(r.Header.Get("Location"), "/user/login?"+url.Values{"redirect_to": {"/login/oauth/authorize?" + q.Encode()}}.Encode())
+		r = oauth2Authorize(srv, q, tokenHeader(srv, "alice", "all")...)
 		is.Equal(r.Status, http.StatusUnauthorized)
 		is.True(r.Header.Get("WWW-Authenticate") != "")
-		is.Equal(oauth2Authorize(srv, q, tokenHeader(srv, "alice", "all")...).Status, http.StatusUnauthorized)
 		// Unknown client and unregistered redirect URI: 400, never redirected.
 		bad := authQuery("00000000-0000-0000-0000-000000000000", "")
 		r = oauth2Authorize(srv, bad, basicAs("alice")...)

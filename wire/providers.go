@@ -152,8 +152,8 @@ func provideVerifierCache(c ports.Clock) *auth.VerifierCache {
 }
 func provideTokenCache(c ports.Clock) *auth.TokenCache { return auth.NewTokenCache(c, tokenTTL) }
 
-func provideAuthOptions(s site.Settings, provider *oauth2.Service) auth.Options {
-	return auth.Options{AcceptQueryToken: s.AcceptQueryToken, Bearer: provider}
+func provideAuthOptions(s site.Settings, provider *oauth2.Service, proxy *auth.ReverseProxyUsers) auth.Options {
+	return auth.Options{AcceptQueryToken: s.AcceptQueryToken, Bearer: provider, ReverseProxy: proxy}
 }
 
 // provideOAuth2Signer keeps the OAuth2 provider's RSA key in
@@ -314,7 +314,7 @@ var appSet = gwire.NewSet(
 	provideSite, provideLogger, provideStores, provideTransactor,
 	provideHasher, provideSecrets, provideClock, provideOTP,
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
-	auth.NewLastUsedRecorder, auth.NewAuthenticator, users.NewService, httpadapter.NewServer,
+	auth.NewLastUsedRecorder, auth.NewAuthenticator, auth.NewWebSessions, auth.NewReverseProxyUsers, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, provideGPGKeys, repos.NewService, content.NewService,
 	transport.NewService, provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,

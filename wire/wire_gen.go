@@ -119,8 +119,10 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
 	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
-	options := provideAuthOptions(settings, oauth2Service)
+	reverseProxyUsers := auth.NewReverseProxyUsers(stores, transactor, secretGenerator, clock, settings)
+	options := provideAuthOptions(settings, oauth2Service, reverseProxyUsers)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	webSessions := auth.NewWebSessions(authenticator, stores, transactor, secretGenerator, clock)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, recorder, logger)
@@ -164,6 +166,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	services := http.Services{
 		Auth:          authenticator,
+		WebSessions:   webSessions,
 		Users:         service,
 		Repos:         reposService,
 		Content:       contentService,
@@ -333,8 +336,10 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	lastUsedRecorder := auth.NewLastUsedRecorder(clock, stores, logger)
 	oAuth2Signer := provideOAuth2Signer(o)
 	oauth2Service := oauth2.NewService(stores, transactor, oAuth2Signer, secretGenerator, clock, settings)
-	options := provideAuthOptions(settings, oauth2Service)
+	reverseProxyUsers := auth.NewReverseProxyUsers(stores, transactor, secretGenerator, clock, settings)
+	options := provideAuthOptions(settings, oauth2Service, reverseProxyUsers)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	webSessions := auth.NewWebSessions(authenticator, stores, transactor, secretGenerator, clock)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
 	mirrorsService := mirrors.NewService(stores, transactor, reposService, storage, storage, guard, guard, guard, secretBox, secretGenerator, clock, runner, recorder, logger)
@@ -378,6 +383,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	services := http.Services{
 		Auth:          authenticator,
+		WebSessions:   webSessions,
 		Users:         service,
 		Repos:         reposService,
 		Content:       contentService,

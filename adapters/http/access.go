@@ -94,9 +94,11 @@ func parseAccess(s string) (accessRules, error) {
 	return a, nil
 }
 
-// credentials reads what the request presents.
-func credentials(r *http.Request) auth.Credentials {
+// credentials reads what the request presents, a trusted reverse proxy's
+// user header included.
+func (s *kernel) credentials(r *http.Request) auth.Credentials {
 	c := httpkit.HeaderCredentials(r)
+	s.proxy.Read(r, &c)
 	if r.URL.RawQuery != "" {
 		q := r.URL.Query()
 		c.Sudo = q.Get("sudo")
@@ -184,7 +186,7 @@ func queryHasNUL(q url.Values) bool {
 }
 
 func (s *kernel) admit(q *request, c *compiledRoute) error {
-	cred := credentials(q.r)
+	cred := s.credentials(q.r)
 	if cred.QueryToken != "" {
 		q.w.Header().Set("X-Service-Warning", queryTokenWarning)
 		q.w.Header().Set("X-Gitea-Warning", queryTokenWarning)
@@ -215,7 +217,7 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 		return errs.Unauthenticated("you must be signed in to search for users")
 	}
 	if c.rules.basic {
-		if !caller.Signed() || !caller.IsBasicPassword() {
+		if !caller.Signed() || !caller.CanManageTokens() {
 			return errs.Unauthenticated("auth required")
 		}
 	}

@@ -264,7 +264,7 @@ func (s *kernel) serveAttachment(w http.ResponseWriter, r *http.Request) {
 // (or not) as the API accepts, with a usable account where the site
 // requires one to read.
 func (s *kernel) downloadCaller(r *http.Request) (auth.Caller, error) {
-	caller, err := s.auth.Authenticate(r.Context(), credentials(r))
+	caller, err := s.auth.Authenticate(r.Context(), s.credentials(r))
 	if err != nil {
 		return auth.Caller{}, err
 	}

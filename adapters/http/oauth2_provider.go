@@ -48,15 +48,20 @@ type oauth2ErrorBody struct {
 	Description string `json:"error_description"`
 }
 
-// authorize answers GET /login/oauth/authorize. Depot has no sign-in page
-// yet: the user proves who they are with HTTP Basic and their password (a
-// token cannot mint a grant), and the request is granted at once. Errors
-// found before the client and its redirect URI are trusted are answered
-// with 400 here, never sent to the given redirect URI.
+// authorize answers GET /login/oauth/authorize. A browser (a request
+// without an Authorization header) goes through the sign-in and consent
+// pages (web_consent.go). A client that sends HTTP Basic with the user's
+// password (a token cannot mint a grant) is granted at once, as before the
+// pages existed. Errors found before the client and its redirect URI are
+// trusted are answered with 400 here, never sent to the given redirect URI.
 func (h oauth2Provider) authorize(w http.ResponseWriter, r *http.Request) {
 	req, err := domain.ParseAuthorizeRequest(r.URL.Query())
 	if err != nil {
 		h.authorizeError(w, r, req, err)
+		return
+	}
+	if r.Header.Get("Authorization") == "" {
+		webConsent{h.kernel}.authorize(w, r, req)
 		return
 	}
 	caller, err := h.auth.Authenticate(r.Context(), httpkit.HeaderCredentials(r))
@@ -83,6 +88,9 @@ func (h oauth2Provider) authorize(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusFound)
 }
 
+// authorizeError answers a failed authorization request: to the redirect
+// URI when the error may go there; else 400, a page for a browser and
+// RFC 6749's JSON for a client sending credentials.
 func (h oauth2Provider) authorizeError(w http.ResponseWriter, r *http.Request, req domain.AuthorizeRequest, err error) {
 	var ae *domain.AuthorizeError
 	if !errors.As(err, &ae) {
@@ -90,11 +98,21 @@ func (h oauth2Provider) authorizeError(w http.ResponseWriter, r *http.Request, r
 		return
 	}
 	if ae.Redirect {
-		http.Redirect(w, r, oauth2.RedirectWith(req.RedirectURI, url.Values{"error": {ae.Code},
-			"error_description": {ae.Description}, "state": {req.State}}), http.StatusFound)
+		h.authorizeRedirectError(w, r, req, ae)
+		return
+	}
+	if r.Header.Get("Authorization") == "" {
+		h.pageMessage(w, http.StatusBadRequest, "Authorization failed", ae.Code+": "+ae.Description)
 		return
 	}
 	writeJSON(w, http.StatusBadRequest, oauth2ErrorBody{Error: ae.Code, Description: ae.Description})
+}
+
+// authorizeRedirectError sends an authorization error to the client's
+// (registered) redirect URI with the state.
+func (s *kernel) authorizeRedirectError(w http.ResponseWriter, r *http.Request, req domain.AuthorizeRequest, ae *domain.AuthorizeError) {
+	http.Redirect(w, r, oauth2.RedirectWith(req.RedirectURI, url.Values{"error": {ae.Code},
+		"error_description": {ae.Description}, "state": {req.State}}), http.StatusFound)
 }
 
 // accessToken answers POST /login/oauth/access_token. The client

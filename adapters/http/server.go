@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
@@ -57,7 +58,11 @@ type Server struct {
 // catalogue is a small type over the kernel in a file named for the
 // resource, holding its route rows, handlers and DTOs (docs/architecture.md).
 type kernel struct {
-	auth    *auth.Authenticator
+	auth *auth.Authenticator
+	// web are browsers' sessions on the sign-in and consent pages (web_signin.go).
+	web *auth.WebSessions
+	// proxy reads a trusted reverse proxy's user header; nil when off.
+	proxy   *httpkit.ReverseProxy
 	users   *users.Service
 	repos   *repos.Service
 	content *content.Service
@@ -98,12 +103,14 @@ const apiPrefix = "/api/v1"
 
 // Services are the use cases the routes call.
 type Services struct {
-	Auth    *auth.Authenticator
-	Users   *users.Service
-	Repos   *repos.Service
-	Content *content.Service
-	Mirrors *mirrors.Service
-	Hooks   *hooks.Service
+	Auth *auth.Authenticator
+	// WebSessions are browsers' sessions on Depot's own pages.
+	WebSessions *auth.WebSessions
+	Users       *users.Service
+	Repos       *repos.Service
+	Content     *content.Service
+	Mirrors     *mirrors.Service
+	Hooks       *hooks.Service
 	// HookDispatch sends test deliveries.
 	HookDispatch *hooks.Dispatcher
 	Orgs         *orgs.Service
@@ -134,7 +141,7 @@ type Services struct {
 // NewServer builds the handler and its routes.
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
-	k := &kernel{auth: svc.Auth, users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
+	k := &kernel{auth: svc.Auth, web: svc.WebSessions, proxy: httpkit.NewReverseProxy(settings.ReverseProxy), users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
@@ -162,6 +169,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	router.Path(healthPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveHealth)
 	router.Path(nodeInfoWellKnownPath).Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveNodeInfoWellKnown)
 	s.mountOAuth2Provider(router)
+	s.mountWebPages(router)
 	router.PathPrefix("/repo-avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveRepoAvatar)
 	router.PathPrefix("/attachments/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAttachment)
 	router.PathPrefix("/avatars/").Methods(http.MethodGet, http.MethodHead).HandlerFunc(s.serveAccountAvatar)

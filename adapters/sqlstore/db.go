@@ -241,6 +241,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		ActionRunners:      &ActionRunnerStore{c: c},
 		ActionTasks:        &ActionTaskStore{c: c},
 		ActionArtifacts:    &ActionArtifactStore{c: c},
+		WebSessions:        &WebSessionStore{c: c},
 	}
 }
 

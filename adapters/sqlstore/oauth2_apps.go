@@ -166,6 +166,16 @@ func (s *OAuth2GrantStore) GetByID(ctx context.Context, id int64) (*oauth2.Grant
 	return row.toDomain(), nil
 }
 
+// GetByUserApp finds the user's grant to the application.
+func (s *OAuth2GrantStore) GetByUserApp(ctx context.Context, userID, appID int64) (*oauth2.Grant, error) {
+	row := new(oauth2GrantRow)
+	err := s.c.r(ctx).NewSelect().Model(row).Where("og.user_id = ?", userID).Where("og.app_id = ?", appID).Scan(ctx)
+	if err != nil {
+		return nil, oauth2GrantMapping.mapErr(err)
+	}
+	return row.toDomain(), nil
+}
+
 // Advance moves the counter on only from the expected value, so two uses
 // of one refresh token cannot both succeed.
 func (s *OAuth2GrantStore) Advance(ctx context.Context, id, from int64) (bool, error) {

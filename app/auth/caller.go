@@ -1,7 +1,10 @@
 // Package auth resolves the credentials of a request to a caller: access
 // tokens in the Authorization header, HTTP Basic with a password (and a TOTP
 // code when the account has two-factor sign-in) or with a token, the
-// deprecated query tokens, and sudo. It writes nothing on the request path.
+// deprecated query tokens, a trusted reverse proxy's header, and sudo; and
+// browsers' sessions on Depot's own pages (web_sessions.go). It writes
+// nothing on the request path but the accounts a reverse proxy registers
+// and the sessions a browser signs in with.
 package auth
 
 import (
@@ -15,11 +18,13 @@ type Method int
 
 // The authentication methods.
 const (
-	MethodNone       Method = iota // anonymous
-	MethodToken                    // access token in the Authorization header (or accepted query token)
-	MethodBasic                    // HTTP Basic with the account password
-	MethodBasicToken               // HTTP Basic with an access token as the password
-	MethodOAuth2                   // OAuth2 access token as "Authorization: Bearer"
+	MethodNone         Method = iota // anonymous
+	MethodToken                      // access token in the Authorization header (or accepted query token)
+	MethodBasic                      // HTTP Basic with the account password
+	MethodBasicToken                 // HTTP Basic with an access token as the password
+	MethodOAuth2                     // OAuth2 access token as "Authorization: Bearer"
+	MethodReverseProxy               // the user a trusted reverse proxy named in a header
+	MethodWebSession                 // a browser's session cookie on Depot's own pages
 )
 
 // Caller is who a request runs as.
@@ -73,6 +78,13 @@ func (c Caller) UserID() int64 {
 // password, the only way token management accepts: a token cannot mint tokens.
 func (c Caller) IsBasicPassword() bool { return c.Method == MethodBasic }
 
+// CanManageTokens reports whether the caller proved who it is the way
+// access-token management asks (core reference 5.7): Basic with a password,
+// or reverse-proxy authentication.
+func (c Caller) CanManageTokens() bool {
+	return c.Method == MethodBasic || c.Method == MethodReverseProxy
+}
+
 // Scopes returns the token's scopes, nil when no token was used.
 func (c Caller) Scopes() token.Scopes {
 	if c.Token == nil {
@@ -94,6 +106,10 @@ type Credentials struct {
 	Sudo string
 	// QueryToken is the deprecated token or access_token query parameter.
 	QueryToken string
+	// ProxyUser, ProxyEmail and ProxyFullName are what a trusted reverse
+	// proxy said in its headers; the HTTP adapter leaves them empty for
+	// requests from other addresses.
+	ProxyUser, ProxyEmail, ProxyFullName string
 }
 
 // Actor returns the caller as the permission core sees it.

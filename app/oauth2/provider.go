@@ -30,14 +30,8 @@ func tokenError(code, desc string) *TokenError { return &TokenError{Code: code, 
 // with a single-use code and the state. An *oauth2.AuthorizeError says what
 // went wrong and whether it may be sent to the redirect URI.
 func (s *Service) Authorize(ctx context.Context, u *user.User, req oauth2.AuthorizeRequest) (string, error) {
-	app, err := s.stores.OAuth2Apps.GetByClientID(ctx, req.ClientID)
-	if errors.Is(err, errs.ErrNotFound) {
-		return "", &oauth2.AuthorizeError{Code: oauth2.ErrUnauthorizedClient, Description: "Client ID not registered"}
-	}
+	app, err := s.CheckAuthorize(ctx, req)
 	if err != nil {
-		return "", err
-	}
-	if err := req.CheckClient(app); err != nil {
 		return "", err
 	}
 	code, err := s.secrets.TokenSecret()
@@ -62,6 +56,59 @@ func (s *Service) Authorize(ctx context.Context, u *user.User, req oauth2.Author
 		return "", err
 	}
 	return RedirectWith(req.RedirectURI, url.Values{"code": {code}, "state": {req.State}}), nil
+}
+
+// CheckAuthorize finds the application an authorization request names and
+// checks the request against it (an *oauth2.AuthorizeError when wrong).
+func (s *Service) CheckAuthorize(ctx context.Context, req oauth2.AuthorizeRequest) (*oauth2.Application, error) {
+	app, err := s.stores.OAuth2Apps.GetByClientID(ctx, req.ClientID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, &oauth2.AuthorizeError{Code: oauth2.ErrUnauthorizedClient, Description: "Client ID not registered"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := req.CheckClient(app); err != nil {
+		return nil, err
+	}
+	return app, nil
+}
+
+// NeedsConsent reports whether the user must be asked before app gets a
+// code: not when the application skips the step, nor when the user granted
+// it the same scope before (Gitea's flow).
+func (s *Service) NeedsConsent(ctx context.Context, u *user.User, app *oauth2.Application, req oauth2.AuthorizeRequest) (bool, error) {
+	if app.SkipSecondaryAuthorization {
+		return false, nil
+	}
+	g, err := s.stores.OAuth2Grants.GetByUserApp(ctx, u.ID, app.ID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !oauth2.SameScope(g.Scope, req.Scope), nil
+}
+
+// OwnerName is the name of the account that registered app, for the
+// consent page.
+func (s *Service) OwnerName(ctx context.Context, app *oauth2.Application) (string, error) {
+	u, err := s.stores.Users.GetByID(ctx, app.UserID)
+	if err != nil {
+		return "", err
+	}
+	return u.Name, nil
+}
+
+// Deny answers an authorization request the user refused: the redirect URI
+// with error access_denied and the state (RFC 6749 4.1.2.1).
+func (s *Service) Deny(ctx context.Context, req oauth2.AuthorizeRequest) (string, error) {
+	if _, err := s.CheckAuthorize(ctx, req); err != nil {
+		return "", err
+	}
+	return RedirectWith(req.RedirectURI, url.Values{"error": {oauth2.ErrAccessDenied},
+		"error_description": {"the request is denied"}, "state": {req.State}}), nil
 }
 
 // RedirectWith adds the parameters to a redirect URI's query, leaving empty

@@ -44,6 +44,11 @@ type Config struct {
 	API APIConfig `toml:"api"`
 	// Cron holds the periodic tasks' [cron.<task>] tables (Gitea's names).
 	Cron CronConfig `toml:"cron"`
+	// Service is the [service] table's reverse-proxy switches (Gitea's names).
+	Service ServiceConfig `toml:"service"`
+	// Security is the [security] table's reverse-proxy headers and
+	// addresses (Gitea's names).
+	Security SecurityConfig `toml:"security"`
 
 	// File is the configuration file that was read, or "" when none was.
 	File string `toml:"-"`
@@ -159,7 +164,7 @@ type SigningConfig struct {
 // BaseURL stays empty here; LoadConfig derives it from Listen.
 func DefaultConfig() Config {
 	s := site.Defaults()
-	return Config{
+	c := Config{
 		Listen:    "127.0.0.1:3000",
 		DataDir:   "./data",
 		LogLevel:  "info",
@@ -201,6 +206,8 @@ func DefaultConfig() Config {
 		API:        APIConfig{EnableSwagger: s.APIDocs.EnableSwagger},
 		Cron:       cronConfig(s.Cron),
 	}
+	c.Service, c.Security = reverseProxyConfig(s.ReverseProxy)
+	return c
 }
 
 // SiteSettings returns the site policy the domain reads.
@@ -245,7 +252,8 @@ func (c Config) SiteSettings() site.Settings {
 			ShareUserStatistics: c.Federation.ShareUserStatistics},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
-		Cron: c.Cron.tasks(),
+		Cron:         c.Cron.tasks(),
+		ReverseProxy: c.reverseProxy(),
 	}
 }
 

@@ -107,7 +107,7 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.Site.PullMaxFiles }},
 		{key: "site.pull_diff_max_lines", flag: "pull-diff-max-lines", usage: "lines a pull request's .diff or .patch streams before it is cut; 0 sets no bound",
 			field: func(c *Config) any { return &c.Site.PullDiffMaxLines }},
-	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), federationSettings(), apiSettings(), signingSettings(), cronSettings())...)
+	}, slices.Concat(connectionSettings(), rateLimitSettings(), metricsSettings(), federationSettings(), apiSettings(), signingSettings(), cronSettings(), reverseProxySettings())...)
 }
 
 // setField parses raw into the field ptr points at.

@@ -117,6 +117,7 @@ func (c Config) Validate() error {
 	s.ConnectionConfig.validate(bad)
 	c.RateLimit.validate(bad)
 	c.Cron.validate(bad)
+	c.Security.validate(c.Service.EnableReverseProxyAuthentication, bad)
 	return errors.Join(errs...)
 }
 

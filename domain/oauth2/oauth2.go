@@ -108,6 +108,15 @@ type Grant struct {
 	Created time.Time
 }
 
+// SameScope reports whether two space-separated scopes name the same
+// scopes, in any order.
+func SameScope(a, b string) bool {
+	x, y := strings.Fields(a), strings.Fields(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
+}
+
 // APIScopes returns the API access a grant's tokens carry: the token scopes
 // named in its scope ("read:repository", "write:user"...), or every category
 // when it names none, as Gitea does for grants without API scopes.

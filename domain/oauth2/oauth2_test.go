@@ -101,3 +101,20 @@ func TestAPIScopes(t *testing.T) {
 		t.Errorf("named scopes: %s", got)
 	}
 }
+
+func TestSameScope(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"", "", true},
+		{"openid profile", "profile openid", true},
+		{"openid  profile", "openid profile profile", true},
+		{"openid", "openid profile", false},
+		{"read:user", "write:user", false},
+	} {
+		if got := SameScope(c.a, c.b); got != c.want {
+			t.Errorf("SameScope(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}

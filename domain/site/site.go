@@ -132,6 +132,8 @@ type Settings struct {
 	Metrics Metrics
 	// APIDocs serve the OpenAPI document and its interactive page.
 	APIDocs APIDocs
+	// ReverseProxy is reverse-proxy authentication, off by default.
+	ReverseProxy ReverseProxyAuth
 	// Cron configures the periodic tasks, by name (CronUpdateMirrors, …).
 	Cron map[string]CronTask
 }
@@ -202,6 +204,7 @@ func Defaults() Settings {
 		Connections:        DefaultConnectionLimits(),
 		Federation:         Federation{ShareUserStatistics: true},
 		RateLimits:         DefaultRateLimits(),
+		ReverseProxy:       DefaultReverseProxyAuth(),
 		APIDocs:            APIDocs{EnableSwagger: true},
 		Cron:               DefaultCron(),
 	}

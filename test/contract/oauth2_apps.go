@@ -68,6 +68,11 @@ var oauth2AppTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(again.ID, g.ID)
 		is.Equal(again.Scope, "read:user")
 		is.Equal(again.Nonce, "n2")
+		found, err := f.OAuth2Grants.GetByUserApp(f.ctx, alice.ID, a.ID)
+		is.NoErr(err)
+		is.Equal(*found, *again)
+		_, err = f.OAuth2Grants.GetByUserApp(f.ctx, alice.ID+1000, a.ID)
+		isCategory(is, err, errs.ErrNotFound, "OAuth2 grant does not exist")
 
 		// The counter moves only from the value expected.
 		moved, err := f.OAuth2Grants.Advance(f.ctx, g.ID, 1)

@@ -85,6 +85,7 @@ var storeGroupOrder = []string{
 	"Activities",
 	"Notifications",
 	"CronTasks",
+	"WebSessions",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -147,6 +148,7 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Activities":      activityTests,
 		"Notifications":   notificationTests,
 		"CronTasks":       cronTaskTests,
+		"WebSessions":     webSessionTests,
 	}
 }
 
