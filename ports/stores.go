@@ -62,6 +62,9 @@ type Stores struct {
 	ActionRunnerTokens ActionRunnerTokenStore
 	ActionRunners      ActionRunnerStore
 	ActionTasks        ActionTaskStore
+
+	ActorKeys        ActorKeyStore
+	ActivityPubInbox ActivityPubInboxStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

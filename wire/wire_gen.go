@@ -123,7 +123,18 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
-	federationService := federation.NewService(siteStatistics, clock, settings)
+	actorKeyPairs := provideActorKeyPairs()
+	remoteActorKeys := provideRemoteActorKeys(guard)
+	federationService := federation.NewService(siteStatistics, clock, settings, stores, transactor, secretBox, actorKeyPairs, remoteActorKeys)
+	signatureChecker := provideSignatureChecker(clock)
+	signatureVerifier, err := provideSSHSignatures(stores, settings, signatureChecker, clock)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	registry, err := provideMetrics(o, db)
@@ -166,6 +177,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:        markupService,
 		Health:        healthService,
 		Federation:    federationService,
+		Signatures:    signatureChecker,
+		SSHSignatures: signatureVerifier,
 		Feeds:         feeds,
 		Notifications: notificationsService,
 		Metrics:       registry,
@@ -325,7 +338,18 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
-	federationService := federation.NewService(siteStatistics, clock, settings)
+	actorKeyPairs := provideActorKeyPairs()
+	remoteActorKeys := provideRemoteActorKeys(guard)
+	federationService := federation.NewService(siteStatistics, clock, settings, stores, transactor, secretBox, actorKeyPairs, remoteActorKeys)
+	signatureChecker := provideSignatureChecker(clock)
+	signatureVerifier, err := provideSSHSignatures(stores, settings, signatureChecker, clock)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	registry, err := provideMetrics(o, db)
@@ -368,6 +392,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:        markupService,
 		Health:        healthService,
 		Federation:    federationService,
+		Signatures:    signatureChecker,
+		SSHSignatures: signatureVerifier,
 		Feeds:         feeds,
 		Notifications: notificationsService,
 		Metrics:       registry,

@@ -179,7 +179,7 @@ func queryHasNUL(q url.Values) bool {
 }
 
 func (s *kernel) admit(q *request, c *compiledRoute) error {
-	cred := credentials(q.r)
+	cred := httpkit.SignedCredentials(credentials(q.r), q.r, s.sshSignatures)
 	if cred.QueryToken != "" {
 		q.w.Header().Set("X-Service-Warning", queryTokenWarning)
 		q.w.Header().Set("X-Gitea-Warning", queryTokenWarning)

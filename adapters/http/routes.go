@@ -45,6 +45,7 @@ func (s *Server) routes() []route {
 		s.apiSwaggerRoutes(),
 		s.versionRoutes(),
 		s.nodeInfoRoutes(),
+		s.activityPubRoutes(),
 		s.signingKeyRoutes(),
 		s.markupRoutes(),
 		s.siteSettingRoutes(),

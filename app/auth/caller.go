@@ -1,10 +1,13 @@
 // Package auth resolves the credentials of a request to a caller: access
-// tokens in the Authorization header, HTTP Basic with a password (and a TOTP
+// tokens in the Authorization header, HTTP signatures made with an
+// account's SSH key, HTTP Basic with a password (and a TOTP
 // code when the account has two-factor sign-in) or with a token, the
 // deprecated query tokens, and sudo. It writes nothing on the request path.
 package auth
 
 import (
+	"context"
+
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/token"
 	"github.com/depothq/depot/domain/user"
@@ -15,11 +18,12 @@ type Method int
 
 // The authentication methods.
 const (
-	MethodNone       Method = iota // anonymous
-	MethodToken                    // access token in the Authorization header (or accepted query token)
-	MethodBasic                    // HTTP Basic with the account password
-	MethodBasicToken               // HTTP Basic with an access token as the password
-	MethodOAuth2                   // OAuth2 access token as "Authorization: Bearer"
+	MethodNone          Method = iota // anonymous
+	MethodToken                       // access token in the Authorization header (or accepted query token)
+	MethodBasic                       // HTTP Basic with the account password
+	MethodBasicToken                  // HTTP Basic with an access token as the password
+	MethodOAuth2                      // OAuth2 access token as "Authorization: Bearer"
+	MethodHTTPSignature               // HTTP signature made with an account's SSH key or certificate
 )
 
 // Caller is who a request runs as.
@@ -73,6 +77,16 @@ type Credentials struct {
 	Sudo string
 	// QueryToken is the deprecated token or access_token query parameter.
 	QueryToken string
+	// Signed is the request's HTTP signature, nil when it carries none the
+	// adapter checks.
+	Signed SignedRequest
+}
+
+// SignedRequest is a request's HTTP signature, checked when asked.
+type SignedRequest interface {
+	// SignerID verifies the signature and returns the id of the account
+	// whose key made it; a refused signature is errs.ErrUnauthenticated.
+	SignerID(ctx context.Context) (int64, error)
 }
 
 // Actor returns the caller as the permission core sees it.

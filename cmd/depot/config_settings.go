@@ -50,6 +50,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.SSHListen }, docDefault: "empty: off"},
 		{key: "allowed_hosts", flag: "allowed-hosts", usage: "hosts outbound requests (webhooks, migrations, mirrors) may reach: external, loopback, private, *, CIDRs, host globs; comma-separated",
 			field: func(c *Config) any { return &c.AllowedHosts }, docDefault: "empty: `external` (public addresses only)"},
+		{key: "ssh_trusted_user_ca_keys", flag: "ssh-trusted-user-ca-keys", usage: "public keys (authorized_keys lines) of the SSH certificate authorities whose user certificates may sign API requests (HTTP signatures, the certificate's principal naming the account); comma-separated",
+			field: func(c *Config) any { return &c.SSHTrustedUserCAKeys }, docDefault: "empty: none trusted"},
 
 		{key: "site.name", flag: "site-name", usage: "site display name",
 			field: func(c *Config) any { return &c.Site.Name }},
