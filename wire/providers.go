@@ -16,12 +16,12 @@ import (
 	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/adapters/libgit2"
 	markuprender "github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/metrics"
 	"github.com/depothq/depot/adapters/node"
 	"github.com/depothq/depot/adapters/outbound"
-	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/adapters/sqlstore"
 	"github.com/depothq/depot/adapters/sshd"
@@ -141,7 +141,7 @@ func provideFanout(d *hooks.Dispatcher, stores ports.Stores, tx ports.Transactor
 	return notifications.NewFanout(d, stores, tx, runner, c)
 }
 
-func provideClock() ports.Clock                   { return security.SystemClock{} }
+func provideClock() ports.Clock { return security.SystemClock{} }
 
 // provideSignatureChecker checks HTTP signatures (the ActivityPub inbox's
 // and the API's), remembering those it accepted so none is replayed.
@@ -158,7 +158,7 @@ func provideSSHSignatures(stores ports.Stores, s site.Settings, checker *securit
 func provideActorKeyPairs() ports.ActorKeyPairs { return security.ActorKeyPairs{} }
 
 func provideRemoteActorKeys(g *outbound.Guard) ports.RemoteActorKeys { return outbound.NewActorKeys(g) }
-func provideOTP(c ports.Clock) ports.OneTimeCodes { return security.NewTOTP(c) }
+func provideOTP(c ports.Clock) ports.OneTimeCodes                    { return security.NewTOTP(c) }
 
 func provideVerifierCache(c ports.Clock) *auth.VerifierCache {
 	return auth.NewVerifierCache(c, verifierTTL)

@@ -175,8 +175,14 @@ func parseActivity(raw json.RawMessage, depth int) (Activity, error) {
 			a.Inner = &inner
 		}
 	}
-	if len(a.ID) > maxIRI || len(a.Actor) > maxIRI || len(a.Object) > maxIRI {
-		return Activity{}, errs.BadRequest("an IRI of the activity is too long")
+	for _, iri := range []string{a.ID, a.Type, a.Actor, a.Object} {
+		if len(iri) > maxIRI {
+			return Activity{}, errs.BadRequest("an IRI of the activity is too long")
+		}
+		// No store keeps a NUL character.
+		if strings.IndexByte(iri, 0) >= 0 {
+			return Activity{}, errs.BadRequest("the activity contains a NUL character")
+		}
 	}
 	return a, nil
 }
