@@ -182,7 +182,7 @@ func apiSettings() []setting {
 // federationSettings are the [federation] keys (Gitea's names).
 func federationSettings() []setting {
 	return []setting{
-		{key: "federation.enabled", flag: "federation", usage: "describe the site to other servers with NodeInfo 2.1 at /api/v1/nodeinfo and /.well-known/nodeinfo; off, they answer 404",
+		{key: "federation.enabled", flag: "federation", usage: "describe the site to other servers with NodeInfo 2.1 at /api/v1/nodeinfo and /.well-known/nodeinfo, and serve accounts as ActivityPub actors under /api/v1/activitypub (inboxes taking signed Follow, Like and Undo); off, they answer 404",
 			field: func(c *Config) any { return &c.Federation.Enabled }},
 		{key: "federation.share_user_statistics", flag: "federation-share-user-statistics", usage: "add the counts of accounts (and of those active in the last month and half year), issues and comments to NodeInfo",
 			field: func(c *Config) any { return &c.Federation.ShareUserStatistics }},
