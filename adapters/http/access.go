@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/adapters/httpkit"
+	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
@@ -48,6 +49,7 @@ type accessRules struct {
 	basic     bool // Basic auth with a password
 	explore   bool // sign-in when exploring is restricted
 	usersPage bool // the users page must be enabled
+	httpSig   bool // an HTTP signature (verified by the handler) with federation on
 	// notBlocked is set when the codes hold NotBlocked, so the block is
 	// looked up only for the rows that ask.
 	notBlocked bool
@@ -73,6 +75,8 @@ func parseAccess(s string) (accessRules, error) {
 			a.explore = true
 		case "UsersPage":
 			a.usersPage = true
+		case "HTTPSig":
+			a.httpSig = true
 		default:
 			c, err := permission.ParseCode(part)
 			if err != nil {
@@ -237,6 +241,11 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 			return err
 		}
 	}
+	if c.rules.httpSig {
+		if err := s.requireSignature(q.r); err != nil {
+			return err
+		}
+	}
 	if err := s.resolveRepo(q, c); err != nil {
 		return err
 	}
@@ -364,4 +373,21 @@ func statusOf(w http.ResponseWriter) int {
 		return sw.Status
 	}
 	return http.StatusOK
+}
+
+// requireSignature is HTTPSig: the inboxes exist only while federation is
+// on, and take only signed requests (the handler checks the signature,
+// which needs the body and the remote actor's key).
+func (s *kernel) requireSignature(r *http.Request) error {
+	if !s.federation.Enabled() {
+		return errs.NotFound("route not found")
+	}
+	_, ok, err := security.SignatureOf(r.Header)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errs.Unauthenticated("request signature is missing")
+	}
+	return nil
 }

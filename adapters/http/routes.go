@@ -12,9 +12,11 @@ import (
 
 // route is one row of the catalogue: method, path, scope categories and
 // access codes, and the handler. Access codes are the spec's (T, SA, SOA, …)
-// plus three adapter rules the user routes need: "Basic" (Basic auth with a
-// password), "Explore" (sign-in when the site restricts exploring) and
-// "UsersPage" (404 when the users page is disabled).
+// plus adapter rules: "Basic" (Basic auth with a password), "Explore"
+// (sign-in when the site restricts exploring), "UsersPage" (404 when the
+// users page is disabled) and "HTTPSig" (an ActivityPub inbox: 404 while
+// federation is off, 401 without an HTTP signature, which the handler
+// verifies against the body and the actor's key).
 type route struct {
 	method, path string
 	scopes       []token.Category

@@ -85,6 +85,8 @@ var storeGroupOrder = []string{
 	"Activities",
 	"Notifications",
 	"CronTasks",
+	"ActorKeys",
+	"ActivityPubInbox",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -136,17 +138,19 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Pulls":       pullTests,
 		"PullReviews": pullReviewTests,
 
-		"ActionVariables": actionVariableTests,
-		"ActionSecrets":   actionSecretTests,
-		"ActionRuns":      actionRunTests,
-		"ActionRunners":   actionRunnerTests,
-		"ActionTasks":     actionTaskTests,
-		"UserBadges":      userBadgeTests,
-		"OAuth2Apps":      oauth2AppTests,
-		"Packages":        packageTests,
-		"Activities":      activityTests,
-		"Notifications":   notificationTests,
-		"CronTasks":       cronTaskTests,
+		"ActionVariables":  actionVariableTests,
+		"ActionSecrets":    actionSecretTests,
+		"ActionRuns":       actionRunTests,
+		"ActionRunners":    actionRunnerTests,
+		"ActionTasks":      actionTaskTests,
+		"UserBadges":       userBadgeTests,
+		"OAuth2Apps":       oauth2AppTests,
+		"Packages":         packageTests,
+		"Activities":       activityTests,
+		"Notifications":    notificationTests,
+		"CronTasks":        cronTaskTests,
+		"ActorKeys":        actorKeyTests,
+		"ActivityPubInbox": activityPubInboxTests,
 	}
 }
 
