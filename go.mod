@@ -66,7 +66,7 @@ require (
 )
 
 require (
-	github.com/42wim/httpsig v1.2.4 // indirect
+	github.com/42wim/httpsig v1.2.4
 	github.com/boombuler/barcode v1.0.1-0.20190219062509-6c824513bacc // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect

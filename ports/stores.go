@@ -65,6 +65,9 @@ type Stores struct {
 	ActionArtifacts    ActionArtifactStore
 
 	WebSessions WebSessionStore
+
+	ActorKeys        ActorKeyStore
+	ActivityPubInbox ActivityPubInboxStore
 }
 
 // Transactor runs fn in one database transaction with stores bound to it, and

@@ -16,6 +16,7 @@ import (
 	"github.com/depothq/depot/adapters/githooks"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
+	"github.com/depothq/depot/adapters/httpkit"
 	"github.com/depothq/depot/adapters/libgit2"
 	markuprender "github.com/depothq/depot/adapters/markup"
 	"github.com/depothq/depot/adapters/metrics"
@@ -144,8 +145,24 @@ func provideFanout(d *hooks.Dispatcher, stores ports.Stores, tx ports.Transactor
 	return notifications.NewFanout(d, stores, tx, runner, c)
 }
 
-func provideClock() ports.Clock                   { return security.SystemClock{} }
-func provideOTP(c ports.Clock) ports.OneTimeCodes { return security.NewTOTP(c) }
+func provideClock() ports.Clock { return security.SystemClock{} }
+
+// provideSignatureChecker checks HTTP signatures (the ActivityPub inbox's
+// and the API's), remembering those it accepted so none is replayed.
+func provideSignatureChecker(c ports.Clock) *security.SignatureChecker {
+	return security.NewSignatureChecker(c)
+}
+
+// provideSSHSignatures authenticates API requests signed with an account's
+// SSH key or a trusted authority's certificate.
+func provideSSHSignatures(stores ports.Stores, s site.Settings, checker *security.SignatureChecker, c ports.Clock) (httpkit.SignatureVerifier, error) {
+	return security.NewSSHRequestSigners(stores, s.SSHTrustedUserCAKeys, checker, c)
+}
+
+func provideActorKeyPairs() ports.ActorKeyPairs { return security.ActorKeyPairs{} }
+
+func provideRemoteActorKeys(g *outbound.Guard) ports.RemoteActorKeys { return outbound.NewActorKeys(g) }
+func provideOTP(c ports.Clock) ports.OneTimeCodes                    { return security.NewTOTP(c) }
 
 func provideVerifierCache(c ports.Clock) *auth.VerifierCache {
 	return auth.NewVerifierCache(c, verifierTTL)
@@ -321,7 +338,7 @@ var appSet = gwire.NewSet(
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,
 	packages.NewService, providePackageBlobs,
-	federation.NewService, provideSiteStatistics,
+	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,

@@ -135,7 +135,18 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
-	federationService := federation.NewService(siteStatistics, clock, settings)
+	actorKeyPairs := provideActorKeyPairs()
+	remoteActorKeys := provideRemoteActorKeys(guard)
+	federationService := federation.NewService(siteStatistics, clock, settings, stores, transactor, secretBox, actorKeyPairs, remoteActorKeys)
+	signatureChecker := provideSignatureChecker(clock)
+	signatureVerifier, err := provideSSHSignatures(stores, settings, signatureChecker, clock)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	kit, err := provideActionsKit(o, secretGenerator)
@@ -179,6 +190,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:        markupService,
 		Health:        healthService,
 		Federation:    federationService,
+		Signatures:    signatureChecker,
+		SSHSignatures: signatureVerifier,
 		Feeds:         feeds,
 		Notifications: notificationsService,
 		Metrics:       registry,
@@ -352,7 +365,18 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	databaseProbe := provideDatabaseProbe(db)
 	healthService := health.NewService(databaseProbe, storage, clock)
 	siteStatistics := provideSiteStatistics(db)
-	federationService := federation.NewService(siteStatistics, clock, settings)
+	actorKeyPairs := provideActorKeyPairs()
+	remoteActorKeys := provideRemoteActorKeys(guard)
+	federationService := federation.NewService(siteStatistics, clock, settings, stores, transactor, secretBox, actorKeyPairs, remoteActorKeys)
+	signatureChecker := provideSignatureChecker(clock)
+	signatureVerifier, err := provideSSHSignatures(stores, settings, signatureChecker, clock)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	feeds := activity.NewFeeds(stores, clock)
 	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
 	kit, err := provideActionsKit(o, secretGenerator)
@@ -396,6 +420,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		Markup:        markupService,
 		Health:        healthService,
 		Federation:    federationService,
+		Signatures:    signatureChecker,
+		SSHSignatures: signatureVerifier,
 		Feeds:         feeds,
 		Notifications: notificationsService,
 		Metrics:       registry,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/depothq/depot/adapters/httpkit"
+	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/orgs"
 	"github.com/depothq/depot/app/repos"
@@ -48,6 +49,7 @@ type accessRules struct {
 	basic     bool // Basic auth with a password
 	explore   bool // sign-in when exploring is restricted
 	usersPage bool // the users page must be enabled
+	httpSig   bool // an HTTP signature (verified by the handler) with federation on
 	// notBlocked is set when the codes hold NotBlocked, so the block is
 	// looked up only for the rows that ask.
 	notBlocked bool
@@ -78,6 +80,8 @@ func parseAccess(s string) (accessRules, error) {
 			a.usersPage = true
 		case "SignedURL":
 			a.signedURL = true
+		case "HTTPSig":
+			a.httpSig = true
 		default:
 			c, err := permission.ParseCode(part)
 			if err != nil {
@@ -186,7 +190,7 @@ func queryHasNUL(q url.Values) bool {
 }
 
 func (s *kernel) admit(q *request, c *compiledRoute) error {
-	cred := s.credentials(q.r)
+	cred := httpkit.SignedCredentials(s.credentials(q.r), q.r, s.sshSignatures)
 	if cred.QueryToken != "" {
 		q.w.Header().Set("X-Service-Warning", queryTokenWarning)
 		q.w.Header().Set("X-Gitea-Warning", queryTokenWarning)
@@ -241,6 +245,11 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 			UserNotPublic: notPublic && subject.Kind == user.KindIndividual,
 			OrgNotPublic:  notPublic && subject.Kind == user.KindOrganization,
 		}); err != nil {
+			return err
+		}
+	}
+	if c.rules.httpSig {
+		if err := s.requireSignature(q.r); err != nil {
 			return err
 		}
 	}
@@ -373,4 +382,21 @@ func statusOf(w http.ResponseWriter) int {
 		return sw.Status
 	}
 	return http.StatusOK
+}
+
+// requireSignature is HTTPSig: the inboxes exist only while federation is
+// on, and take only signed requests (the handler checks the signature,
+// which needs the body and the remote actor's key).
+func (s *kernel) requireSignature(r *http.Request) error {
+	if !s.federation.Enabled() {
+		return errs.NotFound("route not found")
+	}
+	_, ok, err := security.SignatureOf(r.Header)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errs.Unauthenticated("request signature is missing")
+	}
+	return nil
 }

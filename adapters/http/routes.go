@@ -14,9 +14,11 @@ import (
 // access codes, and the handler. Access codes are the spec's (T, SA, SOA, …)
 // plus the adapter rules some routes need: "Basic" (Basic auth with a
 // password), "Explore" (sign-in when the site restricts exploring),
-// "UsersPage" (404 when the users page is disabled) and "SignedURL" (a
+// "UsersPage" (404 when the users page is disabled), "SignedURL" (a
 // signature in the query is the credential, which the handler checks; no
-// repository is resolved for the caller).
+// repository is resolved for the caller) and "HTTPSig" (an ActivityPub
+// inbox: 404 while federation is off, 401 without an HTTP signature, which
+// the handler verifies against the body and the actor's key).
 type route struct {
 	method, path string
 	scopes       []token.Category
@@ -47,6 +49,7 @@ func (s *Server) routes() []route {
 		s.apiSwaggerRoutes(),
 		s.versionRoutes(),
 		s.nodeInfoRoutes(),
+		s.activityPubRoutes(),
 		s.signingKeyRoutes(),
 		s.markupRoutes(),
 		s.siteSettingRoutes(),

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/adapters/httpkit"
+	"github.com/depothq/depot/adapters/security"
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/content"
@@ -81,6 +82,12 @@ type kernel struct {
 	cron     *cron.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
+	// signatures checks the HTTP signatures of ActivityPub inbox posts
+	// (activitypub.go).
+	signatures *security.SignatureChecker
+	// sshSignatures authenticates API requests signed with an SSH key, the
+	// second credential in the spec's order (nil: none accepted).
+	sshSignatures httpkit.SignatureVerifier
 	// feeds answers the activity feeds (activities.go).
 	feeds *activity.Feeds
 	// notifications answers the notification threads (notifications.go).
@@ -119,8 +126,12 @@ type Services struct {
 	Markup       *markup.Service
 	// Health checks the database and the repositories' volume.
 	Health *health.Service
-	// Federation answers NodeInfo.
+	// Federation answers NodeInfo and ActivityPub.
 	Federation *federation.Service
+	// Signatures checks the HTTP signatures posted to ActivityPub inboxes.
+	Signatures *security.SignatureChecker
+	// SSHSignatures authenticates API requests signed with an SSH key.
+	SSHSignatures httpkit.SignatureVerifier
 	// Feeds answers the activity feeds and heatmaps.
 	Feeds *activity.Feeds
 	// Notifications answers the users' notification threads.
@@ -142,7 +153,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, web: svc.WebSessions, proxy: httpkit.NewReverseProxy(settings.ReverseProxy), users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, signatures: svc.Signatures, sshSignatures: svc.SSHSignatures, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, cron: svc.Cron,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {

@@ -237,6 +237,8 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		OAuth2Apps:         &OAuth2AppStore{c: c},
 		OAuth2Grants:       &OAuth2GrantStore{c: c},
 		ActionRuns:         &ActionRunStore{c: c},
+		ActorKeys:          &ActorKeyStore{c: c},
+		ActivityPubInbox:   &ActivityPubInboxStore{c: c},
 		ActionRunnerTokens: &ActionRunnerTokenStore{c: c},
 		ActionRunners:      &ActionRunnerStore{c: c},
 		ActionTasks:        &ActionTaskStore{c: c},

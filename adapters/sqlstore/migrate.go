@@ -108,6 +108,7 @@ func migrations() *migrate.Migrations {
 	add("000045", "notifications_user_status_repo", up000045, down000045)
 	add("000046", "action_task_tokens_artifacts", up000046, down000046)
 	add("000050", "web_sessions", up000050, down000050)
+	add("000047", "activitypub", up000047, down000047)
 	return ms
 }
 

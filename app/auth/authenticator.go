@@ -109,6 +109,8 @@ func (a *Authenticator) primary(ctx context.Context, c Credentials) (Caller, err
 		return a.byBearer(ctx, c.HeaderToken)
 	case c.HeaderToken != "":
 		return a.byToken(ctx, c.HeaderToken, MethodToken)
+	case c.Signed != nil:
+		return a.bySignature(ctx, c.Signed)
 	case c.Basic:
 		return a.byBasic(ctx, c)
 	case c.QueryToken != "" && a.acceptQueryToken:
@@ -118,6 +120,24 @@ func (a *Authenticator) primary(ctx context.Context, c Credentials) (Caller, err
 		return a.proxy.resolve(ctx, c)
 	}
 	return Caller{}, nil
+}
+
+// bySignature resolves an HTTP signature (core reference 5: second in the
+// order, after OAuth2 bearer and access tokens, before Basic). Like
+// Gitea's httpsign it acts as the account without a token's scopes.
+func (a *Authenticator) bySignature(ctx context.Context, s SignedRequest) (Caller, error) {
+	id, err := s.SignerID(ctx)
+	if err != nil {
+		return Caller{}, err
+	}
+	u, err := a.users.GetByID(ctx, id)
+	if err != nil {
+		if errors.Is(err, errs.ErrNotFound) {
+			return Caller{}, errs.Unauthenticated(msgBadCredentials)
+		}
+		return Caller{}, err
+	}
+	return Caller{User: u, Method: MethodHTTPSignature}, nil
 }
 
 // looksLikeJWT reports whether s has a JWT's three dot-separated parts;

@@ -1,5 +1,6 @@
 // Package auth resolves the credentials of a request to a caller: access
-// tokens in the Authorization header, HTTP Basic with a password (and a TOTP
+// tokens in the Authorization header, HTTP signatures made with an
+// account's SSH key, HTTP Basic with a password (and a TOTP
 // code when the account has two-factor sign-in) or with a token, the
 // deprecated query tokens, a trusted reverse proxy's header, and sudo; and
 // browsers' sessions on Depot's own pages (web_sessions.go). It writes
@@ -8,6 +9,8 @@
 package auth
 
 import (
+	"context"
+
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/token"
 	"github.com/depothq/depot/domain/user"
@@ -18,13 +21,14 @@ type Method int
 
 // The authentication methods.
 const (
-	MethodNone         Method = iota // anonymous
-	MethodToken                      // access token in the Authorization header (or accepted query token)
-	MethodBasic                      // HTTP Basic with the account password
-	MethodBasicToken                 // HTTP Basic with an access token as the password
-	MethodOAuth2                     // OAuth2 access token as "Authorization: Bearer"
-	MethodReverseProxy               // the user a trusted reverse proxy named in a header
-	MethodWebSession                 // a browser's session cookie on Depot's own pages
+	MethodNone          Method = iota // anonymous
+	MethodToken                       // access token in the Authorization header (or accepted query token)
+	MethodBasic                       // HTTP Basic with the account password
+	MethodBasicToken                  // HTTP Basic with an access token as the password
+	MethodOAuth2                      // OAuth2 access token as "Authorization: Bearer"
+	MethodReverseProxy                // the user a trusted reverse proxy named in a header
+	MethodWebSession                  // a browser's session cookie on Depot's own pages
+	MethodHTTPSignature               // HTTP signature made with an account's SSH key or certificate
 )
 
 // Caller is who a request runs as.
@@ -110,6 +114,16 @@ type Credentials struct {
 	// proxy said in its headers; the HTTP adapter leaves them empty for
 	// requests from other addresses.
 	ProxyUser, ProxyEmail, ProxyFullName string
+	// Signed is the request's HTTP signature, nil when it carries none the
+	// adapter checks.
+	Signed SignedRequest
+}
+
+// SignedRequest is a request's HTTP signature, checked when asked.
+type SignedRequest interface {
+	// SignerID verifies the signature and returns the id of the account
+	// whose key made it; a refused signature is errs.ErrUnauthenticated.
+	SignerID(ctx context.Context) (int64, error)
 }
 
 // Actor returns the caller as the permission core sees it.

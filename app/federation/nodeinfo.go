@@ -1,5 +1,6 @@
-// Package federation describes the site to other servers: NodeInfo 2.1,
-// served when the site's [federation] table turns it on.
+// Package federation describes the site to other servers (NodeInfo 2.1)
+// and serves its accounts as ActivityPub actors, when the site's
+// [federation] table turns it on.
 package federation
 
 import (
@@ -16,11 +17,18 @@ import (
 // and the counts need not be to the second (Gitea keeps them 3 minutes).
 const usageTTL = 3 * time.Minute
 
-// Service answers NodeInfo.
+// Service answers NodeInfo and ActivityPub.
 type Service struct {
 	stats    ports.SiteStatistics
 	clock    ports.Clock
 	settings site.Federation
+	stores   ports.Stores
+	tx       ports.Transactor
+	box      ports.SecretBox
+	keyPairs ports.ActorKeyPairs
+	remote   ports.RemoteActorKeys
+
+	remoteKeys *remoteKeyCache
 
 	mu      sync.Mutex
 	usage   ports.SiteUsage
@@ -28,8 +36,10 @@ type Service struct {
 }
 
 // NewService builds the service.
-func NewService(stats ports.SiteStatistics, clock ports.Clock, settings site.Settings) *Service {
-	return &Service{stats: stats, clock: clock, settings: settings.Federation}
+func NewService(stats ports.SiteStatistics, clock ports.Clock, settings site.Settings, stores ports.Stores, tx ports.Transactor,
+	box ports.SecretBox, keyPairs ports.ActorKeyPairs, remote ports.RemoteActorKeys) *Service {
+	return &Service{stats: stats, clock: clock, settings: settings.Federation, stores: stores, tx: tx, box: box,
+		keyPairs: keyPairs, remote: remote, remoteKeys: &remoteKeyCache{keys: map[string]cachedRemoteKey{}}}
 }
 
 // NodeInfo is what the site tells about itself.

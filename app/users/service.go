@@ -126,6 +126,22 @@ func (s *Service) View(ctx context.Context, c auth.Caller, name string) (*user.U
 	return u, nil
 }
 
+// ViewByID finds the account with this id as the caller may see it:
+// accounts the caller may not see are reported as absent.
+func (s *Service) ViewByID(ctx context.Context, c auth.Caller, id int64) (*user.User, error) {
+	u, err := s.stores.Users.GetByID(ctx, id)
+	if err != nil {
+		if errors.Is(err, errs.ErrNotFound) {
+			return nil, errs.NotFound("user does not exist")
+		}
+		return nil, err
+	}
+	if !user.CanSee(Viewer(c), u) {
+		return nil, errs.NotFound("user does not exist")
+	}
+	return u, nil
+}
+
 // ShownEmail is the address of u that c may read.
 func (s *Service) ShownEmail(c auth.Caller, u *user.User) string {
 	return user.ShownEmail(Viewer(c), u, s.noReply)

@@ -30,6 +30,10 @@ type Config struct {
 	// AllowedHosts is the allow list of outbound requests (webhooks,
 	// migrations, mirrors), Gitea's vocabulary, comma separated.
 	AllowedHosts string `toml:"allowed_hosts"`
+	// SSHTrustedUserCAKeys are the public keys (authorized_keys lines) of
+	// the certificate authorities whose SSH user certificates may sign API
+	// requests (Gitea's SSH_TRUSTED_USER_CA_KEYS).
+	SSHTrustedUserCAKeys []string `toml:"ssh_trusted_user_ca_keys"`
 	// Site holds the site policy settings, the [site] table of the file.
 	Site SiteConfig `toml:"site"`
 	// Repository holds the [repository] tables (Gitea's names).
@@ -233,6 +237,7 @@ func (c Config) SiteSettings() site.Settings {
 		PasswordMinLength:        c.Site.PasswordMinLength,
 		SSHListen:                c.SSHListen,
 		AllowedHosts:             c.AllowedHosts,
+		SSHTrustedUserCAKeys:     slices.Clone(c.SSHTrustedUserCAKeys),
 		WebhookMaxAttempts:       c.Site.WebhookMaxAttempts,
 		WebhookTimeout:           time.Duration(c.Site.WebhookTimeout) * time.Second,
 		WebhookRetryDelay:        time.Duration(c.Site.WebhookRetryDelay) * time.Second,

@@ -50,6 +50,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.SSHListen }, docDefault: "empty: off"},
 		{key: "allowed_hosts", flag: "allowed-hosts", usage: "hosts outbound requests (webhooks, migrations, mirrors) may reach: external, loopback, private, *, CIDRs, host globs; comma-separated",
 			field: func(c *Config) any { return &c.AllowedHosts }, docDefault: "empty: `external` (public addresses only)"},
+		{key: "ssh_trusted_user_ca_keys", flag: "ssh-trusted-user-ca-keys", usage: "public keys (authorized_keys lines) of the SSH certificate authorities whose user certificates may sign API requests (HTTP signatures, the certificate's principal naming the account); comma-separated",
+			field: func(c *Config) any { return &c.SSHTrustedUserCAKeys }, docDefault: "empty: none trusted"},
 
 		{key: "site.name", flag: "site-name", usage: "site display name",
 			field: func(c *Config) any { return &c.Site.Name }},
@@ -180,7 +182,7 @@ func apiSettings() []setting {
 // federationSettings are the [federation] keys (Gitea's names).
 func federationSettings() []setting {
 	return []setting{
-		{key: "federation.enabled", flag: "federation", usage: "describe the site to other servers with NodeInfo 2.1 at /api/v1/nodeinfo and /.well-known/nodeinfo; off, they answer 404",
+		{key: "federation.enabled", flag: "federation", usage: "describe the site to other servers with NodeInfo 2.1 at /api/v1/nodeinfo and /.well-known/nodeinfo, and serve accounts as ActivityPub actors under /api/v1/activitypub (inboxes taking signed Follow, Like and Undo); off, they answer 404",
 			field: func(c *Config) any { return &c.Federation.Enabled }},
 		{key: "federation.share_user_statistics", flag: "federation-share-user-statistics", usage: "add the counts of accounts (and of those active in the last month and half year), issues and comments to NodeInfo",
 			field: func(c *Config) any { return &c.Federation.ShareUserStatistics }},

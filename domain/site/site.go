@@ -83,6 +83,11 @@ type Settings struct {
 	// "external" (the default when empty), "loopback", "private", "*",
 	// CIDRs and host globs.
 	AllowedHosts string
+	// SSHTrustedUserCAKeys are the public keys (authorized_keys lines) of
+	// the certificate authorities whose SSH user certificates may sign API
+	// requests (HTTP signatures); the certificate's principal names the
+	// account.
+	SSHTrustedUserCAKeys []string
 
 	// WebhookMaxAttempts is how many times a webhook delivery is tried
 	// (network errors and 5xx answers are retried) before it is given up.

@@ -86,6 +86,8 @@ var storeGroupOrder = []string{
 	"Notifications",
 	"CronTasks",
 	"WebSessions",
+	"ActorKeys",
+	"ActivityPubInbox",
 }
 
 // storeGroups are the suite's tests by group and name.
@@ -137,18 +139,20 @@ func storeGroups() map[string]map[string]func(t *testing.T, f *fixture) {
 		"Pulls":       pullTests,
 		"PullReviews": pullReviewTests,
 
-		"ActionVariables": actionVariableTests,
-		"ActionSecrets":   actionSecretTests,
-		"ActionRuns":      actionRunTests,
-		"ActionRunners":   actionRunnerTests,
-		"ActionTasks":     actionTaskTests,
-		"UserBadges":      userBadgeTests,
-		"OAuth2Apps":      oauth2AppTests,
-		"Packages":        packageTests,
-		"Activities":      activityTests,
-		"Notifications":   notificationTests,
-		"CronTasks":       cronTaskTests,
-		"WebSessions":     webSessionTests,
+		"ActionVariables":  actionVariableTests,
+		"ActionSecrets":    actionSecretTests,
+		"ActionRuns":       actionRunTests,
+		"ActionRunners":    actionRunnerTests,
+		"ActionTasks":      actionTaskTests,
+		"UserBadges":       userBadgeTests,
+		"OAuth2Apps":       oauth2AppTests,
+		"Packages":         packageTests,
+		"Activities":       activityTests,
+		"Notifications":    notificationTests,
+		"CronTasks":        cronTaskTests,
+		"ActorKeys":        actorKeyTests,
+		"ActivityPubInbox": activityPubInboxTests,
+		"WebSessions":      webSessionTests,
 	}
 }
 
