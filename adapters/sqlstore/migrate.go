@@ -106,6 +106,7 @@ func migrations() *migrate.Migrations {
 	add("000041", "releases_version", up000041, down000041)
 	add("000044", "action_runners", up000044, down000044)
 	add("000045", "notifications_user_status_repo", up000045, down000045)
+	add("000048", "container_registry", up000048, down000048)
 	return ms
 }
 
