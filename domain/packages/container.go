@@ -2,6 +2,7 @@ package packages
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -125,7 +126,7 @@ func ParseContentRange(s string) (start, length int64, ok bool) {
 	}
 	start, err1 := strconv.ParseInt(a, 10, 64)
 	end, err2 := strconv.ParseInt(b, 10, 64)
-	if err1 != nil || err2 != nil || start < 0 || end < start || a[0] == '+' || b[0] == '+' {
+	if err1 != nil || err2 != nil || start < 0 || end < start || end == math.MaxInt64 || a[0] == '+' || b[0] == '+' {
 		return 0, 0, false
 	}
 	return start, end - start + 1, true
