@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
+	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/test/testserver"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/crane"
@@ -425,6 +426,70 @@ func testPackagesContainer(t *testing.T, opts ...testserver.Option) {
 			"Authorization", "Bearer "+bearerFor(t, srv, "bob"))
 		is.Equal(r.Status, http.StatusAccepted)
 	})
+
+	t.Run("image index", func(t *testing.T) {
+		is := is.New(t)
+		idx, err := random.Index(512, 1, 2)
+		is.NoErr(err)
+		tag, err := name.NewTag(host + "/alice/multi:v1")
+		is.NoErr(err)
+		is.NoErr(remote.WriteIndex(tag, idx, remote.WithAuth(&authn.Basic{Username: "alice", Password: userPassword})))
+		want, err := idx.Digest()
+		is.NoErr(err)
+		got, err := remote.Index(tag, remote.WithAuth(authn.Anonymous))
+		is.NoErr(err)
+		gotDigest, err := got.Digest()
+		is.NoErr(err)
+		is.Equal(gotDigest, want)
+		desc, err := remote.Head(tag, remote.WithAuth(authn.Anonymous))
+		is.NoErr(err)
+		is.Equal(string(desc.MediaType), "application/vnd.oci.image.index.v1+json")
+		im, err := got.IndexManifest()
+		is.NoErr(err)
+		is.Equal(len(im.Manifests), 2)
+		child, err := got.Image(im.Manifests[0].Digest)
+		is.NoErr(err)
+		_, err = child.Layers()
+		is.NoErr(err)
+		// The tag and its two children pushed by digest are three versions.
+		r := srv.Do("GET", "/packages/alice/container/multi", nil, basicAs("alice")...)
+		is.Equal(r.Status, http.StatusOK)
+		var versions []gitea.Package
+		r.Decode(t, &versions)
+		is.Equal(len(versions), 3)
+		// An index naming a manifest the image lacks is refused.
+		tok := bearerFor(t, srv, "alice")
+		bad := `{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{"mediaType":` +
+			`"application/vnd.oci.image.manifest.v1+json","digest":"sha256:` + strings.Repeat("1", 64) + `","size":9}]}`
+		r = srv.Do("PUT", v2+"/alice/multi/manifests/broken", bad, "Authorization", "Bearer "+tok,
+			"Content-Type", "application/vnd.oci.image.index.v1+json")
+		is.Equal(r.Status, http.StatusNotFound)
+		is.Equal(ociErrorCode(t, r), "MANIFEST_BLOB_UNKNOWN")
+	})
+}
+
+// TestPackagesContainerSizeLimit refuses blobs over site.package_max_bytes,
+// sent whole or in chunks, with 413 SIZE_INVALID, and keeps nothing of them.
+func TestPackagesContainerSizeLimit(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := testserver.Start(t, testserver.WithSettings(func(s *site.Settings) { s.PackageMaxBytes = 10 }))
+	socialAccounts(t, srv, "alice")
+	authz := []string{"Authorization", "Bearer " + bearerFor(t, srv, "alice")}
+	v2 := srv.URL + "/v2/alice/big/blobs/uploads/"
+	big := []byte("01234567890")
+	r := srv.Do("POST", v2+"?digest="+sha256Digest(big), big, authz...)
+	is.Equal(r.Status, http.StatusRequestEntityTooLarge)
+	is.Equal(ociErrorCode(t, r), "SIZE_INVALID")
+	r = srv.Do("POST", v2, nil, authz...)
+	loc := srv.URL + r.Header.Get("Location")
+	is.Equal(srv.Do("PATCH", loc, big[:6], authz...).Status, http.StatusAccepted)
+	r = srv.Do("PATCH", loc, big[6:], authz...)
+	is.Equal(r.Status, http.StatusRequestEntityTooLarge)
+	r = srv.Do("GET", loc, nil, authz...)
+	is.Equal(r.Header.Get("Range"), "0-5") // the refused chunk left nothing
+	is.Equal(countPackageBlobs(t, srv), 0)
+	is.Equal(srv.Do("PUT", loc+"?digest="+sha256Digest(big[:6]), nil, authz...).Status, http.StatusCreated)
 }
 
 // bearerFor exchanges user's password for a registry bearer token.
