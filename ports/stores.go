@@ -23,6 +23,7 @@ type Stores struct {
 	ReleaseAssets     ReleaseAssetStore
 	UploadRefs        UploadRefStore
 	Packages          PackageStore
+	Containers        ContainerStore
 
 	CommitStatuses CommitStatusStore
 

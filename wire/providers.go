@@ -303,6 +303,12 @@ func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, e
 	return actions.Kit{Secrets: secrets, Signer: security.NewActionsSigner(key), Artifacts: store}, nil
 }
 
+// provideContainerUploads keeps the container registry's unfinished blob
+// uploads under <data>/packages-uploads, apart from the package blobs.
+func provideContainerUploads(o Options) (ports.ContainerUploads, error) {
+	return blobs.NewContainerUploads(filepath.Join(o.DataDir, "packages-uploads"))
+}
+
 // provideSecretBox seals stored secrets (mirror credentials) under the site
 // key in <data>/site.key, generated on first start.
 func provideSecretBox(o Options) (ports.SecretBox, error) {
@@ -337,7 +343,7 @@ var appSet = gwire.NewSet(
 	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,
-	packages.NewService, providePackageBlobs,
+	packages.NewService, providePackageBlobs, packages.NewContainers, provideContainerUploads,
 	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),

@@ -167,6 +167,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	containerUploads, err := provideContainerUploads(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
 	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
@@ -199,6 +208,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		OAuth2:        oauth2Service,
 		Signer:        commitSigner,
 		Packages:      packagesService,
+		Containers:    containers,
 		Cron:          cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)
@@ -397,6 +407,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	containerUploads, err := provideContainerUploads(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
 	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
 	if err != nil {
 		cleanup4()
@@ -429,6 +448,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		OAuth2:        oauth2Service,
 		Signer:        commitSigner,
 		Packages:      packagesService,
+		Containers:    containers,
 		Cron:          cronService,
 	}
 	server, err := http.NewServer(services, settings, logger)

@@ -39,13 +39,15 @@ type registryHandler func(c *registryCall) error
 // registryErrorWriter answers an error in a registry's format.
 type registryErrorWriter func(w http.ResponseWriter, status int, msg string)
 
-// mountRegistries registers every registry under /api/packages/{owner}/.
+// mountRegistries registers every registry under /api/packages/{owner}/,
+// and the container registry under /v2/.
 func (s *kernel) mountRegistries(router *mux.Router) {
 	sub := router.PathPrefix(registryPrefix + "/{owner}/").Subrouter()
 	s.genericRegistryRoutes(sub)
 	s.npmRegistryRoutes(sub)
 	s.pypiRegistryRoutes(sub)
 	s.goRegistryRoutes(sub)
+	s.containerRegistryRoutes(router)
 }
 
 // registry wraps h: it authenticates the caller (Basic, token or bearer),
@@ -100,6 +102,14 @@ func (s *kernel) admitRegistry(c *registryCall, write bool) error {
 		return err
 	}
 	c.caller = caller
+	return s.admitOwner(c, write)
+}
+
+// admitOwner checks c's authenticated caller and resolves and checks the
+// owner of c.
+func (s *kernel) admitOwner(c *registryCall, write bool) error {
+	ctx := c.r.Context()
+	caller := c.caller
 	actor := caller.Actor()
 	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
 		return err

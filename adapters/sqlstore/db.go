@@ -202,6 +202,7 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		ReleaseAssets:     &ReleaseAssetStore{c: c},
 		UploadRefs:        &UploadRefStore{c: c},
 		Packages:          &PackageStore{c: c},
+		Containers:        &ContainerStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

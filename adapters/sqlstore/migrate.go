@@ -107,8 +107,9 @@ func migrations() *migrate.Migrations {
 	add("000044", "action_runners", up000044, down000044)
 	add("000045", "notifications_user_status_repo", up000045, down000045)
 	add("000046", "action_task_tokens_artifacts", up000046, down000046)
-	add("000050", "web_sessions", up000050, down000050)
 	add("000047", "activitypub", up000047, down000047)
+	add("000048", "container_registry", up000048, down000048)
+	add("000050", "web_sessions", up000050, down000050)
 	return ms
 }
 

@@ -292,7 +292,10 @@ func dropUnusedBlobs(ctx context.Context, tx bun.IDB, ids []int64) ([]string, er
 	}
 	var rows []blobRow
 	if err := tx.NewSelect().Model(&rows).Where("b.id IN (?)", bun.In(ids)).
-		Where("NOT EXISTS (SELECT 1 FROM package_files AS pf WHERE pf.blob_id = b.id)").Scan(ctx); err != nil {
+		Where("NOT EXISTS (SELECT 1 FROM package_files AS pf WHERE pf.blob_id = b.id)").
+		// The container registry's images hold blobs without files (migration 000048).
+		Where("NOT EXISTS (SELECT 1 FROM container_blobs AS cb WHERE cb.blob_id = b.id)").
+		Where("NOT EXISTS (SELECT 1 FROM container_manifests AS cm WHERE cm.blob_id = b.id)").Scan(ctx); err != nil {
 		return nil, fileMapping.mapErr(err)
 	}
 	if len(rows) == 0 {
