@@ -35,6 +35,42 @@ type OAuth2Signer struct {
 	err  error
 	key  *rsa.PrivateKey
 	kid  string
+	// verified keeps the claims of tokens whose signature was checked
+	// (verifiedTokens), so a client that sends its token again costs a hash,
+	// not an RSA verification.
+	verified verifiedTokens
+}
+
+// maxVerifiedTokens bounds the verified-token memo; past it, it starts over.
+const maxVerifiedTokens = 10000
+
+// verifiedTokens maps the SHA-256 of a token's whole text to the claims its
+// verification gave. The signing key never changes while the process runs,
+// so verifying the same text again would give the same claims: only the
+// expiry depends on the time, and it is checked on every use. A token is
+// kept only after its signature, algorithm and expiry passed.
+type verifiedTokens struct {
+	mu      sync.Mutex
+	entries map[[sha256.Size]byte]ports.OAuth2TokenClaims
+}
+
+func (v *verifiedTokens) get(sum [sha256.Size]byte, now time.Time) (ports.OAuth2TokenClaims, bool) {
+	v.mu.Lock()
+	c, ok := v.entries[sum]
+	v.mu.Unlock()
+	if !ok || !now.Before(c.ExpiresAt) {
+		return ports.OAuth2TokenClaims{}, false
+	}
+	return c, true
+}
+
+func (v *verifiedTokens) put(sum [sha256.Size]byte, c ports.OAuth2TokenClaims) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.entries == nil || len(v.entries) >= maxVerifiedTokens {
+		v.entries = make(map[[sha256.Size]byte]ports.OAuth2TokenClaims)
+	}
+	v.entries[sum] = c
 }
 
 // OpenOAuth2Signer returns a signer whose key lives at path, read (or
@@ -168,6 +204,10 @@ func (s *OAuth2Signer) ParseToken(raw string, now time.Time) (ports.OAuth2TokenC
 	if err := s.ready(); err != nil {
 		return ports.OAuth2TokenClaims{}, err
 	}
+	sum := sha256.Sum256([]byte(raw))
+	if c, ok := s.verified.get(sum, now); ok {
+		return c, nil
+	}
 	var c oauth2Claims
 	_, err := jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return &s.key.PublicKey, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodRS256.Alg()}),
@@ -184,6 +224,9 @@ func (s *OAuth2Signer) ParseToken(raw string, now time.Time) (ports.OAuth2TokenC
 	}
 	if c.IssuedAt != nil {
 		out.IssuedAt = c.IssuedAt.Time
+	}
+	if !out.ExpiresAt.IsZero() {
+		s.verified.put(sum, out)
 	}
 	return out, nil
 }

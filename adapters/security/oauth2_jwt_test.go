@@ -31,6 +31,20 @@ func TestOAuth2SignerRoundTripAndRefusals(t *testing.T) {
 	if err != nil || c.GrantID != 7 || !c.Refresh || c.Counter != 3 {
 		t.Fatalf("parse: %+v %v", c, err)
 	}
+	// Parsed again, the token is answered from the memo of verified
+	// tokens, with the same claims; a copy with its signature changed is
+	// not, and is refused.
+	if again, err := s.ParseToken(raw, now.Add(time.Minute)); err != nil || again != c {
+		t.Fatalf("parse again: %+v %v", again, err)
+	}
+	last := raw[len(raw)-1]
+	swap := byte('A')
+	if last == 'A' {
+		swap = 'B'
+	}
+	if _, err := s.ParseToken(raw[:len(raw)-1]+string(swap), now); err == nil {
+		t.Error("token with another signature accepted")
+	}
 	if _, err := s.ParseToken(raw, now.Add(2*time.Hour)); err == nil {
 		t.Error("expired token accepted")
 	}
