@@ -39,6 +39,7 @@ func init() {
 		"POST " + R + "/markdown/raw",
 		"POST " + R + "/markup",
 		"GET " + R + "/actions/jobs/{job_id}/logs",
+		"GET " + R + "/actions/artifacts/{artifact_id}/zip/raw",
 	} {
 		openapiAnswersByHand[key] = raw
 	}
@@ -54,6 +55,7 @@ func init() {
 		"DELETE " + R + "/issues/{index}/stopwatch/delete":     {{204, nil}},
 		"PUT " + R + "/issues/{index}/subscriptions/{user}":    {{200, nil}, {201, nil}},
 		"DELETE " + R + "/issues/{index}/subscriptions/{user}": {{200, nil}, {201, nil}},
+		"GET " + R + "/actions/artifacts/{artifact_id}/zip":    {{302, nil}},
 		"POST " + R + "/mirror-sync":                           {{200, nil}},
 		"POST " + R + "/push_mirrors-sync":                     {{200, nil}},
 		"POST " + R + "/pulls/{index}/merge":                   {{200, nil}},
