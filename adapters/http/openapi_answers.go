@@ -56,6 +56,8 @@ func init() {
 		"PUT " + R + "/issues/{index}/subscriptions/{user}":    {{200, nil}, {201, nil}},
 		"DELETE " + R + "/issues/{index}/subscriptions/{user}": {{200, nil}, {201, nil}},
 		"GET " + R + "/actions/artifacts/{artifact_id}/zip":    {{302, nil}},
+		"GET /activitypub/user-id/{user-id}":                   {{200, reflect.TypeFor[personDTO]()}},
+		"GET /activitypub/user/{username}":                     {{200, reflect.TypeFor[personDTO]()}},
 		"POST " + R + "/mirror-sync":                           {{200, nil}},
 		"POST " + R + "/push_mirrors-sync":                     {{200, nil}},
 		"POST " + R + "/pulls/{index}/merge":                   {{200, nil}},
