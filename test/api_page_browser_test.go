@@ -14,25 +14,29 @@ import (
 	"github.com/depothq/depot/test/testserver"
 )
 
+// chromiumPath finds Debian's Chromium. Without it the test is skipped,
+// except in CI, whose .ci/run installs it.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (.ci/run installs it)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
 // TestAPIPageInBrowser opens /api/swagger in Debian's headless Chromium: the
 // page renders Swagger UI with the operations of the document and logs no
 // console error. Without Chromium it is skipped, except in CI, whose
 // .ci/run installs it.
 func TestAPIPageInBrowser(t *testing.T) {
 	t.Parallel()
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (.ci/run installs it)")
-		}
-		t.Skip("chromium is not installed")
-	}
+	browser := chromiumPath(t)
 	srv := testserver.Start(t)
 	profile := t.TempDir()
 

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -26,19 +25,7 @@ import (
 // TestAPIPageInBrowser does.
 func webBrowser(t *testing.T) context.Context {
 	t.Helper()
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (.ci/run installs it)")
-		}
-		t.Skip("chromium is not installed")
-	}
+	browser := chromiumPath(t)
 	profile, err := os.MkdirTemp("", "depot-chromium-")
 	if err != nil {
 		t.Fatal(err)

@@ -323,25 +323,36 @@ func (s *kernel) containerRoute(kind, method string) (h func(*containerCall), wr
 // containerBase answers GET /v2/: the registry speaks the distribution
 // spec, to whoever holds a token (an anonymous one included).
 func (s *kernel) containerBase(c *containerCall) {
-	if c.r.Method != http.MethodGet && c.r.Method != http.MethodHead {
-		s.writeContainerError(c.w, http.StatusMethodNotAllowed, ociUnsupported, "the operation is unsupported")
+	if !s.containerSignInChecked(c) {
 		return
 	}
 	actor := c.caller.Actor()
-	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
-		s.failContainer(c, err, ociUnauthorized)
-		return
-	}
-	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
-		s.failContainer(c, err, ociUnauthorized)
-		return
-	}
 	if err := permission.CheckScope(actor, false, catPackage); err != nil {
 		s.failContainer(c, errs.Unauthenticated("token lacks the package scope"), ociUnauthorized)
 		return
 	}
 	setRegistryHeaders(c.w)
 	writeJSON(c.w, http.StatusOK, struct{}{})
+}
+
+// containerSignInChecked answers the refusals /v2/ and /v2/token share
+// (a method other than GET or HEAD, an account that may not act, a site
+// that requires signing in) and reports whether the call may go on.
+func (s *kernel) containerSignInChecked(c *containerCall) bool {
+	if c.r.Method != http.MethodGet && c.r.Method != http.MethodHead {
+		s.writeContainerError(c.w, http.StatusMethodNotAllowed, ociUnsupported, "the operation is unsupported")
+		return false
+	}
+	actor := c.caller.Actor()
+	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
+		s.failContainer(c, err, ociUnauthorized)
+		return false
+	}
+	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
+		s.failContainer(c, err, ociUnauthorized)
+		return false
+	}
+	return true
 }
 
 // containerTokenDTO is /v2/token's answer, in both spellings clients read.
@@ -356,17 +367,7 @@ type containerTokenDTO struct {
 // caller's credentials (Basic with a password or token), or an anonymous
 // one without credentials, unless the site requires signing in.
 func (s *kernel) containerIssueToken(c *containerCall) {
-	if c.r.Method != http.MethodGet && c.r.Method != http.MethodHead {
-		s.writeContainerError(c.w, http.StatusMethodNotAllowed, ociUnsupported, "the operation is unsupported")
-		return
-	}
-	actor := c.caller.Actor()
-	if err := permission.CheckAccount(actor, s.settings.RequireEmailConfirmation, s.baseURL+"/user/settings/account"); err != nil {
-		s.failContainer(c, err, ociUnauthorized)
-		return
-	}
-	if err := permission.CheckSignInRequired(actor, s.settings.RequireSignInView); err != nil {
-		s.failContainer(c, err, ociUnauthorized)
+	if !s.containerSignInChecked(c) {
 		return
 	}
 	tok, err := s.containers.IssueToken(c.caller)
