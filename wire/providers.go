@@ -191,6 +191,9 @@ func provideCacheDrops(db *sqlstore.DB, tokens *auth.TokenCache, o2 *oauth2.Serv
 // provideSiteLocks are the locks every server on the database honours.
 func provideSiteLocks(db *sqlstore.DB) ports.SiteLocks { return db.SiteLocks() }
 
+// provideChangeStamps tell caches of answers when the database changed.
+func provideChangeStamps(db *sqlstore.DB) ports.ChangeStamps { return db.ChangeStamps() }
+
 // provideSQLite opens the embedded SQLite database in the data directory.
 func provideSQLite(ctx context.Context, o Options) (*sqlstore.DB, func(), error) {
 	return openDB(ctx, sqlstore.Config{DataDir: o.DataDir}, o.Log)
@@ -345,7 +348,7 @@ var appSet = gwire.NewSet(
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,
 	packages.NewService, providePackageBlobs, packages.NewContainers, provideContainerUploads,
 	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
-	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
+	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks, provideChangeStamps,
 	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),

@@ -214,6 +214,16 @@ func (s *kernel) pullDTOsWith(c auth.Caller, base *repoDTO, heads map[int64]*rep
 
 // answerPulls writes a list of pull requests.
 func (s pullCore) answerPulls(q *request, status int, views []*pulls.View) error {
+	list, err := s.pullList(q, views)
+	if err != nil {
+		return err
+	}
+	s.writePulls(q, status, list)
+	return nil
+}
+
+// pullList renders views of q's repository as q's caller sees them.
+func (s pullCore) pullList(q *request, views []*pulls.View) ([]pullDTO, error) {
 	var base *repoDTO
 	var err error
 	if len(views) > 0 {
@@ -223,14 +233,9 @@ func (s pullCore) answerPulls(q *request, status int, views []*pulls.View) error
 		base, err = s.renderRepo(q.r.Context(), q.repo)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	list, err := s.pullDTOs(q.r.Context(), q.caller, base, views)
-	if err != nil {
-		return err
-	}
-	s.writePulls(q, status, list)
-	return nil
+	return s.pullDTOs(q.r.Context(), q.caller, base, views)
 }
 
 // answerPull writes one pull request.
@@ -268,12 +273,32 @@ func (s pullCore) listPulls(q *request) error {
 			in.Labels = append(in.Labels, id)
 		}
 	}
+	// The stamp is read before the page, which is then good while it holds
+	// (pull_list_cache.go).
+	key := pullListKey(q)
+	stamp, err := s.pulls.ChangeStamp(q.r.Context())
+	if err != nil {
+		return err
+	}
+	if ok, err := s.cachedPullList(q, opts, key, stamp); err != nil || ok {
+		return err
+	}
+	// The access check read the repository and the caller's rights before
+	// the stamp: the page is built on a second look, taken after it.
+	if q.repo, err = s.repos.OpenByID(q.r.Context(), q.caller, q.repo.Repo.ID); err != nil {
+		return err
+	}
 	views, total, err := s.pulls.List(q.r.Context(), q.repo, in)
 	if err != nil {
 		return err
 	}
+	list, err := s.pullList(q, views)
+	if err != nil {
+		return err
+	}
 	s.setPaging(q.w, q.r, opts, total)
-	return s.answerPulls(q, http.StatusOK, views)
+	s.keepPullList(q, key, stamp, views, total, list)
+	return nil
 }
 
 // pinnedPulls answers GET R/pulls/pinned.

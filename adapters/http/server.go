@@ -103,6 +103,8 @@ type kernel struct {
 	log        *slog.Logger
 	baseURL    string
 	apiDocsURL string // every error body's url: the page documenting the API
+	// pullLists are encoded pages of GET R/pulls (pull_list_cache.go).
+	pullLists *pullListCache
 	// versionBody is the constant answer of GET /version.
 	versionBody []byte
 }
@@ -158,7 +160,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, web: svc.WebSessions, proxy: httpkit.NewReverseProxy(settings.ReverseProxy), users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, signatures: svc.Signatures, sshSignatures: svc.SSHSignatures, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, containers: svc.Containers, cron: svc.Cron,
-		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath,
+		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath, pullLists: newPullListCache(),
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
 		k.metrics = noMetrics{}

@@ -64,6 +64,9 @@ type DB struct {
 	// siteLocks are the site locks of this handle (site_locks.go).
 	siteLocks     *SiteLocks
 	siteLocksOnce sync.Once
+	// changeStamps tell caches of answers when the data changed (change_stamps.go).
+	changeStamps     *ChangeStamps
+	changeStampsOnce sync.Once
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
@@ -159,6 +162,9 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 func (d *DB) Close() error {
 	d.closeStatements()
 	err := d.write.Close()
+	if d.changeStamps != nil {
+		err = errors.Join(err, d.changeStamps.close())
+	}
 	if d.read != d.write {
 		err = errors.Join(err, d.read.Close())
 	}

@@ -40,7 +40,9 @@ type Service struct {
 	repos    *repos.Service
 	jobs     *jobs.Runner
 	settings site.Settings
-	log      *slog.Logger
+	// stamps say whether the database changed since a page was listed (list_stamps.go).
+	stamps ports.ChangeStamps
+	log    *slog.Logger
 	// onChecked runs after a check is recorded (automatic merges).
 	onChecked func(ctx context.Context, pullID int64)
 }
@@ -49,9 +51,10 @@ type Service struct {
 // background jobs.
 func NewService(stores ports.Stores, tx ports.Transactor, clock ports.Clock, events ports.Events,
 	git ports.GitContent, storage ports.GitStorage, gp ports.GitPulls, cs *content.Service, is *issues.Service,
-	rs *repos.Service, ts *transport.Service, runner *jobs.Runner, settings site.Settings, log *slog.Logger) *Service {
+	rs *repos.Service, ts *transport.Service, runner *jobs.Runner, settings site.Settings, stamps ports.ChangeStamps,
+	log *slog.Logger) *Service {
 	s := &Service{stores: stores, tx: tx, clock: clock, events: events, git: git, storage: storage, pulls: gp,
-		content: cs, issues: is, repos: rs, jobs: runner, settings: settings, log: log}
+		content: cs, issues: is, repos: rs, jobs: runner, settings: settings, stamps: stamps, log: log}
 	s.registerJobs(runner)
 	s.registerAutoMerge(runner)
 	s.registerOutdateJobs(runner)
