@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -64,6 +65,9 @@ type DB struct {
 	// siteLocks are the site locks of this handle (site_locks.go).
 	siteLocks     *SiteLocks
 	siteLocksOnce sync.Once
+	// schemaTables are the schema's tables by name, the table labels of the
+	// statement metrics (statement_metrics.go); nil until read.
+	schemaTables atomic.Pointer[map[string]string]
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.
