@@ -230,3 +230,102 @@ func TestMetricsSiteObjectsSSHAndDeliveries(t *testing.T) {
 		})
 	}
 }
+
+// metricsCaches are the in-process caches the page reports.
+var metricsCaches = []string{"tokens", "passwords", "oauth2_grants", "branch_protections", "tag_protections",
+	"release_pages", "activitypub_remote_keys", "markup_renderings", "gpg_key_rings", "git_commit_counts",
+	"git_blobs", "git_last_commits"}
+
+// TestMetricsStatementsAndCaches scrapes, on both databases and while
+// requests run, the database's statement timings by operation and table
+// (tables only the schema's, or "other") and the caches' hits and misses:
+// the token and password caches answer the repeated requests.
+func TestMetricsStatementsAndCaches(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			opts := []testserver.Option{testserver.WithSettings(func(s *site.Settings) {
+				s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
+			})}
+			if backend == "postgres" {
+				opts = append(opts, testserver.OnPostgres())
+			}
+			srv := testserver.Start(t, opts...)
+			_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+			createRepo(t, alice, gitea.CreateRepoOption{Name: "measured", AutoInit: true})
+			tok, _, err := alice.CreateAccessToken(gitea.CreateAccessTokenOption{Name: "poll",
+				Scopes: []gitea.AccessTokenScope{"read:repository", "read:user"}})
+			is.NoErr(err)
+
+			var wg sync.WaitGroup
+			for range 3 {
+				wg.Go(func() {
+					for range 10 {
+						_ = srv.Do("GET", "/repos/alice/measured", nil, "Authorization", "token "+tok.Token)
+						_ = srv.Do("GET", "/repos/alice/measured/commits?limit=5", nil, basicAs("alice")...)
+					}
+				})
+			}
+			wg.Go(func() { scrapeMetrics(t, srv) })
+			wg.Wait()
+
+			m := scrapeMetrics(t, srv)
+			stmts := m["depot_db_statement_duration_seconds"]
+			is.True(stmts != nil)
+			is.Equal(stmts.GetType(), dto.MetricType_HISTOGRAM)
+			inserted := labelled(stmts, map[string]string{"operation": "insert", "table": "users"})
+			is.True(inserted != nil && inserted.GetHistogram().GetSampleCount() >= 1) // alice
+			is.True(labelled(stmts, map[string]string{"operation": "insert", "table": "repos"}) != nil)
+			is.True(labelled(stmts, map[string]string{"operation": "select"}) != nil)
+			ops := map[string]bool{"select": true, "insert": true, "update": true, "delete": true, "other": true}
+			for _, s := range stmts.GetMetric() {
+				for _, l := range s.GetLabel() {
+					switch l.GetName() {
+					case "operation":
+						is.True(ops[l.GetValue()]) // one of the five kinds
+					case "table":
+						is.True(isTableLabel(l.GetValue())) // a table's name, never a statement's text
+					}
+				}
+			}
+
+			requests := m["depot_cache_requests_total"]
+			is.True(requests != nil)
+			is.Equal(requests.GetType(), dto.MetricType_COUNTER)
+			count := func(cache, result string) float64 {
+				s := labelled(requests, map[string]string{"cache": cache, "result": result})
+				if s == nil {
+					t.Fatalf("no %s %s", cache, result)
+				}
+				return s.GetCounter().GetValue()
+			}
+			for _, c := range metricsCaches {
+				_ = count(c, "hit")
+				_ = count(c, "miss")
+			}
+			is.True(count("tokens", "miss") >= 1) // the first request
+			is.True(count("tokens", "hit") >= 20)
+			is.True(count("passwords", "hit") >= 20)
+			is.True(count("git_commit_counts", "hit") >= 1)
+			entries := labelled(m["depot_cache_entries"], map[string]string{"cache": "tokens"})
+			is.True(entries != nil && entries.GetGauge().GetValue() >= 1)
+			is.True(labelled(m["depot_cache_evictions_total"], map[string]string{"cache": "tokens"}) != nil)
+			is.True(labelled(m["depot_cache_entries"], map[string]string{"cache": "branch_protections"}) == nil) // unbounded: no size
+		})
+	}
+}
+
+// isTableLabel reports whether v is a plain table name.
+func isTableLabel(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, c := range v {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}

@@ -98,6 +98,9 @@ type App struct {
 	// Caches keeps the caches of the servers sharing a Postgres database in
 	// step while serving.
 	Caches *cluster.CacheDrops
+	// ObservedCaches are the caches whose hits and misses the metrics page
+	// reads.
+	ObservedCaches metrics.ObservedCaches
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a
@@ -120,9 +123,37 @@ func provideSiteStatistics(db *sqlstore.DB) ports.SiteStatistics { return db }
 
 // provideMetrics builds the metrics registry over the database's pools and
 // job queue; with metrics off it records and serves nothing.
-func provideMetrics(o Options, db *sqlstore.DB) (*metrics.Registry, error) {
-	return metrics.New(metrics.Options{Enabled: o.Site.Metrics.Enabled, Token: o.Site.Metrics.Token,
+func provideMetrics(ctx context.Context, o Options, db *sqlstore.DB) (*metrics.Registry, error) {
+	r, err := metrics.New(metrics.Options{Enabled: o.Site.Metrics.Enabled, Token: o.Site.Metrics.Token,
 		Pools: db.Pools(), Jobs: db, Objects: db, Log: o.Log})
+	if err != nil {
+		return nil, err
+	}
+	// Every statement bun sends is timed only with metrics on: the hook
+	// costs bun an event per statement.
+	if r.Enabled() {
+		db.ObserveStatements(ctx, r)
+	}
+	return r, nil
+}
+
+// provideObservedCaches hands the in-process caches' counts to the metrics
+// page: tokens, verified passwords, OAuth2 grants, branch and tag
+// protection rules, release pages, remote ActivityPub keys, markup
+// renderings, parsed GPG key rings, and the Git storage's commit counts,
+// blobs and last commits.
+func provideObservedCaches(m *metrics.Registry, tokens *auth.TokenCache, verified *auth.VerifierCache,
+	o2 *oauth2.Service, rs *repos.Service, cs *content.Service, fed *federation.Service,
+	markup *markuprender.Renderer, gpg ports.GPGKeys, git *libgit2.Storage, api *httpadapter.Server) metrics.ObservedCaches {
+	caches := []*ports.CacheStats{tokens.Stats(), verified.Stats(), o2.BearerCacheStats()}
+	caches = append(caches, rs.ProtectionCacheStats()...)
+	caches = append(caches, cs.ReleasePageCacheStats(), fed.RemoteKeyCacheStats(), markup.CacheStats())
+	if k, ok := gpg.(security.GPGKeys); ok {
+		caches = append(caches, k.CacheStats())
+	}
+	caches = append(caches, git.CacheStats()...)
+	caches = append(caches, api.CacheStats())
+	return m.ObserveCaches(caches...)
 }
 
 func provideHasher() ports.PasswordHasher {
@@ -349,7 +380,7 @@ var appSet = gwire.NewSet(
 	packages.NewService, providePackageBlobs, packages.NewContainers, provideContainerUploads,
 	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks, provideChangeStamps,
-	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
+	health.NewService, provideMetrics, provideObservedCaches, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, gwire.Bind(new(ports.Events), new(*activity.Recorder)),

@@ -91,7 +91,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sender, cleanup4 := provideHookSender(guard)
-	registry, err := provideMetrics(o, db)
+	registry, err := provideMetrics(ctx, o, db)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -247,28 +247,30 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	lock := provideNodeLock(o)
 	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
 	app := &App{
-		DB:        db,
-		Users:     service,
-		Repos:     reposService,
-		Git:       storage,
-		Auth:      authenticator,
-		LastUsed:  lastUsedRecorder,
-		HTTP:      server,
-		GitHTTP:   handler,
-		GitRunner: githttpRunner,
-		SSH:       sshdServer,
-		Jobs:      runner,
-		Node:      lock,
-		Mirrors:   mirrorsService,
-		Log:       logger,
-		Site:      settings,
-		RepoFiles: storage,
-		Metrics:   registry,
-		Issues:    issuesService,
-		Packages:  packagesService,
-		Cron:      cronService,
-		Caches:    cacheDrops,
+		DB:             db,
+		Users:          service,
+		Repos:          reposService,
+		Git:            storage,
+		Auth:           authenticator,
+		LastUsed:       lastUsedRecorder,
+		HTTP:           server,
+		GitHTTP:        handler,
+		GitRunner:      githttpRunner,
+		SSH:            sshdServer,
+		Jobs:           runner,
+		Node:           lock,
+		Mirrors:        mirrorsService,
+		Log:            logger,
+		Site:           settings,
+		RepoFiles:      storage,
+		Metrics:        registry,
+		Issues:         issuesService,
+		Packages:       packagesService,
+		Cron:           cronService,
+		Caches:         cacheDrops,
+		ObservedCaches: observedCaches,
 	}
 	return app, func() {
 		cleanup4()
@@ -332,7 +334,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	sender, cleanup4 := provideHookSender(guard)
-	registry, err := provideMetrics(o, db)
+	registry, err := provideMetrics(ctx, o, db)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -488,28 +490,30 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	lock := provideNodeLock(o)
 	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
 	app := &App{
-		DB:        db,
-		Users:     service,
-		Repos:     reposService,
-		Git:       storage,
-		Auth:      authenticator,
-		LastUsed:  lastUsedRecorder,
-		HTTP:      server,
-		GitHTTP:   handler,
-		GitRunner: githttpRunner,
-		SSH:       sshdServer,
-		Jobs:      runner,
-		Node:      lock,
-		Mirrors:   mirrorsService,
-		Log:       logger,
-		Site:      settings,
-		RepoFiles: storage,
-		Metrics:   registry,
-		Issues:    issuesService,
-		Packages:  packagesService,
-		Cron:      cronService,
-		Caches:    cacheDrops,
+		DB:             db,
+		Users:          service,
+		Repos:          reposService,
+		Git:            storage,
+		Auth:           authenticator,
+		LastUsed:       lastUsedRecorder,
+		HTTP:           server,
+		GitHTTP:        handler,
+		GitRunner:      githttpRunner,
+		SSH:            sshdServer,
+		Jobs:           runner,
+		Node:           lock,
+		Mirrors:        mirrorsService,
+		Log:            logger,
+		Site:           settings,
+		RepoFiles:      storage,
+		Metrics:        registry,
+		Issues:         issuesService,
+		Packages:       packagesService,
+		Cron:           cronService,
+		Caches:         cacheDrops,
+		ObservedCaches: observedCaches,
 	}
 	return app, func() {
 		cleanup4()

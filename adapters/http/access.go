@@ -158,7 +158,7 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			s.writeError(w, r, err)
 			return
 		}
-		if r.Method == http.MethodGet {
+		if r.Method == http.MethodGet && !s.unconditional {
 			cw := conditional(w, r, q.caller.Signed())
 			q.w = cw
 			if err := c.handle(q); err != nil {

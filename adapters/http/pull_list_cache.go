@@ -44,11 +44,17 @@ type pullListCache struct {
 	pages map[string]*list.Element
 	order *list.List
 	bytes int
+	stats *ports.CacheStats
 }
 
 func newPullListCache() *pullListCache {
-	return &pullListCache{pages: map[string]*list.Element{}, order: list.New()}
+	return &pullListCache{pages: map[string]*list.Element{}, order: list.New(),
+		stats: ports.NewCacheStats("pull_list_pages", true)}
 }
+
+// CacheStats are the counts of the pages of GET R/pulls kept for pollers,
+// for the metrics page.
+func (s *Server) CacheStats() *ports.CacheStats { return s.pullLists.stats }
 
 // pullListKey names the page q asks for.
 func pullListKey(q *request) string {
@@ -106,13 +112,17 @@ func (c *pullListCache) put(p *pullListPage) {
 	}
 	c.pages[p.key] = c.order.PushFront(p)
 	c.bytes += size
+	evicted := 0
 	for c.bytes > pullListBudget {
 		last := c.order.Back()
 		lp := last.Value.(*pullListPage)
 		c.order.Remove(last)
 		delete(c.pages, lp.key)
 		c.bytes -= pullListPageSize(lp)
+		evicted++
 	}
+	c.stats.Evicted(evicted)
+	c.stats.SetEntries(len(c.pages))
 }
 
 // pullListPageSize is about what p holds in memory.
@@ -129,12 +139,15 @@ func pullListPageSize(p *pullListPage) int {
 func (s pullCore) cachedPullList(q *request, opts ports.ListOptions, key, stamp string) (bool, error) {
 	p := s.pullLists.get(key)
 	if p == nil || p.stamp != stamp {
+		s.pullLists.stats.Miss()
 		return false, nil
 	}
 	ok, err := s.pulls.BaseTipsUnchanged(q.r.Context(), q.repo, p.tips)
 	if err != nil || !ok {
+		s.pullLists.stats.Miss()
 		return false, err
 	}
+	s.pullLists.stats.Hit()
 	s.setPaging(q.w, q.r, opts, p.total)
 	q.w.Header().Set("Content-Type", "application/json;charset=utf-8")
 	q.w.WriteHeader(200)

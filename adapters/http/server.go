@@ -95,6 +95,9 @@ type kernel struct {
 	// notifications answers the notification threads (notifications.go).
 	notifications *notifications.Service
 	metrics       ports.RequestMetrics
+	// unconditional turns the conditional answers of GETs off (ETags and
+	// 304s, conditional.go), only for the benchmarks that weigh their cost.
+	unconditional bool
 	signer        ports.CommitSigner
 	dispatch      *hooks.Dispatcher
 	settings      site.Settings

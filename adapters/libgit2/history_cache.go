@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/ports"
 )
 
 // countCacheSize bounds the commit counts kept in memory.
@@ -33,6 +35,8 @@ type countCache struct {
 	index map[countKey]*list.Element
 	// loaded lists the directories whose persisted counts were read.
 	loaded map[string]bool
+	// stats counts the lookups, for the metrics page (nil: nowhere).
+	stats *ports.CacheStats
 }
 
 type countEntry struct {
@@ -45,6 +49,7 @@ func (c *countCache) get(k countKey) (int64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.index[k]
+	c.stats.Lookup(ok)
 	if !ok {
 		return 0, false
 	}
@@ -70,7 +75,9 @@ func (c *countCache) put(k countKey, total int64) {
 		last := c.order.Back()
 		c.order.Remove(last)
 		delete(c.index, last.Value.(countEntry).key)
+		c.stats.Evicted(1)
 	}
+	c.stats.SetEntries(c.order.Len())
 }
 
 // recentPlain returns the most recently used unfiltered count of the

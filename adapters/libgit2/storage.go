@@ -71,7 +71,17 @@ func New(root string, log *slog.Logger) (*Storage, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Storage{root: abs, log: log.With("component", "gitstorage"), warming: make(chan struct{}, 1), bg: newBackground()}, nil
+	s := &Storage{root: abs, log: log.With("component", "gitstorage"), warming: make(chan struct{}, 1), bg: newBackground()}
+	s.history.stats = ports.NewCacheStats("git_commit_counts", true)
+	s.reads.blobs.stats = ports.NewCacheStats("git_blobs", true)
+	s.reads.memo.stats = ports.NewCacheStats("git_last_commits", true)
+	return s, nil
+}
+
+// CacheStats count the lookups in the storage's caches (commit counts,
+// blobs, the last commits of paths), for the metrics page.
+func (s *Storage) CacheStats() []*ports.CacheStats {
+	return []*ports.CacheStats{s.history.stats, s.reads.blobs.stats, s.reads.memo.stats}
 }
 
 // Close stops the storage's background work and waits for it.

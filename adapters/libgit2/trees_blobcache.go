@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	git "github.com/libgit2/git2go/v34"
+
+	"github.com/depothq/depot/ports"
 )
 
 // Blobs are named by the hash of their bytes, so what was read once under
@@ -33,6 +35,8 @@ type blobCache struct {
 	mu         sync.Mutex
 	young, old map[git.Oid]cachedBlob
 	youngBytes int
+	// stats counts the lookups, for the metrics page (nil: nowhere).
+	stats *ports.CacheStats
 }
 
 type cachedBlob struct {
@@ -45,12 +49,15 @@ func (c *blobCache) get(id *git.Oid) (cachedBlob, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if b, ok := c.young[*id]; ok {
+		c.stats.Hit()
 		return b, true
 	}
 	if b, ok := c.old[*id]; ok {
 		c.putLocked(id, b)
+		c.stats.Hit()
 		return b, true
 	}
+	c.stats.Miss()
 	return cachedBlob{}, false
 }
 
@@ -63,6 +70,7 @@ func (c *blobCache) put(id *git.Oid, b cachedBlob) {
 func (c *blobCache) putLocked(id *git.Oid, b cachedBlob) {
 	cost := len(b.data) + blobCacheOverhead
 	if c.young == nil || c.youngBytes+cost > blobCacheBytes/2 {
+		c.stats.Evicted(len(c.old))
 		c.old, c.young, c.youngBytes = c.young, make(map[git.Oid]cachedBlob), 0
 	}
 	if prev, ok := c.young[*id]; ok {
@@ -70,6 +78,7 @@ func (c *blobCache) putLocked(id *git.Oid, b cachedBlob) {
 	}
 	c.young[*id] = b
 	c.youngBytes += cost
+	c.stats.SetEntries(len(c.young) + len(c.old))
 }
 
 // blobData returns the size of blob id and, when wantData and it is at most

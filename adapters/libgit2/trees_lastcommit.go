@@ -29,6 +29,8 @@ const lastCommitCacheSize = 100_000
 type lastCommitCache struct {
 	mu         sync.Mutex
 	young, old map[string]*ports.GitCommitInfo
+	// stats counts the lookups, for the metrics page (nil: nowhere).
+	stats *ports.CacheStats
 }
 
 func lastCommitKey(commitID, p string) string { return commitID + "\x00" + p }
@@ -38,12 +40,15 @@ func (c *lastCommitCache) get(commitID, p string) *ports.GitCommitInfo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if v, ok := c.young[k]; ok {
+		c.stats.Hit()
 		return v
 	}
 	if v, ok := c.old[k]; ok {
 		c.putLocked(k, v)
+		c.stats.Hit()
 		return v
 	}
+	c.stats.Miss()
 	return nil
 }
 
@@ -55,9 +60,11 @@ func (c *lastCommitCache) put(commitID, p string, v *ports.GitCommitInfo) {
 
 func (c *lastCommitCache) putLocked(k string, v *ports.GitCommitInfo) {
 	if c.young == nil || len(c.young) >= lastCommitCacheSize/2 {
+		c.stats.Evicted(len(c.old))
 		c.old, c.young = c.young, make(map[string]*ports.GitCommitInfo)
 	}
 	c.young[k] = v
+	c.stats.SetEntries(len(c.young) + len(c.old))
 }
 
 // fillLastCommits sets the last commit that changed res's listed entries,

@@ -82,10 +82,13 @@ type renderCache struct {
 	entries map[renderKey]*list.Element
 	order   *list.List // front: most recently used
 	bytes   int
+	// stats counts the lookups, for the metrics page.
+	stats *ports.CacheStats
 }
 
 func newRenderCache() *renderCache {
-	return &renderCache{entries: map[renderKey]*list.Element{}, order: list.New()}
+	return &renderCache{entries: map[renderKey]*list.Element{}, order: list.New(),
+		stats: ports.NewCacheStats("markup_renderings", true)}
 }
 
 // get returns the rendering cached under k.
@@ -93,6 +96,7 @@ func (c *renderCache) get(k renderKey) *rendering {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
+	c.stats.Lookup(ok)
 	if !ok {
 		return nil
 	}
@@ -119,7 +123,9 @@ func (c *renderCache) put(r *rendering) {
 		c.order.Remove(last)
 		delete(c.entries, old.key)
 		c.bytes -= old.size()
+		c.stats.Evicted(1)
 	}
+	c.stats.SetEntries(len(c.entries))
 }
 
 // recordingResolver passes the renderer's questions on and keeps them with

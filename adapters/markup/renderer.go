@@ -40,6 +40,9 @@ func New() *Renderer {
 	return &Renderer{markdown: newMarkdown(false), wiki: newMarkdown(true), policy: newPolicy(), cache: newRenderCache()}
 }
 
+// CacheStats counts the renderings cache's lookups, for the metrics page.
+func (r *Renderer) CacheStats() *ports.CacheStats { return r.cache.stats }
+
 // newMarkdown configures goldmark as Gitea does: GitHub's tables,
 // strikethrough, task lists, autolinks and footnotes, definition lists,
 // emoji shortcodes, heading anchors and highlighted code; raw HTML passes

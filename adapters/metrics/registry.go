@@ -1,7 +1,8 @@
 // Package metrics serves /metrics in the Prometheus exposition format with
 // the official client library: the API's requests by route template,
 // method and status, requests in flight, Git traffic over HTTP and SSH,
-// SSH connections, webhook deliveries, the database pools, the job queue,
+// SSH connections, webhook deliveries, the database pools and statements,
+// the in-process caches' hits and misses, the job queue,
 // the site's object counts (Gitea's gauges) and the Go runtime.
 package metrics
 
@@ -53,6 +54,8 @@ type Registry struct {
 	gitSSHBytes *prometheus.CounterVec
 	sshConns    prometheus.Gauge
 	deliveries  *prometheus.HistogramVec
+	statements  *statementMetrics
+	caches      *cacheCollector
 }
 
 var _ ports.RequestMetrics = (*Registry)(nil)
@@ -94,9 +97,12 @@ func New(o Options) (*Registry, error) {
 		Help:    "Time of webhook delivery attempts, by result (success: a 2xx answer, failure: another answer, error: no answer); its _count is the attempts.",
 		Buckets: prometheus.ExponentialBuckets(0.005, 4, 8),
 	}, []string{"result"})
+	r.statements = newStatementMetrics()
+	r.caches = &cacheCollector{}
 	cs := []prometheus.Collector{r.requests, r.inFlight, r.git, r.gitBytes, r.gitSSH, r.gitSSHBytes, r.sshConns, r.deliveries,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobQueueCollector{jobs: o.Jobs, log: o.Log}}
+		jobQueueCollector{jobs: o.Jobs, log: o.Log}, r.caches}
+	cs = append(cs, r.statements.collectors()...)
 	if o.Objects != nil {
 		cs = append(cs, newSiteObjectsCollector(o.Objects, o.Log))
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
+
+	"github.com/depothq/depot/ports"
 )
 
 // keyRingCacheSize bounds the parsed key rings kept: a key ring is a few
@@ -27,6 +29,8 @@ type keyRings struct {
 	max     int
 	order   *list.List // of *keyRingEntry, most recent first
 	entries map[[sha256.Size]byte]*list.Element
+	// stats counts the lookups, for the metrics page.
+	stats *ports.CacheStats
 }
 
 type keyRingEntry struct {
@@ -35,7 +39,8 @@ type keyRingEntry struct {
 }
 
 func newKeyRings(max int) *keyRings {
-	return &keyRings{max: max, order: list.New(), entries: make(map[[sha256.Size]byte]*list.Element)}
+	return &keyRings{max: max, order: list.New(), entries: make(map[[sha256.Size]byte]*list.Element),
+		stats: ports.NewCacheStats("gpg_key_rings", true)}
 }
 
 // parse returns the key ring of armored, parsing it unless a ring of the
@@ -50,9 +55,11 @@ func (k *keyRings) parse(armored string) (openpgp.EntityList, error) {
 		k.order.MoveToFront(e)
 		ring := e.Value.(*keyRingEntry).ring
 		k.mu.Unlock()
+		k.stats.Hit()
 		return ring, nil
 	}
 	k.mu.Unlock()
+	k.stats.Miss()
 	ring, err := openpgp.ReadArmoredKeyRing(strings.NewReader(armored))
 	if err != nil {
 		return nil, err
@@ -68,7 +75,9 @@ func (k *keyRings) parse(armored string) (openpgp.EntityList, error) {
 		oldest := k.order.Back()
 		k.order.Remove(oldest)
 		delete(k.entries, oldest.Value.(*keyRingEntry).sum)
+		k.stats.Evicted(1)
 	}
+	k.stats.SetEntries(k.order.Len())
 	return ring, nil
 }
 

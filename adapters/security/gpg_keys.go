@@ -31,6 +31,15 @@ type GPGKeys struct{ rings *keyRings }
 // NewGPGKeys returns a GPGKeys with a cache of parsed key rings.
 func NewGPGKeys() GPGKeys { return GPGKeys{rings: newKeyRings(keyRingCacheSize)} }
 
+// CacheStats counts the key ring cache's lookups, for the metrics page;
+// nil for the zero value, which keeps nothing.
+func (k GPGKeys) CacheStats() *ports.CacheStats {
+	if k.rings == nil {
+		return nil
+	}
+	return k.rings.stats
+}
+
 // Read reads an armored public key block. Entities that repeat a primary
 // key are merged into the first (their new subkeys and identities added),
 // as Gitea does. A private key block is refused, so that a secret pasted by

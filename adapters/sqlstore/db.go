@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -67,6 +68,9 @@ type DB struct {
 	// changeStamps tell caches of answers when the data changed (change_stamps.go).
 	changeStamps     *ChangeStamps
 	changeStampsOnce sync.Once
+	// schemaTables are the schema's tables by name, the table labels of the
+	// statement metrics (statement_metrics.go); nil until read.
+	schemaTables atomic.Pointer[map[string]string]
 }
 
 // Open connects to the database cfg names. It does not migrate: call Migrate.

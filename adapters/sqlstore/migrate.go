@@ -35,6 +35,10 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if _, err := m.Migrate(ctx); err != nil {
 		return fmt.Errorf("sqlstore: migrate: %w", err)
 	}
+	// The statement metrics name the tables the schema now has.
+	if err := d.readSchemaTables(ctx); err != nil {
+		return fmt.Errorf("sqlstore: read the schema's tables: %w", err)
+	}
 	return nil
 }
 

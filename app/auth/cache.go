@@ -29,6 +29,7 @@ type VerifierCache struct {
 	ttl     time.Duration
 	clock   ports.Clock
 	entries map[[32]byte]time.Time
+	stats   *ports.CacheStats
 }
 
 // NewVerifierCache returns a cache whose entries live for ttl.
@@ -37,8 +38,12 @@ func NewVerifierCache(clock ports.Clock, ttl time.Duration) *VerifierCache {
 	if _, err := rand.Read(key); err != nil {
 		panic("crypto/rand failed: " + err.Error()) // the platform is broken; nothing is safe
 	}
-	return &VerifierCache{key: key, ttl: ttl, clock: clock, entries: make(map[[32]byte]time.Time)}
+	return &VerifierCache{key: key, ttl: ttl, clock: clock, entries: make(map[[32]byte]time.Time),
+		stats: ports.NewCacheStats("passwords", true)}
 }
+
+// Stats counts the cache's hits and misses, for the metrics page.
+func (c *VerifierCache) Stats() *ports.CacheStats { return c.stats }
 
 func (c *VerifierCache) digest(u *user.User, password string) [32]byte {
 	m := hmac.New(sha256.New, c.key)
@@ -60,12 +65,16 @@ func (c *VerifierCache) Check(u *user.User, password string) bool {
 	defer c.mu.Unlock()
 	exp, ok := c.entries[d]
 	if !ok {
+		c.stats.Miss()
 		return false
 	}
 	if c.clock.Now().After(exp) {
 		delete(c.entries, d)
+		c.stats.SetEntries(len(c.entries))
+		c.stats.Miss()
 		return false
 	}
+	c.stats.Hit()
 	return true
 }
 
@@ -75,9 +84,11 @@ func (c *VerifierCache) Remember(u *user.User, password string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= maxCacheEntries {
+		c.stats.Evicted(len(c.entries))
 		clear(c.entries)
 	}
 	c.entries[d] = c.clock.Now().Add(c.ttl)
+	c.stats.SetEntries(len(c.entries))
 }
 
 // TokenCache remembers which token, and which user, a secret belongs to for a
@@ -94,6 +105,7 @@ type TokenCache struct {
 	bySum  map[[32]byte]tokenEntry
 	byID   map[int64][32]byte
 	byUser map[int64]map[int64]struct{}
+	stats  *ports.CacheStats
 }
 
 type tokenEntry struct {
@@ -106,15 +118,19 @@ var _ ports.SharedCache = (*TokenCache)(nil)
 
 // NewTokenCache returns a cache whose entries live for ttl.
 func NewTokenCache(clock ports.Clock, ttl time.Duration) *TokenCache {
-	c := &TokenCache{ttl: ttl, clock: clock}
+	c := &TokenCache{ttl: ttl, clock: clock, stats: ports.NewCacheStats("tokens", true)}
 	c.reset()
 	return c
 }
+
+// Stats counts the cache's hits and misses, for the metrics page.
+func (c *TokenCache) Stats() *ports.CacheStats { return c.stats }
 
 func (c *TokenCache) reset() {
 	c.bySum = make(map[[32]byte]tokenEntry)
 	c.byID = make(map[int64][32]byte)
 	c.byUser = make(map[int64]map[int64]struct{})
+	c.stats.SetEntries(0)
 }
 
 // Get returns the token of secret and its user when cached and fresh. The
@@ -125,12 +141,15 @@ func (c *TokenCache) Get(secret string) (*token.AccessToken, *user.User, bool) {
 	defer c.mu.Unlock()
 	e, ok := c.bySum[sum]
 	if !ok {
+		c.stats.Miss()
 		return nil, nil, false
 	}
 	if c.clock.Now().After(e.exp) {
 		c.forgetLocked(e.tok.ID)
+		c.stats.Miss()
 		return nil, nil, false
 	}
+	c.stats.Hit()
 	u := *e.user
 	return e.tok, &u, true
 }
@@ -141,6 +160,7 @@ func (c *TokenCache) Put(secret string, t *token.AccessToken, u *user.User) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.bySum) >= maxCacheEntries {
+		c.stats.Evicted(len(c.bySum))
 		c.reset()
 	}
 	cp := *u
@@ -152,6 +172,7 @@ func (c *TokenCache) Put(secret string, t *token.AccessToken, u *user.User) {
 		c.byUser[t.UserID] = set
 	}
 	set[t.ID] = struct{}{}
+	c.stats.SetEntries(len(c.bySum))
 }
 
 // Forget drops the token with id, here and on the servers that share the
@@ -212,4 +233,5 @@ func (c *TokenCache) forgetLocked(id int64) {
 	}
 	delete(c.bySum, sum)
 	delete(c.byID, id)
+	c.stats.SetEntries(len(c.bySum))
 }

@@ -32,6 +32,10 @@ type releasePageCache struct {
 	mu    sync.Mutex
 	repos map[int64]*repoReleasePages
 	bytes int
+	// pages counts the pages kept; stats counts the lookups, for the
+	// metrics page.
+	pages int
+	stats *ports.CacheStats
 }
 
 type repoReleasePages struct {
@@ -78,9 +82,11 @@ func (c *releasePageCache) get(repoID, version int64, k releasePageKey) (*releas
 	defer c.mu.Unlock()
 	rp := c.repos[repoID]
 	if rp == nil || rp.version != version {
+		c.stats.Miss()
 		return nil, false
 	}
 	p, ok := rp.pages[k]
+	c.stats.Lookup(ok)
 	return p, ok
 }
 
@@ -93,11 +99,15 @@ func (c *releasePageCache) put(repoID, version int64, k releasePageKey, p *relea
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.repos == nil || c.bytes+size > releasePageBudget {
-		c.repos, c.bytes = map[int64]*repoReleasePages{}, 0
+		c.stats.Evicted(c.pages)
+		c.repos, c.bytes, c.pages = map[int64]*repoReleasePages{}, 0, 0
 	}
 	rp := c.repos[repoID]
 	switch {
 	case rp == nil || rp.version < version:
+		if rp != nil {
+			c.pages -= len(rp.pages)
+		}
 		rp = &repoReleasePages{version: version, pages: map[releasePageKey]*releasePage{}}
 		c.repos[repoID] = rp
 	case rp.version > version:
@@ -106,7 +116,9 @@ func (c *releasePageCache) put(repoID, version int64, k releasePageKey, p *relea
 	if _, ok := rp.pages[k]; !ok {
 		rp.pages[k] = p
 		c.bytes += size
+		c.pages++
 	}
+	c.stats.SetEntries(c.pages)
 }
 
 // size estimates the memory p holds.

@@ -59,12 +59,16 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitContent, 
 	rs *repos.Service, ts *transport.Service, settings site.Settings, log *slog.Logger) *Service {
 	s := &Service{stores: stores, tx: tx, git: git, storage: storage, refs: refs, blobs: blobs, clock: clock,
 		events: events, users: us, repos: rs,
-		settings: settings, log: log, releasePages: &releasePageCache{}}
+		settings: settings, log: log, releasePages: &releasePageCache{stats: ports.NewCacheStats("release_pages", true)}}
 	ts.OnPush(Releases{s}.recordPush)
 	ts.VerifyCommitsWith(Commits{s}.FirstUnverified)
 	s.signsCommits, s.signingKey = ts.SignsCommits, ts.SigningKey
 	return s
 }
+
+// ReleasePageCacheStats counts the release page cache's lookups, for the
+// metrics page.
+func (s *Service) ReleasePageCacheStats() *ports.CacheStats { return s.releasePages.stats }
 
 // pathOf addresses r's Git repository.
 func pathOf(r *repository.Repository) ports.RepoPath {

@@ -37,6 +37,8 @@ const maxIRI = 2048
 type remoteKeyCache struct {
 	mu   sync.Mutex
 	keys map[string]cachedRemoteKey
+	// stats counts the lookups, for the metrics page.
+	stats *ports.CacheStats
 }
 
 type cachedRemoteKey struct {
@@ -90,8 +92,10 @@ func (a ActivityPub) RemoteKey(ctx context.Context, keyID string, fresh bool) (p
 		e, ok := c.keys[keyID]
 		c.mu.Unlock()
 		if ok && now.Sub(e.fetched) < remoteKeyTTL {
+			c.stats.Hit()
 			return e.key, nil
 		}
+		c.stats.Miss()
 	}
 	k, err := a.remote.Fetch(ctx, keyID)
 	if err != nil {
@@ -100,6 +104,7 @@ func (a ActivityPub) RemoteKey(ctx context.Context, keyID string, fresh bool) (p
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.keys) >= maxRemoteKeys {
+		before := len(c.keys)
 		for id, e := range c.keys {
 			if now.Sub(e.fetched) >= remoteKeyTTL {
 				delete(c.keys, id)
@@ -108,8 +113,10 @@ func (a ActivityPub) RemoteKey(ctx context.Context, keyID string, fresh bool) (p
 		if len(c.keys) >= maxRemoteKeys {
 			clear(c.keys)
 		}
+		c.stats.Evicted(before - len(c.keys))
 	}
 	c.keys[keyID] = cachedRemoteKey{key: k, fetched: now}
+	c.stats.SetEntries(len(c.keys))
 	return k, nil
 }
 

@@ -39,8 +39,13 @@ type Service struct {
 func NewService(stats ports.SiteStatistics, clock ports.Clock, settings site.Settings, stores ports.Stores, tx ports.Transactor,
 	box ports.SecretBox, keyPairs ports.ActorKeyPairs, remote ports.RemoteActorKeys) *Service {
 	return &Service{stats: stats, clock: clock, settings: settings.Federation, stores: stores, tx: tx, box: box,
-		keyPairs: keyPairs, remote: remote, remoteKeys: &remoteKeyCache{keys: map[string]cachedRemoteKey{}}}
+		keyPairs: keyPairs, remote: remote, remoteKeys: &remoteKeyCache{keys: map[string]cachedRemoteKey{},
+			stats: ports.NewCacheStats("activitypub_remote_keys", true)}}
 }
+
+// RemoteKeyCacheStats counts the remote key cache's lookups, for the
+// metrics page.
+func (s *Service) RemoteKeyCacheStats() *ports.CacheStats { return s.remoteKeys.stats }
 
 // NodeInfo is what the site tells about itself.
 type NodeInfo struct {

@@ -22,6 +22,8 @@ type bearerCache struct {
 	ports.DropSharing
 	mu      sync.Mutex
 	entries map[int64]bearerEntry
+	// stats counts the lookups, for the metrics page.
+	stats *ports.CacheStats
 }
 
 type bearerEntry struct {
@@ -37,8 +39,11 @@ func (c *bearerCache) get(grantID int64, now time.Time) (bearerEntry, bool) {
 	e, ok := c.entries[grantID]
 	if !ok || !now.Before(e.expires) {
 		delete(c.entries, grantID)
+		c.stats.SetEntries(len(c.entries))
+		c.stats.Miss()
 		return bearerEntry{}, false
 	}
+	c.stats.Hit()
 	return e, true
 }
 
@@ -49,9 +54,11 @@ func (c *bearerCache) put(grantID int64, e bearerEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxBearerEntries {
+		c.stats.Evicted(len(c.entries))
 		c.entries = map[int64]bearerEntry{}
 	}
 	c.entries[grantID] = e
+	c.stats.SetEntries(len(c.entries))
 }
 
 // forgetGrant drops a revoked grant, here and on the servers that share
@@ -83,12 +90,14 @@ func (c *bearerCache) DropAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries = nil
+	c.stats.SetEntries(0)
 }
 
 func (c *bearerCache) dropGrant(grantID int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.entries, grantID)
+	c.stats.SetEntries(len(c.entries))
 }
 
 func (c *bearerCache) dropApp(appID int64) {

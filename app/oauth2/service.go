@@ -28,12 +28,15 @@ type Service struct {
 func NewService(stores ports.Stores, tx ports.Transactor, signer ports.OAuth2Signer, secrets ports.SecretGenerator,
 	clock ports.Clock, settings site.Settings) *Service {
 	return &Service{stores: stores, tx: tx, signer: signer, secrets: secrets, clock: clock,
-		issuer: strings.TrimSuffix(settings.BaseURL, "/") + "/", bearers: &bearerCache{}}
+		issuer: strings.TrimSuffix(settings.BaseURL, "/") + "/", bearers: &bearerCache{stats: ports.NewCacheStats("oauth2_grants", true)}}
 }
 
 // BearerCache is the cache of what bearer tokens resolve to, which the
 // servers sharing a database keep in step (ports.CacheDropBus).
 func (s *Service) BearerCache() ports.SharedCache { return s.bearers }
+
+// BearerCacheStats counts the bearer cache's lookups, for the metrics page.
+func (s *Service) BearerCacheStats() *ports.CacheStats { return s.bearers.stats }
 
 // Issuer is the provider's issuer identifier (the site's base URL with a
 // trailing slash, as Gitea's).

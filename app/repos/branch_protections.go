@@ -30,10 +30,13 @@ type ruleCache struct {
 	gen  map[int64]uint64
 	// epoch moves on with DropAll, which no single generation records.
 	epoch uint64
+	// stats counts the lookups, for the metrics page.
+	stats *ports.CacheStats
 }
 
 func newRuleCache() *ruleCache {
-	return &ruleCache{sets: map[int64]*protection.RuleSet{}, gen: map[int64]uint64{}}
+	return &ruleCache{sets: map[int64]*protection.RuleSet{}, gen: map[int64]uint64{},
+		stats: ports.NewCacheStats("branch_protections", false)}
 }
 
 // drop forgets repoID's rules, here and on the servers that share the
@@ -90,10 +93,12 @@ func (s BranchProtections) Rules(ctx context.Context, repoID int64) (*protection
 	c.mu.Lock()
 	if set, ok := c.sets[repoID]; ok {
 		c.mu.Unlock()
+		c.stats.Hit()
 		return set, nil
 	}
 	gen, epoch := c.gen[repoID], c.epoch
 	c.mu.Unlock()
+	c.stats.Miss()
 	list, err := s.stores.BranchProtections.List(ctx, repoID)
 	if err != nil {
 		return nil, err

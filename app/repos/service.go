@@ -77,7 +77,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, git ports.GitStorage, 
 	}
 	return &Service{stores: stores, tx: tx, git: git, templates: templates, keys: keys, avatars: avatars, uploads: uploads,
 		scripts: scripts, clock: clock, events: events, users: us, settings: settings, host: host, log: log,
-		ruleCache: newRuleCache(), locks: locks}
+		ruleCache: newRuleCache(), tagRules: tagRuleCache{stats: ports.NewCacheStats("tag_protections", true)}, locks: locks}
 }
 
 // lockDirectories takes the lock on repositories' directories.
@@ -97,6 +97,12 @@ func (l *processLocks) Lock(context.Context, string) (func(), error) {
 // which the servers sharing a database keep in step (ports.CacheDropBus).
 func (s *Service) ProtectionCaches() []ports.SharedCache {
 	return []ports.SharedCache{s.ruleCache, &s.tagRules}
+}
+
+// ProtectionCacheStats count the protection caches' lookups, for the
+// metrics page.
+func (s *Service) ProtectionCacheStats() []*ports.CacheStats {
+	return []*ports.CacheStats{s.ruleCache.stats, s.tagRules.stats}
 }
 
 // Access is a repository as one caller reaches it: the repository, the

@@ -23,6 +23,8 @@ type tagRuleCache struct {
 	mu    sync.Mutex
 	epoch uint64
 	rules map[int64]protection.TagRules
+	// stats counts the lookups, for the metrics page (nil: counted nowhere).
+	stats *ports.CacheStats
 }
 
 // get returns repoID's rules, loading and compiling them when absent.
@@ -32,6 +34,7 @@ func (c *tagRuleCache) get(ctx context.Context, repoID int64,
 	rs, ok := c.rules[repoID]
 	epoch := c.epoch
 	c.mu.Unlock()
+	c.stats.Lookup(ok)
 	if ok {
 		return rs, nil
 	}
@@ -46,9 +49,11 @@ func (c *tagRuleCache) get(ctx context.Context, repoID int64,
 	defer c.mu.Unlock()
 	if c.epoch == epoch {
 		if c.rules == nil || len(c.rules) >= tagRuleCacheSize {
+			c.stats.Evicted(len(c.rules))
 			c.rules = make(map[int64]protection.TagRules)
 		}
 		c.rules[repoID] = rs
+		c.stats.SetEntries(len(c.rules))
 	}
 	return rs, nil
 }
@@ -65,6 +70,7 @@ func (c *tagRuleCache) dropLocal(repoID int64) {
 	defer c.mu.Unlock()
 	c.epoch++
 	delete(c.rules, repoID)
+	c.stats.SetEntries(len(c.rules))
 }
 
 // ApplyDrop drops what another server's drop names.
@@ -80,4 +86,5 @@ func (c *tagRuleCache) DropAll() {
 	defer c.mu.Unlock()
 	c.epoch++
 	c.rules = nil
+	c.stats.SetEntries(0)
 }
