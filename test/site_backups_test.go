@@ -307,6 +307,7 @@ func TestSiteDoctorFindsAndFixes(t *testing.T) {
 			args := append([]string{"doctor", "--data-dir", site.srv.DataDir}, backupDBArgs(site.srv.DSN)...)
 
 			r := backupDepot(t, bin, args...)
+			t.Logf("doctor on a healthy site:\n%s%s", r.stdout, r.stderr)
 			is.Equal(r.code, 0) // a healthy site
 			is.True(strings.Contains(r.stdout, "no problem remains"))
 

@@ -19,7 +19,7 @@ func (d *DB) SiteInventory() *SiteInventory { return &SiteInventory{d: d} }
 // RepositoryDirs maps each repository row's directory to its id.
 func (s *SiteInventory) RepositoryDirs(ctx context.Context) (map[string]int64, error) {
 	rows, err := s.d.read.QueryContext(ctx, `SELECT r.id, u.lower_name, r.lower_name
-		FROM repositories r JOIN users u ON u.id = r.owner_id`)
+		FROM repos r JOIN users u ON u.id = r.owner_id`)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *SiteInventory) AttachmentUUIDs(ctx context.Context) ([]string, error) {
 // MarkEmpty records that the repository has no commit (its directory was
 // recreated empty).
 func (s *SiteInventory) MarkEmpty(ctx context.Context, repoID int64) error {
-	_, err := s.d.write.NewUpdate().Table("repositories").Set("is_empty = ?", true).Set("size = 0").
+	_, err := s.d.write.NewUpdate().Table("repos").Set("is_empty = ?", true).Set("size = 0").
 		Where("id = ?", repoID).Exec(ctx)
 	return err
 }

@@ -38,7 +38,7 @@ func (r *Restorer) Restore(ctx context.Context, ar ports.SiteArchiveReader, prog
 		return Manifest{}, fmt.Errorf("%w: the archive is empty", errs.ErrBadRequest)
 	}
 	if err != nil {
-		return Manifest{}, err
+		return Manifest{}, fmt.Errorf("not a Depot dump, or a damaged one: %w", err)
 	}
 	if e.Name != ManifestName {
 		return Manifest{}, fmt.Errorf("%w: not a Depot dump (it does not start with %s)", errs.ErrBadRequest, ManifestName)
