@@ -2,11 +2,7 @@ package githttp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"syscall"
-	"time"
 
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
@@ -33,7 +29,7 @@ func (r *Runner) HoldPush(ctx context.Context, inv Invocation) (func(), error) {
 	if r.gateFile == "" || inv.Service != repository.ServiceReceivePack || inv.AdvertiseRefs {
 		return func() {}, nil
 	}
-	f, err := lockGate(ctx, r.gateFile, syscall.LOCK_SH)
+	f, err := lockGate(ctx, r.gateFile, lockShared)
 	if err != nil {
 		return nil, fmt.Errorf("githttp: push gate: %w", err)
 	}
@@ -51,36 +47,9 @@ func NewPushGate(file string) *PushGate { return &PushGate{file: file} }
 // Close waits for the running pushes to end and holds new ones back until
 // reopen is called.
 func (g *PushGate) Close(ctx context.Context) (func(), error) {
-	f, err := lockGate(ctx, g.file, syscall.LOCK_EX)
+	f, err := lockGate(ctx, g.file, lockExclusive)
 	if err != nil {
 		return nil, fmt.Errorf("githttp: closing the push gate: %w", err)
 	}
 	return func() { _ = f.Close() }, nil
-}
-
-// lockGate opens file and takes how lock on it, polling without blocking
-// so that ctx can end the wait.
-func lockGate(ctx context.Context, file string, how int) (*os.File, error) {
-	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	wait := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			return f, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			_ = f.Close()
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			_ = f.Close()
-			return nil, ctx.Err()
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, 50*time.Millisecond)
-	}
 }
