@@ -152,13 +152,15 @@ func backupDBArgs(dsn string) []string {
 // and pushes branches through the API and Git, restores the archive into
 // a new data directory (and database), starts a server there, and checks
 // that every write acknowledged before the dump began is there, that each
-// push is wholly in or wholly out, and that the same token still works.
+// push is wholly in or wholly out, and that the same token still works:
+// on SQLite, on Postgres, and across them (a Postgres dump into SQLite, an
+// SQLite dump into Postgres).
 func TestSiteDumpRestoreUnderWrites(t *testing.T) {
 	bin := cliBuildDepot(t)
-	for _, backend := range []string{"sqlite", "postgres", "postgres-to-sqlite"} {
+	for _, backend := range []string{"sqlite", "postgres", "postgres-to-sqlite", "sqlite-to-postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			var opts []testserver.Option
-			if backend != "sqlite" {
+			if strings.HasPrefix(backend, "postgres") {
 				opts = append(opts, testserver.OnPostgres())
 			}
 			site := newBackupSite(t, opts...)
@@ -183,7 +185,7 @@ func TestSiteDumpRestoreUnderWrites(t *testing.T) {
 
 			dir := t.TempDir()
 			var dsn string
-			if backend == "postgres" {
+			if strings.HasSuffix(backend, "postgres") {
 				dsn = testserver.CreatePostgresDB(t)
 			}
 			r = backupDepot(t, bin, append([]string{"restore", archive, "--data-dir", dir}, backupDBArgs(dsn)...)...)
