@@ -7,7 +7,7 @@ APT_PKGS   := libgit2-dev pkg-config git openssh-client gnupg
 PG_DSN     ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-short generate check-generate bench fuzz vet fmt clean
+.PHONY: all deps build run test test-short generate check-generate bench bench-dump fuzz vet fmt clean
 
 all: build
 
@@ -56,6 +56,11 @@ bench: build
 	} || echo "bench: could not install wrk; measuring with loadgen only"
 	$(GO) build -o bin/loadgen ./cmd/loadgen
 	./bin/loadgen -suite -depot $(BIN) -go $(GO) -c 32 -d 10s -out docs/benchmarks.md $(BENCH_ARGS)
+
+# bench-dump times `depot dump` of 1,000 repositories and 100,000 issues
+# (target: under 60 s; DEPOT_BENCH_POSTGRES=1 for Postgres).
+bench-dump: deps
+	$(GO) test ./test -run '^$$' -bench '^BenchmarkSiteDump$$' -benchtime 1x -timeout 30m
 
 ## fuzz: run every fuzz target (func Fuzz… in a _test.go file) for FUZZTIME
 ## each, one at a time; FUZZFLAGS passes more flags (e.g. -parallel 1).

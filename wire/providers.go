@@ -286,7 +286,8 @@ func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 
 // provideGitRunner keeps the push hook scripts under <data>/hooks.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
-	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks")})
+	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks"),
+		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile)})
 }
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }

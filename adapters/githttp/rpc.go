@@ -142,6 +142,13 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	}
 	ctx, release := h.runner.Bound(ctx)
 	defer release()
+	held, err := h.runner.HoldPush(ctx, spec.inv)
+	if err != nil {
+		h.log.Error("git push gate", "err", err)
+		plain(w, http.StatusServiceUnavailable, "the site is busy, try again")
+		return
+	}
+	defer held()
 	cmd, err := h.runner.Command(ctx, spec.inv)
 	if err != nil {
 		h.log.Error("git command", "err", err)

@@ -101,6 +101,8 @@ type Runner struct {
 	// baseEnv is the process environment without Git's and Depot's own
 	// variables, so the server's environment cannot redirect git.
 	baseEnv []string
+	// gateFile is the push gate's file (push_gate.go); "" for none.
+	gateFile string
 	// stopped ends when Stop is called.
 	stopped context.Context
 	stopAll context.CancelFunc
@@ -119,6 +121,9 @@ type RunnerConfig struct {
 	// HookBinary is the depot executable the hooks run; the running
 	// executable when empty.
 	HookBinary string
+	// PushGate is the file a dump locks to hold pushes back while it takes
+	// its snapshot (push_gate.go); none when empty.
+	PushGate string
 }
 
 // NewRunner installs the hook scripts and makes the per-start secret.
@@ -150,7 +155,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{git: path, hooksDir: hooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
-		baseEnv: cleanEnv(os.Environ())}
+		baseEnv: cleanEnv(os.Environ()), gateFile: cfg.PushGate}
 	r.stopped, r.stopAll = context.WithCancel(context.Background())
 	if err := r.installHooks(); err != nil {
 		return nil, err

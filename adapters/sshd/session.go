@@ -169,6 +169,13 @@ func (s *Server) run(ctx context.Context, ch ssh.Channel, inv githttp.Invocation
 	if write {
 		ctx = context.WithoutCancel(ctx)
 	}
+	held, err := s.runner.HoldPush(ctx, inv)
+	if err != nil {
+		s.log.Error("git push gate", "err", err)
+		tell(ch, "the site is busy, try again")
+		return 1
+	}
+	defer held()
 	cmd, err := s.runner.Command(ctx, inv)
 	if err != nil {
 		s.log.Error("git command", "err", err)

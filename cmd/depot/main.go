@@ -3,6 +3,9 @@
 //	depot serve            start the server (migrates first)
 //	depot migrate          apply pending schema migrations
 //	depot admin user ...   manage accounts (create, list, change-password, totp)
+//	depot dump             write the running site into one archive
+//	depot restore ARCHIVE  make a new site from an archive
+//	depot doctor [--fix]   check (and repair) rows against files on disk
 //	depot version          print the version
 package main
 
@@ -32,6 +35,9 @@ commands:
   admin user change-password    set an account's password (--username --password)
   admin user totp enable USER   enrol two-factor sign-in and print the otpauth URI
   admin user totp disable USER  remove two-factor sign-in
+  dump                          write the running site into one archive (--file, --compress)
+  restore ARCHIVE               make a new site from an archive, into an empty data directory
+  doctor [--fix]                check rows against repositories, hooks and blobs on disk; repair with --fix
   hook pre-receive|post-receive run by git during a push served by Depot (internal)
   version                       print the version
 
@@ -62,6 +68,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "admin":
 		return cmdAdmin(ctx, args[1:], getenv, stdout, stderr)
+	case "dump":
+		return cmdDump(ctx, args[1:], getenv, stdout, stderr)
+	case "restore":
+		return cmdRestore(ctx, args[1:], getenv, stdout, stderr)
+	case "doctor":
+		return cmdDoctor(ctx, args[1:], getenv, stdout, stderr)
 	case "hook":
 		return cmdHook(ctx, args[1:], getenv, stdout)
 	case "version", "--version", "-v":

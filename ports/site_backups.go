@@ -1,0 +1,141 @@
+package ports
+
+import (
+	"context"
+	"io"
+	"io/fs"
+)
+
+// What `depot dump`, `depot restore` and `depot doctor` need (app/backup).
+
+// SiteArchiveWriter adds entries to a site archive being written.
+type SiteArchiveWriter interface {
+	// AddFile adds a regular file of exactly size bytes read from r.
+	AddFile(name string, mode fs.FileMode, size int64, r io.Reader) error
+}
+
+// SiteArchiveReader yields a site archive's entries in the order they
+// were written.
+type SiteArchiveReader interface {
+	// Next returns the next entry and its content, io.EOF after the last.
+	// A damaged archive gives an error wrapping errs.ErrBadRequest.
+	Next() (SiteArchiveEntry, io.Reader, error)
+}
+
+// SiteArchiveEntry is one file of a site archive.
+type SiteArchiveEntry struct {
+	Name string
+	Mode fs.FileMode
+	Size int64
+}
+
+// SiteFile is a file of the data directory: its name relative to the data
+// directory (slash-separated), its mode and size.
+type SiteFile struct {
+	Name string
+	Mode fs.FileMode
+	Size int64
+}
+
+// SiteDirectory is the data directory of the site being dumped, restored or
+// checked, seen as named files.
+type SiteDirectory interface {
+	// Empty reports whether the directory holds nothing (or does not exist).
+	Empty() (bool, error)
+	// Walk calls fn with every regular file under root (a name relative to
+	// the data directory), in lexical order; a root that does not exist has
+	// none. Files that vanish during the walk are left out.
+	Walk(ctx context.Context, root string, fn func(f SiteFile) error) error
+	// Open reads a file.
+	Open(name string) (io.ReadCloser, error)
+	// Write creates a file (and its parents) from r.
+	Write(name string, mode fs.FileMode, r io.Reader) error
+	// Remove deletes a file or an empty directory; a missing one is no error.
+	Remove(name string) error
+}
+
+// RepositoryFiles reads bare repositories' files for a dump, and checks
+// them for the doctor.
+type RepositoryFiles interface {
+	// Dirs lists the repository directories under the repositories root,
+	// relative to the data directory ("repos/<owner>/<name>.git"), sorted.
+	Dirs(ctx context.Context) ([]string, error)
+	// CaptureRefs reads dir's references (HEAD, packed-refs and the loose
+	// refs) into memory, as they are at this instant.
+	CaptureRefs(ctx context.Context, dir string) ([]CapturedFile, error)
+	// Objects walks dir's other files (config, objects, info) that a
+	// restored copy needs, leaving out the references and what an
+	// unfinished push left in a quarantine.
+	Objects(ctx context.Context, dir string, fn func(f SiteFile) error) error
+	// Fsck runs git fsck on dir and returns what it reports ("" when clean).
+	Fsck(ctx context.Context, dir string) (string, error)
+}
+
+// CapturedFile is a file held in memory.
+type CapturedFile struct {
+	SiteFile
+	Data []byte
+}
+
+// PushGate holds pushes back while a dump freezes the database and the
+// repositories' references, so that a push is wholly on one side of the
+// dump's instant: its references and its rows are both in, or both out.
+type PushGate interface {
+	// Close waits until no push is running (each holds the gate from before
+	// its references change until its post-receive hook has recorded it)
+	// and keeps new ones waiting until reopen is called.
+	Close(ctx context.Context) (reopen func(), err error)
+}
+
+// DatabaseSnapshots freezes the database for a dump.
+type DatabaseSnapshots interface {
+	// Snapshot freezes the database at this instant. The snapshot must be
+	// closed.
+	Snapshot(ctx context.Context) (DatabaseSnapshot, error)
+}
+
+// DatabaseSnapshot is the database as it was at one instant.
+type DatabaseSnapshot interface {
+	// Dialect is "sqlite" or "postgres".
+	Dialect() string
+	// MigrationLevel is the name of the last schema migration applied.
+	MigrationLevel() string
+	// WriteTo adds the snapshot to the archive under the prefix given, in
+	// the form it chooses (an SQLite file, or every table as JSON lines);
+	// progress is told each table or file done.
+	WriteTo(ctx context.Context, w SiteArchiveWriter, prefix string, progress func(what string)) error
+	Close() error
+}
+
+// DatabaseLoader loads a dumped database into the new site's database,
+// which must hold no data yet.
+type DatabaseLoader interface {
+	// MigrationLevel is the last migration this program knows.
+	MigrationLevel() string
+	// Load reads the database files the dump wrote under prefix, now
+	// extracted into the data directory, migrates the new database to the
+	// dump's level and fills it; progress is told each table done.
+	Load(ctx context.Context, dir SiteDirectory, prefix, dialect string, progress func(what string)) error
+}
+
+// SiteInventory lists what the rows say should be on disk, for the doctor.
+type SiteInventory interface {
+	// RepositoryDirs maps each repository row's directory ("repos/<owner>/
+	// <name>.git", lower case) to its id.
+	RepositoryDirs(ctx context.Context) (map[string]int64, error)
+	// AttachmentUUIDs lists the UUIDs every attachment and release asset
+	// row names.
+	AttachmentUUIDs(ctx context.Context) ([]string, error)
+	// MarkEmpty records that a repository's Git directory was recreated
+	// empty: the row no longer claims commits it lost.
+	MarkEmpty(ctx context.Context, repoID int64) error
+}
+
+// SiteHooks are the push hook scripts every repository runs.
+type SiteHooks interface {
+	// Check lists the hook scripts that are missing, not executable or not
+	// what this version installs.
+	Check() ([]string, error)
+	// Install writes them.
+	Install() error
+}
