@@ -166,7 +166,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()
@@ -176,7 +176,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -265,7 +265,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
-		Packages:  packagesService,
+		Packages:  containers,
 		Cron:      cronService,
 		Caches:    cacheDrops,
 	}
@@ -406,7 +406,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()
@@ -416,7 +416,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -505,7 +505,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles: storage,
 		Metrics:   registry,
 		Issues:    issuesService,
-		Packages:  packagesService,
+		Packages:  containers,
 		Cron:      cronService,
 		Caches:    cacheDrops,
 	}
