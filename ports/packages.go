@@ -32,6 +32,9 @@ type PackageStore interface {
 	List(ctx context.Context, f PackageFilter, opts ListOptions) ([]packages.Entry, int64, error)
 	// Versions pages a package's versions, newest first, with the total.
 	Versions(ctx context.Context, packageID int64, opts ListOptions) ([]*packages.Version, int64, error)
+	// OfType returns at most n of the owner's packages of one type whose
+	// ID is above afterID, by ID.
+	OfType(ctx context.Context, ownerID int64, typ packages.Type, afterID int64, n int) ([]packages.Package, error)
 	// AllVersions returns every version of a package, oldest first.
 	AllVersions(ctx context.Context, packageID int64) ([]*packages.Version, error)
 	// GetVersion finds a version of a package (any case).

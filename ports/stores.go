@@ -17,13 +17,14 @@ type Stores struct {
 	PublicKeys    PublicKeyStore
 	GPGKeys       GPGKeyStore
 
-	BranchProtections BranchProtectionStore
-	TagProtections    TagProtectionStore
-	Releases          ReleaseStore
-	ReleaseAssets     ReleaseAssetStore
-	UploadRefs        UploadRefStore
-	Packages          PackageStore
-	Containers        ContainerStore
+	BranchProtections   BranchProtectionStore
+	TagProtections      TagProtectionStore
+	Releases            ReleaseStore
+	ReleaseAssets       ReleaseAssetStore
+	UploadRefs          UploadRefStore
+	Packages            PackageStore
+	Containers          ContainerStore
+	PackageCleanupRules PackageCleanupRuleStore
 
 	CommitStatuses CommitStatusStore
 

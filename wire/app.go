@@ -195,12 +195,14 @@ func (a *App) sweepUploads(ctx context.Context) {
 	if done.Orphans+done.Partial > 0 {
 		a.Log.Info("swept orphaned uploads", "orphans", done.Orphans, "partial", done.Partial)
 	}
-	pkgs, err := a.Packages.SweepBlobs(ctx, time.Now())
+	now := time.Now()
+	pkgs, err := a.Packages.SweepStorage(ctx, now, now.Add(-a.Packages.UploadTTL()))
 	if err != nil {
-		a.Log.Warn("sweeping orphaned package blobs", "err", err, "orphans", pkgs.Orphans, "partial", pkgs.Partial)
+		a.Log.Warn("sweeping orphaned package blobs", "err", err, "orphans", pkgs.Orphans, "partial", pkgs.Partial,
+			"uploads", pkgs.Uploads)
 		return
 	}
-	if pkgs.Orphans+pkgs.Partial > 0 {
-		a.Log.Info("swept orphaned package blobs", "orphans", pkgs.Orphans, "partial", pkgs.Partial)
+	if pkgs.Orphans+pkgs.Partial+pkgs.Uploads > 0 {
+		a.Log.Info("swept orphaned package blobs", "orphans", pkgs.Orphans, "partial", pkgs.Partial, "uploads", pkgs.Uploads)
 	}
 }

@@ -91,8 +91,9 @@ type App struct {
 	Metrics *metrics.Registry
 	// Issues sweeps the attachment blobs a crash left without a row.
 	Issues *issues.Service
-	// Packages sweeps the package blobs a crash left without a row.
-	Packages *packages.Service
+	// Packages sweeps the package blobs a crash left without a row and the
+	// container uploads it cut off.
+	Packages *packages.Containers
 	// Cron schedules the periodic tasks when the server starts serving.
 	Cron *cron.Service
 	// Caches keeps the caches of the servers sharing a Postgres database in

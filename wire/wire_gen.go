@@ -167,7 +167,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()
@@ -177,7 +177,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -267,7 +267,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles:      storage,
 		Metrics:        registry,
 		Issues:         issuesService,
-		Packages:       packagesService,
+		Packages:       containers,
 		Cron:           cronService,
 		Caches:         cacheDrops,
 		ObservedCaches: observedCaches,
@@ -410,7 +410,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()
@@ -420,7 +420,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -510,7 +510,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		RepoFiles:      storage,
 		Metrics:        registry,
 		Issues:         issuesService,
-		Packages:       packagesService,
+		Packages:       containers,
 		Cron:           cronService,
 		Caches:         cacheDrops,
 		ObservedCaches: observedCaches,

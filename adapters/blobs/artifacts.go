@@ -99,28 +99,9 @@ func (a *Artifacts) Append(ctx context.Context, id int64, r io.Reader, limit int
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("blobs: create artifact folder: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "append"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return 0, fmt.Errorf("blobs: open artifact chunks: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("blobs: stat artifact chunks: %w", err)
-	}
-	room := limit - st.Size()
-	if room < 0 {
-		room = 0
-	}
-	n, err := io.Copy(f, io.LimitReader(ctxReader{ctx, r}, room+1))
-	if err == nil && n > room {
-		err = errs.TooLarge(fmt.Sprintf("artifact size exceeds limit %d", limit))
-	}
-	if err != nil {
-		_ = f.Truncate(st.Size()) // the chunk is not kept half
-		return 0, err
-	}
-	return n, f.Sync()
+	_, n, err := partialUpload{path: filepath.Join(dir, "append"), create: true, sync: true, what: "artifact"}.
+		append(ctx, r, limit)
+	return n, err
 }
 
 // SetBlockList records the order of the upload's blocks.

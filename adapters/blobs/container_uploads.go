@@ -82,29 +82,11 @@ func (u *ContainerUploads) Append(ctx context.Context, id string, r io.Reader, l
 	if err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	before, n, err := partialUpload{path: p, what: "package file"}.append(ctx, r, limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, errNoUpload
 	}
-	if err != nil {
-		return 0, fmt.Errorf("blobs: open container upload: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("blobs: stat container upload: %w", err)
-	}
-	before := st.Size()
-	room := max(limit-before, 0)
-	n, err := io.Copy(f, io.LimitReader(ctxReader{ctx, r}, room+1))
-	if err == nil && n > room {
-		err = errs.TooLarge(fmt.Sprintf("package file size exceeds limit %d", limit))
-	}
-	if err != nil {
-		_ = f.Truncate(before)
-		return before, err
-	}
-	return before + n, nil
+	return before + n, err
 }
 
 // Open reads the upload.

@@ -277,8 +277,8 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 	facts.AttachmentsEnabled = !s.settings.DisableAttachments
 	facts.GitHooksEnabled = s.settings.EnableGitHooks
 	facts.AllowGitHook = caller.User != nil && caller.User.AllowGitHook
-	if c.rules.packages && q.subject != nil {
-		mode, err := s.packages.Mode(q.r.Context(), caller, q.subject)
+	if owner := packageOwner(q); c.rules.packages && owner != nil {
+		mode, err := s.packages.Mode(q.r.Context(), caller, owner)
 		if err != nil {
 			return err
 		}
@@ -292,6 +292,19 @@ func (s *kernel) admit(q *request, c *compiledRoute) error {
 		facts.BlockedByOwner = blocked
 	}
 	return permission.CheckAll(c.rules.codes, facts)
+}
+
+// packageOwner is whose packages PkgRead and PkgWrite judge: the path's
+// account ({username}), else its organisation ({org}), else the signed-in
+// caller (the /user/packages rows).
+func packageOwner(q *request) *user.User {
+	switch {
+	case q.subject != nil:
+		return q.subject
+	case q.org != nil:
+		return &q.org.Org.User
+	}
+	return q.caller.User
 }
 
 // resolveRepo loads the repository the path names ({owner}/{repo}, or

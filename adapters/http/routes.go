@@ -155,6 +155,7 @@ func (s *Server) routes() []route {
 		s.adminRepoRoutes(),
 		s.adminUnadoptedRoutes(),
 		s.packageRoutes(),
+		s.packageCleanupRuleRoutes(),
 		s.pullTailRoutes(),
 	} {
 		table = append(table, group...)

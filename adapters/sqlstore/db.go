@@ -206,13 +206,14 @@ func (d *DB) storesOn(c conn) ports.Stores {
 		PublicKeys:    &PublicKeyStore{c: c},
 		GPGKeys:       &GPGKeyStore{c: c},
 
-		BranchProtections: &BranchProtectionStore{c: c},
-		TagProtections:    &TagProtectionStore{c: c},
-		Releases:          &ReleaseStore{c: c},
-		ReleaseAssets:     &ReleaseAssetStore{c: c},
-		UploadRefs:        &UploadRefStore{c: c},
-		Packages:          &PackageStore{c: c},
-		Containers:        &ContainerStore{c: c},
+		BranchProtections:   &BranchProtectionStore{c: c},
+		TagProtections:      &TagProtectionStore{c: c},
+		Releases:            &ReleaseStore{c: c},
+		ReleaseAssets:       &ReleaseAssetStore{c: c},
+		UploadRefs:          &UploadRefStore{c: c},
+		Packages:            &PackageStore{c: c},
+		Containers:          &ContainerStore{c: c},
+		PackageCleanupRules: &PackageCleanupRuleStore{c: c},
 
 		CommitStatuses: &CommitStatusStore{c: c},
 

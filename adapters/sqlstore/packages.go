@@ -200,6 +200,21 @@ func versionsToDomain(rows []versionRow) []*packages.Version {
 	return out
 }
 
+// OfType returns at most n of the owner's packages of one type above
+// afterID, by ID.
+func (s *PackageStore) OfType(ctx context.Context, ownerID int64, typ packages.Type, afterID int64, n int) ([]packages.Package, error) {
+	var rows []packageRow
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("owner_id = ? AND type = ? AND id > ?", ownerID, string(typ), afterID).
+		OrderExpr("id ASC").Limit(int64(n)).Scan(ctx); err != nil {
+		return nil, packageMapping.mapErr(err)
+	}
+	out := make([]packages.Package, 0, len(rows))
+	for i := range rows {
+		out = append(out, rows[i].toDomain())
+	}
+	return out, nil
+}
+
 // AllVersions returns a package's versions, oldest first.
 func (s *PackageStore) AllVersions(ctx context.Context, packageID int64) ([]*packages.Version, error) {
 	var rows []versionRow

@@ -8,6 +8,7 @@ import (
 	"github.com/depothq/depot/app/actions"
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/ports"
 )
@@ -19,7 +20,7 @@ const mirrorLimit = 50
 // NewService builds the service over Depot's periodic tasks with the
 // site's [cron.<task>] settings.
 func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
-	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service) (*Service, error) {
+	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service, pc *packages.Containers) (*Service, error) {
 	cfg := settings.Cron
 	if cfg == nil {
 		cfg = site.DefaultCron()
@@ -52,6 +53,22 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 			n, err := as.Artifacts().CleanupExpired(ctx, now)
 			if n > 0 {
 				log.Info("cron: deleted expired artifacts", "artifacts", n)
+			}
+			return err
+		},
+		site.CronCleanupPackages: func(ctx context.Context, now time.Time) error {
+			queued, err := pc.CleanupRules().QueueAll(ctx)
+			if queued > 0 {
+				log.Info("cron: queued the package cleanup rules", "rules", queued)
+			}
+			if err != nil {
+				return err
+			}
+			before := now.Add(-cfg[site.CronCleanupPackages].OlderThan)
+			done, err := pc.SweepStorage(ctx, before, before)
+			if done.Orphans+done.Partial+done.Uploads > 0 {
+				log.Info("cron: swept package storage", "orphans", done.Orphans, "partial", done.Partial,
+					"uploads", done.Uploads)
 			}
 			return err
 		},

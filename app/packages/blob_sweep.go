@@ -13,6 +13,9 @@ type BlobSweep struct {
 	Orphans int
 	// Partial are uploads cut off while being written.
 	Partial int
+	// Uploads are the container registry's unfinished blob uploads (under
+	// <data>/packages-uploads) left idle: cut off by a crash, or abandoned.
+	Uploads int
 }
 
 // sweepBatch is how many blob sums one lookup of their rows checks.
@@ -47,3 +50,19 @@ func (s *Service) SweepBlobs(ctx context.Context, t time.Time) (BlobSweep, error
 	})
 	return done, err
 }
+
+// SweepStorage is SweepBlobs(blobsBefore) and the removal of the
+// container registry's blob uploads last written before uploadsBefore,
+// which a client may still resume until then. It runs at start-up and in
+// the cleanup_packages task.
+func (s *Containers) SweepStorage(ctx context.Context, blobsBefore, uploadsBefore time.Time) (BlobSweep, error) {
+	done, err := s.SweepBlobs(ctx, blobsBefore)
+	if err != nil {
+		return done, err
+	}
+	done.Uploads, err = s.uploads.RemoveBefore(ctx, uploadsBefore)
+	return done, err
+}
+
+// UploadTTL is how long an idle container blob upload is kept.
+func (s *Containers) UploadTTL() time.Duration { return uploadTTL }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/app/auth"
+	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/packages"
 	"github.com/depothq/depot/domain/permission"
@@ -27,18 +28,21 @@ type Service struct {
 	tx       ports.Transactor
 	blobs    ports.PackageBlobs
 	clock    ports.Clock
+	runner   *jobs.Runner
 	maxBytes int64
 }
 
 // NewService builds the package use cases; settings.PackageMaxBytes bounds
-// one file.
+// one file. The cleanup rules' jobs run on runner.
 func NewService(stores ports.Stores, tx ports.Transactor, blobs ports.PackageBlobs, clock ports.Clock,
-	settings site.Settings) *Service {
+	settings site.Settings, runner *jobs.Runner) *Service {
 	limit := settings.PackageMaxBytes
 	if limit <= 0 {
 		limit = math.MaxInt64 - 1
 	}
-	return &Service{stores: stores, tx: tx, blobs: blobs, clock: clock, maxBytes: limit}
+	s := &Service{stores: stores, tx: tx, blobs: blobs, clock: clock, runner: runner, maxBytes: limit}
+	s.handleCleanup(runner)
+	return s
 }
 
 // Mode is the caller's access to the packages of owner: Gitea's package

@@ -20,6 +20,8 @@ type CronConfig struct {
 	DeleteOldActions CronCleanupConfig `toml:"delete_old_actions"`
 	// CleanupArtifacts is [cron.cleanup_artifacts].
 	CleanupArtifacts CronTaskConfig `toml:"cleanup_artifacts"`
+	// CleanupPackages is [cron.cleanup_packages].
+	CleanupPackages CronCleanupConfig `toml:"cleanup_packages"`
 }
 
 // CronTaskConfig is one [cron.<task>] table.
@@ -65,6 +67,9 @@ func (c *CronConfig) list() []cronTask {
 			olderWhat: "how old an activity record must be to be deleted"},
 		{name: site.CronCleanupArtifacts, what: "deletes the Actions artifacts past their expiry",
 			cfg: &c.CleanupArtifacts},
+		{name: site.CronCleanupPackages, what: "applies the owners' package cleanup rules and removes unreferenced package blobs and idle container uploads",
+			cfg: &c.CleanupPackages.CronTaskConfig, olderThan: &c.CleanupPackages.OlderThan,
+			olderWhat: "how long ago an unreferenced package blob or an unfinished container upload was last written before it is removed"},
 	}
 }
 

@@ -42,6 +42,7 @@ older_than = "2160h"
 			OlderThan: 36 * time.Hour}, // the environment beats the file
 		site.CronDeleteOldActions: {Enabled: true, Schedule: "@every 168h", OlderThan: 90 * 24 * time.Hour},
 		site.CronCleanupArtifacts: {Enabled: true, Schedule: "@midnight", RunAtStart: true},
+		site.CronCleanupPackages:  {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
 	})
 
 	_, err = load(t, []string{"--cron-update-mirrors-schedule", "every ten minutes",

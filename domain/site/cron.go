@@ -31,6 +31,10 @@ const (
 	// CronCleanupArtifacts deletes the Actions artifacts past their
 	// expiry, rows and bytes.
 	CronCleanupArtifacts = "cleanup_artifacts"
+	// CronCleanupPackages applies the owners' package cleanup rules (a job
+	// per enabled rule) and removes the package blobs nothing names and the
+	// container uploads left idle, last written more than OlderThan ago.
+	CronCleanupPackages = "cleanup_packages"
 )
 
 // DefaultCron is Gitea's default configuration of each task.
@@ -40,5 +44,6 @@ func DefaultCron() map[string]CronTask {
 		CronCleanupHookTaskTable: {Enabled: true, Schedule: "@midnight", OlderThan: 168 * time.Hour},
 		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
 		CronCleanupArtifacts:     {Enabled: true, Schedule: "@midnight", RunAtStart: true},
+		CronCleanupPackages:      {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
 	}
 }
