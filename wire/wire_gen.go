@@ -111,7 +111,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	unreadCache := notifications.NewUnreadCache()
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
@@ -148,7 +149,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	feeds := activity.NewFeeds(stores, clock)
-	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock, unreadCache)
 	kit, err := provideActionsKit(o, secretGenerator)
 	if err != nil {
 		cleanup4()
@@ -245,7 +246,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
-	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
 	app := &App{
 		DB:        db,
 		Users:     service,
@@ -351,7 +352,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	unreadCache := notifications.NewUnreadCache()
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
@@ -388,7 +390,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	feeds := activity.NewFeeds(stores, clock)
-	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock, unreadCache)
 	kit, err := provideActionsKit(o, secretGenerator)
 	if err != nil {
 		cleanup4()
@@ -485,7 +487,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
-	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
 	app := &App{
 		DB:        db,
 		Users:     service,

@@ -62,11 +62,14 @@ type Fanout struct {
 	tx     ports.Transactor
 	jobs   *jobs.Runner
 	clock  ports.Clock
+	unread *UnreadCache
 }
 
-// NewFanout wraps next and registers the fan-out's handler with runner.
-func NewFanout(next ports.Events, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner, clock ports.Clock) *Fanout {
-	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock}
+// NewFanout wraps next and registers the fan-out's handler with runner;
+// each fan-out drops its recipients' unread counts from unread.
+func NewFanout(next ports.Events, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner, clock ports.Clock,
+	unread *UnreadCache) *Fanout {
+	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock, unread: unread}
 	runner.Handle(FanoutKind, jobs.KindOptions{MaxAttempts: 5}, f.run)
 	return f
 }
@@ -189,6 +192,11 @@ func (f *Fanout) run(ctx context.Context, j *ports.Job) error {
 	if err != nil || len(threads) == 0 {
 		return err
 	}
+	users := make([]int64, len(threads))
+	for i, t := range threads {
+		users[i] = t.UserID
+	}
+	defer f.unread.drop(users...)
 	return f.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		for len(threads) > 0 {
 			n := min(len(threads), fanoutBatch)
