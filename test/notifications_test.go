@@ -352,3 +352,73 @@ func TestNotificationMutesAndAssignments(t *testing.T) {
 		is.True(threadAbout(t, w.writer, "quiet").Unread)
 	})
 }
+
+// TestNotificationMentionsAddedByEdits checks that editing an issue's body
+// or a comment tells the users it newly mentions who may read the issue,
+// and no one it mentioned before.
+func TestNotificationMentionsAddedByEdits(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, owner := newAccount(t, srv, "mowner", gitea.VisibleTypePublic)
+		_, reader := newAccount(t, srv, "mreader", gitea.VisibleTypePublic)
+		_, friend := newAccount(t, srv, "mfriend", gitea.VisibleTypePublic)
+		newAccount(t, srv, "moutsider", gitea.VisibleTypePublic)
+		createRepo(t, owner, gitea.CreateRepoOption{Name: "m", Private: true})
+		perm := gitea.AccessModeRead
+		for _, c := range []struct {
+			name   string
+			client *gitea.Client
+		}{{"mreader", reader}, {"mfriend", friend}} {
+			_, err := owner.AddCollaborator("mowner", "m", c.name, gitea.AddCollaboratorOption{Permission: &perm})
+			is.NoErr(err)
+			_, err = c.client.UnWatchRepo("mowner", "m")
+			is.NoErr(err)
+		}
+
+		// The issue mentions the reader, who reads the thread.
+		_, _, err := owner.CreateIssue("mowner", "m", gitea.CreateIssueOption{Title: "plan", Body: "hi @mreader"})
+		is.NoErr(err)
+		waitUnread(t, reader, 1)
+		_, _, err = reader.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, reader, 0)
+
+		// The body edited to mention two more: the friend hears of it; the
+		// outsider may not read the repository and gets no row; the reader,
+		// mentioned before, is not told again (the same fan-out decides
+		// all three).
+		body := "hi @mreader, @MFriend and @moutsider"
+		_, _, err = owner.EditIssue("mowner", "m", 1, gitea.EditIssueOption{Body: &body})
+		is.NoErr(err)
+		waitUnread(t, friend, 1)
+		is.True(threadAbout(t, friend, "plan").Unread)
+		n, _, err := reader.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+		is.Equal(threadRows(t, srv, "moutsider"), int64(0))
+		_, _, err = friend.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, friend, 0)
+
+		// A comment mentions the friend; edited, it mentions the reader
+		// too: the reader's thread points at the comment, the friend is
+		// not told twice.
+		c, _, err := owner.CreateIssueComment("mowner", "m", 1, gitea.CreateIssueCommentOption{Body: "cc @mfriend"})
+		is.NoErr(err)
+		waitUnread(t, friend, 1)
+		_, _, err = friend.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, friend, 0)
+		_, _, err = owner.EditIssueComment("mowner", "m", c.ID, gitea.EditIssueCommentOption{Body: "cc @mfriend @mreader @moutsider"})
+		is.NoErr(err)
+		waitUnread(t, reader, 1)
+		th := threadAbout(t, reader, "plan")
+		is.True(th.Unread)
+		is.True(strings.HasSuffix(th.Subject.LatestCommentURL, "/api/v1/repos/mowner/m/issues/comments/"+itoa64(c.ID)))
+		n, _, err = friend.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+		is.Equal(threadRows(t, srv, "moutsider"), int64(0))
+	})
+}

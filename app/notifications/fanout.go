@@ -2,7 +2,8 @@
 // the notification routes: a fan-out job, queued in the transaction of each
 // event that notifies (an issue or pull request opened, commented, closed,
 // reopened or merged, an assignment, a review request, a release
-// published), upserts one thread per recipient; the use cases list, count
+// published, an issue's body or a comment edited to mention new users),
+// upserts one thread per recipient; the use cases list, count
 // and mark them.
 package notifications
 
@@ -48,8 +49,11 @@ type fanoutJob struct {
 	ScanIssue bool `json:"scan_issue,omitempty"`
 	// Mentioned are users the change names directly (an assignee, a
 	// reviewer asked).
-	Mentioned []int64   `json:"mentioned,omitempty"`
-	At        time.Time `json:"at"`
+	Mentioned []int64 `json:"mentioned,omitempty"`
+	// NewlyMentioned are the names an edit of the comment or the issue's
+	// body mentions that it did not before: only they are told.
+	NewlyMentioned []string  `json:"newly_mentioned,omitempty"`
+	At             time.Time `json:"at"`
 }
 
 // Fanout is the event port in front of next: for each event that notifies
@@ -155,6 +159,15 @@ func issueFanout(e ports.IssueEvent) (fanoutJob, bool) {
 	case e.Kind == ports.IssueEventIssues && (e.Action == "closed" || e.Action == "reopened"):
 	case e.Kind == ports.IssueEventComment && e.Action == "created" && e.Comment != nil:
 		p.CommentID = e.Comment.ID
+	case e.Kind == ports.IssueEventComment && e.Action == "edited" && e.Comment != nil && e.FromBody != nil:
+		p.CommentID = e.Comment.ID
+		if p.NewlyMentioned = issue.AddedMentions(*e.FromBody, e.Comment.Body); len(p.NewlyMentioned) == 0 {
+			return fanoutJob{}, false
+		}
+	case e.Kind == ports.IssueEventIssues && e.Action == "edited" && e.FromBody != nil:
+		if p.NewlyMentioned = issue.AddedMentions(*e.FromBody, e.Issue.Body); len(p.NewlyMentioned) == 0 {
+			return fanoutJob{}, false
+		}
 	case e.Kind == ports.IssueEventAssign && e.Action == "assigned" && e.AssigneeID > 0:
 		p.Mentioned = []int64{e.AssigneeID}
 	case e.Kind == ports.IssueEventPullReviewRequest && e.Action == "review_requested" && e.ReviewerID > 0:
@@ -215,19 +228,24 @@ func (f *Fanout) threads(ctx context.Context, p fanoutJob) ([]notification.Threa
 	if err != nil {
 		return nil, err
 	}
-	watchers, _, err := f.stores.Watches.Watchers(ctx, repo.ID, ports.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	known := make(map[int64]*user.User, len(watchers))
+	known := map[int64]*user.User{}
 	aud := notification.Audience{ActorID: p.ActorID, Mentioned: p.Mentioned}
-	for _, u := range watchers {
-		known[u.ID] = u
-		aud.Watchers = append(aud.Watchers, u.ID)
-	}
 	unit := permission.UnitReleases
-	if p.Subject == notification.SubjectIssue || p.Subject == notification.SubjectPull {
+	switch {
+	case len(p.NewlyMentioned) > 0:
+		// An edit tells only whom it newly mentions.
+		if unit, err = f.mentionAudience(ctx, p, &aud, known); err != nil {
+			return nil, err
+		}
+	case p.Subject == notification.SubjectIssue || p.Subject == notification.SubjectPull:
+		if err := f.watchAudience(ctx, repo.ID, &aud, known); err != nil {
+			return nil, err
+		}
 		if unit, err = f.issueAudience(ctx, p, &aud, known); err != nil {
+			return nil, err
+		}
+	default:
+		if err := f.watchAudience(ctx, repo.ID, &aud, known); err != nil {
 			return nil, err
 		}
 	}
@@ -265,6 +283,52 @@ func (f *Fanout) threads(ctx context.Context, p fanoutJob) ([]notification.Threa
 	return out, nil
 }
 
+// watchAudience adds the repository's watchers to aud.
+func (f *Fanout) watchAudience(ctx context.Context, repoID int64, aud *notification.Audience, known map[int64]*user.User) error {
+	watchers, _, err := f.stores.Watches.Watchers(ctx, repoID, ports.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, u := range watchers {
+		known[u.ID] = u
+		aud.Watchers = append(aud.Watchers, u.ID)
+	}
+	return nil
+}
+
+// mentionAudience adds the users an edit newly mentions to aud, and
+// returns the unit they must read.
+func (f *Fanout) mentionAudience(ctx context.Context, p fanoutJob, aud *notification.Audience, known map[int64]*user.User) (permission.Unit, error) {
+	i, err := f.stores.Issues.GetByID(ctx, p.IssueID)
+	if err != nil {
+		return "", err
+	}
+	if err := f.addMentions(ctx, p.NewlyMentioned, aud, known); err != nil {
+		return "", err
+	}
+	if i.IsPull {
+		return permission.UnitPulls, nil
+	}
+	return permission.UnitIssues, nil
+}
+
+// addMentions adds the users of names (unknown names are skipped) to aud's
+// mentioned.
+func (f *Fanout) addMentions(ctx context.Context, names []string, aud *notification.Audience, known map[int64]*user.User) error {
+	if len(names) == 0 {
+		return nil
+	}
+	list, err := f.stores.Users.GetByNames(ctx, names)
+	if err != nil {
+		return err
+	}
+	for _, u := range list {
+		known[u.ID] = u
+		aud.Mentioned = append(aud.Mentioned, u.ID)
+	}
+	return nil
+}
+
 // issueAudience adds an issue's participants, muters and mentions to aud,
 // and returns the unit a recipient must read.
 func (f *Fanout) issueAudience(ctx context.Context, p fanoutJob, aud *notification.Audience, known map[int64]*user.User) (permission.Unit, error) {
@@ -293,15 +357,8 @@ func (f *Fanout) issueAudience(ctx context.Context, p fanoutJob, aud *notificati
 	case p.ScanIssue:
 		text = i.Body
 	}
-	if names := issue.FindReferences(text).Mentions; len(names) > 0 {
-		list, err := f.stores.Users.GetByNames(ctx, names)
-		if err != nil {
-			return "", err
-		}
-		for _, u := range list {
-			known[u.ID] = u
-			aud.Mentioned = append(aud.Mentioned, u.ID)
-		}
+	if err := f.addMentions(ctx, issue.FindReferences(text).Mentions, aud, known); err != nil {
+		return "", err
 	}
 	return unit, nil
 }
