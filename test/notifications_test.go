@@ -422,3 +422,49 @@ func TestNotificationMentionsAddedByEdits(t *testing.T) {
 		is.Equal(threadRows(t, srv, "moutsider"), int64(0))
 	})
 }
+
+// TestNotificationCommitMentions checks Gitea's commit threads: a pushed
+// commit whose message mentions a user who may read the code gives that
+// user a thread about the commit; a mentioned user who may not read the
+// repository gets none.
+func TestNotificationCommitMentions(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, owner := newAccount(t, srv, "cowner", gitea.VisibleTypePublic)
+		_, reader := newAccount(t, srv, "creader", gitea.VisibleTypePublic)
+		newAccount(t, srv, "coutsider", gitea.VisibleTypePublic)
+		createRepo(t, owner, gitea.CreateRepoOption{Name: "code", Private: true, AutoInit: true})
+		perm := gitea.AccessModeRead
+		_, err := owner.AddCollaborator("cowner", "code", "creader", gitea.AddCollaboratorOption{Permission: &perm})
+		is.NoErr(err)
+
+		work := httpGitClone(t, httpGitURL(srv, "cowner", "code", "cowner", userPassword))
+		plain := httpGitCommit(t, work, "a.txt", "a\n", "no one named")
+		named := httpGitCommit(t, work, "b.txt", "b\n", "fix the build\n\ncc @creader @coutsider @nobody")
+		httpGitOK(t, work, "push", "-q", "origin", "HEAD:main")
+
+		waitUnread(t, reader, 1)
+		list := threadsOf(t, reader, gitea.ListNotificationOptions{SubjectTypes: []gitea.NotifySubjectType{gitea.NotifySubjectCommit}})
+		is.Equal(len(list), 1)
+		th := list[0]
+		is.Equal(th.Subject.Type, gitea.NotifySubjectCommit)
+		is.Equal(th.Subject.Title, named)
+		is.True(th.Subject.Title != plain)
+		is.True(strings.HasSuffix(th.Subject.HTMLURL, "/cowner/code/commit/"+named))
+		is.Equal(th.Subject.URL, th.Subject.HTMLURL)
+		is.Equal(th.Repository.FullName, "cowner/code")
+		is.True(th.Unread)
+		is.Equal(threadRows(t, srv, "coutsider"), int64(0))
+		is.Equal(threadRows(t, srv, "cowner"), int64(0))
+
+		// A new branch with the commit again tells the reader again, on
+		// the same thread.
+		_, _, err = reader.ReadNotification(th.ID)
+		is.NoErr(err)
+		waitUnread(t, reader, 0)
+		httpGitOK(t, work, "push", "-q", "origin", "HEAD:refs/heads/copy")
+		waitUnread(t, reader, 1)
+		is.Equal(threadRows(t, srv, "creader"), int64(1))
+	})
+}

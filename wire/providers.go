@@ -141,8 +141,8 @@ func provideEventRecorder(f *notifications.Fanout, c ports.Clock) *activity.Reco
 // provideFanout queues the notification fan-outs in front of the webhook
 // dispatcher.
 func provideFanout(d *hooks.Dispatcher, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
-	c ports.Clock, unread *notifications.UnreadCache) *notifications.Fanout {
-	return notifications.NewFanout(d, stores, tx, runner, c, unread)
+	c ports.Clock, unread *notifications.UnreadCache, git ports.GitContent) *notifications.Fanout {
+	return notifications.NewFanout(d, stores, tx, runner, c, unread, git)
 }
 
 func provideClock() ports.Clock { return security.SystemClock{} }

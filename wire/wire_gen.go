@@ -112,7 +112,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	unreadCache := notifications.NewUnreadCache()
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache)
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache, storage)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
@@ -353,7 +353,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
 	unreadCache := notifications.NewUnreadCache()
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache)
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache, storage)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)

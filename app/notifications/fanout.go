@@ -52,8 +52,11 @@ type fanoutJob struct {
 	Mentioned []int64 `json:"mentioned,omitempty"`
 	// NewlyMentioned are the names an edit of the comment or the issue's
 	// body mentions that it did not before: only they are told.
-	NewlyMentioned []string  `json:"newly_mentioned,omitempty"`
-	At             time.Time `json:"at"`
+	NewlyMentioned []string `json:"newly_mentioned,omitempty"`
+	// Pushed is the branch update whose commits' messages mention users
+	// (subject Commit).
+	Pushed *repository.RefChange `json:"pushed,omitempty"`
+	At     time.Time             `json:"at"`
 }
 
 // Fanout is the event port in front of next: for each event that notifies
@@ -67,13 +70,14 @@ type Fanout struct {
 	jobs   *jobs.Runner
 	clock  ports.Clock
 	unread *UnreadCache
+	git    ports.GitHistory
 }
 
 // NewFanout wraps next and registers the fan-out's handler with runner;
 // each fan-out drops its recipients' unread counts from unread.
 func NewFanout(next ports.Events, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner, clock ports.Clock,
-	unread *UnreadCache) *Fanout {
-	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock, unread: unread}
+	unread *UnreadCache, git ports.GitHistory) *Fanout {
+	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock, unread: unread, git: git}
 	runner.Handle(FanoutKind, jobs.KindOptions{MaxAttempts: 5}, f.run)
 	return f
 }
@@ -102,8 +106,18 @@ func (f *Fanout) enqueue(ctx context.Context, tx ports.Stores, p fanoutJob) erro
 	return err
 }
 
-// Pushed hands the event on: pushes notify nobody.
+// Pushed queues, for each branch the push created or moved, the fan-out of
+// the mentions in its newest commits' messages (Gitea's commit threads).
 func (f *Fanout) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEvent) error {
+	for _, c := range e.Changes {
+		if !c.IsBranch() || c.IsDelete() {
+			continue
+		}
+		if err := f.enqueue(ctx, tx, fanoutJob{RepoID: e.RepoID, Subject: notification.SubjectCommit,
+			ActorID: e.PusherID, Pushed: &c, At: e.When}); err != nil {
+			return err
+		}
+	}
 	return f.next.Pushed(ctx, tx, e)
 }
 
@@ -232,6 +246,8 @@ func (f *Fanout) threads(ctx context.Context, p fanoutJob) ([]notification.Threa
 	aud := notification.Audience{ActorID: p.ActorID, Mentioned: p.Mentioned}
 	unit := permission.UnitReleases
 	switch {
+	case p.Subject == notification.SubjectCommit:
+		return f.commitThreads(ctx, p, repo)
 	case len(p.NewlyMentioned) > 0:
 		// An edit tells only whom it newly mentions.
 		if unit, err = f.mentionAudience(ctx, p, &aud, known); err != nil {
