@@ -86,8 +86,8 @@ func TestAdminCron(t *testing.T) {
 			is := is.New(t)
 			list, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "4")
-			is.Equal(len(list), 4)
+			is.Equal(resp.Header.Get("X-Total-Count"), "5")
+			is.Equal(len(list), 5)
 			is.Equal(list[0].Name, "cleanup_artifacts") // by name
 			is.Equal(list[0].Schedule, "@midnight")
 			list = list[1:]
@@ -95,6 +95,9 @@ func TestAdminCron(t *testing.T) {
 			is.Equal(list[0].Schedule, "@midnight")
 			is.Equal(list[1].Name, "delete_old_actions")
 			is.Equal(list[1].Schedule, "@every 168h")
+			is.Equal(list[2].Name, "repo_health_check")
+			is.Equal(list[2].Schedule, "@midnight")
+			list = append(list[:2], list[3:]...)
 			is.Equal(list[2].Name, "update_mirrors")
 			is.Equal(list[2].Schedule, "@every 10m")
 			for _, task := range list {
@@ -108,9 +111,10 @@ func TestAdminCron(t *testing.T) {
 
 			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 3}})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "4")
-			is.Equal(len(page), 1)
-			is.Equal(page[0].Name, "update_mirrors")
+			is.Equal(resp.Header.Get("X-Total-Count"), "5")
+			is.Equal(len(page), 2)
+			is.Equal(page[0].Name, "repo_health_check")
+			is.Equal(page[1].Name, "update_mirrors")
 		})
 
 		t.Run("cleanup_hook_task_table deletes old deliveries", func(t *testing.T) {

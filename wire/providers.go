@@ -346,7 +346,7 @@ var appSet = gwire.NewSet(
 	packages.NewService, providePackageBlobs, packages.NewContainers, provideContainerUploads,
 	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks,
-	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
+	health.NewService, provideMetrics, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)), gwire.Bind(new(ports.GitFsck), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
 	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, notifications.NewUnreadCache, gwire.Bind(new(ports.Events), new(*activity.Recorder)),

@@ -177,7 +177,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, storage)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -418,7 +418,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, storage)
 	if err != nil {
 		cleanup4()
 		cleanup3()

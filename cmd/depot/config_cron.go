@@ -20,6 +20,16 @@ type CronConfig struct {
 	DeleteOldActions CronCleanupConfig `toml:"delete_old_actions"`
 	// CleanupArtifacts is [cron.cleanup_artifacts].
 	CleanupArtifacts CronTaskConfig `toml:"cleanup_artifacts"`
+	// RepoHealthCheck is [cron.repo_health_check].
+	RepoHealthCheck CronHealthCheckConfig `toml:"repo_health_check"`
+}
+
+// CronHealthCheckConfig is the table of repo_health_check: Timeout bounds
+// `git fsck` on one repository.
+type CronHealthCheckConfig struct {
+	CronTaskConfig
+	// Timeout is a Go duration ("60s").
+	Timeout string `toml:"timeout"`
 }
 
 // CronTaskConfig is one [cron.<task>] table.
@@ -50,6 +60,9 @@ type cronTask struct {
 	olderThan *string
 	// olderWhat says what older_than bounds, for its help.
 	olderWhat string
+	// timeout is the per-repository timeout key's value; nil for tasks
+	// without one.
+	timeout *string
 }
 
 // list gives the tasks' tables in c, pointing into it.
@@ -65,6 +78,8 @@ func (c *CronConfig) list() []cronTask {
 			olderWhat: "how old an activity record must be to be deleted"},
 		{name: site.CronCleanupArtifacts, what: "deletes the Actions artifacts past their expiry",
 			cfg: &c.CleanupArtifacts},
+		{name: site.CronRepoHealthCheck, what: "runs git fsck on every repository and reports those that fail",
+			cfg: &c.RepoHealthCheck.CronTaskConfig, timeout: &c.RepoHealthCheck.Timeout},
 	}
 }
 
@@ -76,6 +91,9 @@ func cronConfig(tasks map[string]site.CronTask) CronConfig {
 		*t.cfg = CronTaskConfig{Enabled: v.Enabled, Schedule: v.Schedule, RunAtStart: v.RunAtStart}
 		if t.olderThan != nil {
 			*t.olderThan = hours(v.OlderThan)
+		}
+		if t.timeout != nil {
+			*t.timeout = v.Timeout.String()
 		}
 	}
 	return c
@@ -90,6 +108,9 @@ func (c CronConfig) tasks() map[string]site.CronTask {
 		if t.olderThan != nil {
 			v.OlderThan, _ = time.ParseDuration(*t.olderThan)
 		}
+		if t.timeout != nil {
+			v.Timeout, _ = time.ParseDuration(*t.timeout)
+		}
 		out[t.name] = v
 	}
 	return out
@@ -101,6 +122,14 @@ func (c CronConfig) validate(bad func(key, format string, args ...any)) {
 	for _, t := range c.list() {
 		if _, err := jobs.ParseCronSchedule(t.cfg.Schedule); err != nil {
 			bad("cron."+t.name+".schedule", "%q is not a cron schedule (five fields, an optional leading seconds field, or a descriptor such as @every 10m or @midnight)", t.cfg.Schedule)
+		}
+		if t.timeout != nil {
+			key := "cron." + t.name + ".timeout"
+			if d, err := time.ParseDuration(*t.timeout); err != nil {
+				bad(key, "%q is not a duration such as 60s", *t.timeout)
+			} else if d <= 0 {
+				bad(key, "must be positive, got %s", d)
+			}
 		}
 		if t.olderThan == nil {
 			continue
@@ -132,6 +161,11 @@ func cronSettings() []setting {
 			out = append(out, setting{key: "cron." + name + ".older_than", flag: flag + "-older-than",
 				usage: name + ": " + t.olderWhat + " (a Go duration)",
 				field: func(c *Config) any { return task(c).olderThan }})
+		}
+		if t.timeout != nil {
+			out = append(out, setting{key: "cron." + name + ".timeout", flag: flag + "-timeout",
+				usage: name + ": how long git fsck may take on one repository before it counts as failed (a Go duration)",
+				field: func(c *Config) any { return task(c).timeout }})
 		}
 	}
 	return out

@@ -15,6 +15,9 @@ type CronTask struct {
 	// OlderThan is how old what a cleanup task removes must be; the other
 	// tasks ignore it.
 	OlderThan time.Duration
+	// Timeout bounds the work on one repository of a task that walks them
+	// (repo_health_check's `git fsck`); the other tasks ignore it.
+	Timeout time.Duration
 }
 
 // The periodic tasks Depot runs, by Gitea's names.
@@ -31,6 +34,9 @@ const (
 	// CronCleanupArtifacts deletes the Actions artifacts past their
 	// expiry, rows and bytes.
 	CronCleanupArtifacts = "cleanup_artifacts"
+	// CronRepoHealthCheck runs `git fsck` on every repository and reports
+	// those that fail.
+	CronRepoHealthCheck = "repo_health_check"
 )
 
 // DefaultCron is Gitea's default configuration of each task.
@@ -40,5 +46,6 @@ func DefaultCron() map[string]CronTask {
 		CronCleanupHookTaskTable: {Enabled: true, Schedule: "@midnight", OlderThan: 168 * time.Hour},
 		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
 		CronCleanupArtifacts:     {Enabled: true, Schedule: "@midnight", RunAtStart: true},
+		CronRepoHealthCheck:      {Enabled: true, Schedule: "@midnight", Timeout: 60 * time.Second},
 	}
 }
