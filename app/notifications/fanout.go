@@ -2,8 +2,9 @@
 // the notification routes: a fan-out job, queued in the transaction of each
 // event that notifies (an issue or pull request opened, commented, closed,
 // reopened or merged, an assignment, a review request, a release
-// published, an issue's body or a comment edited to mention new users),
-// upserts one thread per recipient; the use cases list, count
+// published, an issue's body or a comment edited to mention new users, a
+// branch pushed whose newest commits' messages mention users), upserts one
+// thread per recipient; the use cases list, count
 // and mark them.
 package notifications
 
