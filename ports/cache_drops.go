@@ -20,6 +20,9 @@ const (
 	CacheBranchRules = "branch_rules"
 	// CacheTagRules is a repository's compiled tag protection rules.
 	CacheTagRules = "tag_rules"
+	// CacheUnreadThreads is a user's unread notification threads per
+	// repository; the id is the user's.
+	CacheUnreadThreads = "unread_threads"
 )
 
 // CacheDrop says that the entries of Cache for ID are stale: a change to

@@ -16,6 +16,9 @@ type CronTaskRun struct {
 	Prev time.Time
 	// Next is when the schedule runs the task next; zero when disabled.
 	Next time.Time
+	// Message is what the last run reported (its failure), empty when it
+	// went well.
+	Message string
 }
 
 // CronTaskStore keeps the run record of the periodic tasks.
@@ -23,8 +26,9 @@ type CronTaskStore interface {
 	// All returns the record of every task that has one, by name.
 	All(ctx context.Context) ([]*CronTaskRun, error)
 	// RecordRun counts one run of name started at prev, with next as its
-	// next due time, creating the record on the first run.
-	RecordRun(ctx context.Context, name string, prev, next time.Time) error
+	// next due time and message as what it reported, creating the record
+	// on the first run.
+	RecordRun(ctx context.Context, name string, prev, next time.Time, message string) error
 	// SetNext stores when name runs next without counting a run.
 	SetNext(ctx context.Context, name string, next time.Time) error
 }

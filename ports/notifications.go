@@ -25,6 +25,12 @@ type NotificationQuery struct {
 	ListOptions
 }
 
+// RepoUnread is how many unread threads a user has in one repository.
+type RepoUnread struct {
+	RepoID int64
+	N      int64
+}
+
 // NotificationStore persists notification threads: one per user and
 // subject (notification.SubjectKey); threads go with their user and their
 // repository.
@@ -38,6 +44,13 @@ type NotificationStore interface {
 	// CountUnread counts q's unread threads (its UserID, RepoID and Viewer
 	// apply) on the (user, status) index.
 	CountUnread(ctx context.Context, q NotificationQuery) (int64, error)
+	// UnreadPerRepo counts userID's unread threads per repository from the
+	// (user, status, repository) index alone: what CountUnread sums before
+	// its viewer's check, for a cache of it.
+	UnreadPerRepo(ctx context.Context, userID int64) ([]RepoUnread, error)
+	// CountVisible sums the counts of perRepo whose repository viewer may
+	// see: CountUnread's second step.
+	CountVisible(ctx context.Context, viewer RepoViewer, perRepo []RepoUnread) (int64, error)
 	// Get returns one thread; errs.ErrNotFound when none.
 	Get(ctx context.Context, id int64) (*notification.Thread, error)
 	// SetStatus changes one thread's status; errs.ErrNotFound when none.

@@ -89,12 +89,15 @@ func TestAdminCron(t *testing.T) {
 			is := is.New(t)
 			list, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "5")
-			is.Equal(len(list), 5)
+			is.Equal(resp.Header.Get("X-Total-Count"), "6")
+			is.Equal(len(list), 6)
 			is.Equal(list[0].Name, "cleanup_artifacts") // by name
 			is.Equal(list[0].Schedule, "@midnight")
 			is.Equal(list[2].Name, "cleanup_packages")
 			is.Equal(list[2].Schedule, "@midnight")
+			is.Equal(list[4].Name, "repo_health_check")
+			is.Equal(list[4].Schedule, "@midnight")
+			list = slices.Delete(list, 4, 5)
 			list = slices.Delete(list, 2, 3)[1:]
 			is.Equal(list[0].Name, "cleanup_hook_task_table")
 			is.Equal(list[0].Schedule, "@midnight")
@@ -113,11 +116,11 @@ func TestAdminCron(t *testing.T) {
 
 			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 3}})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "5")
-			is.Equal(len(page), 2)
+			is.Equal(resp.Header.Get("X-Total-Count"), "6")
+			is.Equal(len(page), 3)
 			is.Equal(page[0].Name, "delete_old_actions")
-			page = page[1:]
-			is.Equal(page[0].Name, "update_mirrors")
+			is.Equal(page[1].Name, "repo_health_check")
+			is.Equal(page[2].Name, "update_mirrors")
 		})
 
 		t.Run("cleanup_hook_task_table deletes old deliveries", func(t *testing.T) {

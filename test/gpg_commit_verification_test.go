@@ -118,6 +118,23 @@ func testGPGKeysVerifyCommits(t *testing.T, opts ...testserver.Option) {
 	is.True(list[2].RepoCommit.Verification.Verified)
 	is.True(list[3].RepoCommit.Verification.Verified)
 
+	// An annotated tag answers, as Gitea's ToAnnotatedTag does, the
+	// verification of the commit it names.
+	commitsGitIn(t, bare, time.Now(), "tag", "-a", "-m", "listed", "v-listed", byListed)
+	commitsGitIn(t, bare, time.Now(), "tag", "-a", "-m", "stranger", "v-stranger", byStranger)
+	for _, tc := range []struct {
+		tag, reason string
+		verified    bool
+	}{{"v-listed", "alice / " + k1.KeyID, true}, {"v-stranger", "gpg.error.no_gpg_keys_found", false}} {
+		sha := strings.TrimSpace(commitsGitIn(t, bare, time.Now(), "rev-parse", "refs/tags/"+tc.tag))
+		tag, _, err := alice.GetAnnotatedTag("alice", "signed", sha)
+		is.NoErr(err)
+		is.Equal(tag.Tag, tc.tag)
+		is.True(tag.Verification != nil)
+		is.Equal(tag.Verification.Verified, tc.verified)
+		is.Equal(tag.Verification.Reason, tc.reason)
+	}
+
 	// Once the key is gone, its commits are no longer verified.
 	resp, err = alice.DeleteGPGKey(k1.ID)
 	assertSDKStatus(t, resp, err, http.StatusNoContent)

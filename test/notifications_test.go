@@ -352,3 +352,119 @@ func TestNotificationMutesAndAssignments(t *testing.T) {
 		is.True(threadAbout(t, w.writer, "quiet").Unread)
 	})
 }
+
+// TestNotificationMentionsAddedByEdits checks that editing an issue's body
+// or a comment tells the users it newly mentions who may read the issue,
+// and no one it mentioned before.
+func TestNotificationMentionsAddedByEdits(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, owner := newAccount(t, srv, "mowner", gitea.VisibleTypePublic)
+		_, reader := newAccount(t, srv, "mreader", gitea.VisibleTypePublic)
+		_, friend := newAccount(t, srv, "mfriend", gitea.VisibleTypePublic)
+		newAccount(t, srv, "moutsider", gitea.VisibleTypePublic)
+		createRepo(t, owner, gitea.CreateRepoOption{Name: "m", Private: true})
+		perm := gitea.AccessModeRead
+		for _, c := range []struct {
+			name   string
+			client *gitea.Client
+		}{{"mreader", reader}, {"mfriend", friend}} {
+			_, err := owner.AddCollaborator("mowner", "m", c.name, gitea.AddCollaboratorOption{Permission: &perm})
+			is.NoErr(err)
+			_, err = c.client.UnWatchRepo("mowner", "m")
+			is.NoErr(err)
+		}
+
+		// The issue mentions the reader, who reads the thread.
+		_, _, err := owner.CreateIssue("mowner", "m", gitea.CreateIssueOption{Title: "plan", Body: "hi @mreader"})
+		is.NoErr(err)
+		waitUnread(t, reader, 1)
+		_, _, err = reader.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, reader, 0)
+
+		// The body edited to mention two more: the friend hears of it; the
+		// outsider may not read the repository and gets no row; the reader,
+		// mentioned before, is not told again (the same fan-out decides
+		// all three).
+		body := "hi @mreader, @MFriend and @moutsider"
+		_, _, err = owner.EditIssue("mowner", "m", 1, gitea.EditIssueOption{Body: &body})
+		is.NoErr(err)
+		waitUnread(t, friend, 1)
+		is.True(threadAbout(t, friend, "plan").Unread)
+		n, _, err := reader.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+		is.Equal(threadRows(t, srv, "moutsider"), int64(0))
+		_, _, err = friend.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, friend, 0)
+
+		// A comment mentions the friend; edited, it mentions the reader
+		// too: the reader's thread points at the comment, the friend is
+		// not told twice.
+		c, _, err := owner.CreateIssueComment("mowner", "m", 1, gitea.CreateIssueCommentOption{Body: "cc @mfriend"})
+		is.NoErr(err)
+		waitUnread(t, friend, 1)
+		_, _, err = friend.ReadNotifications(gitea.MarkNotificationOptions{})
+		is.NoErr(err)
+		waitUnread(t, friend, 0)
+		_, _, err = owner.EditIssueComment("mowner", "m", c.ID, gitea.EditIssueCommentOption{Body: "cc @mfriend @mreader @moutsider"})
+		is.NoErr(err)
+		waitUnread(t, reader, 1)
+		th := threadAbout(t, reader, "plan")
+		is.True(th.Unread)
+		is.True(strings.HasSuffix(th.Subject.LatestCommentURL, "/api/v1/repos/mowner/m/issues/comments/"+itoa64(c.ID)))
+		n, _, err = friend.CheckNotifications()
+		is.NoErr(err)
+		is.Equal(n, int64(0))
+		is.Equal(threadRows(t, srv, "moutsider"), int64(0))
+	})
+}
+
+// TestNotificationCommitMentions checks Gitea's commit threads: a pushed
+// commit whose message mentions a user who may read the code gives that
+// user a thread about the commit; a mentioned user who may not read the
+// repository gets none.
+func TestNotificationCommitMentions(t *testing.T) {
+	backends(t, func(t *testing.T, opts ...testserver.Option) {
+		is := is.New(t)
+		srv := testserver.Start(t, opts...)
+		_, owner := newAccount(t, srv, "cowner", gitea.VisibleTypePublic)
+		_, reader := newAccount(t, srv, "creader", gitea.VisibleTypePublic)
+		newAccount(t, srv, "coutsider", gitea.VisibleTypePublic)
+		createRepo(t, owner, gitea.CreateRepoOption{Name: "code", Private: true, AutoInit: true})
+		perm := gitea.AccessModeRead
+		_, err := owner.AddCollaborator("cowner", "code", "creader", gitea.AddCollaboratorOption{Permission: &perm})
+		is.NoErr(err)
+
+		work := httpGitClone(t, httpGitURL(srv, "cowner", "code", "cowner", userPassword))
+		plain := httpGitCommit(t, work, "a.txt", "a\n", "no one named")
+		named := httpGitCommit(t, work, "b.txt", "b\n", "fix the build\n\ncc @creader @coutsider @nobody")
+		httpGitOK(t, work, "push", "-q", "origin", "HEAD:main")
+
+		waitUnread(t, reader, 1)
+		list := threadsOf(t, reader, gitea.ListNotificationOptions{SubjectTypes: []gitea.NotifySubjectType{gitea.NotifySubjectCommit}})
+		is.Equal(len(list), 1)
+		th := list[0]
+		is.Equal(th.Subject.Type, gitea.NotifySubjectCommit)
+		is.Equal(th.Subject.Title, named)
+		is.True(th.Subject.Title != plain)
+		is.True(strings.HasSuffix(th.Subject.HTMLURL, "/cowner/code/commit/"+named))
+		is.Equal(th.Subject.URL, th.Subject.HTMLURL)
+		is.Equal(th.Repository.FullName, "cowner/code")
+		is.True(th.Unread)
+		is.Equal(threadRows(t, srv, "coutsider"), int64(0))
+		is.Equal(threadRows(t, srv, "cowner"), int64(0))
+
+		// A new branch with the commit again tells the reader again, on
+		// the same thread.
+		_, _, err = reader.ReadNotification(th.ID)
+		is.NoErr(err)
+		waitUnread(t, reader, 0)
+		httpGitOK(t, work, "push", "-q", "origin", "HEAD:refs/heads/copy")
+		waitUnread(t, reader, 1)
+		is.Equal(threadRows(t, srv, "creader"), int64(1))
+	})
+}

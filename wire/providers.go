@@ -173,8 +173,8 @@ func provideEventRecorder(f *notifications.Fanout, c ports.Clock) *activity.Reco
 // provideFanout queues the notification fan-outs in front of the webhook
 // dispatcher.
 func provideFanout(d *hooks.Dispatcher, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
-	c ports.Clock) *notifications.Fanout {
-	return notifications.NewFanout(d, stores, tx, runner, c)
+	c ports.Clock, unread *notifications.UnreadCache, git ports.GitContent) *notifications.Fanout {
+	return notifications.NewFanout(d, stores, tx, runner, c, unread, git)
 }
 
 func provideClock() ports.Clock { return security.SystemClock{} }
@@ -212,11 +212,11 @@ func provideOAuth2Signer(o Options) ports.OAuth2Signer {
 }
 
 // provideCacheDrops connects the caches of rows another server may change
-// (tokens, OAuth2 grants, branch and tag protection rules) to the
-// database's cache drop bus.
+// (tokens, OAuth2 grants, branch and tag protection rules, users' unread
+// notification counts) to the database's cache drop bus.
 func provideCacheDrops(db *sqlstore.DB, tokens *auth.TokenCache, o2 *oauth2.Service, rs *repos.Service,
-	log *slog.Logger) *cluster.CacheDrops {
-	caches := append([]ports.SharedCache{tokens, o2.BearerCache()}, rs.ProtectionCaches()...)
+	unread *notifications.UnreadCache, log *slog.Logger) *cluster.CacheDrops {
+	caches := append([]ports.SharedCache{tokens, o2.BearerCache(), unread}, rs.ProtectionCaches()...)
 	return cluster.NewCacheDrops(db.CacheDropBus(), log, caches...)
 }
 
@@ -382,10 +382,10 @@ var appSet = gwire.NewSet(
 	packages.NewService, providePackageBlobs, packages.NewContainers, provideContainerUploads,
 	federation.NewService, provideSiteStatistics, provideSignatureChecker, provideSSHSignatures, provideActorKeyPairs, provideRemoteActorKeys,
 	provideOAuth2Signer, oauth2.NewService, provideCacheDrops, provideSiteLocks, provideChangeStamps,
-	health.NewService, provideMetrics, provideObservedCaches, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)),
+	health.NewService, provideMetrics, provideObservedCaches, gwire.Bind(new(ports.RequestMetrics), new(*metrics.Registry)), gwire.Bind(new(ports.GitSessionMetrics), new(*metrics.Registry)), provideDatabaseProbe, gwire.Bind(new(ports.VolumeProbe), new(*libgit2.Storage)), gwire.Bind(new(ports.GitFsck), new(*libgit2.Storage)),
 	provideCommitSigner, markuprender.New, gwire.Bind(new(ports.MarkupRenderer), new(*markuprender.Renderer)), markup.NewService,
 	gwire.Struct(new(httpadapter.Services), "*"),
-	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
+	activity.NewFeeds, provideEventRecorder, provideFanout, notifications.NewService, notifications.NewUnreadCache, gwire.Bind(new(ports.Events), new(*activity.Recorder)),
 	httpadapter.NewHookPayloads, gwire.Bind(new(ports.HookPayloads), new(*httpadapter.HookPayloads)),
 	provideHookSender, provideMeteredHookSender,
 	gwire.Bind(new(ports.Outbound), new(*outbound.Guard)),

@@ -111,7 +111,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	unreadCache := notifications.NewUnreadCache()
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache, storage)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
@@ -149,7 +150,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	feeds := activity.NewFeeds(stores, clock)
-	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock, unreadCache)
 	kit, err := provideActionsKit(o, secretGenerator)
 	if err != nil {
 		cleanup4()
@@ -177,7 +178,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -246,7 +247,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
-	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
 	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
 	app := &App{
 		DB:             db,
@@ -354,7 +355,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	dispatcher := hooks.NewDispatcher(stores, transactor, storage, hookSender, runner, hookPayloads, secretGenerator, secretBox, clock, settings, logger)
-	fanout := provideFanout(dispatcher, stores, transactor, runner, clock)
+	unreadCache := notifications.NewUnreadCache()
+	fanout := provideFanout(dispatcher, stores, transactor, runner, clock, unreadCache, storage)
 	recorder := provideEventRecorder(fanout, clock)
 	siteLocks := provideSiteLocks(db)
 	reposService := repos.NewService(stores, transactor, storage, templates, sshKeys, avatars, attachmentBlobs, scripts, clock, recorder, service, settings, logger, siteLocks)
@@ -392,7 +394,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	feeds := activity.NewFeeds(stores, clock)
-	notificationsService := notifications.NewService(stores, transactor, reposService, clock)
+	notificationsService := notifications.NewService(stores, transactor, reposService, clock, unreadCache)
 	kit, err := provideActionsKit(o, secretGenerator)
 	if err != nil {
 		cleanup4()
@@ -420,7 +422,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -489,7 +491,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	lock := provideNodeLock(o)
-	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, logger)
+	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
 	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
 	app := &App{
 		DB:             db,

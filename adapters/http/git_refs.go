@@ -52,7 +52,18 @@ func (s gitRefs) getAnnotatedTag(q *request) error {
 	if err != nil {
 		return err
 	}
-	q.json(http.StatusOK, s.toAnnotatedTag(q.repo, t))
+	out := s.toAnnotatedTag(q.repo, t)
+	// Gitea's ToAnnotatedTag gives the verification of the commit the tag
+	// names (ToVerification of the commit), checked as the commit routes
+	// check it; a tag of no commit stays unsigned.
+	if t.CommitID != "" {
+		c, err := s.content.Commits().Get(q.r.Context(), q.repo, t.CommitID, content.CommitFieldOptions{Verification: true})
+		if err != nil {
+			return err
+		}
+		out.Verification = toVerification(c.Verification)
+	}
+	q.json(http.StatusOK, out)
 	return nil
 }
 

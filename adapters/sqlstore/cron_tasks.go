@@ -20,6 +20,7 @@ type cronTaskRow struct {
 	ExecTimes int64     `bun:"exec_times"`
 	PrevRun   time.Time `bun:"prev_run,nullzero"`
 	NextRun   time.Time `bun:"next_run,nullzero"`
+	Message   string    `bun:"message,notnull"`
 }
 
 // CronTaskStore is the SQL implementation of ports.CronTaskStore over the
@@ -34,19 +35,21 @@ func (s *CronTaskStore) All(ctx context.Context) ([]*ports.CronTaskRun, error) {
 	}
 	out := make([]*ports.CronTaskRun, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, &ports.CronTaskRun{Name: r.Name, ExecTimes: r.ExecTimes, Prev: r.PrevRun.UTC(), Next: r.NextRun.UTC()})
+		out = append(out, &ports.CronTaskRun{Name: r.Name, ExecTimes: r.ExecTimes, Prev: r.PrevRun.UTC(), Next: r.NextRun.UTC(),
+			Message: r.Message})
 	}
 	return out, nil
 }
 
 // RecordRun counts a run in one upsert.
-func (s *CronTaskStore) RecordRun(ctx context.Context, name string, prev, next time.Time) error {
-	row := &cronTaskRow{Name: name, ExecTimes: 1, PrevRun: prev.UTC(), NextRun: next.UTC()}
+func (s *CronTaskStore) RecordRun(ctx context.Context, name string, prev, next time.Time, message string) error {
+	row := &cronTaskRow{Name: name, ExecTimes: 1, PrevRun: prev.UTC(), NextRun: next.UTC(), Message: message}
 	_, err := s.c.w(ctx).NewInsert().Model(row).
 		On("CONFLICT (name) DO UPDATE").
 		Set("exec_times = ct.exec_times + 1").
 		Set("prev_run = EXCLUDED.prev_run").
-		Set("next_run = EXCLUDED.next_run").Exec(ctx)
+		Set("next_run = EXCLUDED.next_run").
+		Set("message = EXCLUDED.message").Exec(ctx)
 	return cronTaskMapping.mapErr(err)
 }
 

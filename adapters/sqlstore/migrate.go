@@ -115,6 +115,7 @@ func migrations() *migrate.Migrations {
 	add("000048", "container_registry", up000048, down000048)
 	add("000050", "web_sessions", up000050, down000050)
 	add("000052", "package_cleanup_rules", up000052, down000052)
+	add("000053", "cron_tasks_message", up000053, down000053)
 	return ms
 }
 

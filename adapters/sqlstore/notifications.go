@@ -141,54 +141,69 @@ func (s *NotificationStore) List(ctx context.Context, q ports.NotificationQuery)
 // the repositories it may see among those (one small query): a count does
 // not grow with the threads already read, nor probe visibility per thread.
 func (s *NotificationStore) CountUnread(ctx context.Context, q ports.NotificationQuery) (int64, error) {
-	db := s.c.r(ctx)
 	perRepo, err := s.unreadPerRepo(ctx, q.UserID, q.RepoID)
 	if err != nil {
 		return 0, notificationMapping.mapErr(err)
 	}
+	if q.Viewer == nil {
+		var total int64
+		for _, r := range perRepo {
+			total += r.N
+		}
+		return total, nil
+	}
+	return s.CountVisible(ctx, *q.Viewer, perRepo)
+}
+
+// UnreadPerRepo counts a user's unread threads per repository.
+func (s *NotificationStore) UnreadPerRepo(ctx context.Context, userID int64) ([]ports.RepoUnread, error) {
+	out, err := s.unreadPerRepo(ctx, userID, 0)
+	return out, notificationMapping.mapErr(err)
+}
+
+// CountVisible sums the counts of the repositories of perRepo viewer sees.
+func (s *NotificationStore) CountVisible(ctx context.Context, viewer ports.RepoViewer, perRepo []ports.RepoUnread) (int64, error) {
 	if len(perRepo) == 0 {
 		return 0, nil
 	}
 	visible := map[int64]bool{}
-	if q.Viewer != nil {
-		ids := make([]int64, len(perRepo))
-		for i, r := range perRepo {
-			ids[i] = r.RepoID
+	ids := make([]int64, len(perRepo))
+	for i, r := range perRepo {
+		ids[i] = r.RepoID
+	}
+	// Most threads are of repositories every signed-in user sees: on
+	// SQLite a prepared statement finds those, and only the others take
+	// the viewer's full check.
+	if ps := s.c.sqliteReadStmt(ctx, openReposText); ps != nil && viewer.UserID != 0 &&
+		!viewer.Restricted && !viewer.PublicOnly {
+		open, err := scanIDs(ps.QueryContext(ctx, idsJSON(ids), string(user.VisibilityPrivate)))
+		if err != nil {
+			return 0, notificationMapping.mapErr(err)
 		}
-		// Most threads are of repositories every signed-in user sees: on
-		// SQLite a prepared statement finds those, and only the others
-		// take the viewer's full check.
-		if ps := s.c.sqliteReadStmt(ctx, openReposText); ps != nil && q.Viewer.UserID != 0 &&
-			!q.Viewer.Restricted && !q.Viewer.PublicOnly {
-			open, err := scanIDs(ps.QueryContext(ctx, idsJSON(ids), string(user.VisibilityPrivate)))
-			if err != nil {
-				return 0, notificationMapping.mapErr(err)
-			}
-			for _, id := range open {
-				visible[id] = true
-			}
-			ids = ids[:0]
-			for _, r := range perRepo {
-				if !visible[r.RepoID] {
-					ids = append(ids, r.RepoID)
-				}
+		for _, id := range open {
+			visible[id] = true
+		}
+		ids = ids[:0]
+		for _, r := range perRepo {
+			if !visible[r.RepoID] {
+				ids = append(ids, r.RepoID)
 			}
 		}
-		if len(ids) > 0 {
-			var seen []int64
-			vq := repoVisibleTo(db.NewSelect().TableExpr("repos AS repo").Column("repo.id").
-				Where("repo.id IN (?)", bun.List(ids)), *q.Viewer)
-			if err := vq.Scan(ctx, &seen); err != nil {
-				return 0, notificationMapping.mapErr(err)
-			}
-			for _, id := range seen {
-				visible[id] = true
-			}
+	}
+	if len(ids) > 0 {
+		var seen []int64
+		vq := repoVisibleTo(s.c.r(ctx).NewSelect().TableExpr("repos AS repo").Column("repo.id").
+			Where("repo.id IN (?)", bun.List(ids)), viewer)
+		if err := vq.Scan(ctx, &seen); err != nil {
+			return 0, notificationMapping.mapErr(err)
+		}
+		for _, id := range seen {
+			visible[id] = true
 		}
 	}
 	var total int64
 	for _, r := range perRepo {
-		if q.Viewer == nil || visible[r.RepoID] {
+		if visible[r.RepoID] {
 			total += r.N
 		}
 	}
@@ -222,19 +237,14 @@ func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
 // unreadPerRepo is a user's unread threads per repository (of repoID
 // alone when non-zero), read from the index; on SQLite through a prepared
 // statement scanned by hand.
-type repoCount struct {
-	RepoID int64 `bun:"repo_id"`
-	N      int64 `bun:"n"`
-}
-
 // unreadPerRepoText is unreadPerRepo's statement; the repository filter
 // is off when its parameter is 0.
 const unreadPerRepoText = `SELECT n.repo_id, COUNT(*) AS n FROM notifications AS n
 WHERE n.user_id = ? AND n.status = ? AND (? = 0 OR n.repo_id = ?) GROUP BY n.repo_id`
 
-func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID int64) ([]repoCount, error) {
+func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID int64) ([]ports.RepoUnread, error) {
 	unread := int(notification.StatusUnread)
-	var out []repoCount
+	var out []ports.RepoUnread
 	if ps := s.c.sqliteReadStmt(ctx, unreadPerRepoText); ps != nil {
 		rows, err := ps.QueryContext(ctx, userID, unread, repoID, repoID)
 		if err != nil {
@@ -242,7 +252,7 @@ func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID in
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var rc repoCount
+			var rc ports.RepoUnread
 			if err := rows.Scan(&rc.RepoID, &rc.N); err != nil {
 				return nil, err
 			}
@@ -250,6 +260,7 @@ func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID in
 		}
 		return out, rows.Err()
 	}
+	// bun names the fields repo_id and n, as the statement does.
 	err := s.c.r(ctx).NewRaw(unreadPerRepoText, userID, unread, repoID, repoID).Scan(ctx, &out)
 	return out, err
 }

@@ -258,9 +258,9 @@ func (s *Service) Run(ctx context.Context, name string) error {
 }
 
 // runJob runs one run of a task: a tick that is not superseded, or a run
-// asked for. The work's own failure is logged and the run still counts, as
-// in Gitea (the next instant tries again); a failure to record it is
-// retried.
+// asked for. The work's own failure is logged, kept as the run's message,
+// and the run still counts, as in Gitea (the next instant tries again); a
+// failure to record it is retried.
 func (s *Service) runJob(ctx context.Context, j *ports.Job) error {
 	var p runPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
@@ -279,6 +279,10 @@ func (s *Service) runJob(ctx context.Context, j *ports.Job) error {
 	}
 	started := s.clock.Now()
 	werr := t.work(ctx, started)
+	message := ""
+	if werr != nil {
+		message = werr.Error()
+	}
 	if ctx.Err() != nil {
 		return ctx.Err() // cut off by shutdown: the run is released and runs again
 	}
@@ -305,7 +309,7 @@ func (s *Service) runJob(ctx context.Context, j *ports.Job) error {
 				return err
 			}
 		}
-		return tx.CronTasks.RecordRun(ctx, t.name, started, next)
+		return tx.CronTasks.RecordRun(ctx, t.name, started, next, message)
 	})
 	if err == nil {
 		s.jobs.Notify()

@@ -20,7 +20,8 @@ const mirrorLimit = 50
 // NewService builds the service over Depot's periodic tasks with the
 // site's [cron.<task>] settings.
 func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
-	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service, pc *packages.Containers) (*Service, error) {
+	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service, pc *packages.Containers,
+	fsck ports.GitFsck) (*Service, error) {
 	cfg := settings.Cron
 	if cfg == nil {
 		cfg = site.DefaultCron()
@@ -48,6 +49,16 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 				log.Info("cron: deleted old activity records", "activities", n, "older_than", olderThan)
 			}
 			return err
+		},
+		site.CronRepoHealthCheck: func(ctx context.Context, _ time.Time) error {
+			timeout := cfg[site.CronRepoHealthCheck].Timeout
+			bound := func(ctx context.Context) (context.Context, context.CancelFunc) {
+				if timeout <= 0 {
+					return context.WithCancel(ctx)
+				}
+				return context.WithTimeout(ctx, timeout)
+			}
+			return repoHealthCheck(ctx, stores, fsck, bound, log)
 		},
 		site.CronCleanupArtifacts: func(ctx context.Context, now time.Time) error {
 			n, err := as.Artifacts().CleanupExpired(ctx, now)

@@ -2,7 +2,9 @@
 // the notification routes: a fan-out job, queued in the transaction of each
 // event that notifies (an issue or pull request opened, commented, closed,
 // reopened or merged, an assignment, a review request, a release
-// published), upserts one thread per recipient; the use cases list, count
+// published, an issue's body or a comment edited to mention new users, a
+// branch pushed whose newest commits' messages mention users), upserts one
+// thread per recipient; the use cases list, count
 // and mark them.
 package notifications
 
@@ -48,8 +50,14 @@ type fanoutJob struct {
 	ScanIssue bool `json:"scan_issue,omitempty"`
 	// Mentioned are users the change names directly (an assignee, a
 	// reviewer asked).
-	Mentioned []int64   `json:"mentioned,omitempty"`
-	At        time.Time `json:"at"`
+	Mentioned []int64 `json:"mentioned,omitempty"`
+	// NewlyMentioned are the names an edit of the comment or the issue's
+	// body mentions that it did not before: only they are told.
+	NewlyMentioned []string `json:"newly_mentioned,omitempty"`
+	// Pushed is the branch update whose commits' messages mention users
+	// (subject Commit).
+	Pushed *repository.RefChange `json:"pushed,omitempty"`
+	At     time.Time             `json:"at"`
 }
 
 // Fanout is the event port in front of next: for each event that notifies
@@ -62,11 +70,15 @@ type Fanout struct {
 	tx     ports.Transactor
 	jobs   *jobs.Runner
 	clock  ports.Clock
+	unread *UnreadCache
+	git    ports.GitHistory
 }
 
-// NewFanout wraps next and registers the fan-out's handler with runner.
-func NewFanout(next ports.Events, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner, clock ports.Clock) *Fanout {
-	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock}
+// NewFanout wraps next and registers the fan-out's handler with runner;
+// each fan-out drops its recipients' unread counts from unread.
+func NewFanout(next ports.Events, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner, clock ports.Clock,
+	unread *UnreadCache, git ports.GitHistory) *Fanout {
+	f := &Fanout{next: next, stores: stores, tx: tx, jobs: runner, clock: clock, unread: unread, git: git}
 	runner.Handle(FanoutKind, jobs.KindOptions{MaxAttempts: 5}, f.run)
 	return f
 }
@@ -95,8 +107,18 @@ func (f *Fanout) enqueue(ctx context.Context, tx ports.Stores, p fanoutJob) erro
 	return err
 }
 
-// Pushed hands the event on: pushes notify nobody.
+// Pushed queues, for each branch the push created or moved, the fan-out of
+// the mentions in its newest commits' messages (Gitea's commit threads).
 func (f *Fanout) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEvent) error {
+	for _, c := range e.Changes {
+		if !c.IsBranch() || c.IsDelete() {
+			continue
+		}
+		if err := f.enqueue(ctx, tx, fanoutJob{RepoID: e.RepoID, Subject: notification.SubjectCommit,
+			ActorID: e.PusherID, Pushed: &c, At: e.When}); err != nil {
+			return err
+		}
+	}
 	return f.next.Pushed(ctx, tx, e)
 }
 
@@ -152,6 +174,15 @@ func issueFanout(e ports.IssueEvent) (fanoutJob, bool) {
 	case e.Kind == ports.IssueEventIssues && (e.Action == "closed" || e.Action == "reopened"):
 	case e.Kind == ports.IssueEventComment && e.Action == "created" && e.Comment != nil:
 		p.CommentID = e.Comment.ID
+	case e.Kind == ports.IssueEventComment && e.Action == "edited" && e.Comment != nil && e.FromBody != nil:
+		p.CommentID = e.Comment.ID
+		if p.NewlyMentioned = issue.AddedMentions(*e.FromBody, e.Comment.Body); len(p.NewlyMentioned) == 0 {
+			return fanoutJob{}, false
+		}
+	case e.Kind == ports.IssueEventIssues && e.Action == "edited" && e.FromBody != nil:
+		if p.NewlyMentioned = issue.AddedMentions(*e.FromBody, e.Issue.Body); len(p.NewlyMentioned) == 0 {
+			return fanoutJob{}, false
+		}
 	case e.Kind == ports.IssueEventAssign && e.Action == "assigned" && e.AssigneeID > 0:
 		p.Mentioned = []int64{e.AssigneeID}
 	case e.Kind == ports.IssueEventPullReviewRequest && e.Action == "review_requested" && e.ReviewerID > 0:
@@ -189,6 +220,11 @@ func (f *Fanout) run(ctx context.Context, j *ports.Job) error {
 	if err != nil || len(threads) == 0 {
 		return err
 	}
+	users := make([]int64, len(threads))
+	for i, t := range threads {
+		users[i] = t.UserID
+	}
+	defer f.unread.drop(users...)
 	return f.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		for len(threads) > 0 {
 			n := min(len(threads), fanoutBatch)
@@ -207,19 +243,26 @@ func (f *Fanout) threads(ctx context.Context, p fanoutJob) ([]notification.Threa
 	if err != nil {
 		return nil, err
 	}
-	watchers, _, err := f.stores.Watches.Watchers(ctx, repo.ID, ports.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	known := make(map[int64]*user.User, len(watchers))
+	known := map[int64]*user.User{}
 	aud := notification.Audience{ActorID: p.ActorID, Mentioned: p.Mentioned}
-	for _, u := range watchers {
-		known[u.ID] = u
-		aud.Watchers = append(aud.Watchers, u.ID)
-	}
 	unit := permission.UnitReleases
-	if p.Subject == notification.SubjectIssue || p.Subject == notification.SubjectPull {
+	switch {
+	case p.Subject == notification.SubjectCommit:
+		return f.commitThreads(ctx, p, repo)
+	case len(p.NewlyMentioned) > 0:
+		// An edit tells only whom it newly mentions.
+		if unit, err = f.mentionAudience(ctx, p, &aud, known); err != nil {
+			return nil, err
+		}
+	case p.Subject == notification.SubjectIssue || p.Subject == notification.SubjectPull:
+		if err := f.watchAudience(ctx, repo.ID, &aud, known); err != nil {
+			return nil, err
+		}
 		if unit, err = f.issueAudience(ctx, p, &aud, known); err != nil {
+			return nil, err
+		}
+	default:
+		if err := f.watchAudience(ctx, repo.ID, &aud, known); err != nil {
 			return nil, err
 		}
 	}
@@ -257,6 +300,52 @@ func (f *Fanout) threads(ctx context.Context, p fanoutJob) ([]notification.Threa
 	return out, nil
 }
 
+// watchAudience adds the repository's watchers to aud.
+func (f *Fanout) watchAudience(ctx context.Context, repoID int64, aud *notification.Audience, known map[int64]*user.User) error {
+	watchers, _, err := f.stores.Watches.Watchers(ctx, repoID, ports.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, u := range watchers {
+		known[u.ID] = u
+		aud.Watchers = append(aud.Watchers, u.ID)
+	}
+	return nil
+}
+
+// mentionAudience adds the users an edit newly mentions to aud, and
+// returns the unit they must read.
+func (f *Fanout) mentionAudience(ctx context.Context, p fanoutJob, aud *notification.Audience, known map[int64]*user.User) (permission.Unit, error) {
+	i, err := f.stores.Issues.GetByID(ctx, p.IssueID)
+	if err != nil {
+		return "", err
+	}
+	if err := f.addMentions(ctx, p.NewlyMentioned, aud, known); err != nil {
+		return "", err
+	}
+	if i.IsPull {
+		return permission.UnitPulls, nil
+	}
+	return permission.UnitIssues, nil
+}
+
+// addMentions adds the users of names (unknown names are skipped) to aud's
+// mentioned.
+func (f *Fanout) addMentions(ctx context.Context, names []string, aud *notification.Audience, known map[int64]*user.User) error {
+	if len(names) == 0 {
+		return nil
+	}
+	list, err := f.stores.Users.GetByNames(ctx, names)
+	if err != nil {
+		return err
+	}
+	for _, u := range list {
+		known[u.ID] = u
+		aud.Mentioned = append(aud.Mentioned, u.ID)
+	}
+	return nil
+}
+
 // issueAudience adds an issue's participants, muters and mentions to aud,
 // and returns the unit a recipient must read.
 func (f *Fanout) issueAudience(ctx context.Context, p fanoutJob, aud *notification.Audience, known map[int64]*user.User) (permission.Unit, error) {
@@ -285,15 +374,8 @@ func (f *Fanout) issueAudience(ctx context.Context, p fanoutJob, aud *notificati
 	case p.ScanIssue:
 		text = i.Body
 	}
-	if names := issue.FindReferences(text).Mentions; len(names) > 0 {
-		list, err := f.stores.Users.GetByNames(ctx, names)
-		if err != nil {
-			return "", err
-		}
-		for _, u := range list {
-			known[u.ID] = u
-			aud.Mentioned = append(aud.Mentioned, u.ID)
-		}
+	if err := f.addMentions(ctx, issue.FindReferences(text).Mentions, aud, known); err != nil {
+		return "", err
 	}
 	return unit, nil
 }

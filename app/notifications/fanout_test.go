@@ -1,6 +1,7 @@
 package notifications
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/depothq/depot/domain/issue"
@@ -35,14 +36,24 @@ func TestIssueFanoutEvents(t *testing.T) {
 		{"edited", ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "edited", Repo: repo, Issue: iss, SenderID: 1}, false, fanoutJob{}},
 		{"comment edited", ports.IssueEvent{Kind: ports.IssueEventComment, Action: "edited", Repo: repo, Issue: iss, SenderID: 1,
 			Comment: &issue.Comment{ID: 11}}, false, fanoutJob{}},
+		{"body edited to mention", ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "edited", Repo: repo,
+			Issue: &issue.Issue{ID: 7, Body: "@bob @carol"}, SenderID: 1, FromBody: ptr("@bob")}, true,
+			fanoutJob{RepoID: 3, Subject: notification.SubjectIssue, IssueID: 7, ActorID: 1, NewlyMentioned: []string{"carol"}}},
+		{"body edited, no new mention", ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "edited", Repo: repo,
+			Issue: &issue.Issue{ID: 7, Body: "@bob again"}, SenderID: 1, FromBody: ptr("@bob")}, false, fanoutJob{}},
+		{"comment edited to mention", ports.IssueEvent{Kind: ports.IssueEventComment, Action: "edited", Repo: repo, Issue: iss,
+			SenderID: 1, Comment: &issue.Comment{ID: 11, Body: "@dave"}, FromBody: ptr("")}, true,
+			fanoutJob{RepoID: 3, Subject: notification.SubjectIssue, IssueID: 7, ActorID: 1, CommentID: 11, NewlyMentioned: []string{"dave"}}},
 		{"labelled", ports.IssueEvent{Kind: ports.IssueEventLabel, Action: "label_updated", Repo: repo, Issue: iss}, false, fanoutJob{}},
 		{"no issue", ports.IssueEvent{Kind: ports.IssueEventIssues, Action: "opened", Repo: repo}, false, fanoutJob{}},
 	} {
 		got, ok := issueFanout(c.e)
 		if ok != c.ok || got.RepoID != c.want.RepoID || got.Subject != c.want.Subject || got.IssueID != c.want.IssueID ||
 			got.ActorID != c.want.ActorID || got.CommentID != c.want.CommentID || got.ScanIssue != c.want.ScanIssue ||
-			len(got.Mentioned) != len(c.want.Mentioned) {
+			len(got.Mentioned) != len(c.want.Mentioned) || !slices.Equal(got.NewlyMentioned, c.want.NewlyMentioned) {
 			t.Errorf("%s: got %+v, %v; want %+v, %v", c.name, got, ok, c.want, c.ok)
 		}
 	}
 }
+
+func ptr(s string) *string { return &s }

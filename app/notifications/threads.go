@@ -22,11 +22,13 @@ type Service struct {
 	tx     ports.Transactor
 	repos  *repos.Service
 	clock  ports.Clock
+	unread *UnreadCache
 }
 
-// NewService builds the notification use cases.
-func NewService(stores ports.Stores, tx ports.Transactor, rs *repos.Service, clock ports.Clock) *Service {
-	return &Service{stores: stores, tx: tx, repos: rs, clock: clock}
+// NewService builds the notification use cases; unread is the cache of the
+// unread counts the fan-out drops too.
+func NewService(stores ports.Stores, tx ports.Transactor, rs *repos.Service, clock ports.Clock, unread *UnreadCache) *Service {
+	return &Service{stores: stores, tx: tx, repos: rs, clock: clock, unread: unread}
 }
 
 // Filter selects threads to list, as Gitea's list routes read their query.
@@ -96,12 +98,18 @@ func (s *Service) List(ctx context.Context, c auth.Caller, repo *repos.Access, f
 	return s.page(ctx, list, total)
 }
 
-// CountUnread counts c's unread threads in repositories c may see.
+// CountUnread counts c's unread threads in repositories c may see: the
+// counts per repository come from the cache (or the index), the check of
+// which repositories c sees runs each time.
 func (s *Service) CountUnread(ctx context.Context, c auth.Caller) (int64, error) {
 	if !c.Signed() {
 		return 0, errs.Unauthenticated("token is required")
 	}
-	return s.stores.Notifications.CountUnread(ctx, query(c, nil))
+	perRepo, err := s.unread.get(ctx, c.UserID(), s.stores.Notifications.UnreadPerRepo)
+	if err != nil {
+		return 0, err
+	}
+	return s.stores.Notifications.CountVisible(ctx, *viewer(c), perRepo)
 }
 
 var errNoThread = errs.NotFound("notification thread does not exist")
@@ -148,9 +156,11 @@ func (s *Service) Set(ctx context.Context, c auth.Caller, id int64, to notificat
 	}
 	if t.Status != to {
 		now := s.clock.Now().UTC().Truncate(time.Microsecond)
-		if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 			return tx.Notifications.SetStatus(ctx, t.ID, to, now)
-		}); err != nil {
+		})
+		s.unread.drop(t.UserID)
+		if err != nil {
 			return nil, err
 		}
 		t.Status, t.Updated = to, now
@@ -180,6 +190,7 @@ func (s *Service) MarkAll(ctx context.Context, c auth.Caller, repo *repos.Access
 	// filter: two statements whatever their number.
 	var list []*notification.Thread
 	now := s.clock.Now().UTC().Truncate(time.Microsecond)
+	defer s.unread.drop(c.UserID())
 	if err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		before, _, err := tx.Notifications.List(ctx, q)
 		if err != nil {

@@ -22,6 +22,16 @@ type CronConfig struct {
 	CleanupArtifacts CronTaskConfig `toml:"cleanup_artifacts"`
 	// CleanupPackages is [cron.cleanup_packages].
 	CleanupPackages CronCleanupConfig `toml:"cleanup_packages"`
+	// RepoHealthCheck is [cron.repo_health_check].
+	RepoHealthCheck CronHealthCheckConfig `toml:"repo_health_check"`
+}
+
+// CronHealthCheckConfig is the table of repo_health_check: Timeout bounds
+// `git fsck` on one repository.
+type CronHealthCheckConfig struct {
+	CronTaskConfig
+	// Timeout is a Go duration ("60s").
+	Timeout string `toml:"timeout"`
 }
 
 // CronTaskConfig is one [cron.<task>] table.
@@ -52,6 +62,9 @@ type cronTask struct {
 	olderThan *string
 	// olderWhat says what older_than bounds, for its help.
 	olderWhat string
+	// timeout is the per-repository timeout key's value; nil for tasks
+	// without one.
+	timeout *string
 }
 
 // list gives the tasks' tables in c, pointing into it.
@@ -70,6 +83,8 @@ func (c *CronConfig) list() []cronTask {
 		{name: site.CronCleanupPackages, what: "applies the owners' package cleanup rules and removes unreferenced package blobs and idle container uploads",
 			cfg: &c.CleanupPackages.CronTaskConfig, olderThan: &c.CleanupPackages.OlderThan,
 			olderWhat: "how long ago an unreferenced package blob or an unfinished container upload was last written before it is removed"},
+		{name: site.CronRepoHealthCheck, what: "runs git fsck on every repository and reports those that fail",
+			cfg: &c.RepoHealthCheck.CronTaskConfig, timeout: &c.RepoHealthCheck.Timeout},
 	}
 }
 
@@ -81,6 +96,9 @@ func cronConfig(tasks map[string]site.CronTask) CronConfig {
 		*t.cfg = CronTaskConfig{Enabled: v.Enabled, Schedule: v.Schedule, RunAtStart: v.RunAtStart}
 		if t.olderThan != nil {
 			*t.olderThan = hours(v.OlderThan)
+		}
+		if t.timeout != nil {
+			*t.timeout = v.Timeout.String()
 		}
 	}
 	return c
@@ -95,6 +113,9 @@ func (c CronConfig) tasks() map[string]site.CronTask {
 		if t.olderThan != nil {
 			v.OlderThan, _ = time.ParseDuration(*t.olderThan)
 		}
+		if t.timeout != nil {
+			v.Timeout, _ = time.ParseDuration(*t.timeout)
+		}
 		out[t.name] = v
 	}
 	return out
@@ -106,6 +127,14 @@ func (c CronConfig) validate(bad func(key, format string, args ...any)) {
 	for _, t := range c.list() {
 		if _, err := jobs.ParseCronSchedule(t.cfg.Schedule); err != nil {
 			bad("cron."+t.name+".schedule", "%q is not a cron schedule (five fields, an optional leading seconds field, or a descriptor such as @every 10m or @midnight)", t.cfg.Schedule)
+		}
+		if t.timeout != nil {
+			key := "cron." + t.name + ".timeout"
+			if d, err := time.ParseDuration(*t.timeout); err != nil {
+				bad(key, "%q is not a duration such as 60s", *t.timeout)
+			} else if d <= 0 {
+				bad(key, "must be positive, got %s", d)
+			}
 		}
 		if t.olderThan == nil {
 			continue
@@ -137,6 +166,11 @@ func cronSettings() []setting {
 			out = append(out, setting{key: "cron." + name + ".older_than", flag: flag + "-older-than",
 				usage: name + ": " + t.olderWhat + " (a Go duration)",
 				field: func(c *Config) any { return task(c).olderThan }})
+		}
+		if t.timeout != nil {
+			out = append(out, setting{key: "cron." + name + ".timeout", flag: flag + "-timeout",
+				usage: name + ": how long git fsck may take on one repository before it counts as failed (a Go duration)",
+				field: func(c *Config) any { return task(c).timeout }})
 		}
 	}
 	return out

@@ -226,3 +226,24 @@ func blank(b []byte, from, to int) {
 		}
 	}
 }
+
+// AddedMentions is the users an edit of a text from before to after newly
+// mentions: those after names and before did not (names compare without
+// case), in the order after first names them.
+func AddedMentions(before, after string) []string {
+	now := FindReferences(after).Mentions
+	if len(now) == 0 {
+		return nil
+	}
+	had := map[string]bool{}
+	for _, name := range FindReferences(before).Mentions {
+		had[strings.ToLower(name)] = true
+	}
+	var out []string
+	for _, name := range now {
+		if !had[strings.ToLower(name)] {
+			out = append(out, name)
+		}
+	}
+	return out
+}

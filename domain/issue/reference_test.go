@@ -60,3 +60,13 @@ func TestFindReferencesBounded(t *testing.T) {
 	is.Equal(got.Issues[issue.MaxReferences-1].Index, int64(issue.MaxReferences))
 	is.Equal(got.Mentions[issue.MaxReferences-1], fmt.Sprintf("user%d", issue.MaxReferences))
 }
+
+// TestAddedMentions checks that an edit's new mentions are those the text
+// did not name before, whatever their case, in the order the edit names them.
+func TestAddedMentions(t *testing.T) {
+	is := is.New(t)
+	is.Equal(issue.AddedMentions("hi @bob", "hi @BOB and @carol, @dave"), []string{"carol", "dave"})
+	is.Equal(issue.AddedMentions("", "@eve"), []string{"eve"})
+	is.Equal(issue.AddedMentions("@eve @bob", "@bob"), []string(nil))
+	is.Equal(issue.AddedMentions("@eve", "`@frank`"), []string(nil))
+}

@@ -15,6 +15,9 @@ type CronTask struct {
 	// OlderThan is how old what a cleanup task removes must be; the other
 	// tasks ignore it.
 	OlderThan time.Duration
+	// Timeout bounds the work on one repository of a task that walks them
+	// (repo_health_check's `git fsck`); the other tasks ignore it.
+	Timeout time.Duration
 }
 
 // The periodic tasks Depot runs, by Gitea's names.
@@ -35,6 +38,9 @@ const (
 	// per enabled rule) and removes the package blobs nothing names and the
 	// container uploads left idle, last written more than OlderThan ago.
 	CronCleanupPackages = "cleanup_packages"
+	// CronRepoHealthCheck runs `git fsck` on every repository and reports
+	// those that fail.
+	CronRepoHealthCheck = "repo_health_check"
 )
 
 // DefaultCron is Gitea's default configuration of each task.
@@ -45,5 +51,6 @@ func DefaultCron() map[string]CronTask {
 		CronDeleteOldActions:     {Enabled: false, Schedule: "@every 168h", OlderThan: 365 * 24 * time.Hour},
 		CronCleanupArtifacts:     {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 		CronCleanupPackages:      {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
+		CronRepoHealthCheck:      {Enabled: true, Schedule: "@midnight", Timeout: 60 * time.Second},
 	}
 }

@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"cmp"
+	"slices"
 	"testing"
 
 	"github.com/matryer/is"
@@ -110,6 +112,19 @@ var notificationTests = map[string]func(t *testing.T, f *fixture){
 		n, err := f.Notifications.CountUnread(f.ctx, q)
 		is.NoErr(err)
 		is.Equal(n, int64(1))
+
+		// The two steps of the count apart: per repository from the index,
+		// then the viewer's repositories summed.
+		perRepo, err := f.Notifications.UnreadPerRepo(f.ctx, bob.ID)
+		is.NoErr(err)
+		slices.SortFunc(perRepo, func(a, b ports.RepoUnread) int { return cmp.Compare(a.RepoID, b.RepoID) })
+		is.Equal(perRepo, []ports.RepoUnread{{RepoID: open.ID, N: 1}, {RepoID: hidden.ID, N: 1}})
+		n, err = f.Notifications.CountVisible(f.ctx, ports.RepoViewer{UserID: bob.ID}, perRepo)
+		is.NoErr(err)
+		is.Equal(n, int64(1))
+		n, err = f.Notifications.CountVisible(f.ctx, ports.RepoViewer{UserID: alice.ID}, perRepo)
+		is.NoErr(err)
+		is.Equal(n, int64(2))
 		ids, err := f.Notifications.MarkAll(f.ctx, q, notification.StatusRead, at(3))
 		is.NoErr(err)
 		is.Equal(len(ids), 1)
