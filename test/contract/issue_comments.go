@@ -79,6 +79,13 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(back, c)
 
+		// A paged listing (the form the API sends) reads every column too.
+		paged, total, err := f.Comments.List(f.ctx, ports.CommentQuery{IssueID: i.ID,
+			ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+		is.NoErr(err)
+		is.Equal(total, int64(2))
+		is.Equal(paged, []*issue.Comment{c, ev})
+
 		both, err := f.Comments.GetByIDs(f.ctx, []int64{ev.ID, c.ID, 999999})
 		is.NoErr(err)
 		is.Equal(ids(both, commentID), []int64{c.ID, ev.ID})
@@ -190,6 +197,35 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: ports.ListOptions{Page: 2, Limit: 2}})
 		is.Equal(got, []string{"c"})
 		is.Equal(total, int64(3))
+
+		// Paged, each filter as above: a full page is counted, a short one
+		// is its own total, a page past the end is counted too.
+		page := func(p, n int) ports.ListOptions { return ports.ListOptions{Page: p, Limit: n} }
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: page(1, 2)})
+		is.Equal(got, []string{"a", "b"})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: page(3, 2)})
+		is.Equal(len(got), 0)
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, ListOptions: page(1, 2)})
+		is.Equal(got, []string{"a", ""})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, Types: plain, ListOptions: page(1, 10)})
+		is.Equal(got, []string{"a", "c"})
+		is.Equal(total, int64(2))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, Types: []issue.CommentType{issue.CommentPlain, issue.CommentClose},
+			ListOptions: page(1, 1)})
+		is.Equal(got, []string{"a"})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, IsPull: &no, ListOptions: page(1, 1)})
+		is.Equal(got, []string{"a"})
+		is.Equal(total, int64(2))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, IsPull: &yes, ListOptions: page(1, 5)})
+		is.Equal(got, []string{"b"})
+		is.Equal(total, int64(1))
+		got, total = list(ports.CommentQuery{IssueID: x.ID, RepoID: other.ID, Types: plain, ListOptions: page(1, 5)})
+		is.Equal(got, []string{"elsewhere"})
+		is.Equal(total, int64(1))
 	},
 
 	"PosterIDsAndRefsFrom": func(t *testing.T, f *fixture) {
