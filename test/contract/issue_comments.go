@@ -57,7 +57,9 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		r := f.repo(alice, "tools")
 		i := f.issue(r.ID, alice.ID, "bug", "", 1)
 
-		c := f.comment(i, alice.ID, issue.CommentPlain, "first", 5)
+		c := f.comment(i, alice.ID, issue.CommentPlain, "first", 5, func(c *issue.Comment) {
+			c.OriginalAuthor, c.OriginalAuthorID = "octocat", 583231 // migrated
+		})
 		got := f.issueNow(i.ID)
 		is.Equal(got.NumComments, 1)
 		is.True(got.UpdatedAt.Equal(at(5))) // the comment touched the issue
@@ -85,6 +87,21 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(total, int64(2))
 		is.Equal(paged, []*issue.Comment{c, ev})
+		// A listing of the text only reads at least the text's columns.
+		texts, total, err := f.Comments.List(f.ctx, ports.CommentQuery{IssueID: i.ID, TextOnly: true,
+			ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+		is.NoErr(err)
+		is.Equal(total, int64(2))
+		is.Equal(len(texts), 2)
+		for k, want := range []*issue.Comment{c, ev} {
+			got := *texts[k]
+			text := issue.Comment{ID: got.ID, Type: got.Type, IssueID: got.IssueID, RepoID: got.RepoID,
+				PosterID: got.PosterID, OriginalAuthor: got.OriginalAuthor, OriginalAuthorID: got.OriginalAuthorID,
+				Body: got.Body, CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+			is.Equal(text, issue.Comment{ID: want.ID, Type: want.Type, IssueID: want.IssueID, RepoID: want.RepoID,
+				PosterID: want.PosterID, OriginalAuthor: want.OriginalAuthor, OriginalAuthorID: want.OriginalAuthorID,
+				Body: want.Body, CreatedAt: want.CreatedAt, UpdatedAt: want.UpdatedAt})
+		}
 
 		both, err := f.Comments.GetByIDs(f.ctx, []int64{ev.ID, c.ID, 999999})
 		is.NoErr(err)
