@@ -18,6 +18,10 @@ type CommentQuery struct {
 	// IsPull, for a repository-wide listing, keeps the comments of issues
 	// only (false) or of pull requests only (true); nil keeps both.
 	IsPull *bool
+	// TextOnly asks for what a comment's text shows: its id, type, issue,
+	// repository, poster, original author, body and times. A store may
+	// leave the other columns (those of timeline events) zero.
+	TextOnly bool
 	ListOptions
 }
 

@@ -1,10 +1,12 @@
 package test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,6 +158,44 @@ func TestIssueComments(t *testing.T) {
 
 			assertAPIError(t, srv.Do("GET", R+"/issues/comments?since=yesterday", nil), http.StatusBadRequest, "")
 			assertAPIError(t, srv.Do("GET", R+"/issues/1/comments?before=2024-13-01", nil), http.StatusBadRequest, "")
+		})
+
+		t.Run("a page is its comments' own answers", func(t *testing.T) {
+			// The pages are encoded by hand from a narrower read than one
+			// comment's answer (encoding/json of every column): byte for
+			// byte, a page is the answers of its comments, in order.
+			is := is.New(t)
+			i := openTestIssue(t, alice, "alice", "tools", "golden", "")
+			var ids []int64
+			for k, c := range []*gitea.Client{bob, alice, carol, bob, bob, alice} {
+				ids = append(ids, postComment(t, c, "alice", "tools", i.Index, fmt.Sprintf("<b>%d</b> & \"x\"\n\tü", k)).ID)
+			}
+			_, _, err := alice.CreateIssueCommentAttachment("alice", "tools", ids[1], bytes.NewReader([]byte("log")), "log.txt")
+			is.NoErr(err)
+			one := func(id int64) string {
+				r := srv.Do("GET", R+"/issues/comments/"+formatID(id), nil)
+				is.Equal(r.Status, http.StatusOK)
+				return strings.TrimSuffix(string(r.Body), "\n")
+			}
+			page := func(path string, ids []int64) {
+				t.Helper()
+				r := srv.Do("GET", path, nil)
+				is.Equal(r.Status, http.StatusOK)
+				want := make([]string, len(ids))
+				for k, id := range ids {
+					want[k] = one(id)
+				}
+				is.Equal(strings.TrimSuffix(string(r.Body), "\n"), "["+strings.Join(want, ",")+"]")
+			}
+			page(R+"/issues/"+formatID(i.Index)+"/comments", ids)
+			page(R+"/issues/"+formatID(i.Index)+"/comments?page=2&limit=4", ids[4:])
+			var all []gitea.Comment
+			srv.Do("GET", R+"/issues/comments?limit=50", nil).Decode(t, &all)
+			var repoIDs []int64
+			for _, c := range all {
+				repoIDs = append(repoIDs, c.ID)
+			}
+			page(R+"/issues/comments?limit=50", repoIDs)
 		})
 
 		t.Run("edit", func(t *testing.T) {

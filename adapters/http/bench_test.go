@@ -102,6 +102,34 @@ func benchHandler(b *testing.B, h http.Handler, path string, header http.Header)
 	})
 }
 
+// benchCPU calls the handler directly, one request at a time, and reports
+// the process's CPU time per request (user and system, all threads: the
+// request's work and the garbage collection it causes; see processCPU),
+// which a machine loaded by other work inflates far less than ns/op.
+func benchCPU(b *testing.B, h http.Handler, path string, header http.Header) {
+	b.Helper()
+	get := func() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for k, v := range header {
+			req.Header[k] = v
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+	get() // caches (tokens, prepared statements) are warm for every later request
+	b.ReportAllocs()
+	n := 0
+	cpu0 := processCPU(b)
+	for b.Loop() {
+		get()
+		n++
+	}
+	b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/1000/float64(n), "cpu-ms/op")
+}
+
 // loopbackConns is how many keep-alive connections the loopback benchmarks
 // keep busy, as many as `make bench` drives the real server with.
 const loopbackConns = 32

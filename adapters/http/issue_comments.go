@@ -212,18 +212,30 @@ type commentDTO struct {
 
 // toCommentDTO renders comment c of the view; r is its repository.
 func (s *kernel) toCommentDTO(caller auth.Caller, r *repository.Repository, v *issues.CommentView, c *issue.Comment) commentDTO {
+	return s.commentDTOBy(r, v, c, s.commentUser(caller, v.Users, c.PosterID))
+}
+
+// commentDTOBy renders comment c of the view with its author u.
+func (s *kernel) commentDTOBy(r *repository.Repository, v *issues.CommentView, c *issue.Comment, u *userDTO) commentDTO {
 	html, pr, iss := s.commentURLs(r, v.Issues[c.IssueID], c.ID)
-	return commentDTO{ID: c.ID, HTMLURL: html, PRURL: pr, IssueURL: iss,
-		User: s.commentUser(caller, v.Users, c.PosterID), OriginalAuthor: c.OriginalAuthor,
-		OriginalAuthorID: c.OriginalAuthorID, Body: c.Body,
+	return commentDTO{ID: c.ID, HTMLURL: html, PRURL: pr, IssueURL: iss, User: u,
+		OriginalAuthor: c.OriginalAuthor, OriginalAuthorID: c.OriginalAuthorID, Body: c.Body,
 		Assets: s.toAttachmentDTOs(v.Attachments[c.ID]), Created: c.CreatedAt.UTC(), Updated: c.UpdatedAt.UTC()}
 }
 
-// toCommentDTOs renders the comments of a's repository in the view.
+// toCommentDTOs renders the comments of a's repository in the view. Each
+// author is rendered once and shared by pointer, which the encoder writes
+// once and copies after (appendCommentsJSON).
 func (s *kernel) toCommentDTOs(a *repos.Access, v *issues.CommentView) []commentDTO {
 	out := make([]commentDTO, len(v.Comments))
+	authors := make(map[int64]*userDTO, len(v.Users)+1)
 	for i, c := range v.Comments {
-		out[i] = s.toCommentDTO(a.Caller, a.Repo, v, c)
+		u, ok := authors[c.PosterID]
+		if !ok {
+			u = s.commentUser(a.Caller, v.Users, c.PosterID)
+			authors[c.PosterID] = u
+		}
+		out[i] = s.commentDTOBy(a.Repo, v, c, u)
 	}
 	return out
 }

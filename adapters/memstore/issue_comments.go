@@ -108,6 +108,8 @@ func (s *state) deleteComment(id int64) {
 	}
 }
 
+// List keeps every field of each comment, q.TextOnly or not (the port
+// allows it).
 func (s *CommentStore) List(ctx context.Context, q ports.CommentQuery) ([]*issue.Comment, int64, error) {
 	defer s.d.lock(ctx)()
 	st := s.d.s

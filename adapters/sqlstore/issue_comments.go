@@ -162,7 +162,19 @@ func (st *CommentStore) Delete(ctx context.Context, id int64) error {
 
 // List returns one page of an issue's or a repository's comments in
 // creation order, and the total.
+//
+// On SQLite a listing unbounded in time runs as a prepared statement scanned
+// without bun's reflection (listPrepared). Either way a short page is its
+// own total; only a full page is counted.
 func (st *CommentStore) List(ctx context.Context, q ports.CommentQuery) ([]*issue.Comment, int64, error) {
+	if q.Since.IsZero() && q.Before.IsZero() && q.Limit > 0 {
+		if d := st.c.owner; d != nil && d.dialect == DialectSQLite {
+			k := commentListKeyOf(q)
+			if ps := st.c.sqliteReadStmt(ctx, d.commentListText(k)); ps != nil {
+				return st.listPrepared(ctx, d, k, ps, q)
+			}
+		}
+	}
 	var rows []commentRow
 	sel := st.c.r(ctx).NewSelect().Model(&rows)
 	if q.IssueID != 0 {
@@ -187,12 +199,18 @@ func (st *CommentStore) List(ctx context.Context, q ports.CommentQuery) ([]*issu
 	if q.IsPull != nil {
 		sel = sel.Where("c.issue_id IN (SELECT i.id FROM issues AS i WHERE i.repo_id = c.repo_id AND i.is_pull = ?)", *q.IsPull)
 	}
-	sel = page(sel.Order("c.created_at ASC", "c.id ASC"), q.ListOptions)
-	total, err := sel.ScanAndCount(ctx)
-	if err != nil {
+	if err := page(sel.Order("c.created_at ASC", "c.id ASC"), q.ListOptions).Scan(ctx); err != nil {
 		return nil, 0, commentMapping.mapErr(err)
 	}
-	return domainAll(rows, (*commentRow).toDomain), int64(total), nil
+	total, ok := totalFromPage(q.ListOptions, len(rows))
+	if !ok {
+		n, err := sel.Count(ctx)
+		if err != nil {
+			return nil, 0, commentMapping.mapErr(err)
+		}
+		total = int64(n)
+	}
+	return domainAll(rows, (*commentRow).toDomain), total, nil
 }
 
 // PosterIDs returns the distinct posters of the issue's plain comments.

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -71,8 +72,8 @@ func (st *IssueStore) PageRecords(ctx context.Context, list []*issue.Issue, opt 
 			out.Milestones[ms[k].ID] = ms[k].toDomain()
 		}
 	}
-	var users []userRow
-	if err := st.pageQuery(ctx, t.users, &users, distinctIDs(userIDs)); err != nil {
+	users, err := st.pageUsers(ctx, t.users, distinctIDs(userIDs))
+	if err != nil {
 		return nil, userMapping.mapErr(err)
 	}
 	for k := range users {
@@ -90,6 +91,23 @@ func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids 
 		return st.c.scanAll(ctx, ps, dest, arg)
 	}
 	return st.c.r(ctx).NewRaw(text, arg).Scan(ctx, dest)
+}
+
+// pageUsers runs the page records' account statement (userColumns) over
+// ids, prepared or inlined as pageQuery does, scanned by scanUserRows.
+func (st *IssueStore) pageUsers(ctx context.Context, text string, ids []int64) ([]userRow, error) {
+	arg := idsJSON(ids)
+	var res *sql.Rows
+	var err error
+	if ps := st.c.sqliteReadStmt(ctx, text); ps != nil {
+		res, err = ps.QueryContext(ctx, arg)
+	} else {
+		res, err = st.c.r(ctx).QueryContext(ctx, text, arg) // bun fills the placeholder
+	}
+	if err != nil {
+		return nil, err
+	}
+	return scanUserRows(res)
 }
 
 // pageRecordsPG fills out through the stores' batch reads.

@@ -7,26 +7,37 @@ import (
 	"time"
 )
 
-// TestIssueListColumnsCoverRow keeps the prepared listing's column list in
-// step with issueRow: a column added to the model must be read there too
-// (scanIssueRows scans each field by hand).
-func TestIssueListColumnsCoverRow(t *testing.T) {
-	typ := reflect.TypeOf(issueRow{})
-	var cols []string
-	for i := range typ.NumField() {
-		tag := typ.Field(i).Tag.Get("bun")
-		if typ.Field(i).Anonymous || strings.HasPrefix(tag, "table:") {
-			continue
+// TestScannedColumnsCoverRows keeps the column lists of the rows scanned
+// by hand (scanIssueRows, scanCommentRows, scanUserRows) in step with their
+// models: a column added to a model must be read there too, in its place.
+func TestScannedColumnsCoverRows(t *testing.T) {
+	for _, tc := range []struct {
+		model   any
+		alias   string
+		columns []string
+	}{
+		{issueRow{}, "issues.", issueListColumns},
+		{commentRow{}, "c.", commentColumns},
+		{userRow{}, "u.", userColumns},
+	} {
+		typ := reflect.TypeOf(tc.model)
+		var cols []string
+		for i := range typ.NumField() {
+			tag := typ.Field(i).Tag.Get("bun")
+			if typ.Field(i).Anonymous || strings.HasPrefix(tag, "table:") {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			cols = append(cols, name)
 		}
-		name, _, _ := strings.Cut(tag, ",")
-		cols = append(cols, name)
-	}
-	if len(cols) != len(issueListColumns) {
-		t.Fatalf("issueRow has %d columns, the listing reads %d: %v vs %v", len(cols), len(issueListColumns), cols, issueListColumns)
-	}
-	for k, c := range cols {
-		if !strings.Contains(issueListColumns[k], "issues."+c) {
-			t.Errorf("column %d: issueRow has %s, the listing reads %s", k, c, issueListColumns[k])
+		if len(cols) != len(tc.columns) {
+			t.Fatalf("%s has %d columns, the scan reads %d: %v vs %v", typ.Name(), len(cols), len(tc.columns), cols, tc.columns)
+		}
+		for k, c := range cols {
+			want := tc.alias + c
+			if got := tc.columns[k]; got != want && got != "CAST("+want+" AS TEXT)" {
+				t.Errorf("%s column %d: the model has %s, the scan reads %s", typ.Name(), k, c, got)
+			}
 		}
 	}
 }

@@ -31,8 +31,17 @@ func (c conn) hotStmt(ctx context.Context, r hotRead) *sql.Stmt {
 	return c.readStmt(ctx, d.stmts.text(r, func() string { return d.hotReadText(r) }))
 }
 
-// hotReadText is r's statement in the dialect's placeholders.
+// hotReadText is r's statement in the dialect's placeholders. On SQLite
+// the account reads select userColumns, for scanUserRows.
 func (d *DB) hotReadText(r hotRead) string {
+	if d.dialect == DialectSQLite {
+		switch r {
+		case hotUserByID:
+			return userSelectSQLite + " WHERE u.id = ?"
+		case hotUserByName:
+			return userSelectSQLite + " WHERE u.lower_name = ?"
+		}
+	}
 	ph, ph2 := bun.Safe("?"), bun.Safe("?")
 	if d.dialect == DialectPostgres {
 		ph, ph2 = bun.Safe("$1"), bun.Safe("$2")
@@ -55,4 +64,25 @@ var hotReadTexts = [...]func(db *bun.DB, ph, ph2 bun.Safe) string{
 	hotRepoByFullName: func(db *bun.DB, ph, ph2 bun.Safe) string {
 		return repoByFullNameQuery(db, (*repoOwnerRow)(nil), ph, ph2).String()
 	},
+}
+
+// scanHotUser runs ps, the hot account read hotReadText made, into row:
+// by hand on SQLite (scanUserRows), with bun's reflection on Postgres.
+func (c conn) scanHotUser(ctx context.Context, ps *sql.Stmt, row *userRow, arg any) error {
+	if c.owner.dialect != DialectSQLite {
+		return c.scanOne(ctx, ps, row, arg)
+	}
+	res, err := ps.QueryContext(ctx, arg)
+	if err != nil {
+		return err
+	}
+	rows, err := scanUserRows(res)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return sql.ErrNoRows
+	}
+	*row = rows[0]
+	return nil
 }

@@ -116,6 +116,6 @@ func pageTextsOn(db bun.IDB) *pageTexts {
 		attachments: db.NewSelect().Model((*attachmentRow)(nil)).Where("at.issue_id IN ?", ids).
 			Where("at.comment_id = 0").Order("at.id ASC").String(),
 		milestones: db.NewSelect().Model((*milestoneRow)(nil)).Where("m.id IN ?", ids).Order("m.id ASC").String(),
-		users:      db.NewSelect().Model((*userRow)(nil)).Where("u.id IN ?", ids).String(),
+		users:      userSelectSQLite + " WHERE u.id IN (SELECT value FROM json_each(?))", // scanUserRows
 	}
 }

@@ -81,7 +81,7 @@ func (s *UserStore) GetByID(ctx context.Context, id int64) (*user.User, error) {
 	row := new(userRow)
 	var err error
 	if ps := s.c.hotStmt(ctx, hotUserByID); ps != nil {
-		err = s.c.scanOne(ctx, ps, row, id)
+		err = s.c.scanHotUser(ctx, ps, row, id)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(row).Where("u.id = ?", id).Scan(ctx)
 	}
@@ -98,7 +98,7 @@ func (s *UserStore) GetByName(ctx context.Context, name string) (*user.User, err
 	lower := strings.ToLower(name)
 	var err error
 	if ps := s.c.hotStmt(ctx, hotUserByName); ps != nil {
-		err = s.c.scanOne(ctx, ps, row, lower)
+		err = s.c.scanHotUser(ctx, ps, row, lower)
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(row).Where("u.lower_name = ?", lower).Scan(ctx)
 	}
@@ -120,7 +120,11 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	}
 	var rows []userRow
 	if ps := s.c.sqliteReadStmt(ctx, s.c.pageTexts(ctx).users); ps != nil {
-		if err := s.c.scanAll(ctx, ps, &rows, idsJSON(ids)); err != nil {
+		res, err := ps.QueryContext(ctx, idsJSON(ids))
+		if err == nil {
+			rows, err = scanUserRows(res)
+		}
+		if err != nil {
 			return nil, userMapping.mapErr(err)
 		}
 	} else if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {

@@ -68,7 +68,8 @@ func (s Comments) List(ctx context.Context, a *repos.Access, index int64, f Comm
 		return nil, err
 	}
 	list, total, err := s.stores.Comments.List(ctx, ports.CommentQuery{IssueID: i.ID,
-		Types: []issue.CommentType{issue.CommentPlain}, Since: f.Since, Before: f.Before, ListOptions: f.ListOptions})
+		Types: []issue.CommentType{issue.CommentPlain}, Since: f.Since, Before: f.Before, TextOnly: true,
+		ListOptions: f.ListOptions})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (s Comments) ListRepo(ctx context.Context, a *repos.Access, f CommentFilter
 	issues := a.Repo.HasUnit(permission.UnitIssues) && (a.Perm.CanRead(permission.UnitIssues) || a.Caller.IsAdmin())
 	pulls := a.Repo.HasUnit(permission.UnitPulls) && (a.Perm.CanRead(permission.UnitPulls) || a.Caller.IsAdmin())
 	q := ports.CommentQuery{RepoID: a.Repo.ID, Types: []issue.CommentType{issue.CommentPlain},
-		Since: f.Since, Before: f.Before, ListOptions: f.ListOptions}
+		Since: f.Since, Before: f.Before, TextOnly: true, ListOptions: f.ListOptions}
 	switch {
 	case issues && pulls:
 	case issues, pulls:

@@ -57,7 +57,9 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		r := f.repo(alice, "tools")
 		i := f.issue(r.ID, alice.ID, "bug", "", 1)
 
-		c := f.comment(i, alice.ID, issue.CommentPlain, "first", 5)
+		c := f.comment(i, alice.ID, issue.CommentPlain, "first", 5, func(c *issue.Comment) {
+			c.OriginalAuthor, c.OriginalAuthorID = "octocat", 583231 // migrated
+		})
 		got := f.issueNow(i.ID)
 		is.Equal(got.NumComments, 1)
 		is.True(got.UpdatedAt.Equal(at(5))) // the comment touched the issue
@@ -78,6 +80,28 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		back, err = f.Comments.GetByID(f.ctx, c.ID)
 		is.NoErr(err)
 		is.Equal(back, c)
+
+		// A paged listing (the form the API sends) reads every column too.
+		paged, total, err := f.Comments.List(f.ctx, ports.CommentQuery{IssueID: i.ID,
+			ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+		is.NoErr(err)
+		is.Equal(total, int64(2))
+		is.Equal(paged, []*issue.Comment{c, ev})
+		// A listing of the text only reads at least the text's columns.
+		texts, total, err := f.Comments.List(f.ctx, ports.CommentQuery{IssueID: i.ID, TextOnly: true,
+			ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+		is.NoErr(err)
+		is.Equal(total, int64(2))
+		is.Equal(len(texts), 2)
+		for k, want := range []*issue.Comment{c, ev} {
+			got := *texts[k]
+			text := issue.Comment{ID: got.ID, Type: got.Type, IssueID: got.IssueID, RepoID: got.RepoID,
+				PosterID: got.PosterID, OriginalAuthor: got.OriginalAuthor, OriginalAuthorID: got.OriginalAuthorID,
+				Body: got.Body, CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+			is.Equal(text, issue.Comment{ID: want.ID, Type: want.Type, IssueID: want.IssueID, RepoID: want.RepoID,
+				PosterID: want.PosterID, OriginalAuthor: want.OriginalAuthor, OriginalAuthorID: want.OriginalAuthorID,
+				Body: want.Body, CreatedAt: want.CreatedAt, UpdatedAt: want.UpdatedAt})
+		}
 
 		both, err := f.Comments.GetByIDs(f.ctx, []int64{ev.ID, c.ID, 999999})
 		is.NoErr(err)
@@ -190,6 +214,35 @@ var commentTests = map[string]func(t *testing.T, f *fixture){
 		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: ports.ListOptions{Page: 2, Limit: 2}})
 		is.Equal(got, []string{"c"})
 		is.Equal(total, int64(3))
+
+		// Paged, each filter as above: a full page is counted, a short one
+		// is its own total, a page past the end is counted too.
+		page := func(p, n int) ports.ListOptions { return ports.ListOptions{Page: p, Limit: n} }
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: page(1, 2)})
+		is.Equal(got, []string{"a", "b"})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, ListOptions: page(3, 2)})
+		is.Equal(len(got), 0)
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, ListOptions: page(1, 2)})
+		is.Equal(got, []string{"a", ""})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, Types: plain, ListOptions: page(1, 10)})
+		is.Equal(got, []string{"a", "c"})
+		is.Equal(total, int64(2))
+		got, total = list(ports.CommentQuery{IssueID: i1.ID, Types: []issue.CommentType{issue.CommentPlain, issue.CommentClose},
+			ListOptions: page(1, 1)})
+		is.Equal(got, []string{"a"})
+		is.Equal(total, int64(3))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, IsPull: &no, ListOptions: page(1, 1)})
+		is.Equal(got, []string{"a"})
+		is.Equal(total, int64(2))
+		got, total = list(ports.CommentQuery{RepoID: r.ID, Types: plain, IsPull: &yes, ListOptions: page(1, 5)})
+		is.Equal(got, []string{"b"})
+		is.Equal(total, int64(1))
+		got, total = list(ports.CommentQuery{IssueID: x.ID, RepoID: other.ID, Types: plain, ListOptions: page(1, 5)})
+		is.Equal(got, []string{"elsewhere"})
+		is.Equal(total, int64(1))
 	},
 
 	"PosterIDsAndRefsFrom": func(t *testing.T, f *fixture) {
