@@ -22,6 +22,7 @@ require (
 	github.com/google/licenseclassifier/v2 v2.0.0
 	github.com/google/wire v0.7.0
 	github.com/gorilla/mux v1.8.1
+	github.com/klauspost/compress v1.20.1
 	github.com/libgit2/git2go/v34 v34.0.0
 	github.com/lmittmann/tint v1.2.1
 	github.com/matryer/is v1.4.1
@@ -64,7 +65,6 @@ require (
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
-	github.com/klauspost/compress v1.20.1 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect

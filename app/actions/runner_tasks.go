@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
@@ -77,10 +78,14 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 		return nil, 0, err
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, s.clock.Now()); err != nil {
+		now := s.clock.Now()
+		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, now); err != nil {
 			return err
 		}
-		return tx.ActionTasks.SetToken(ctx, task.ID, actions.TaskTokenHash(secret))
+		if err := tx.ActionTasks.SetToken(ctx, task.ID, actions.TaskTokenHash(secret)); err != nil {
+			return err
+		}
+		return s.postJobStatuses(ctx, tx, nil, &task.Run, []jobStatus{{Job: &task.Job}}, now)
 	})
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, latest, nil
@@ -301,6 +306,7 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 		return err
 	}
 	// Skipping a job may release the jobs that need it: repeat until none moves.
+	released := map[int64]bool{}
 	for {
 		moved := actions.ReleaseBlocked(jobs)
 		if len(moved) == 0 {
@@ -310,6 +316,7 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 			if err := tx.ActionTasks.SetJobStatus(ctx, m.JobID, m.Status, now); err != nil {
 				return err
 			}
+			released[m.JobID] = true
 			for _, j := range jobs {
 				if j.ID == m.JobID {
 					j.Status = m.Status
@@ -321,7 +328,27 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 	for i, j := range jobs {
 		statuses[i] = j.Status
 	}
-	return tx.ActionTasks.SetRunStatus(ctx, task.Run.ID, actions.RunStatus(statuses), now)
+	if err := tx.ActionTasks.SetRunStatus(ctx, task.Run.ID, actions.RunStatus(statuses), now); err != nil {
+		return err
+	}
+	if err := enqueueLogArchive(ctx, tx, task.ID); err != nil {
+		return err
+	}
+	// The finished job and those it released or skipped report on the commit.
+	var changed []jobStatus
+	for _, j := range jobs {
+		switch {
+		case j.ID == task.JobID:
+			took := time.Duration(0)
+			if !task.Started.IsZero() {
+				took = now.Sub(task.Started)
+			}
+			changed = append(changed, jobStatus{Job: j, Took: took})
+		case released[j.ID]:
+			changed = append(changed, jobStatus{Job: j})
+		}
+	}
+	return s.postJobStatuses(ctx, tx, nil, &task.Run, changed, now)
 }
 
 // AppendLog stores the log rows a runner sends for its task from index on
@@ -329,11 +356,15 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 // stored again, and rows past a gap are refused by acknowledging only what
 // is stored (the runner sends them again).
 func (s RunnerTasks) AppendLog(ctx context.Context, r *actions.Runner, taskID, index int64, rows []actions.LogRow) (int64, error) {
-	if _, err := s.ownTask(ctx, r, taskID); err != nil {
+	task, err := s.ownTask(ctx, r, taskID)
+	if err != nil {
 		return 0, err
 	}
+	if task.LogArchived {
+		return 0, errLogArchived
+	}
 	var ack int64
-	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		n, err := tx.ActionTasks.LogLength(ctx, taskID)
 		if err != nil {
 			return err
@@ -350,18 +381,4 @@ func (s RunnerTasks) AppendLog(ctx context.Context, r *actions.Runner, taskID, i
 		return nil
 	})
 	return ack, err
-}
-
-// JobLogs returns the log rows of the repository's job jobID, as its
-// latest task wrote them; a job of another repository is errs.ErrNotFound,
-// one no runner took yet has no rows.
-func (s *Service) JobLogs(ctx context.Context, repoID, jobID int64) ([]actions.LogRow, error) {
-	job, err := s.stores.ActionTasks.Job(ctx, repoID, jobID)
-	if err != nil {
-		return nil, err
-	}
-	if job.TaskID == 0 {
-		return nil, nil
-	}
-	return s.stores.ActionTasks.Logs(ctx, job.TaskID)
 }

@@ -124,8 +124,22 @@ func (s Runners) Get(ctx context.Context, scope actions.Scope, id int64) (*actio
 }
 
 // Delete removes the scope's runner id; it can no longer authenticate.
+// The tasks it still runs are cancelled in the same transaction: their
+// jobs and runs settle and their commit statuses say so.
 func (s Runners) Delete(ctx context.Context, scope actions.Scope, id int64) error {
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if _, err := tx.ActionRunners.Get(ctx, scope, id); err != nil {
+			return err
+		}
+		tasks, err := tx.ActionTasks.RunningOf(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, t := range tasks {
+			if err := s.RunnerTasks().settle(ctx, tx, t, actions.StatusCancelled); err != nil {
+				return err
+			}
+		}
 		return tx.ActionRunners.Delete(ctx, scope, id)
 	})
 }

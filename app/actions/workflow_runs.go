@@ -128,9 +128,17 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	if len(plan) == 0 {
 		return nil
 	}
+	now := s.clock.Now()
 	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		for _, pl := range plan {
 			if err := tx.ActionRuns.CreateRun(ctx, pl.run, pl.jobs); err != nil {
+				return err
+			}
+			created := make([]jobStatus, len(pl.jobs))
+			for i, j := range pl.jobs {
+				created[i] = jobStatus{Job: j}
+			}
+			if err := s.postJobStatuses(ctx, tx, r, pl.run, created, now); err != nil {
 				return err
 			}
 		}
