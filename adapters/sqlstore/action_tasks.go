@@ -177,10 +177,14 @@ func (s *ActionTaskStore) AddOutputs(ctx context.Context, taskID int64, outputs 
 	return sent, actionTaskMapping.mapErr(err)
 }
 
-// LogLength is how many log rows the task has.
+// LogLength is how many log rows the task has. Rows are stored from index
+// 0 without gaps, so it is the last index plus one: one probe of the
+// primary key, where a count would read every row of a growing log.
 func (s *ActionTaskStore) LogLength(ctx context.Context, taskID int64) (int64, error) {
-	n, err := s.c.w(ctx).NewSelect().Model((*actionTaskLogRow)(nil)).Where("task_id = ?", taskID).Count(ctx)
-	return int64(n), actionTaskMapping.mapErr(err)
+	var n int64
+	err := s.c.w(ctx).NewSelect().Model((*actionTaskLogRow)(nil)).ColumnExpr("COALESCE(MAX(idx) + 1, 0)").
+		Where("task_id = ?", taskID).Scan(ctx, &n)
+	return n, actionTaskMapping.mapErr(err)
 }
 
 // AppendLogs stores rows as the task's rows from index on.

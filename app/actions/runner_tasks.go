@@ -59,7 +59,7 @@ type TaskNeed struct {
 // latest version. No job is a nil task. An ephemeral runner gets one task
 // in its life: it is removed once the task finishes.
 func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64) (*AssignedTask, int64, error) {
-	latest, err := s.stores.ActionTasks.TasksVersion(ctx)
+	latest, err := s.tasksVersion(ctx, s.clock.Now())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -79,6 +79,11 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		now := s.clock.Now()
+		// The runner may have been deleted through another server since
+		// its credentials were kept.
+		if _, err := tx.ActionRunners.Get(ctx, r.Scope, r.ID); err != nil {
+			return errRunnerAuth
+		}
 		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, now); err != nil {
 			return err
 		}
@@ -262,7 +267,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 	}
 	status := task.Status
 	var sent []string
-	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.ActionTasks.SaveSteps(ctx, task.ID, rep.Steps); err != nil {
 			return err
 		}
@@ -277,6 +282,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 			return err
 		}
 		if r.Ephemeral { // its one task done, it goes
+			s.runners.forget(r.ID)
 			return errs.IgnoreNotFound(tx.ActionRunners.Delete(ctx, r.Scope, r.ID))
 		}
 		return nil
@@ -289,7 +295,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 
 // finish ends a task with status in its own transaction.
 func (s RunnerTasks) finish(ctx context.Context, task *actions.Task, status string) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return s.settle(ctx, tx, task, status)
 	})
 }

@@ -129,7 +129,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 		return nil
 	}
 	now := s.clock.Now()
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		for _, pl := range plan {
 			if err := tx.ActionRuns.CreateRun(ctx, pl.run, pl.jobs); err != nil {
 				return err
