@@ -35,8 +35,15 @@ type ActionTaskStore interface {
 	LogLength(ctx context.Context, taskID int64) (int64, error)
 	// AppendLogs stores rows as the task's rows from index on.
 	AppendLogs(ctx context.Context, taskID, index int64, rows []actions.LogRow) error
-	// Logs returns the task's log rows in order.
-	Logs(ctx context.Context, taskID int64) ([]actions.LogRow, error)
+	// Logs returns at most limit of the task's log rows from index from
+	// on, in order.
+	Logs(ctx context.Context, taskID, from int64, limit int) ([]actions.LogRow, error)
+	// ArchiveLogs deletes the task's log rows and marks its log archived:
+	// call it once the log's file is safely written.
+	ArchiveLogs(ctx context.Context, taskID int64) error
+	// RunningOf returns the tasks the runner holds that still run, with
+	// their jobs and runs, in id order.
+	RunningOf(ctx context.Context, runnerID int64) ([]*actions.Task, error)
 	// RunnerHasTask says whether the runner was ever handed a task.
 	RunnerHasTask(ctx context.Context, runnerID int64) (bool, error)
 	// SetToken stores the hash of the task's token (GITEA_TOKEN).

@@ -336,7 +336,12 @@ func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, e
 	if err != nil {
 		return actions.Kit{}, err
 	}
-	return actions.Kit{Secrets: secrets, Signer: security.NewActionsSigner(key), Artifacts: store}, nil
+	logs, err := blobs.NewActionLogs(filepath.Join(o.DataDir, "actions_log"))
+	if err != nil {
+		return actions.Kit{}, err
+	}
+	return actions.Kit{Secrets: secrets, Signer: security.NewActionsSigner(key), Artifacts: store,
+		BaseURL: o.Site.BaseURL, Logs: logs}, nil
 }
 
 // provideContainerUploads keeps the container registry's unfinished blob

@@ -44,6 +44,13 @@ func RunHook(ctx context.Context, name string, getenv func(string) string, stdin
 		}
 		req.DeployKeyID = id
 	}
+	if v := getenv(EnvTaskID); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return errors.New("push refused: the hook was not run by the Depot service")
+		}
+		req.TaskID = id
+	}
 	if q := getenv("GIT_QUARANTINE_PATH"); q != "" {
 		req.Quarantine = filepath.Base(q)
 	}

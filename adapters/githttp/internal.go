@@ -30,6 +30,8 @@ type hookRequest struct {
 	Changes  []hookChange `json:"changes"`
 	// DeployKeyID is set for a push over SSH with a deploy key.
 	DeployKeyID int64 `json:"deploy_key_id,omitempty"`
+	// TaskID is set for a push made with a workflow task's token.
+	TaskID int64 `json:"task_id,omitempty"`
 	// Quarantine names the push's incoming object directory (pre-receive).
 	Quarantine string `json:"quarantine,omitempty"`
 }
@@ -61,6 +63,7 @@ func (h *Handler) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := transport.HookInput{RepoID: req.RepoID, PusherID: req.PusherID, DeployKeyID: req.DeployKeyID,
+		TaskID:     req.TaskID,
 		Quarantine: req.Quarantine,
 		Changes:    make([]repository.RefChange, 0, len(req.Changes))}
 	for _, c := range req.Changes {

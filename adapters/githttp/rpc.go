@@ -110,7 +110,7 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
 	}
 	h.run(w, r, runSpec{
 		inv: Invocation{Service: svc, Dir: dir, Protocol: protocol(r), RepoID: s.Repo.ID,
-			PusherID: s.PusherID, Wiki: t.wiki},
+			PusherID: s.PusherID, TaskID: s.TaskID, Wiki: t.wiki},
 		contentType: "application/x-" + string(svc) + "-result",
 		stdin:       body,
 	})

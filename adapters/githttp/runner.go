@@ -32,6 +32,9 @@ const (
 	// otherwise): the pre-receive hook checks that key, not the pusher's
 	// own permission.
 	EnvDeployKeyID = "DEPOT_DEPLOY_KEY_ID"
+	// EnvTaskID names the workflow task whose token pushed (absent
+	// otherwise): the hooks check the task's rights, not an account's.
+	EnvTaskID = "DEPOT_TASK_ID"
 )
 
 // hookNames are the server hooks Depot installs: its own pre-receive and
@@ -286,6 +289,8 @@ type Invocation struct {
 	RepoID, PusherID int64
 	// DeployKeyID names the deploy key a push came with, 0 for an account.
 	DeployKeyID int64
+	// TaskID names the workflow task whose token pushed, 0 otherwise.
+	TaskID int64
 	// Wiki serves a repository's wiki, whose pushes run no hook.
 	Wiki bool
 	// Stateful runs the service for a whole connection (SSH): one process
@@ -346,6 +351,9 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 			EnvRepoID+"="+strconv.FormatInt(inv.RepoID, 10), EnvPusherID+"="+strconv.FormatInt(inv.PusherID, 10))
 		if inv.DeployKeyID != 0 {
 			env = append(env, EnvDeployKeyID+"="+strconv.FormatInt(inv.DeployKeyID, 10))
+		}
+		if inv.TaskID != 0 {
+			env = append(env, EnvTaskID+"="+strconv.FormatInt(inv.TaskID, 10))
 		}
 	}
 	cmd.Env = env

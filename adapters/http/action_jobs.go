@@ -2,7 +2,6 @@ package http
 
 import (
 	"net/http"
-	"strings"
 )
 
 // actionJobs serves the jobs of a repository's workflow runs (catalogue
@@ -18,26 +17,23 @@ func (s *kernel) actionJobRoutes() []route {
 }
 
 // logs answers GET …/actions/jobs/{job_id}/logs with the job's log as plain
-// text, one row a line led by its time, as Gitea's log files hold it; a job
-// no runner took yet has an empty log.
+// text, one row a line led by its time, as Gitea's log files hold it,
+// streamed (from its compressed file once the job finished); a job no
+// runner took yet has an empty log.
 func (s actionJobs) logs(q *request) error {
 	id, err := pathID(q, "job_id")
 	if err != nil {
 		return err
 	}
-	rows, err := s.actions.JobLogs(q.r.Context(), q.repo.Repo.ID, id)
+	log, err := s.actions.JobLog(q.r.Context(), q.repo.Repo.ID, id)
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	for _, r := range rows {
-		b.WriteString(r.Time.UTC().Format("2006-01-02T15:04:05.0000000Z07:00"))
-		b.WriteByte(' ')
-		b.WriteString(r.Content)
-		b.WriteByte('\n')
-	}
 	q.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	q.w.WriteHeader(http.StatusOK)
-	_, _ = q.w.Write([]byte(b.String()))
+	if err := log.WriteTo(q.r.Context(), q.w); err != nil {
+		// The status is sent: the client sees a cut answer.
+		s.log.WarnContext(q.r.Context(), "streaming a job log", "job", id, "error", err)
+	}
 	return nil
 }

@@ -82,6 +82,8 @@ type actionTaskRow struct {
 	Started  *time.Time `bun:"started"`
 	Created  time.Time  `bun:"created"`
 	Updated  time.Time  `bun:"updated"`
+	// LogArchived is set once the log moved to its file (migration 000051).
+	LogArchived bool `bun:"log_archived"`
 }
 
 // Lists of labels and job ids are stored one per line.

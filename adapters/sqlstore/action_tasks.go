@@ -81,7 +81,7 @@ func (s *ActionTaskStore) Get(ctx context.Context, id int64) (*actions.Task, err
 	}
 	return &actions.Task{ID: tr.ID, JobID: tr.JobID, RunnerID: tr.RunnerID, Status: tr.Status,
 		Started: timeOrZero(tr.Started), Created: domainTime(tr.Created), Updated: domainTime(tr.Updated),
-		Job: *jr.toDomain(), Run: *rr.toDomain()}, nil
+		LogArchived: tr.LogArchived, Job: *jr.toDomain(), Run: *rr.toDomain()}, nil
 }
 
 // Job finds the repository's job id.
@@ -177,10 +177,14 @@ func (s *ActionTaskStore) AddOutputs(ctx context.Context, taskID int64, outputs 
 	return sent, actionTaskMapping.mapErr(err)
 }
 
-// LogLength is how many log rows the task has.
+// LogLength is how many log rows the task has. Rows are stored from index
+// 0 without gaps, so it is the last index plus one: one probe of the
+// primary key, where a count would read every row of a growing log.
 func (s *ActionTaskStore) LogLength(ctx context.Context, taskID int64) (int64, error) {
-	n, err := s.c.w(ctx).NewSelect().Model((*actionTaskLogRow)(nil)).Where("task_id = ?", taskID).Count(ctx)
-	return int64(n), actionTaskMapping.mapErr(err)
+	var n int64
+	err := s.c.w(ctx).NewSelect().Model((*actionTaskLogRow)(nil)).ColumnExpr("COALESCE(MAX(idx) + 1, 0)").
+		Where("task_id = ?", taskID).Scan(ctx, &n)
+	return n, actionTaskMapping.mapErr(err)
 }
 
 // AppendLogs stores rows as the task's rows from index on.
@@ -196,10 +200,11 @@ func (s *ActionTaskStore) AppendLogs(ctx context.Context, taskID, index int64, r
 	return actionTaskMapping.mapErr(err)
 }
 
-// Logs returns the task's log rows in order.
-func (s *ActionTaskStore) Logs(ctx context.Context, taskID int64) ([]actions.LogRow, error) {
+// Logs returns at most limit of the task's log rows from index from on, in order.
+func (s *ActionTaskStore) Logs(ctx context.Context, taskID, from int64, limit int) ([]actions.LogRow, error) {
 	var rows []actionTaskLogRow
-	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("task_id = ?", taskID).OrderExpr("idx ASC").Scan(ctx); err != nil {
+	if err := s.c.r(ctx).NewSelect().Model(&rows).Where("task_id = ?", taskID).Where("idx >= ?", from).
+		OrderExpr("idx ASC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, actionTaskMapping.mapErr(err)
 	}
 	out := make([]actions.LogRow, len(rows))
@@ -209,11 +214,39 @@ func (s *ActionTaskStore) Logs(ctx context.Context, taskID int64) ([]actions.Log
 	return out, nil
 }
 
+// ArchiveLogs deletes the task's log rows and marks its log archived.
+func (s *ActionTaskStore) ArchiveLogs(ctx context.Context, taskID int64) error {
+	db := s.c.w(ctx)
+	if _, err := db.NewDelete().Model((*actionTaskLogRow)(nil)).Where("task_id = ?", taskID).Exec(ctx); err != nil {
+		return actionTaskMapping.mapErr(err)
+	}
+	_, err := db.NewUpdate().Model((*actionTaskRow)(nil)).Set("log_archived = ?", true).Where("id = ?", taskID).Exec(ctx)
+	return actionTaskMapping.mapErr(err)
+}
+
 // TasksVersion is the version of the queue of waiting jobs.
 func (s *ActionTaskStore) TasksVersion(ctx context.Context) (int64, error) {
 	var v int64
 	err := s.c.r(ctx).NewSelect().Model((*actionTasksVersionRow)(nil)).Column("version").Where("id = 1").Scan(ctx, &v)
 	return v, actionTaskMapping.mapErr(err)
+}
+
+// RunningOf returns the runner's running tasks with their jobs and runs.
+func (s *ActionTaskStore) RunningOf(ctx context.Context, runnerID int64) ([]*actions.Task, error) {
+	var ids []int64
+	if err := s.c.r(ctx).NewSelect().Model((*actionTaskRow)(nil)).Column("id").Where("runner_id = ?", runnerID).
+		Where("status = ?", actions.StatusRunning).OrderExpr("id ASC").Scan(ctx, &ids); err != nil {
+		return nil, actionTaskMapping.mapErr(err)
+	}
+	out := make([]*actions.Task, 0, len(ids))
+	for _, id := range ids { // a runner runs a handful of tasks at most
+		t, err := s.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // RunnerHasTask says whether the runner was ever handed a task.

@@ -114,6 +114,7 @@ func migrations() *migrate.Migrations {
 	add("000047", "activitypub", up000047, down000047)
 	add("000048", "container_registry", up000048, down000048)
 	add("000050", "web_sessions", up000050, down000050)
+	add("000051", "action_task_log_archived", up000051, down000051)
 	add("000052", "package_cleanup_rules", up000052, down000052)
 	add("000053", "cron_tasks_message", up000053, down000053)
 	return ms

@@ -169,9 +169,9 @@ func (s Artifacts) Upload(ctx context.Context, up Upload) error {
 	return errs.BadRequest("unknown comp " + strconv.Quote(up.Comp))
 }
 
-// Finalize makes what the task uploaded its artifact's content: the size,
-// when given, and the "sha256:<hex>" digest, when given, must match.
-func (s Artifacts) Finalize(ctx context.Context, task *actions.Task, runBackendID, name string, size int64, hash string) (*actions.Artifact, error) {
+// runArtifact finds the artifact name of the task's run, whatever its
+// status, after checking that the request names the task's run.
+func (s Artifacts) runArtifact(ctx context.Context, task *actions.Task, runBackendID, name string) (*actions.Artifact, error) {
 	if err := checkRun(task, runBackendID); err != nil {
 		return nil, err
 	}
@@ -179,6 +179,13 @@ func (s Artifacts) Finalize(ctx context.Context, task *actions.Task, runBackendI
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, errArtifactNotFound
 	}
+	return a, err
+}
+
+// Finalize makes what the task uploaded its artifact's content: the size,
+// when given, and the "sha256:<hex>" digest, when given, must match.
+func (s Artifacts) Finalize(ctx context.Context, task *actions.Task, runBackendID, name string, size int64, hash string) (*actions.Artifact, error) {
+	a, err := s.runArtifact(ctx, task, runBackendID, name)
 	if err != nil {
 		return nil, err
 	}
@@ -279,13 +286,7 @@ func (s Artifacts) open(ctx context.Context, a *actions.Artifact) (*actions.Arti
 
 // DeleteByName deletes the task's run's artifact name.
 func (s Artifacts) DeleteByName(ctx context.Context, task *actions.Task, runBackendID, name string) (*actions.Artifact, error) {
-	if err := checkRun(task, runBackendID); err != nil {
-		return nil, err
-	}
-	a, err := s.stores.ActionArtifacts.ByName(ctx, task.Run.ID, name)
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil, errArtifactNotFound
-	}
+	a, err := s.runArtifact(ctx, task, runBackendID, name)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
@@ -58,7 +59,7 @@ type TaskNeed struct {
 // latest version. No job is a nil task. An ephemeral runner gets one task
 // in its life: it is removed once the task finishes.
 func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64) (*AssignedTask, int64, error) {
-	latest, err := s.stores.ActionTasks.TasksVersion(ctx)
+	latest, err := s.tasksVersion(ctx, s.clock.Now())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -77,10 +78,19 @@ func (s RunnerTasks) Fetch(ctx context.Context, r *actions.Runner, version int64
 		return nil, 0, err
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, s.clock.Now()); err != nil {
+		now := s.clock.Now()
+		// The runner may have been deleted through another server since
+		// its credentials were kept.
+		if _, err := tx.ActionRunners.Get(ctx, r.Scope, r.ID); err != nil {
+			return errRunnerAuth
+		}
+		if task, err = tx.ActionRuns.ClaimJob(ctx, r.ID, r.Scope, r.Labels, now); err != nil {
 			return err
 		}
-		return tx.ActionTasks.SetToken(ctx, task.ID, actions.TaskTokenHash(secret))
+		if err := tx.ActionTasks.SetToken(ctx, task.ID, actions.TaskTokenHash(secret)); err != nil {
+			return err
+		}
+		return s.postJobStatuses(ctx, tx, nil, &task.Run, []jobStatus{{Job: &task.Job}}, now)
 	})
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, latest, nil
@@ -257,7 +267,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 	}
 	status := task.Status
 	var sent []string
-	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		if err := tx.ActionTasks.SaveSteps(ctx, task.ID, rep.Steps); err != nil {
 			return err
 		}
@@ -272,6 +282,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 			return err
 		}
 		if r.Ephemeral { // its one task done, it goes
+			s.runners.forget(r.ID)
 			return errs.IgnoreNotFound(tx.ActionRunners.Delete(ctx, r.Scope, r.ID))
 		}
 		return nil
@@ -284,7 +295,7 @@ func (s RunnerTasks) Update(ctx context.Context, r *actions.Runner, rep TaskRepo
 
 // finish ends a task with status in its own transaction.
 func (s RunnerTasks) finish(ctx context.Context, task *actions.Task, status string) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		return s.settle(ctx, tx, task, status)
 	})
 }
@@ -301,6 +312,7 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 		return err
 	}
 	// Skipping a job may release the jobs that need it: repeat until none moves.
+	released := map[int64]bool{}
 	for {
 		moved := actions.ReleaseBlocked(jobs)
 		if len(moved) == 0 {
@@ -310,6 +322,7 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 			if err := tx.ActionTasks.SetJobStatus(ctx, m.JobID, m.Status, now); err != nil {
 				return err
 			}
+			released[m.JobID] = true
 			for _, j := range jobs {
 				if j.ID == m.JobID {
 					j.Status = m.Status
@@ -321,7 +334,27 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 	for i, j := range jobs {
 		statuses[i] = j.Status
 	}
-	return tx.ActionTasks.SetRunStatus(ctx, task.Run.ID, actions.RunStatus(statuses), now)
+	if err := tx.ActionTasks.SetRunStatus(ctx, task.Run.ID, actions.RunStatus(statuses), now); err != nil {
+		return err
+	}
+	if err := enqueueLogArchive(ctx, tx, task.ID); err != nil {
+		return err
+	}
+	// The finished job and those it released or skipped report on the commit.
+	var changed []jobStatus
+	for _, j := range jobs {
+		switch {
+		case j.ID == task.JobID:
+			took := time.Duration(0)
+			if !task.Started.IsZero() {
+				took = now.Sub(task.Started)
+			}
+			changed = append(changed, jobStatus{Job: j, Took: took})
+		case released[j.ID]:
+			changed = append(changed, jobStatus{Job: j})
+		}
+	}
+	return s.postJobStatuses(ctx, tx, nil, &task.Run, changed, now)
 }
 
 // AppendLog stores the log rows a runner sends for its task from index on
@@ -329,11 +362,15 @@ func (s RunnerTasks) settle(ctx context.Context, tx ports.Stores, task *actions.
 // stored again, and rows past a gap are refused by acknowledging only what
 // is stored (the runner sends them again).
 func (s RunnerTasks) AppendLog(ctx context.Context, r *actions.Runner, taskID, index int64, rows []actions.LogRow) (int64, error) {
-	if _, err := s.ownTask(ctx, r, taskID); err != nil {
+	task, err := s.ownTask(ctx, r, taskID)
+	if err != nil {
 		return 0, err
 	}
+	if task.LogArchived {
+		return 0, errLogArchived
+	}
 	var ack int64
-	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		n, err := tx.ActionTasks.LogLength(ctx, taskID)
 		if err != nil {
 			return err
@@ -350,18 +387,4 @@ func (s RunnerTasks) AppendLog(ctx context.Context, r *actions.Runner, taskID, i
 		return nil
 	})
 	return ack, err
-}
-
-// JobLogs returns the log rows of the repository's job jobID, as its
-// latest task wrote them; a job of another repository is errs.ErrNotFound,
-// one no runner took yet has no rows.
-func (s *Service) JobLogs(ctx context.Context, repoID, jobID int64) ([]actions.LogRow, error) {
-	job, err := s.stores.ActionTasks.Job(ctx, repoID, jobID)
-	if err != nil {
-		return nil, err
-	}
-	if job.TaskID == 0 {
-		return nil, nil
-	}
-	return s.stores.ActionTasks.Logs(ctx, job.TaskID)
 }

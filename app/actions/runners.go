@@ -14,10 +14,18 @@ import (
 // words whichever is, as Gitea does.
 var errRunnerAuth = errs.Unauthenticated("unregistered runner")
 
-// runnerSeenGranularity is how stale a runner's last request or report
-// may be before a new one is written: well under the times that make it
-// offline or idle.
-const runnerSeenGranularity = 2 * time.Second
+// runnerSeenGranularity is how stale a runner's last report on a task may
+// be before a new one is written, and runnerOnlineGranularity its last
+// request: well under the times that make it idle (10s) or offline (1m).
+// Idle runners poll every few seconds; most of their polls write nothing.
+const (
+	runnerSeenGranularity   = 2 * time.Second
+	runnerOnlineGranularity = 20 * time.Second
+)
+
+// runnerCacheTTL is how long a runner read for a poll answers the next
+// ones (runnerCache).
+const runnerCacheTTL = 10 * time.Second
 
 // Runners are the use cases of Actions runners: registering with a scope's
 // registration token, authenticating and declaring, and the scope admins'
@@ -72,20 +80,25 @@ func (s Runners) Authenticate(ctx context.Context, uuid, token string, active bo
 	if uuid == "" || token == "" {
 		return nil, errRunnerAuth
 	}
-	r, err := s.stores.ActionRunners.ByUUID(ctx, uuid)
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil, errRunnerAuth
-	}
-	if err != nil {
-		return nil, err
+	now := s.clock.Now()
+	r, ok := s.runners.get(uuid, now)
+	if !ok {
+		var err error
+		r, err = s.stores.ActionRunners.ByUUID(ctx, uuid)
+		if errors.Is(err, errs.ErrNotFound) {
+			return nil, errRunnerAuth
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.runners.put(r, now.Add(runnerCacheTTL))
 	}
 	if !r.TokenMatches(token) {
 		return nil, errRunnerAuth
 	}
-	now := s.clock.Now()
 	// Runners poll every few seconds: a request close to the last one
 	// recorded changes no status and is not written.
-	fresh := now.Sub(r.LastOnline) < runnerSeenGranularity && (!active || now.Sub(r.LastActive) < runnerSeenGranularity)
+	fresh := now.Sub(r.LastOnline) < runnerOnlineGranularity && (!active || now.Sub(r.LastActive) < runnerSeenGranularity)
 	if fresh {
 		return r, nil
 	}
@@ -98,6 +111,7 @@ func (s Runners) Authenticate(ctx context.Context, uuid, token string, active bo
 	if active {
 		r.LastActive = now
 	}
+	s.runners.put(r, now)
 	return r, nil
 }
 
@@ -110,6 +124,7 @@ func (s Runners) Declare(ctx context.Context, r *actions.Runner, labels []string
 		return err
 	}
 	r.Labels, r.Version = labels, version
+	s.runners.forget(r.ID)
 	return nil
 }
 
@@ -124,8 +139,23 @@ func (s Runners) Get(ctx context.Context, scope actions.Scope, id int64) (*actio
 }
 
 // Delete removes the scope's runner id; it can no longer authenticate.
+// The tasks it still runs are cancelled in the same transaction: their
+// jobs and runs settle and their commit statuses say so.
 func (s Runners) Delete(ctx context.Context, scope actions.Scope, id int64) error {
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	defer s.runners.forget(id)
+	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if _, err := tx.ActionRunners.Get(ctx, scope, id); err != nil {
+			return err
+		}
+		tasks, err := tx.ActionTasks.RunningOf(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, t := range tasks {
+			if err := s.RunnerTasks().settle(ctx, tx, t, actions.StatusCancelled); err != nil {
+				return err
+			}
+		}
 		return tx.ActionRunners.Delete(ctx, scope, id)
 	})
 }

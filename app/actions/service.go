@@ -9,6 +9,7 @@
 package actions
 
 import (
+	"strings"
 	"time"
 
 	"github.com/depothq/depot/app/jobs"
@@ -28,6 +29,14 @@ type Service struct {
 	secrets   ports.SecretGenerator
 	signer    ports.ActionsSigner
 	artifacts ports.ArtifactBlobs
+	// baseURL is the site's, without a trailing slash, for the links of
+	// the commit statuses jobs post.
+	baseURL string
+	// logs keeps the logs of finished tasks.
+	logs ports.ActionLogFiles
+	// runners and versions keep what idle runners' polls read.
+	runners  *runnerCache
+	versions *versionCache
 }
 
 // Kit is what the tasks' tokens and the artifacts need.
@@ -35,6 +44,10 @@ type Kit struct {
 	Secrets   ports.SecretGenerator
 	Signer    ports.ActionsSigner
 	Artifacts ports.ArtifactBlobs
+	// BaseURL is the site's base URL.
+	BaseURL string
+	// Logs keeps finished tasks' logs out of the database.
+	Logs ports.ActionLogFiles
 }
 
 // NewService builds the workflow automation use cases; box seals secrets at
@@ -43,9 +56,11 @@ type Kit struct {
 func NewService(stores ports.Stores, tx ports.Transactor, box ports.SecretBox, clock ports.Clock,
 	git ports.GitContent, ts *transport.Service, runner *jobs.Runner, kit Kit) *Service {
 	s := &Service{stores: stores, tx: tx, box: box, clock: clock, git: git, secrets: kit.Secrets, signer: kit.Signer,
-		artifacts: kit.Artifacts}
+		artifacts: kit.Artifacts, baseURL: strings.TrimSuffix(kit.BaseURL, "/"), logs: kit.Logs,
+		runners: &runnerCache{}, versions: &versionCache{}}
 	if runner != nil && ts != nil { // nil in use-case tests that need neither
 		runner.Handle(KindPushRuns, jobs.KindOptions{MaxAttempts: 5, Concurrency: 2, Lease: 5 * time.Minute}, s.runPushRuns)
+		runner.Handle(KindLogArchive, jobs.KindOptions{MaxAttempts: 10, Concurrency: 1, Lease: 10 * time.Minute}, s.runLogArchive)
 		ts.OnPush(s.recordPush)
 	}
 	return s

@@ -11,6 +11,7 @@ import (
 	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -27,9 +28,14 @@ type pushRunsPayload struct {
 }
 
 // recordPush queues, inside the transaction that records a push, the job
-// that creates the runs of the branches and tags it created or moved.
+// that creates the runs of the branches and tags it created or moved. A
+// push made with a task's token triggers nothing, as in Gitea: a workflow
+// that pushes would otherwise run itself again and again.
 func (s *Service) recordPush(ctx context.Context, tx ports.Stores, r *repository.Repository, pusherID int64,
 	changes []repository.RefChange) error {
+	if pusherID == user.ActionsUserID {
+		return nil
+	}
 	var moved []repository.RefChange
 	for _, c := range changes {
 		if !c.IsDelete() && (strings.HasPrefix(c.Ref, "refs/heads/") || strings.HasPrefix(c.Ref, "refs/tags/")) {
@@ -122,9 +128,17 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	if len(plan) == 0 {
 		return nil
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+	now := s.clock.Now()
+	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 		for _, pl := range plan {
 			if err := tx.ActionRuns.CreateRun(ctx, pl.run, pl.jobs); err != nil {
+				return err
+			}
+			created := make([]jobStatus, len(pl.jobs))
+			for i, j := range pl.jobs {
+				created[i] = jobStatus{Job: j}
+			}
+			if err := s.postJobStatuses(ctx, tx, r, pl.run, created, now); err != nil {
 				return err
 			}
 		}

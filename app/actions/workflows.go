@@ -211,7 +211,7 @@ func (s Workflows) Dispatch(ctx context.Context, r *repository.Repository, userI
 	// A run created at the same moment (a push's) may take the number
 	// first; the next attempt takes the one after.
 	for attempt := 0; ; attempt++ {
-		err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		err = s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
 			return tx.ActionRuns.CreateRun(ctx, run, s.newJobs(wf))
 		})
 		if !errors.Is(err, errs.ErrConflict) || attempt == 2 {

@@ -52,17 +52,14 @@ type TaskCaller struct {
 }
 
 // ActionsUserID and ActionsUserName name the pseudo-user a workflow run's
-// token acts as, Gitea's "gitea-actions".
+// token acts as, Gitea's "gitea-actions" (user.ActionsUserID).
 const (
-	ActionsUserID   int64 = -2
-	ActionsUserName       = "gitea-actions"
+	ActionsUserID   = user.ActionsUserID
+	ActionsUserName = user.ActionsUserName
 )
 
 // ActionsUser is the pseudo-user a task token acts as.
-func ActionsUser() *user.User {
-	return &user.User{ID: ActionsUserID, Name: ActionsUserName, FullName: "Gitea Actions", Email: "teabot@gitea.io",
-		Kind: user.KindIndividual, IsActive: true, Visibility: user.VisibilityPublic}
-}
+func ActionsUser() *user.User { return user.NewActionsUser() }
 
 // Signed reports whether someone is signed in.
 func (c Caller) Signed() bool { return c.User != nil }

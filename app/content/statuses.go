@@ -175,6 +175,9 @@ func (s Statuses) page(ctx context.Context, list []*commitstatus.Status, total i
 		}
 	}
 	creators := make(map[int64]*user.User, len(ids))
+	if seen[user.ActionsUserID] { // workflow jobs report as the Actions pseudo-user, which has no row
+		creators[user.ActionsUserID] = user.NewActionsUser()
+	}
 	if len(ids) > 0 {
 		users, err := s.stores.Users.GetByIDs(ctx, ids)
 		if err != nil {

@@ -155,7 +155,14 @@ func (d *Dispatcher) payloadContext(ctx context.Context, stores ports.Stores, r 
 	if err != nil {
 		return nil, err
 	}
-	ids := []int64{r.Owner.ID, senderID}
+	ids := []int64{r.Owner.ID}
+	var sender *user.User
+	if senderID == user.ActionsUserID {
+		// A workflow task's token acted: the pseudo-user has no row.
+		sender = user.NewActionsUser()
+	} else {
+		ids = append(ids, senderID)
+	}
 	if parent != nil {
 		ids = append(ids, parent.Owner.ID)
 	}
@@ -163,7 +170,7 @@ func (d *Dispatcher) payloadContext(ctx context.Context, stores ports.Stores, r 
 	if err != nil {
 		return nil, err
 	}
-	pc := &payloadContext{payloads: d.payloads, baseURL: d.baseURL, repo: r, parent: parent}
+	pc := &payloadContext{payloads: d.payloads, baseURL: d.baseURL, repo: r, parent: parent, sender: sender}
 	for _, u := range us {
 		if u.ID == r.Owner.ID {
 			pc.owner = u

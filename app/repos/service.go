@@ -198,6 +198,11 @@ func (s *Service) PermissionOf(ctx context.Context, u *user.User, r *repository.
 	return s.permission(ctx, c.Actor(), r)
 }
 
+// CallerPermission is c's permission in r, as access computes it.
+func (s *Service) CallerPermission(ctx context.Context, c auth.Caller, r *repository.Repository) (permission.Permission, error) {
+	return s.permission(ctx, c.Actor(), r)
+}
+
 // redirect explains why owner/name was not found: a renamed owner or a
 // renamed repository becomes a redirect when c may see where it went.
 func (s *Service) redirect(ctx context.Context, c auth.Caller, ownerName, name string) error {

@@ -41,7 +41,7 @@ func (s *Service) checkBranchProtection(ctx context.Context, r *repository.Repos
 	var perm permission.Permission
 	deployKey := in.DeployKeyID != 0
 	if !deployKey {
-		if perm, err = s.repos.PermissionOf(ctx, u, r); err != nil {
+		if perm, err = s.pushPermission(ctx, r, u, in.TaskID); err != nil {
 			return err
 		}
 	}

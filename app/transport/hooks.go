@@ -9,6 +9,7 @@ import (
 
 	"github.com/depothq/depot/app/auth"
 	"github.com/depothq/depot/app/mirrors"
+	"github.com/depothq/depot/domain/actions"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/repository"
@@ -28,6 +29,9 @@ type HookInput struct {
 	// DeployKeyID names the deploy key a push over SSH came with; the
 	// pusher is then the repository's owner and the key's access counts.
 	DeployKeyID int64
+	// TaskID names the workflow task whose token pushed; the pusher is
+	// then the Actions pseudo-user, with the rights of the task's run.
+	TaskID int64
 	// Quarantine is the name of the push's incoming object directory under
 	// objects/, where its objects wait until pre-receive accepts them.
 	Quarantine string
@@ -42,7 +46,12 @@ func (s *Service) PreReceive(ctx context.Context, in HookInput) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkPushingKeyOrAccount(ctx, r, u, in.DeployKeyID); err != nil {
+	if in.TaskID != 0 {
+		err = s.checkTaskPusher(ctx, r, in.TaskID)
+	} else {
+		err = s.checkPushingKeyOrAccount(ctx, r, u, in.DeployKeyID)
+	}
+	if err != nil {
 		return err
 	}
 	if err := checkPushable(r); err != nil {
@@ -179,9 +188,11 @@ func (s *Service) recordEmptiness(ctx context.Context, r *repository.Repository,
 	return nil
 }
 
-// hookFacts loads the repository and the pusher a hook names.
+// hookFacts loads the repository and the pusher a hook names: an account,
+// or the Actions pseudo-user for a push made with a task's token.
 func (s *Service) hookFacts(ctx context.Context, in HookInput) (*repository.Repository, *user.User, error) {
-	if in.RepoID <= 0 || in.PusherID <= 0 {
+	byTask := in.TaskID > 0 && in.PusherID == user.ActionsUserID
+	if in.RepoID <= 0 || (in.PusherID <= 0 && !byTask) || (in.TaskID != 0 && !byTask) {
 		return nil, nil, errs.BadRequest("hook: repository and pusher are required")
 	}
 	if len(in.Changes) > MaxHookChanges {
@@ -191,6 +202,9 @@ func (s *Service) hookFacts(ctx context.Context, in HookInput) (*repository.Repo
 	if err != nil {
 		return nil, nil, err
 	}
+	if byTask {
+		return r, user.NewActionsUser(), nil
+	}
 	u, err := s.stores.Users.GetByID(ctx, in.PusherID)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil, errs.Forbidden(msgNoPush)
@@ -199,6 +213,49 @@ func (s *Service) hookFacts(ctx context.Context, in HookInput) (*repository.Repo
 		return nil, nil, err
 	}
 	return r, u, nil
+}
+
+// taskCaller is the caller a task's token makes, while the task runs; a
+// finished or unknown task is errs.ErrForbidden.
+func (s *Service) taskCaller(ctx context.Context, taskID int64) (auth.Caller, error) {
+	task, err := s.stores.ActionTasks.Get(ctx, taskID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return auth.Caller{}, errs.Forbidden(msgNoPush)
+	}
+	if err != nil {
+		return auth.Caller{}, err
+	}
+	if task.Status != actions.StatusRunning {
+		return auth.Caller{}, errs.Forbidden(msgNoPush)
+	}
+	return auth.Caller{User: user.NewActionsUser(),
+		Task: &auth.TaskCaller{TaskID: task.ID, RunID: task.Run.ID, RepoID: task.Run.RepoID}}, nil
+}
+
+// checkTaskPusher checks that the task whose token pushes still runs and
+// that its run may write r's code (its own repository's).
+func (s *Service) checkTaskPusher(ctx context.Context, r *repository.Repository, taskID int64) error {
+	perm, err := s.pushPermission(ctx, r, nil, taskID)
+	if err != nil {
+		return err
+	}
+	if !perm.CanWrite(permission.UnitCode) {
+		return errs.Forbidden(msgNoPush)
+	}
+	return nil
+}
+
+// pushPermission is the pusher's permission in r: the task's run's when a
+// task's token pushes (taskID set), else account u's.
+func (s *Service) pushPermission(ctx context.Context, r *repository.Repository, u *user.User, taskID int64) (permission.Permission, error) {
+	if taskID == 0 {
+		return s.repos.PermissionOf(ctx, u, r)
+	}
+	c, err := s.taskCaller(ctx, taskID)
+	if err != nil {
+		return permission.Permission{}, err
+	}
+	return s.repos.CallerPermission(ctx, c, r)
 }
 
 // checkPusher checks that u may still sign in and write r's code.

@@ -111,6 +111,9 @@ type Session struct {
 	PusherID int64
 	// DeployKeyID is the deploy key an SSH request came with, 0 otherwise.
 	DeployKeyID int64
+	// TaskID is the workflow task whose token (GITEA_TOKEN) the request
+	// carries, 0 otherwise; PusherID is then the Actions pseudo-user's.
+	TaskID int64
 	// Wiki is set when Path is the repository's wiki.
 	Wiki bool
 }
@@ -172,7 +175,11 @@ func (s *Service) Authorize(ctx context.Context, req Request) (*Session, error) 
 			return nil, err
 		}
 	}
-	return &Session{Repo: r, Path: path, Service: req.Service, PusherID: c.UserID(), Wiki: req.Wiki}, nil
+	sess := &Session{Repo: r, Path: path, Service: req.Service, PusherID: c.UserID(), Wiki: req.Wiki}
+	if c.Task != nil {
+		sess.TaskID = c.Task.TaskID
+	}
+	return sess, nil
 }
 
 // openWiki makes sure the wiki at p exists before a push to it, as Gitea

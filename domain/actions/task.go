@@ -26,6 +26,15 @@ type LogRow struct {
 	Content string
 }
 
+// AppendLogLine appends r to b as one line of a job's log, led by its time
+// as Gitea's log files write it.
+func AppendLogLine(b []byte, r LogRow) []byte {
+	b = r.Time.UTC().AppendFormat(b, "2006-01-02T15:04:05.0000000Z07:00")
+	b = append(b, ' ')
+	b = append(b, r.Content...)
+	return append(b, '\n')
+}
+
 // IsDone says whether a job or task in this status has finished.
 func IsDone(status string) bool {
 	switch status {

@@ -433,6 +433,9 @@ type Task struct {
 	Started  time.Time
 	Created  time.Time
 	Updated  time.Time
+	// LogArchived is set once the finished task's log moved from the
+	// database to its compressed file.
+	LogArchived bool
 	// Job is the job, Run its run.
 	Job RunJob
 	Run Run

@@ -1,0 +1,111 @@
+package blobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
+	"github.com/klauspost/compress/zstd"
+)
+
+// ActionLogs keeps finished tasks' logs under one directory, as
+// <dir>/<id mod 256>/<id>.log.zst: Zstandard frames written and read as
+// streams (klauspost/compress), so neither side holds a log in memory.
+type ActionLogs struct{ dir string }
+
+var _ ports.ActionLogFiles = (*ActionLogs)(nil)
+
+// NewActionLogs keeps task logs under dir, creating it readable by the
+// server's user only.
+func NewActionLogs(dir string) (*ActionLogs, error) {
+	if err := makeStoreDir(dir, "task log"); err != nil {
+		return nil, err
+	}
+	return &ActionLogs{dir: dir}, nil
+}
+
+func (l *ActionLogs) path(id int64) string {
+	return filepath.Join(l.dir, fmt.Sprintf("%02x", id%256), strconv.FormatInt(id, 10)+".log.zst")
+}
+
+// Write compresses r into a temporary file, syncs it, renames it into
+// place and syncs the folder: once it returns, the log survives a crash.
+func (l *ActionLogs) Write(ctx context.Context, taskID int64, r io.Reader) error {
+	dst := l.path(taskID)
+	dir := filepath.Dir(dst)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("blobs: create task log folder: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
+	if err != nil {
+		return fmt.Errorf("blobs: create task log: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	zw, err := zstd.NewWriter(tmp, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(zw, ctxReader{ctx, r}); err != nil {
+		_ = zw.Close()
+		return fmt.Errorf("blobs: write task log: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("blobs: write task log: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("blobs: sync task log: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("blobs: close task log: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return fmt.Errorf("blobs: store task log: %w", err)
+	}
+	done = true
+	syncDir(dir)
+	return nil
+}
+
+// Open streams the task's log decompressed.
+func (l *ActionLogs) Open(_ context.Context, taskID int64) (io.ReadCloser, error) {
+	f, err := os.Open(l.path(taskID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errs.NotFound("task log does not exist")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("blobs: open task log: %w", err)
+	}
+	zr, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("blobs: read task log: %w", err)
+	}
+	return &zstdFile{zr: zr, f: f}, nil
+}
+
+// zstdFile reads a Zstandard file and releases the decoder and the file
+// on Close.
+type zstdFile struct {
+	zr *zstd.Decoder
+	f  *os.File
+}
+
+func (z *zstdFile) Read(p []byte) (int, error) { return z.zr.Read(p) }
+
+func (z *zstdFile) Close() error {
+	z.zr.Close()
+	return z.f.Close()
+}
