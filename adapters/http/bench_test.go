@@ -36,9 +36,17 @@ type benchApp struct {
 
 func newBenchApp(b *testing.B) benchApp {
 	b.Helper()
+	return newBenchAppWith(b, func(*site.Settings) {})
+}
+
+// newBenchAppWith is newBenchApp with the site's settings changed by edit
+// first.
+func newBenchAppWith(b *testing.B, edit func(*site.Settings)) benchApp {
+	b.Helper()
 	ctx := context.Background()
 	settings := site.Defaults()
 	settings.BaseURL = "http://127.0.0.1:3000"
+	edit(&settings)
 	app, cleanup, err := wire.Init(ctx, wire.Options{
 		Site: settings, DataDir: b.TempDir(), Log: slog.New(slog.DiscardHandler),
 	})

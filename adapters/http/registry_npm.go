@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	apppkgs "github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/domain/errs"
@@ -134,62 +132,6 @@ func npmName(name string) error {
 func (s *kernel) npmTarballURL(owner, name, version, filename string) string {
 	return s.baseURL + registryPrefix + "/" + url.PathEscape(owner) + "/npm/" + url.PathEscape(name) + "/-/" +
 		url.PathEscape(version) + "/" + url.PathEscape(filename)
-}
-
-// npmDocument answers GET …/npm/{name}: the package document npm installs from.
-func (s *kernel) npmDocument(c *registryCall, name string) error {
-	if err := npmName(name); err != nil {
-		return err
-	}
-	doc, err := s.packages.NpmPackage(c.r.Context(), c.owner, name)
-	if err != nil {
-		return err
-	}
-	versions := make(map[string]json.RawMessage, len(doc.Versions))
-	times := map[string]string{}
-	var latestMeta map[string]any
-	for _, v := range doc.Versions {
-		var meta map[string]any
-		if err := json.Unmarshal([]byte(v.Metadata), &meta); err != nil || meta == nil {
-			meta = map[string]any{"name": doc.Package.Name, "version": v.Version}
-		}
-		if files := doc.Files[v.ID]; len(files) > 0 {
-			f := files[0]
-			integrity := ""
-			if raw, err := hex.DecodeString(f.Blob.SHA512); err == nil {
-				integrity = "sha512-" + base64.StdEncoding.EncodeToString(raw)
-			}
-			meta["dist"] = map[string]any{"shasum": f.Blob.SHA1, "integrity": integrity,
-				"tarball": s.npmTarballURL(c.owner.Name, doc.Package.Name, v.Version, f.Name)}
-		}
-		delete(meta, "_id")
-		meta["_id"] = doc.Package.Name + "@" + v.Version
-		raw, err := json.Marshal(meta)
-		if err != nil {
-			return err
-		}
-		versions[v.Version] = raw
-		stamp := v.CreatedAt.UTC().Format(time.RFC3339)
-		times[v.Version] = stamp
-		if _, ok := times["created"]; !ok {
-			times["created"] = stamp
-		}
-		times["modified"] = stamp
-		if v.Version == doc.Tags["latest"] {
-			latestMeta = meta
-		}
-	}
-	out := map[string]any{"_id": doc.Package.Name, "name": doc.Package.Name, "dist-tags": doc.Tags,
-		"versions": versions, "time": times}
-	if latestMeta != nil {
-		for _, k := range []string{"description", "readme", "license", "keywords", "homepage", "repository", "author"} {
-			if v, ok := latestMeta[k]; ok {
-				out[k] = v
-			}
-		}
-	}
-	writeJSON(c.w, http.StatusOK, out)
-	return nil
 }
 
 // npmPublishBody is what `npm publish` sends.
