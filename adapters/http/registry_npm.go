@@ -152,8 +152,8 @@ func (s *kernel) npmPublish(c *registryCall, name string) error {
 		return err
 	}
 	var body npmPublishBody
-	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil {
-		return errs.BadRequest("invalid package document")
+	if err := decodeRegistryJSON(c, 0, &body, "invalid package document"); err != nil {
+		return err
 	}
 	if body.Name == name && len(body.Attachments) == 0 {
 		return s.npmDeprecate(c, name, body.Versions)
@@ -202,7 +202,10 @@ func (s *kernel) npmUpdate(c *registryCall, name string) error {
 		return err
 	}
 	var body npmPublishBody
-	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil || body.Name != name {
+	if err := decodeRegistryJSON(c, 0, &body, "invalid package document"); err != nil {
+		return err
+	}
+	if body.Name != name {
 		return errs.BadRequest("invalid package document")
 	}
 	return s.npmDeprecate(c, name, body.Versions)
@@ -307,11 +310,18 @@ func (s *kernel) npmListTags(c *registryCall, name string) error {
 	return nil
 }
 
+// npmTagBodyMax bounds the body of a dist-tag's PUT (a version as a JSON
+// string).
+const npmTagBodyMax = 1024
+
 // npmSetTag answers PUT …/npm/-/package/{name}/dist-tags/{tag}; the body
 // is the version as a JSON string.
 func (s *kernel) npmSetTag(c *registryCall, name, tag string) error {
 	var version string
-	if err := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, 1024)).Decode(&version); err != nil || version == "" {
+	if err := decodeRegistryJSON(c, npmTagBodyMax, &version, "invalid version"); err != nil {
+		return err
+	}
+	if version == "" {
 		return errs.BadRequest("invalid version")
 	}
 	if tag == "" || semver.IsValid("v"+tag) {
