@@ -32,6 +32,9 @@ type ContainerStore interface {
 	// ManifestByDigest finds a manifest of the package by digest.
 	ManifestByDigest(ctx context.Context, packageID int64, digest string) (*packages.ContainerManifest, error)
 	// ManifestOf finds the manifest of a version.
+	// ImageManifest finds the manifest of the owner's image (its name any
+	// case) by tag or by digest, in one query: what a pull asks first.
+	ImageManifest(ctx context.Context, ownerID int64, image string, ref packages.Reference) (*packages.ContainerManifest, error)
 	ManifestOf(ctx context.Context, versionID int64) (*packages.ContainerManifest, error)
 	// VersionsWithDigest lists the package's versions whose manifest has digest.
 	VersionsWithDigest(ctx context.Context, packageID int64, digest string) ([]int64, error)

@@ -53,6 +53,9 @@ type PackageStore interface {
 	Files(ctx context.Context, versionID int64) ([]*packages.File, error)
 	// FilesOf returns the files of these versions in one query.
 	FilesOf(ctx context.Context, versionIDs []int64) (map[int64][]*packages.File, error)
+	// PackageFiles returns the files of every version of the package, by
+	// version, in one query.
+	PackageFiles(ctx context.Context, packageID int64) (map[int64][]*packages.File, error)
 	// GetFile finds a version's file by name (any case).
 	GetFile(ctx context.Context, versionID int64, name string) (*packages.File, error)
 	// AddFile adds f to its version, recording its blob once by SHA-256;

@@ -2,11 +2,6 @@ package blobs
 
 import (
 	"context"
-	"crypto/md5"  //nolint:gosec // a published checksum of the package file, not a security measure
-	"crypto/sha1" //nolint:gosec // idem
-	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -53,7 +48,8 @@ func (p *Packages) path(sum string) (string, error) {
 }
 
 // Put streams at most limit bytes from r to a temporary file while
-// computing its MD5, SHA-1, SHA-256 and SHA-512, syncs it and renames it
+// computing its MD5, SHA-1, SHA-256 and SHA-512 (concurrently, in one
+// pass: copyDigested), syncs it and renames it
 // to its SHA-256's place (replacing an equal blob stored before), then
 // syncs the directory. Nothing is buffered whole. The file stays held (an
 // flock the kernel drops if the process dies) until release, so a sweep
@@ -80,8 +76,7 @@ func (p *Packages) Put(ctx context.Context, r io.Reader, limit int64) (b package
 	if err = hold(tmp); err != nil {
 		return b, nil, fmt.Errorf("blobs: hold package blob: %w", err)
 	}
-	h5, h1, h256, h512 := md5.New(), sha1.New(), sha256.New(), sha512.New() //nolint:gosec // checksums
-	n, err := io.Copy(io.MultiWriter(tmp, h5, h1, h256, h512), io.LimitReader(ctxReader{ctx, r}, limit+1))
+	n, sums, err := copyDigested(tmp, io.LimitReader(ctxReader{ctx, r}, limit+1))
 	if err != nil {
 		return b, nil, fmt.Errorf("blobs: write package blob: %w", err)
 	}
@@ -91,8 +86,7 @@ func (p *Packages) Put(ctx context.Context, r io.Reader, limit int64) (b package
 	if err = tmp.Sync(); err != nil {
 		return b, nil, fmt.Errorf("blobs: sync package blob: %w", err)
 	}
-	b = packages.Blob{Size: n, MD5: hex.EncodeToString(h5.Sum(nil)), SHA1: hex.EncodeToString(h1.Sum(nil)),
-		SHA256: hex.EncodeToString(h256.Sum(nil)), SHA512: hex.EncodeToString(h512.Sum(nil))}
+	b = packages.Blob{Size: n, MD5: sums.MD5, SHA1: sums.SHA1, SHA256: sums.SHA256, SHA512: sums.SHA512}
 	dst, _ := p.path(b.SHA256)
 	if err = os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return b, nil, fmt.Errorf("blobs: create package folder: %w", err)

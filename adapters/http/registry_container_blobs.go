@@ -51,7 +51,7 @@ func (s *kernel) containerStartUpload(c *containerCall) {
 		}
 	}
 	if digest := strings.TrimSpace(q.Get("digest")); digest != "" {
-		if err := s.containers.PutBlob(ctx, c.owner, c.path.image, digest, c.r.Body); err != nil {
+		if err := s.containers.PutBlob(ctx, c.owner, c.path.image, digest, registryBody(&c.registryCall)); err != nil {
 			s.failContainer(c, err, ociBlobUploadInvalid)
 			return
 		}
@@ -102,7 +102,7 @@ func (s *kernel) containerPatchUpload(c *containerCall) {
 			return
 		}
 	}
-	size, err = s.containers.AppendUpload(ctx, c.owner, c.path.arg, c.r.Body)
+	size, err = s.containers.AppendUpload(ctx, c.owner, c.path.arg, registryBody(&c.registryCall))
 	if err != nil {
 		s.failContainer(c, err, ociBlobUploadInvalid)
 		return
@@ -120,7 +120,7 @@ func (s *kernel) containerCommitUpload(c *containerCall) {
 		s.writeContainerError(c.w, http.StatusBadRequest, ociDigestInvalid, "provided digest is invalid")
 		return
 	}
-	if err := s.containers.CommitUpload(c.r.Context(), c.owner, c.path.image, c.path.arg, digest, c.r.Body); err != nil {
+	if err := s.containers.CommitUpload(c.r.Context(), c.owner, c.path.image, c.path.arg, digest, registryBody(&c.registryCall)); err != nil {
 		s.failContainer(c, err, ociBlobUploadInvalid)
 		return
 	}

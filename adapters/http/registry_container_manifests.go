@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/packages"
 )
 
@@ -41,6 +42,9 @@ func (s *kernel) containerGetManifest(c *containerCall) {
 	_, _ = io.Copy(c.w, body)
 }
 
+// errManifestTooLarge refuses a manifest past packages.MaxManifestBytes.
+var errManifestTooLarge = errs.TooLarge("manifest exceeds maximum size")
+
 // containerPutManifest answers PUT …/manifests/{reference}: 201 with the
 // manifest's digest (and OCI-Subject when it refers to another).
 func (s *kernel) containerPutManifest(c *containerCall) {
@@ -49,13 +53,9 @@ func (s *kernel) containerPutManifest(c *containerCall) {
 		s.writeContainerError(c.w, http.StatusBadRequest, ociManifestInvalid, "tag is invalid")
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(c.r.Body, packages.MaxManifestBytes+1))
+	body, err := readAtMost(registryBody(&c.registryCall), packages.MaxManifestBytes, errManifestTooLarge)
 	if err != nil {
-		s.failContainer(c, err, ociManifestInvalid)
-		return
-	}
-	if len(body) > packages.MaxManifestBytes {
-		s.writeContainerError(c.w, http.StatusRequestEntityTooLarge, ociSizeInvalid, "manifest exceeds maximum size")
+		s.failContainer(c, registryReadError(err, "the manifest could not be read"), ociManifestInvalid)
 		return
 	}
 	pushed, err := s.containers.PutManifest(c.r.Context(), c.owner, c.caller.User, c.path.image, ref, body,

@@ -40,7 +40,7 @@ func (s *kernel) genericUpload(c *registryCall) error {
 		return err
 	}
 	_, err = s.packages.Publish(c.r.Context(), apppkgs.Upload{Owner: c.owner, Creator: c.caller.User,
-		Type: packages.TypeGeneric, Name: name, Version: version, Filename: filename, Body: c.r.Body})
+		Type: packages.TypeGeneric, Name: name, Version: version, Filename: filename, Body: registryBody(c)})
 	if err != nil {
 		return err
 	}

@@ -137,7 +137,7 @@ func (s *kernel) goUpload(c *registryCall) error {
 	if c.r.ContentLength == 0 {
 		return errs.BadRequest("package has invalid structure")
 	}
-	if _, err := s.packages.PublishGoModule(c.r.Context(), c.owner, c.caller.User, c.r.Body); err != nil {
+	if _, err := s.packages.PublishGoModule(c.r.Context(), c.owner, c.caller.User, registryBody(c)); err != nil {
 		return err
 	}
 	c.w.WriteHeader(http.StatusCreated)

@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	apppkgs "github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/domain/errs"
@@ -136,62 +134,6 @@ func (s *kernel) npmTarballURL(owner, name, version, filename string) string {
 		url.PathEscape(version) + "/" + url.PathEscape(filename)
 }
 
-// npmDocument answers GET …/npm/{name}: the package document npm installs from.
-func (s *kernel) npmDocument(c *registryCall, name string) error {
-	if err := npmName(name); err != nil {
-		return err
-	}
-	doc, err := s.packages.NpmPackage(c.r.Context(), c.owner, name)
-	if err != nil {
-		return err
-	}
-	versions := make(map[string]json.RawMessage, len(doc.Versions))
-	times := map[string]string{}
-	var latestMeta map[string]any
-	for _, v := range doc.Versions {
-		var meta map[string]any
-		if err := json.Unmarshal([]byte(v.Metadata), &meta); err != nil || meta == nil {
-			meta = map[string]any{"name": doc.Package.Name, "version": v.Version}
-		}
-		if files := doc.Files[v.ID]; len(files) > 0 {
-			f := files[0]
-			integrity := ""
-			if raw, err := hex.DecodeString(f.Blob.SHA512); err == nil {
-				integrity = "sha512-" + base64.StdEncoding.EncodeToString(raw)
-			}
-			meta["dist"] = map[string]any{"shasum": f.Blob.SHA1, "integrity": integrity,
-				"tarball": s.npmTarballURL(c.owner.Name, doc.Package.Name, v.Version, f.Name)}
-		}
-		delete(meta, "_id")
-		meta["_id"] = doc.Package.Name + "@" + v.Version
-		raw, err := json.Marshal(meta)
-		if err != nil {
-			return err
-		}
-		versions[v.Version] = raw
-		stamp := v.CreatedAt.UTC().Format(time.RFC3339)
-		times[v.Version] = stamp
-		if _, ok := times["created"]; !ok {
-			times["created"] = stamp
-		}
-		times["modified"] = stamp
-		if v.Version == doc.Tags["latest"] {
-			latestMeta = meta
-		}
-	}
-	out := map[string]any{"_id": doc.Package.Name, "name": doc.Package.Name, "dist-tags": doc.Tags,
-		"versions": versions, "time": times}
-	if latestMeta != nil {
-		for _, k := range []string{"description", "readme", "license", "keywords", "homepage", "repository", "author"} {
-			if v, ok := latestMeta[k]; ok {
-				out[k] = v
-			}
-		}
-	}
-	writeJSON(c.w, http.StatusOK, out)
-	return nil
-}
-
 // npmPublishBody is what `npm publish` sends.
 type npmPublishBody struct {
 	Name        string                     `json:"name"`
@@ -210,8 +152,8 @@ func (s *kernel) npmPublish(c *registryCall, name string) error {
 		return err
 	}
 	var body npmPublishBody
-	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil {
-		return errs.BadRequest("invalid package document")
+	if err := decodeRegistryJSON(c, 0, &body, "invalid package document"); err != nil {
+		return err
 	}
 	if body.Name == name && len(body.Attachments) == 0 {
 		return s.npmDeprecate(c, name, body.Versions)
@@ -260,7 +202,10 @@ func (s *kernel) npmUpdate(c *registryCall, name string) error {
 		return err
 	}
 	var body npmPublishBody
-	if err := json.NewDecoder(c.r.Body).Decode(&body); err != nil || body.Name != name {
+	if err := decodeRegistryJSON(c, 0, &body, "invalid package document"); err != nil {
+		return err
+	}
+	if body.Name != name {
 		return errs.BadRequest("invalid package document")
 	}
 	return s.npmDeprecate(c, name, body.Versions)
@@ -365,11 +310,18 @@ func (s *kernel) npmListTags(c *registryCall, name string) error {
 	return nil
 }
 
+// npmTagBodyMax bounds the body of a dist-tag's PUT (a version as a JSON
+// string).
+const npmTagBodyMax = 1024
+
 // npmSetTag answers PUT …/npm/-/package/{name}/dist-tags/{tag}; the body
 // is the version as a JSON string.
 func (s *kernel) npmSetTag(c *registryCall, name, tag string) error {
 	var version string
-	if err := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, 1024)).Decode(&version); err != nil || version == "" {
+	if err := decodeRegistryJSON(c, npmTagBodyMax, &version, "invalid version"); err != nil {
+		return err
+	}
+	if version == "" {
 		return errs.BadRequest("invalid version")
 	}
 	if tag == "" || semver.IsValid("v"+tag) {

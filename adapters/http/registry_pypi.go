@@ -51,27 +51,25 @@ type pypiForm struct {
 func readPypiForm(mr *multipart.Reader, limit int64) (pypiForm, error) {
 	form := pypiForm{fields: map[string]string{}}
 	left := limit
+	tooLarge := errs.TooLarge("form fields exceed " + strconv.FormatInt(limit, 10) + " bytes")
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			return form, nil
 		}
 		if err != nil {
-			return form, errs.BadRequest("malformed multipart form")
+			return form, registryReadError(err, "malformed multipart form")
 		}
 		name := part.FormName()
 		if name == "content" {
 			form.content = part
 			return form, nil
 		}
-		buf, err := io.ReadAll(io.LimitReader(part, left+1))
+		buf, err := readAtMost(part, left, tooLarge)
 		if err != nil {
-			return form, errs.BadRequest("malformed multipart form")
+			return form, registryReadError(err, "malformed multipart form")
 		}
 		left -= int64(len(buf))
-		if left < 0 {
-			return form, errs.TooLarge("form fields exceed " + strconv.FormatInt(limit, 10) + " bytes")
-		}
 		// A repeated field (classifiers, for one) keeps its first value.
 		if _, ok := form.fields[name]; !ok && name != "" {
 			form.fields[name] = string(buf)
@@ -87,7 +85,7 @@ func (s *kernel) pypiUpload(c *registryCall) error {
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return errs.BadRequest("multipart form expected")
 	}
-	form, err := readPypiForm(multipart.NewReader(c.r.Body, params["boundary"]), pypiFieldsMax)
+	form, err := readPypiForm(multipart.NewReader(registryBody(c), params["boundary"]), pypiFieldsMax)
 	if err != nil {
 		return err
 	}

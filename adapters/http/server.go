@@ -81,7 +81,10 @@ type kernel struct {
 	packages *packages.Service
 	// containers serves the container registry (registry_container.go).
 	containers *packages.Containers
-	cron       *cron.Service
+	// npmParts keeps the rendered versions of npm package documents
+	// (registry_npm_document.go).
+	npmParts *npmVersionParts
+	cron     *cron.Service
 	// federation describes the site to other servers (nodeinfo.go).
 	federation *federation.Service
 	// signatures checks the HTTP signatures of ActivityPub inbox posts
@@ -162,7 +165,7 @@ type Services struct {
 func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server, error) {
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, web: svc.WebSessions, proxy: httpkit.NewReverseProxy(settings.ReverseProxy), users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
-		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, signatures: svc.Signatures, sshSignatures: svc.SSHSignatures, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, containers: svc.Containers, cron: svc.Cron,
+		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, signatures: svc.Signatures, sshSignatures: svc.SSHSignatures, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, containers: svc.Containers, npmParts: &npmVersionParts{}, cron: svc.Cron,
 		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath, pullLists: newPullListCache(),
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {

@@ -226,6 +226,21 @@ func (s *ContainerStore) ManifestOf(ctx context.Context, versionID int64) (*pack
 	return s.oneManifest(ctx, "cm.version_id = ?", versionID)
 }
 
+// imagePackage selects the id of the owner's image; its arguments are the
+// owner id, the package type and the lower-case name.
+const imagePackage = "SELECT p.id FROM packages AS p WHERE p.owner_id = ? AND p.type = ? AND p.lower_name = ?"
+
+// ImageManifest finds the manifest of the owner's image by tag or digest
+// in one query (the package, the version and the manifest joined).
+func (s *ContainerStore) ImageManifest(ctx context.Context, ownerID int64, image string, ref packages.Reference) (*packages.ContainerManifest, error) {
+	typ, lower := string(packages.TypeContainer), strings.ToLower(image)
+	if ref.Digest != "" {
+		return s.oneManifest(ctx, "cm.package_id = ("+imagePackage+") AND cm.digest = ?", ownerID, typ, lower, ref.Digest)
+	}
+	return s.oneManifest(ctx, "cm.version_id = (SELECT v.id FROM package_versions AS v WHERE v.package_id = ("+
+		imagePackage+") AND v.lower_version = ?)", ownerID, typ, lower, strings.ToLower(ref.Tag))
+}
+
 // VersionsWithDigest lists the versions whose manifest has digest.
 func (s *ContainerStore) VersionsWithDigest(ctx context.Context, packageID int64, digest string) ([]int64, error) {
 	var ids []int64

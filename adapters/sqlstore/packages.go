@@ -366,6 +366,23 @@ func (s *PackageStore) FilesOf(ctx context.Context, versionIDs []int64) (map[int
 	return out, nil
 }
 
+// PackageFiles returns the files of every version of the package in one
+// query, its versions selected in it (no list of ids to send and parse).
+func (s *PackageStore) PackageFiles(ctx context.Context, packageID int64) (map[int64][]*packages.File, error) {
+	var rows []fileBlobRow
+	if err := selectFiles(s.c.r(ctx), &rows).
+		Where("f.version_id IN (SELECT v.id FROM package_versions AS v WHERE v.package_id = ?)", packageID).
+		OrderExpr("f.version_id ASC, f.lower_name ASC").Scan(ctx); err != nil {
+		return nil, fileMapping.mapErr(err)
+	}
+	out := map[int64][]*packages.File{}
+	for i := range rows {
+		f := rows[i].toDomain()
+		out[f.VersionID] = append(out[f.VersionID], f)
+	}
+	return out, nil
+}
+
 // GetFile finds a version's file by name.
 func (s *PackageStore) GetFile(ctx context.Context, versionID int64, name string) (*packages.File, error) {
 	var rows []fileBlobRow

@@ -48,14 +48,15 @@ const uploadTTL = 24 * time.Hour
 // per tag, or per digest when pushed untagged), tags and referrers.
 type Containers struct {
 	*Service
-	uploads ports.ContainerUploads
-	box     ports.SecretBox
+	uploads   ports.ContainerUploads
+	box       ports.SecretBox
+	manifests *manifestCache
 }
 
 // NewContainers builds the container registry's use cases over the
 // package service.
 func NewContainers(s *Service, uploads ports.ContainerUploads, box ports.SecretBox) *Containers {
-	return &Containers{Service: s, uploads: uploads, box: box}
+	return &Containers{Service: s, uploads: uploads, box: box, manifests: newManifestCache()}
 }
 
 // registryToken is what a bearer token seals: who, with which scopes (nil
@@ -460,36 +461,38 @@ func (s *Containers) image(ctx context.Context, owner *user.User, image string, 
 
 // Manifest finds the image's manifest by tag or digest.
 func (s *Containers) Manifest(ctx context.Context, owner *user.User, image string, ref packages.Reference) (*packages.ContainerManifest, error) {
-	p, err := s.image(ctx, owner, image, ErrManifestUnknown)
-	if err != nil {
-		return nil, err
-	}
-	var m *packages.ContainerManifest
-	if ref.Digest != "" {
-		m, err = s.stores.Containers.ManifestByDigest(ctx, p.ID, ref.Digest)
-	} else {
-		var v *packages.Version
-		if v, err = s.stores.Packages.GetVersion(ctx, p.ID, ref.Tag); err == nil {
-			m, err = s.stores.Containers.ManifestOf(ctx, v.ID)
-		}
-	}
+	m, err := s.stores.Containers.ImageManifest(ctx, owner.ID, image, ref)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, ErrManifestUnknown
 	}
 	return m, err
 }
 
-// OpenManifest finds the image's manifest and opens its bytes.
+// OpenManifest finds the image's manifest and opens its bytes; a small
+// manifest's bytes are kept in memory by their SHA-256 (they cannot
+// change under it), so pulling it again reads no file.
 func (s *Containers) OpenManifest(ctx context.Context, owner *user.User, image string, ref packages.Reference) (*packages.ContainerManifest, io.ReadSeekCloser, error) {
 	m, err := s.Manifest(ctx, owner, image, ref)
 	if err != nil {
 		return nil, nil, err
 	}
+	if raw, ok := s.manifests.get(m.BlobSHA256); ok {
+		return m, nopSeekCloser{bytes.NewReader(raw)}, nil
+	}
 	r, err := s.blobs.Open(ctx, m.BlobSHA256)
 	if errors.Is(err, errs.ErrNotFound) {
 		return nil, nil, ErrManifestUnknown
 	}
-	return m, r, err
+	if err != nil || m.Size > manifestCacheEntry {
+		return m, r, err
+	}
+	defer r.Close()
+	raw, err := io.ReadAll(io.LimitReader(r, manifestCacheEntry+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	s.manifests.put(m.BlobSHA256, raw)
+	return m, nopSeekCloser{bytes.NewReader(raw)}, nil
 }
 
 // DeleteManifest deletes a tag's version, or every version whose manifest

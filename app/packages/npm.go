@@ -32,11 +32,7 @@ func (s *Service) NpmPackage(ctx context.Context, owner *user.User, name string)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, 0, len(vs))
-	for _, v := range vs {
-		ids = append(ids, v.ID)
-	}
-	files, err := s.stores.Packages.FilesOf(ctx, ids)
+	files, err := s.stores.Packages.PackageFiles(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -121,11 +121,7 @@ func (s *Service) allFiles(ctx context.Context, owner *user.User, typ packages.T
 	if len(vs) == 0 {
 		return nil, nil, nil, errNoPackage
 	}
-	ids := make([]int64, 0, len(vs))
-	for _, v := range vs {
-		ids = append(ids, v.ID)
-	}
-	files, err := s.stores.Packages.FilesOf(ctx, ids)
+	files, err := s.stores.Packages.PackageFiles(ctx, p.ID)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -41,6 +41,41 @@ func (f *fixture) pkgFile(versionID int64, name, seed string) *packages.File {
 }
 
 var packageTests = map[string]func(t *testing.T, f *fixture){
+	"ImageManifestByTagOrDigest": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		alice, bob := f.user("alice"), f.user("bob")
+		_, v := f.pkgVersion(alice.ID, packages.TypeContainer, "app/Web", "Latest", 1)
+		f.pkgFile(v.ID, "manifest.json", "m")
+		f.pkgVersion(bob.ID, packages.TypeContainer, "app/web", "other", 2)
+		f.pkgVersion(alice.ID, packages.TypeGeneric, "app/web", "latest", 3)
+		digest := "sha256:" + pkgBlob("m").SHA256
+		is.NoErr(f.Containers.SaveManifest(f.ctx, &packages.ContainerManifest{VersionID: v.ID, Digest: digest,
+			MediaType: packages.MediaTypeOCIManifest, Size: 1, BlobSHA256: pkgBlob("m").SHA256}))
+
+		byTag, err := f.Containers.ImageManifest(f.ctx, alice.ID, "APP/web", packages.Reference{Tag: "latest"})
+		is.NoErr(err) // the image's name and the tag in any case
+		is.Equal(byTag.VersionID, v.ID)
+		is.Equal(byTag.Digest, digest)
+		is.Equal(byTag.BlobSHA256, pkgBlob("m").SHA256)
+		byDigest, err := f.Containers.ImageManifest(f.ctx, alice.ID, "app/web", packages.Reference{Digest: digest})
+		is.NoErr(err)
+		is.Equal(byDigest.VersionID, v.ID)
+
+		for _, c := range []struct {
+			owner int64
+			image string
+			ref   packages.Reference
+		}{
+			{bob.ID, "app/web", packages.Reference{Tag: "latest"}},   // another owner's image of that name
+			{bob.ID, "app/web", packages.Reference{Digest: digest}},  // idem, by digest
+			{alice.ID, "app/web", packages.Reference{Tag: "other"}},  // a tag of bob's image
+			{alice.ID, "app/api", packages.Reference{Tag: "latest"}}, // no such image
+			{alice.ID, "app/web", packages.Reference{Digest: "sha256:" + pkgBlob("x").SHA256}},
+		} {
+			_, err := f.Containers.ImageManifest(f.ctx, c.owner, c.image, c.ref)
+			isCategory(is, err, errs.ErrNotFound, "manifest unknown")
+		}
+	},
 	"EnsureListAndVersions": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		alice, bob := f.user("alice"), f.user("bob")
@@ -112,6 +147,12 @@ var packageTests = map[string]func(t *testing.T, f *fixture){
 		is.NoErr(err)
 		is.Equal(len(byVersion[v1.ID]), 2)
 		is.Equal(len(byVersion[v2.ID]), 1)
+		ofPackage, err := f.Packages.PackageFiles(f.ctx, v1.PackageID)
+		is.NoErr(err)
+		is.Equal(len(ofPackage), 1) // bob's version is another package's
+		is.Equal(len(ofPackage[v1.ID]), 2)
+		is.Equal(ofPackage[v1.ID][0].Name, "a.bin")
+		is.Equal(ofPackage[v1.ID][0].Blob, a.Blob)
 
 		// Deleting alice's version frees only the blob no other file names.
 		gone, err := f.Packages.DeleteVersion(f.ctx, v1.ID)
