@@ -233,7 +233,7 @@ var operationTypes = map[string]operationShape{
 	"GET /repos/{owner}/{repo}/milestones/{id}":                               {answers: []operationAnswer{{200, reflect.TypeFor[*milestoneDTO]()}}},
 	"GET /repos/{owner}/{repo}/new_pin_allowed":                               {answers: []operationAnswer{{200, reflect.TypeFor[pinsAllowedDTO]()}}},
 	"GET /repos/{owner}/{repo}/notifications":                                 {answers: []operationAnswer{{200, reflect.TypeFor[[]notificationThreadDTO]()}}},
-	"GET /repos/{owner}/{repo}/pulls":                                         {answers: []operationAnswer{{0, reflect.TypeFor[[]pullDTO]()}}},
+	"GET /repos/{owner}/{repo}/pulls":                                         {answers: []operationAnswer{{200, nil}, {0, reflect.TypeFor[[]pullDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls/pinned":                                  {answers: []operationAnswer{{0, reflect.TypeFor[[]pullDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls/{base}/{head:.*}":                        {answers: []operationAnswer{{0, reflect.TypeFor[pullDTO]()}}},
 	"GET /repos/{owner}/{repo}/pulls/{index:[0-9]+}":                          {answers: []operationAnswer{{0, reflect.TypeFor[pullDTO]()}}},
