@@ -40,38 +40,29 @@ var commentTextSelect = strings.Join(commentTextColumns, ", ")
 // scanCommentRows reads the rows of a statement selecting commentColumns
 // with database/sql's Scan straight into the row's fields (bun's reflection
 // looked every column of every row up by name), and closes them.
-func scanCommentRows(rows *sql.Rows) (_ []commentRow, err error) {
-	defer func() {
-		if cerr := rows.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	out := make([]commentRow, 0, 16)
-	var created, updated sql.RawBytes
-	for rows.Next() {
-		out = append(out, commentRow{})
-		r := &out[len(out)-1]
-		if err := rows.Scan(&r.ID, &r.Type, &r.IssueID, &r.RepoID, &r.PosterID, &r.OrigAuthor, &r.OrigAuthID,
+func scanCommentRows(rows *sql.Rows) ([]commentRow, error) {
+	return scanCommentsInto(rows, func(r *commentRow, dest []any) []any {
+		return append(dest, &r.ID, &r.Type, &r.IssueID, &r.RepoID, &r.PosterID, &r.OrigAuthor, &r.OrigAuthID,
 			&r.Body, &r.LabelID, &r.OldMilestoneID, &r.MilestoneID, &r.AssigneeID, &r.RemovedAssignee,
 			&r.OldTitle, &r.NewTitle, &r.OldRef, &r.NewRef, &r.RefRepoID, &r.RefIssueID,
 			&r.RefCommentID, &r.DependentIssueID, &r.TimeID, &r.Content, &r.ReviewID,
 			&r.AssigneeTeamID, &r.TreePath, &r.Line, &r.CommitSHA, &r.Patch, &r.Invalidated,
-			&r.ResolveDoerID, &created, &updated); err != nil {
-			return nil, err
-		}
-		if r.CreatedAt, err = parseDBTime(created); err != nil {
-			return nil, err
-		}
-		if r.UpdatedAt, err = parseDBTime(updated); err != nil {
-			return nil, err
-		}
-	}
-	return out, rows.Err()
+			&r.ResolveDoerID)
+	})
 }
 
 // scanCommentTextRows reads the rows of a statement selecting
 // commentTextColumns, as scanCommentRows does, and closes them.
-func scanCommentTextRows(rows *sql.Rows) (_ []commentRow, err error) {
+func scanCommentTextRows(rows *sql.Rows) ([]commentRow, error) {
+	return scanCommentsInto(rows, func(r *commentRow, dest []any) []any {
+		return append(dest, &r.ID, &r.Type, &r.IssueID, &r.RepoID, &r.PosterID, &r.OrigAuthor, &r.OrigAuthID, &r.Body)
+	})
+}
+
+// scanCommentsInto reads rows whose columns are fields' then created_at
+// and updated_at (as text), and closes them; fields appends a row's
+// destinations to dest, a slice reused from row to row.
+func scanCommentsInto(rows *sql.Rows, fields func(r *commentRow, dest []any) []any) (_ []commentRow, err error) {
 	defer func() {
 		if cerr := rows.Close(); err == nil {
 			err = cerr
@@ -79,11 +70,12 @@ func scanCommentTextRows(rows *sql.Rows) (_ []commentRow, err error) {
 	}()
 	out := make([]commentRow, 0, 16)
 	var created, updated sql.RawBytes
+	dest := make([]any, 0, 34)
 	for rows.Next() {
 		out = append(out, commentRow{})
 		r := &out[len(out)-1]
-		if err := rows.Scan(&r.ID, &r.Type, &r.IssueID, &r.RepoID, &r.PosterID, &r.OrigAuthor, &r.OrigAuthID,
-			&r.Body, &created, &updated); err != nil {
+		dest = append(fields(r, dest[:0]), &created, &updated)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		if r.CreatedAt, err = parseDBTime(created); err != nil {
