@@ -38,45 +38,20 @@ func (l *ActionLogs) path(id int64) string {
 // Write compresses r into a temporary file, syncs it, renames it into
 // place and syncs the folder: once it returns, the log survives a crash.
 func (l *ActionLogs) Write(ctx context.Context, taskID int64, r io.Reader) error {
-	dst := l.path(taskID)
-	dir := filepath.Dir(dst)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("blobs: create task log folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
-	if err != nil {
-		return fmt.Errorf("blobs: create task log: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
+	return placeFile(l.path(taskID), "task log", func(f *os.File) error {
+		zw, err := zstd.NewWriter(f, zstd.WithEncoderConcurrency(1))
+		if err != nil {
+			return err
 		}
-	}()
-	zw, err := zstd.NewWriter(tmp, zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(zw, ctxReader{ctx, r}); err != nil {
-		_ = zw.Close()
-		return fmt.Errorf("blobs: write task log: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("blobs: write task log: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("blobs: sync task log: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("blobs: close task log: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return fmt.Errorf("blobs: store task log: %w", err)
-	}
-	done = true
-	syncDir(dir)
-	return nil
+		if _, err := io.Copy(zw, ctxReader{ctx, r}); err != nil {
+			_ = zw.Close()
+			return fmt.Errorf("blobs: write task log: %w", err)
+		}
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("blobs: write task log: %w", err)
+		}
+		return nil
+	})
 }
 
 // Open streams the task's log decompressed.

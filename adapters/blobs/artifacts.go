@@ -49,40 +49,22 @@ func (a *Artifacts) uploads(id int64) string {
 // writeNew writes at most limit bytes of r to dst through a temporary
 // file renamed into place.
 func writeNew(ctx context.Context, dst string, r io.Reader, limit int64) (int64, string, error) {
-	dir := filepath.Dir(dst)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, "", fmt.Errorf("blobs: create artifact folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, partialPrefix+"*"+partialSuffix)
-	if err != nil {
-		return 0, "", fmt.Errorf("blobs: create artifact file: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
+	var n int64
 	digest := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, digest), io.LimitReader(ctxReader{ctx, r}, limit+1))
+	err := placeFile(dst, "artifact", func(f *os.File) error {
+		var err error
+		n, err = io.Copy(io.MultiWriter(f, digest), io.LimitReader(ctxReader{ctx, r}, limit+1))
+		if err != nil {
+			return fmt.Errorf("blobs: write artifact: %w", err)
+		}
+		if n > limit {
+			return errs.TooLarge(fmt.Sprintf("artifact size exceeds limit %d", limit))
+		}
+		return nil
+	})
 	if err != nil {
-		return 0, "", fmt.Errorf("blobs: write artifact: %w", err)
+		return 0, "", err
 	}
-	if n > limit {
-		return 0, "", errs.TooLarge(fmt.Sprintf("artifact size exceeds limit %d", limit))
-	}
-	if err := tmp.Sync(); err != nil {
-		return 0, "", fmt.Errorf("blobs: sync artifact: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, "", fmt.Errorf("blobs: close artifact: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return 0, "", fmt.Errorf("blobs: store artifact: %w", err)
-	}
-	done = true
-	syncDir(dir)
 	return n, hex.EncodeToString(digest.Sum(nil)), nil
 }
 
