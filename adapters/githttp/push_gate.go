@@ -3,6 +3,9 @@ package githttp
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
@@ -14,9 +17,10 @@ import (
 // push in the database; a dump holds the exclusive lock while it freezes
 // the database and reads every repository's references. A push is thus
 // wholly before the dump's instant (its references and rows both in the
-// dump) or wholly after it (neither). The lock is flock(2) on a file in the
-// data directory, so it holds between the server and the dump's own
-// process, and between the servers sharing a volume that supports flock.
+// dump) or wholly after it (neither). The lock is a file lock (gofrs/flock:
+// flock(2), or LockFileEx on Windows) on a file in the data directory, so it
+// holds between the server and the dump's own process, and between the
+// servers sharing a volume that supports such locks.
 
 // PushGateFile is the gate file's name in the data directory.
 const PushGateFile = "push.lock"
@@ -29,11 +33,11 @@ func (r *Runner) HoldPush(ctx context.Context, inv Invocation) (func(), error) {
 	if r.gateFile == "" || inv.Service != repository.ServiceReceivePack || inv.AdvertiseRefs {
 		return func() {}, nil
 	}
-	f, err := lockGate(ctx, r.gateFile, lockShared)
+	release, err := lockGate(ctx, r.gateFile, true)
 	if err != nil {
 		return nil, fmt.Errorf("githttp: push gate: %w", err)
 	}
-	return func() { _ = f.Close() }, nil
+	return release, nil
 }
 
 // PushGate is the dump's side of the gate (ports.PushGate).
@@ -47,9 +51,27 @@ func NewPushGate(file string) *PushGate { return &PushGate{file: file} }
 // Close waits for the running pushes to end and holds new ones back until
 // reopen is called.
 func (g *PushGate) Close(ctx context.Context) (func(), error) {
-	f, err := lockGate(ctx, g.file, lockExclusive)
+	release, err := lockGate(ctx, g.file, false)
 	if err != nil {
 		return nil, fmt.Errorf("githttp: closing the push gate: %w", err)
 	}
-	return func() { _ = f.Close() }, nil
+	return release, nil
+}
+
+// lockGate takes the gate file's lock, shared or exclusive, polling so that
+// ctx can end the wait, and returns its release.
+func lockGate(ctx context.Context, file string, shared bool) (func(), error) {
+	l := flock.New(file, flock.SetPermissions(0o600))
+	try := l.TryLockContext
+	if shared {
+		try = l.TryRLockContext
+	}
+	ok, err := try(ctx, 10*time.Millisecond)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, ctx.Err()
+	}
+	return func() { _ = l.Unlock() }, nil
 }

@@ -3,7 +3,9 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 )
@@ -40,6 +42,23 @@ func (d *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("sqlstore: read the schema's tables: %w", err)
 	}
 	return nil
+}
+
+// lockFile takes an exclusive file lock on path (gofrs/flock), polling
+// until ctx ends. A file lock rather than the database itself: a migration
+// runs many statements on the single writer connection, which a lock held
+// in SQLite would deadlock, and the kernel drops the lock when its holder
+// dies, so a crash never wedges it.
+func lockFile(ctx context.Context, path string) (func(), error) {
+	l := flock.New(path, flock.SetPermissions(0o600))
+	ok, err := l.TryLockContext(ctx, 25*time.Millisecond)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, ctx.Err()
+	}
+	return func() { _ = l.Unlock() }, nil
 }
 
 func (d *DB) lockMigrations(ctx context.Context) (func(), error) {
