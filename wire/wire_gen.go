@@ -123,6 +123,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	reverseProxyUsers := auth.NewReverseProxyUsers(stores, transactor, secretGenerator, clock, settings)
 	options := provideAuthOptions(settings, oauth2Service, reverseProxyUsers)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	changeStamps := provideChangeStamps(db)
 	webSessions := auth.NewWebSessions(authenticator, stores, transactor, secretGenerator, clock)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
@@ -130,7 +131,6 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	issuesService := issues.NewService(stores, transactor, clock, recorder, storage, attachmentBlobs, service, reposService, settings, logger)
-	changeStamps := provideChangeStamps(db)
 	pullsService := pulls.NewService(stores, transactor, clock, recorder, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, changeStamps, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
@@ -188,6 +188,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	services := http.Services{
 		Auth:          authenticator,
+		Stamps:        changeStamps,
 		WebSessions:   webSessions,
 		Users:         service,
 		Repos:         reposService,
@@ -367,6 +368,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	reverseProxyUsers := auth.NewReverseProxyUsers(stores, transactor, secretGenerator, clock, settings)
 	options := provideAuthOptions(settings, oauth2Service, reverseProxyUsers)
 	authenticator := auth.NewAuthenticator(stores, passwordHasher, oneTimeCodes, verifierCache, tokenCache, lastUsedRecorder, options, logger)
+	changeStamps := provideChangeStamps(db)
 	webSessions := auth.NewWebSessions(authenticator, stores, transactor, secretGenerator, clock)
 	transportService := transport.NewService(stores, transactor, storage, storage, reposService, recorder, clock, settings, logger)
 	contentService := content.NewService(stores, transactor, storage, storage, storage, attachmentBlobs, clock, recorder, service, reposService, transportService, settings, logger)
@@ -374,7 +376,6 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	hooksService := hooks.NewService(stores, transactor, scripts, secretBox, clock, settings, logger)
 	orgsService := orgs.NewService(stores, transactor, clock, service, reposService, avatars, logger)
 	issuesService := issues.NewService(stores, transactor, clock, recorder, storage, attachmentBlobs, service, reposService, settings, logger)
-	changeStamps := provideChangeStamps(db)
 	pullsService := pulls.NewService(stores, transactor, clock, recorder, storage, storage, storage, contentService, issuesService, reposService, transportService, runner, settings, changeStamps, logger)
 	renderer := markup.New()
 	markupService := markup2.NewService(renderer, stores, storage, settings)
@@ -432,6 +433,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	services := http.Services{
 		Auth:          authenticator,
+		Stamps:        changeStamps,
 		WebSessions:   webSessions,
 		Users:         service,
 		Repos:         reposService,

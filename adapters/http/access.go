@@ -123,9 +123,19 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 // serve resolves the caller, enforces the route's access rules in the spec's
 // order, and runs the handler.
 func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
+	memo := c.method == http.MethodGet && memoRoutes[c.path]
 	return func(w http.ResponseWriter, r *http.Request) {
 		done := s.metrics.RequestStarted()
 		defer func() { done(c.path, r.Method, statusOf(w)) }()
+		// A repeated conditional GET may be answered before anything else
+		// (conditional_memo.go).
+		var pending *memoPending
+		if memo {
+			var answered bool
+			if answered, pending = s.memoLookup(w, r); answered {
+				return
+			}
+		}
 		// The router matches the escaped path, so its variables are still
 		// escaped; handlers get them decoded ("my%20token" is "my token").
 		vars := mux.Vars(r)
@@ -166,7 +176,9 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 				s.writeError(w, r, err)
 				return
 			}
-			cw.finish()
+			if etag := cw.finish(); etag != "" && pending != nil {
+				s.notModified.put(pending.key, memoEntry{stamp: pending.stamp, etag: etag, caller: q.caller})
+			}
 			return
 		}
 		if err := c.handle(q); err != nil {

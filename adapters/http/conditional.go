@@ -128,10 +128,10 @@ func (c *conditionalWriter) discard() {
 }
 
 // finish answers a held answer: 304 when the client's tag is its tag, else
-// the answer with its tag.
-func (c *conditionalWriter) finish() {
+// the answer with its tag; it returns the tag ("" for an answer not held).
+func (c *conditionalWriter) finish() string {
 	if !c.holding {
-		return
+		return ""
 	}
 	c.holding = false
 	defer c.putBody()
@@ -145,11 +145,12 @@ func (c *conditionalWriter) finish() {
 		h.Del("Content-Length")
 		h.Del("Content-Type")
 		c.ResponseWriter.WriteHeader(http.StatusNotModified)
-		return
+		return etag
 	}
 	h.Set("Content-Length", strconv.Itoa(c.body.Len()))
 	c.ResponseWriter.WriteHeader(http.StatusOK)
 	_, _ = c.ResponseWriter.Write(c.body.Bytes())
+	return etag
 }
 
 // unmodified reports whether the answer's Last-Modified is no later than

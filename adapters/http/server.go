@@ -111,6 +111,10 @@ type kernel struct {
 	apiDocsURL string // every error body's url: the page documenting the API
 	// pullLists are encoded pages of GET R/pulls (pull_list_cache.go).
 	pullLists *pullListCache
+	// stamps and notModified answer repeated conditional GETs
+	// (conditional_memo.go); stamps may be nil (no memo).
+	stamps      ports.ChangeStamps
+	notModified *notModifiedMemo
 	// versionBody is the constant answer of GET /version.
 	versionBody []byte
 }
@@ -121,6 +125,8 @@ const apiPrefix = "/api/v1"
 // Services are the use cases the routes call.
 type Services struct {
 	Auth *auth.Authenticator
+	// Stamps tell the memo of conditional answers when the database changed.
+	Stamps ports.ChangeStamps
 	// WebSessions are browsers' sessions on Depot's own pages.
 	WebSessions *auth.WebSessions
 	Users       *users.Service
@@ -166,7 +172,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	base := strings.TrimSuffix(settings.BaseURL, "/")
 	k := &kernel{auth: svc.Auth, web: svc.WebSessions, proxy: httpkit.NewReverseProxy(settings.ReverseProxy), users: svc.Users, repos: svc.Repos, content: svc.Content, mirrors: svc.Mirrors,
 		hooks: svc.Hooks, dispatch: svc.HookDispatch, orgs: svc.Orgs, issues: svc.Issues, pulls: svc.Pulls, markup: svc.Markup, health: svc.Health, federation: svc.Federation, signatures: svc.Signatures, sshSignatures: svc.SSHSignatures, feeds: svc.Feeds, notifications: svc.Notifications, metrics: svc.Metrics, signer: svc.Signer, actions: svc.Actions, oauth2: svc.OAuth2, packages: svc.Packages, containers: svc.Containers, npmParts: &npmVersionParts{}, cron: svc.Cron,
-		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath, pullLists: newPullListCache(),
+		settings: settings, limits: newRateLimiter(settings.RateLimits, time.Now, log), log: log, baseURL: base, apiDocsURL: base + apiDocsPath, pullLists: newPullListCache(), stamps: svc.Stamps, notModified: newNotModifiedMemo(),
 		versionBody: []byte(`{"version":"` + APILevel + "+depot." + Version + `"}` + "\n")}
 	if k.metrics == nil {
 		k.metrics = noMetrics{}
