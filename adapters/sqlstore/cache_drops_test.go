@@ -37,9 +37,13 @@ func TestCacheDropBus(t *testing.T) {
 			t.Fatal("the listener did not start")
 		}
 
-		is.NoErr(a.CacheDropBus().Publish(t.Context(), []ports.CacheDrop{
-			{Cache: ports.CacheToken, ID: 7}, {Cache: ports.CacheBranchRules, ID: 42}}))
-		is.Equal(receive(t, got, 2), []ports.CacheDrop{{Cache: ports.CacheToken, ID: 7}, {Cache: ports.CacheBranchRules, ID: 42}})
+		// The first drops are published until they arrive: pgdriver sends
+		// LISTEN without waiting for the server to take it, and on a loaded
+		// machine an early notification was seen to be missed (about one run
+		// in three); the server's resync covers that window, and what this
+		// test checks is the round trip and the batches below.
+		first := []ports.CacheDrop{{Cache: ports.CacheToken, ID: 7}, {Cache: ports.CacheBranchRules, ID: 42}}
+		is.Equal(receiveRepublished(t, got, func() { is.NoErr(a.CacheDropBus().Publish(t.Context(), first)) }), first)
 
 		var many []ports.CacheDrop
 		for i := range 2000 { // about 40 KB: several notifications
@@ -57,6 +61,23 @@ func TestCacheDropBus(t *testing.T) {
 		is.True(!d.CacheDropBus().Shared())
 		is.NoErr(d.CacheDropBus().Publish(t.Context(), []ports.CacheDrop{{Cache: ports.CacheToken, ID: 1}}))
 	})
+}
+
+// receiveRepublished publishes (with publish) until a batch of two drops
+// arrives, then returns it.
+func receiveRepublished(t *testing.T, got <-chan ports.CacheDrop, publish func()) []ports.CacheDrop {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		publish()
+		select {
+		case d := <-got:
+			return append([]ports.CacheDrop{d}, receive(t, got, 1)...)
+		case <-time.After(time.Second):
+		case <-deadline:
+			t.Fatal("no drop arrived")
+		}
+	}
 }
 
 // receive waits for n drops.

@@ -88,6 +88,22 @@ func (c *statementCounter) get(path string, out any) {
 	}
 }
 
+// countBuilt is count for an answer the server keeps (the pages of the pull
+// request list): the warming request asks with another query string, so
+// the counted one is built, not answered from the kept page.
+func (c *statementCounter) countBuilt(path string, out any) (int64, []string) {
+	c.t.Helper()
+	c.get(path+"&warm=1", out)
+	c.mu.Lock()
+	c.texts = nil
+	c.mu.Unlock()
+	prepared := c.app.DB.PreparedReadRuns()
+	c.get(path, out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return int64(len(c.texts)) + c.app.DB.PreparedReadRuns() - prepared, append([]string(nil), c.texts...)
+}
+
 // count runs GET path twice — the first warms the token cache and
 // prepares the statements — and returns the statements of the second and
 // their texts, its answer decoded into out.

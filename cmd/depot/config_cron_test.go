@@ -43,6 +43,7 @@ older_than = "2160h"
 		site.CronDeleteOldActions: {Enabled: true, Schedule: "@every 168h", OlderThan: 90 * 24 * time.Hour},
 		site.CronCleanupArtifacts: {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 		site.CronCleanupPackages:  {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
+		site.CronRepoHealthCheck:  {Enabled: true, Schedule: "@midnight", Timeout: 60 * time.Second},
 	})
 
 	_, err = load(t, []string{"--cron-update-mirrors-schedule", "every ten minutes",
