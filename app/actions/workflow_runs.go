@@ -105,7 +105,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 			if disabled[f.ID] {
 				continue
 			}
-			wf, err := s.Workflows().parse(ctx, p, f)
+			wf, err := s.Workflows().parse(ctx, r, f)
 			if err != nil && errs.Message(err) != "" && errors.Is(err, errs.ErrInvalid) {
 				run := s.newRun(r.ID, in.PusherID, f.ID, c.Ref, c.NewID, "push", string(payload), errs.Message(err))
 				run.Status = actions.StatusFailure
