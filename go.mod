@@ -22,6 +22,7 @@ require (
 	github.com/google/licenseclassifier/v2 v2.0.0
 	github.com/google/wire v0.7.0
 	github.com/gorilla/mux v1.8.1
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/klauspost/compress v1.20.1
 	github.com/libgit2/git2go/v34 v34.0.0
 	github.com/lmittmann/tint v1.2.1

@@ -20,6 +20,9 @@ type ActionRunStore interface {
 	// run.Index) and its jobs, setting their ids. Call it inside a
 	// transaction so that the run and its jobs land together.
 	CreateRun(ctx context.Context, run *actions.Run, jobs []*actions.RunJob) error
+	// CreateRuns is CreateRun for many runs in few statements (a push's
+	// runs): they take their repositories' next numbers in order.
+	CreateRuns(ctx context.Context, runs []NewActionRun) error
 	// ListRuns returns one page of the repository's runs, newest first,
 	// and the total.
 	ListRuns(ctx context.Context, repoID int64, opts ListOptions) ([]*actions.Run, int64, error)
@@ -38,4 +41,10 @@ type ActionRunStore interface {
 	// ListTasks returns one page of the repository's tasks, newest first,
 	// with their jobs and runs, and the total.
 	ListTasks(ctx context.Context, repoID int64, opts ListOptions) ([]*actions.Task, int64, error)
+}
+
+// NewActionRun is a run to create with its jobs.
+type NewActionRun struct {
+	Run  *actions.Run
+	Jobs []*actions.RunJob
 }

@@ -21,6 +21,9 @@ type CommitStatusStore interface {
 	// (s.RepoID, s.SHA) counting from 1; concurrent creations on one commit
 	// get distinct indexes. A missing repository is errs.ErrNotFound.
 	Create(ctx context.Context, s *commitstatus.Status) error
+	// CreateMany is Create for many statuses in few statements: those of
+	// one commit take its next indexes in list order.
+	CreateMany(ctx context.Context, list []*commitstatus.Status) error
 	// List returns one page of the statuses of (repoID, sha) matching q, in
 	// q's order, and how many match in all.
 	List(ctx context.Context, repoID int64, sha string, q CommitStatusQuery) ([]*commitstatus.Status, int64, error)

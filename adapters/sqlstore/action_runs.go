@@ -136,37 +136,68 @@ func (s *ActionRunStore) SetWorkflowDisabled(ctx context.Context, repoID int64, 
 
 // CreateRun inserts run with the repository's next number, and its jobs.
 func (s *ActionRunStore) CreateRun(ctx context.Context, run *actions.Run, jobs []*actions.RunJob) error {
+	return s.CreateRuns(ctx, []ports.NewActionRun{{Run: run, Jobs: jobs}})
+}
+
+// insertChunk bounds the rows of one multi-row INSERT, well within both
+// databases' limits on bound parameters.
+const insertChunk = 500
+
+// CreateRuns inserts the runs, numbered on from each repository's last,
+// and their jobs: one query for the numbers of each repository, one
+// multi-row INSERT for the runs and one for the jobs.
+func (s *ActionRunStore) CreateRuns(ctx context.Context, runs []ports.NewActionRun) error {
+	if len(runs) == 0 {
+		return nil
+	}
 	db := s.c.w(ctx)
-	var last int64
-	if err := db.NewSelect().Model((*actionRunRow)(nil)).ColumnExpr("COALESCE(MAX(idx), 0)").
-		Where("repo_id = ?", run.RepoID).Scan(ctx, &last); err != nil {
+	last := map[int64]int64{}
+	rows := make([]actionRunRow, len(runs))
+	for i, nr := range runs {
+		run := nr.Run
+		n, ok := last[run.RepoID]
+		if !ok {
+			if err := db.NewSelect().Model((*actionRunRow)(nil)).ColumnExpr("COALESCE(MAX(idx), 0)").
+				Where("repo_id = ?", run.RepoID).Scan(ctx, &n); err != nil {
+				return actionRunMapping.mapErr(err)
+			}
+		}
+		last[run.RepoID] = n + 1
+		var started *time.Time
+		if !run.Started.IsZero() {
+			t := dbTime(run.Started)
+			started = &t
+		}
+		rows[i] = actionRunRow{RepoID: run.RepoID, Idx: n + 1, WorkflowID: run.WorkflowID, Title: run.Title,
+			TriggerUserID: run.TriggerUserID, Ref: run.Ref, CommitSHA: run.CommitSHA, Event: run.Event,
+			EventPayload: run.EventPayload, Status: run.Status, Started: started, Created: dbTime(run.Created),
+			Updated: dbTime(run.Updated)}
+	}
+	runIDs, err := insertRows(ctx, db, rows)
+	if err != nil {
 		return actionRunMapping.mapErr(err)
 	}
-	var started *time.Time
-	if !run.Started.IsZero() {
-		t := dbTime(run.Started)
-		started = &t
-	}
-	row := &actionRunRow{RepoID: run.RepoID, Idx: last + 1, WorkflowID: run.WorkflowID, Title: run.Title,
-		TriggerUserID: run.TriggerUserID, Ref: run.Ref, CommitSHA: run.CommitSHA, Event: run.Event,
-		EventPayload: run.EventPayload, Status: run.Status, Started: started, Created: dbTime(run.Created),
-		Updated: dbTime(run.Updated)}
-	if _, err := db.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
-		return actionRunMapping.mapErr(err)
-	}
-	run.ID, run.Index = row.ID, row.Idx
+	var jobRows []actionRunJobRow
+	var jobs []*actions.RunJob
 	waiting := false
-	for _, j := range jobs {
-		jr := &actionRunJobRow{RunID: run.ID, RepoID: run.RepoID, JobID: j.JobID, Name: j.Name,
-			RunsOn: joinLines(j.RunsOn), Needs: joinLines(j.Needs), Status: j.Status,
-			Created: dbTime(j.Created), Updated: dbTime(j.Updated)}
-		if _, err := db.NewInsert().Model(jr).Returning("id").Exec(ctx); err != nil {
-			return actionRunMapping.mapErr(err)
+	for i, nr := range runs {
+		nr.Run.ID, nr.Run.Index = runIDs[i], rows[i].Idx
+		for _, j := range nr.Jobs {
+			jobRows = append(jobRows, actionRunJobRow{RunID: nr.Run.ID, RepoID: nr.Run.RepoID, JobID: j.JobID, Name: j.Name,
+				RunsOn: joinLines(j.RunsOn), Needs: joinLines(j.Needs), Status: j.Status,
+				Created: dbTime(j.Created), Updated: dbTime(j.Updated)})
+			jobs = append(jobs, j)
+			if j.Status == actions.StatusWaiting {
+				waiting = true
+			}
 		}
-		j.ID, j.RunID, j.RepoID = jr.ID, run.ID, run.RepoID
-		if j.Status == actions.StatusWaiting {
-			waiting = true
-		}
+	}
+	jobIDs, err := insertRows(ctx, db, jobRows)
+	if err != nil {
+		return actionRunMapping.mapErr(err)
+	}
+	for i, j := range jobs {
+		j.ID, j.RunID, j.RepoID = jobIDs[i], jobRows[i].RunID, jobRows[i].RepoID
 	}
 	if waiting {
 		return actionRunMapping.mapErr(bumpTasksVersion(ctx, db))

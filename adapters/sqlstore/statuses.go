@@ -50,31 +50,65 @@ func commitStatusesToDomain(rows []commitStatusRow) []*commitstatus.Status {
 // CommitStatusStore is the SQL implementation of ports.CommitStatusStore.
 type CommitStatusStore struct{ c conn }
 
-// nextStatusIndexSQL hands out the next index of a commit in one statement.
-// On Postgres the upsert locks the counter row until the transaction ends,
-// so a concurrent creation on the same commit waits and then counts on;
-// SQLite has a single writer.
-const nextStatusIndexSQL = `INSERT INTO commit_status_index (repo_id, sha, max_index) VALUES (?, ?, 1)
-ON CONFLICT (repo_id, sha) DO UPDATE SET max_index = commit_status_index.max_index + 1
+// nextStatusIndexSQL hands out the next n indexes of a commit in one
+// statement, returning the last. On Postgres the upsert locks the counter
+// row until the transaction ends, so a concurrent creation on the same
+// commit waits and then counts on; SQLite has a single writer.
+const nextStatusIndexSQL = `INSERT INTO commit_status_index (repo_id, sha, max_index) VALUES (?, ?, ?)
+ON CONFLICT (repo_id, sha) DO UPDATE SET max_index = commit_status_index.max_index + excluded.max_index
 RETURNING max_index`
 
 // Create takes the commit's next index and inserts s in one transaction.
 func (s *CommitStatusStore) Create(ctx context.Context, st *commitstatus.Status) error {
+	return s.CreateMany(ctx, []*commitstatus.Status{st})
+}
+
+// CreateMany takes each commit's next indexes with one statement a commit
+// and inserts the statuses with multi-row INSERTs, in one transaction.
+func (s *CommitStatusStore) CreateMany(ctx context.Context, list []*commitstatus.Status) error {
+	if len(list) == 0 {
+		return nil
+	}
+	type commit struct {
+		repoID int64
+		sha    string
+	}
+	counts := map[commit]int64{}
+	var order []commit
+	for _, st := range list {
+		c := commit{st.RepoID, st.SHA}
+		if counts[c] == 0 {
+			order = append(order, c)
+		}
+		counts[c]++
+	}
 	return s.c.atomic(ctx, func(ctx context.Context, tx bun.IDB) error {
-		var idx int64
-		if err := tx.QueryRowContext(ctx, nextStatusIndexSQL, st.RepoID, st.SHA).Scan(&idx); err != nil {
+		next := make(map[commit]int64, len(order))
+		for _, c := range order {
+			var last int64
+			if err := tx.QueryRowContext(ctx, nextStatusIndexSQL, c.repoID, c.sha, counts[c]).Scan(&last); err != nil {
+				return commitStatusMapping.mapErr(err)
+			}
+			next[c] = last - counts[c] + 1
+		}
+		rows := make([]commitStatusRow, len(list))
+		for i, st := range list {
+			c := commit{st.RepoID, st.SHA}
+			rows[i] = commitStatusRow{
+				RepoID: st.RepoID, SHA: st.SHA, Idx: next[c], State: string(st.State), TargetURL: st.TargetURL,
+				Description: st.Description, Context: st.Context, CreatorID: st.CreatorID,
+				Created: dbTime(st.Created), Updated: dbTime(st.Updated),
+			}
+			next[c]++
+		}
+		ids, err := insertRows(ctx, tx, rows)
+		if err != nil {
 			return commitStatusMapping.mapErr(err)
 		}
-		row := &commitStatusRow{
-			RepoID: st.RepoID, SHA: st.SHA, Idx: idx, State: string(st.State), TargetURL: st.TargetURL,
-			Description: st.Description, Context: st.Context, CreatorID: st.CreatorID,
-			Created: dbTime(st.Created), Updated: dbTime(st.Updated),
+		for i, st := range list {
+			st.ID, st.Index = ids[i], rows[i].Idx
+			st.Created, st.Updated = domainTime(rows[i].Created), domainTime(rows[i].Updated)
 		}
-		if _, err := tx.NewInsert().Model(row).ExcludeColumn("id").Returning("id").Exec(ctx); err != nil {
-			return commitStatusMapping.mapErr(err)
-		}
-		st.ID, st.Index = row.ID, idx
-		st.Created, st.Updated = domainTime(row.Created), domainTime(row.Updated)
 		return nil
 	})
 }

@@ -61,13 +61,11 @@ type jobStatus struct {
 }
 
 // postJobStatuses records, inside tx, the jobs' states as commit statuses
-// of the run's commit, by the Actions pseudo-user, with the context
-// "<workflow> / <job> (<event>)" that branch protections and auto-merge
-// read. Only push and pull request runs report, as in Gitea.
-// repo is the run's repository, nil to look it up.
+// of the run's commit (jobCommitStatuses). repo is the run's repository,
+// nil to look it up.
 func (s *Service) postJobStatuses(ctx context.Context, tx ports.Stores, repo *repository.Repository, run *actions.Run,
 	jobs []jobStatus, now time.Time) error {
-	if len(jobs) == 0 || (run.Event != "push" && run.Event != "pull_request") {
+	if len(jobs) == 0 || !reportsStatuses(run) {
 		return nil
 	}
 	if repo == nil {
@@ -76,19 +74,32 @@ func (s *Service) postJobStatuses(ctx context.Context, tx ports.Stores, repo *re
 			return err
 		}
 	}
+	return tx.CommitStatuses.CreateMany(ctx, s.jobCommitStatuses(repo, run, jobs, now))
+}
+
+// reportsStatuses says whether the run's jobs post commit statuses: only
+// push and pull request runs do, as in Gitea.
+func reportsStatuses(run *actions.Run) bool {
+	return run.Event == "push" || run.Event == "pull_request"
+}
+
+// jobCommitStatuses are the jobs' states as commit statuses of the run's
+// commit, by the Actions pseudo-user, with the context
+// "<workflow> / <job> (<event>)" that branch protections and auto-merge
+// read; repo is the run's repository.
+func (s *Service) jobCommitStatuses(repo *repository.Repository, run *actions.Run, jobs []jobStatus,
+	now time.Time) []*commitstatus.Status {
 	runURL := s.baseURL + "/" + url.PathEscape(repo.Owner.Name) + "/" + url.PathEscape(repo.Name) +
 		"/actions/runs/" + strconv.FormatInt(run.Index, 10)
+	out := make([]*commitstatus.Status, 0, len(jobs))
 	for _, j := range jobs {
-		st := &commitstatus.Status{RepoID: run.RepoID, SHA: run.CommitSHA, State: jobCommitState(j.Job.Status),
+		out = append(out, &commitstatus.Status{RepoID: run.RepoID, SHA: run.CommitSHA, State: jobCommitState(j.Job.Status),
 			TargetURL:   runURL + "/jobs/" + strconv.FormatInt(j.Job.ID, 10),
 			Description: jobStatusDescription(j.Job.Status, j.Took),
 			Context:     fmt.Sprintf("%s / %s (%s)", run.WorkflowID, jobName(j.Job), run.Event),
-			CreatorID:   user.ActionsUserID, Created: now, Updated: now}
-		if err := tx.CommitStatuses.Create(ctx, st); err != nil {
-			return err
-		}
+			CreatorID:   user.ActionsUserID, Created: now, Updated: now})
 	}
-	return nil
+	return out
 }
 
 // jobName is the job's name, its key when it has none.

@@ -37,6 +37,8 @@ type Service struct {
 	// runners and versions keep what idle runners' polls read.
 	runners  *runnerCache
 	versions *versionCache
+	// parsed keeps parsed workflow files by repository and blob.
+	parsed *parsedWorkflows
 }
 
 // Kit is what the tasks' tokens and the artifacts need.
@@ -57,7 +59,7 @@ func NewService(stores ports.Stores, tx ports.Transactor, box ports.SecretBox, c
 	git ports.GitContent, ts *transport.Service, runner *jobs.Runner, kit Kit) *Service {
 	s := &Service{stores: stores, tx: tx, box: box, clock: clock, git: git, secrets: kit.Secrets, signer: kit.Signer,
 		artifacts: kit.Artifacts, baseURL: strings.TrimSuffix(kit.BaseURL, "/"), logs: kit.Logs,
-		runners: &runnerCache{}, versions: &versionCache{}}
+		runners: &runnerCache{}, versions: &versionCache{}, parsed: newParsedWorkflows()}
 	if runner != nil && ts != nil { // nil in use-case tests that need neither
 		runner.Handle(KindPushRuns, jobs.KindOptions{MaxAttempts: 5, Concurrency: 2, Lease: 5 * time.Minute}, s.runPushRuns)
 		runner.Handle(KindLogArchive, jobs.KindOptions{MaxAttempts: 10, Concurrency: 1, Lease: 10 * time.Minute}, s.runLogArchive)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/domain/actions"
+	"github.com/depothq/depot/domain/commitstatus"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
@@ -79,11 +80,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	for _, id := range in.Disabled {
 		disabled[id] = true
 	}
-	type planned struct {
-		run  *actions.Run
-		jobs []*actions.RunJob
-	}
-	var plan []planned
+	var plan []ports.NewActionRun
 	p := repoPath(r)
 	for _, c := range in.Changes {
 		files, err := s.Workflows().files(ctx, r, c.NewID, false)
@@ -108,11 +105,11 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 			if disabled[f.ID] {
 				continue
 			}
-			wf, err := s.Workflows().parse(ctx, p, f)
+			wf, err := s.Workflows().parse(ctx, r, f)
 			if err != nil && errs.Message(err) != "" && errors.Is(err, errs.ErrInvalid) {
 				run := s.newRun(r.ID, in.PusherID, f.ID, c.Ref, c.NewID, "push", string(payload), errs.Message(err))
 				run.Status = actions.StatusFailure
-				plan = append(plan, planned{run: run})
+				plan = append(plan, ports.NewActionRun{Run: run})
 				continue
 			}
 			if err != nil {
@@ -122,7 +119,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 				continue
 			}
 			run := s.newRun(r.ID, in.PusherID, f.ID, c.Ref, c.NewID, "push", string(payload), commitTitle(commit.Message))
-			plan = append(plan, planned{run: run, jobs: s.newJobs(wf)})
+			plan = append(plan, ports.NewActionRun{Run: run, Jobs: s.newJobs(wf)})
 		}
 	}
 	if len(plan) == 0 {
@@ -130,18 +127,17 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 	}
 	now := s.clock.Now()
 	return s.inTxTasksChanged(ctx, func(ctx context.Context, tx ports.Stores) error {
+		if err := tx.ActionRuns.CreateRuns(ctx, plan); err != nil {
+			return err
+		}
+		var statuses []*commitstatus.Status
 		for _, pl := range plan {
-			if err := tx.ActionRuns.CreateRun(ctx, pl.run, pl.jobs); err != nil {
-				return err
-			}
-			created := make([]jobStatus, len(pl.jobs))
-			for i, j := range pl.jobs {
+			created := make([]jobStatus, len(pl.Jobs))
+			for i, j := range pl.Jobs {
 				created[i] = jobStatus{Job: j}
 			}
-			if err := s.postJobStatuses(ctx, tx, r, pl.run, created, now); err != nil {
-				return err
-			}
+			statuses = append(statuses, s.jobCommitStatuses(r, pl.Run, created, now)...)
 		}
-		return nil
+		return tx.CommitStatuses.CreateMany(ctx, statuses)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -191,7 +192,7 @@ func (s Workflows) Dispatch(ctx context.Context, r *repository.Repository, userI
 	if disabled[id] {
 		return nil, errs.Forbidden("workflow is disabled")
 	}
-	wf, err := s.parse(ctx, p, *file)
+	wf, err := s.parse(ctx, r, *file)
 	if err != nil {
 		return nil, err
 	}
@@ -224,8 +225,20 @@ func (s Workflows) Dispatch(ctx context.Context, r *repository.Repository, userI
 	return run, nil
 }
 
-// parse reads and parses one workflow file.
-func (s Workflows) parse(ctx context.Context, p ports.RepoPath, f WorkflowFile) (*actions.Workflow, error) {
+// parse reads and parses one workflow file of r, or takes the outcome of
+// an earlier parse of the same blob in r.
+func (s Workflows) parse(ctx context.Context, r *repository.Repository, f WorkflowFile) (*actions.Workflow, error) {
+	key := parsedWorkflowKey{repoID: r.ID, blobID: f.BlobID, fileID: f.ID}
+	if e, ok := s.parsed.get(key); ok {
+		return e.wf, e.err
+	}
+	wf, err := s.readWorkflow(ctx, repoPath(r), f)
+	s.parsed.put(key, wf, err)
+	return wf, err
+}
+
+// readWorkflow reads and parses one workflow file.
+func (s Workflows) readWorkflow(ctx context.Context, p ports.RepoPath, f WorkflowFile) (*actions.Workflow, error) {
 	blob, err := s.git.Blob(ctx, p, f.BlobID, maxWorkflowSize)
 	if err != nil {
 		return nil, err
@@ -253,7 +266,8 @@ func (s *Service) newJobs(wf *actions.Workflow) []*actions.RunJob {
 		if len(j.Needs) > 0 {
 			status = actions.StatusBlocked
 		}
-		out = append(out, &actions.RunJob{JobID: j.ID, Name: j.Name, RunsOn: j.RunsOn, Needs: j.Needs,
+		// The workflow may be a shared parse (parsedWorkflows): its lists are copied.
+		out = append(out, &actions.RunJob{JobID: j.ID, Name: j.Name, RunsOn: slices.Clone(j.RunsOn), Needs: slices.Clone(j.Needs),
 			Status: status, Created: now, Updated: now})
 	}
 	return out

@@ -58,6 +58,41 @@ var actionRunTests = map[string]func(t *testing.T, f *fixture){
 		is.Equal(jobs[1].Needs, []string{"build"})
 		is.Equal(jobs[1].Status, actions.StatusBlocked)
 	},
+	"CreateRunsInOneCallNumbersAndLinksEach": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		ann := f.user("ann")
+		r1, r2 := f.repo(ann, "one"), f.repo(ann, "two")
+		first, firstJobs := newActionRun(r1.ID, "a.yml")
+		is.NoErr(f.ActionRuns.CreateRun(f.ctx, first, firstJobs))
+		var batch []ports.NewActionRun
+		for i, repoID := range []int64{r1.ID, r2.ID, r1.ID, r1.ID} {
+			run, jobs := newActionRun(repoID, []string{"b.yml", "c.yml", "d.yml", "e.yml"}[i])
+			if i == 3 { // a failed run without jobs
+				run.Status, jobs = actions.StatusFailure, nil
+			}
+			batch = append(batch, ports.NewActionRun{Run: run, Jobs: jobs})
+		}
+		is.NoErr(f.ActionRuns.CreateRuns(f.ctx, batch))
+		is.NoErr(f.ActionRuns.CreateRuns(f.ctx, nil))
+		for i, want := range []int64{2, 1, 3, 4} {
+			is.Equal(batch[i].Run.Index, want) // numbered on per repository, in order
+		}
+		for _, nr := range batch {
+			got, err := f.ActionRuns.Run(f.ctx, nr.Run.RepoID, nr.Run.ID)
+			is.NoErr(err)
+			is.Equal(got.WorkflowID, nr.Run.WorkflowID) // the id names this run's row
+			is.Equal(got.Index, nr.Run.Index)
+			jobs, err := f.ActionRuns.RunJobs(f.ctx, nr.Run.ID)
+			is.NoErr(err)
+			is.Equal(len(jobs), len(nr.Jobs))
+			for k, j := range jobs {
+				is.Equal(j.ID, nr.Jobs[k].ID)
+				is.Equal(j.JobID, nr.Jobs[k].JobID)
+				is.Equal(nr.Jobs[k].RunID, nr.Run.ID)
+				is.Equal(nr.Jobs[k].RepoID, nr.Run.RepoID)
+			}
+		}
+	},
 	"ClaimJobByLabelsAndListTasks": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		r := f.repo(f.user("ann"), "code")

@@ -74,6 +74,29 @@ var statusTests = map[string]func(t *testing.T, f *fixture){
 		})
 		is.Equal(list[1].ID, second.ID)
 	},
+	"CreateManyTakesEachCommitsNextIndexesInOrder": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner := f.user("owner")
+		r := f.repo(owner, "repo")
+		f.status(r.ID, statusSHA1, "first", commitstatus.Pending, 1, 1)
+		var list []*commitstatus.Status
+		for i, sha := range []string{statusSHA1, statusSHA2, statusSHA1, statusSHA2, statusSHA1} {
+			list = append(list, &commitstatus.Status{RepoID: r.ID, SHA: sha, State: commitstatus.Pending,
+				Context: "c" + strconv.Itoa(i), CreatorID: 7, Created: at(2), Updated: at(3)})
+		}
+		is.NoErr(f.CommitStatuses.CreateMany(f.ctx, list))
+		is.NoErr(f.CommitStatuses.CreateMany(f.ctx, nil))
+		is.Equal(statusIndexes(list), []int64{2, 1, 3, 2, 4})
+		got, total, err := f.CommitStatuses.List(f.ctx, r.ID, statusSHA1, ports.CommitStatusQuery{Sort: commitstatus.SortOldest, ListOptions: firstPage})
+		is.NoErr(err)
+		is.Equal(total, int64(4))
+		for _, st := range got[1:] {
+			want := map[int64]*commitstatus.Status{2: list[0], 3: list[2], 4: list[4]}[st.Index]
+			is.Equal(*st, *want) // the ids set match the rows stored
+		}
+		bad := []*commitstatus.Status{{RepoID: 4242, SHA: statusSHA1, State: commitstatus.Success, Context: "ci", Created: at(1), Updated: at(1)}}
+		isCategory(is, f.CommitStatuses.CreateMany(f.ctx, bad), errs.ErrNotFound, "repository does not exist")
+	},
 	"CreateInMissingRepositoryIsNotFound": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		s := &commitstatus.Status{RepoID: 4242, SHA: statusSHA1, State: commitstatus.Success, Context: "ci", Created: at(1), Updated: at(1)}
