@@ -82,7 +82,7 @@ func (s *kernel) containerDeleteManifest(c *containerCall) {
 		s.writeContainerError(c.w, http.StatusNotFound, ociManifestUnknown, "manifest unknown")
 		return
 	}
-	if err := s.containers.DeleteManifest(c.r.Context(), c.owner, c.path.image, ref); err != nil {
+	if err := s.containers.DeleteManifest(c.r.Context(), c.caller.User, c.owner, c.path.image, ref); err != nil {
 		s.failContainer(c, err, ociManifestInvalid)
 		return
 	}
