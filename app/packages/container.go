@@ -577,6 +577,22 @@ func (s *Containers) Tags(ctx context.Context, owner *user.User, image, last str
 	return s.stores.Containers.Tags(ctx, p.ID, last, n)
 }
 
+// MaxCatalogPage bounds one page of the catalog: a client asking for
+// more (or for no bound) gets this many and a link to the next page.
+const MaxCatalogPage = 1000
+
+// Catalog lists the images ("owner/image") of the owners c may see, after
+// last in name order, at most n: anonymous callers and public-only tokens
+// see public owners' images, signed-in callers also limited owners' and
+// their own and their organisations', site administrators all.
+func (s *Containers) Catalog(ctx context.Context, c auth.Caller, last string, n int) ([]string, error) {
+	v := ports.RepoViewer{PublicOnly: true}
+	if c.User != nil {
+		v = ports.RepoViewer{UserID: c.User.ID, IsAdmin: c.IsAdmin(), PublicOnly: c.Scopes().PublicOnly()}
+	}
+	return s.stores.Containers.Catalog(ctx, v, last, min(n, MaxCatalogPage))
+}
+
 // Referrers lists the image's manifests whose subject is digest, filtered
 // by artifact type unless it is "".
 func (s *Containers) Referrers(ctx context.Context, owner *user.User, image, digest, artifactType string) ([]packages.ContainerManifest, error) {
