@@ -2,9 +2,13 @@ package test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/crane"
+	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/matryer/is"
 
 	"github.com/depothq/depot/test/testserver"
@@ -26,6 +30,8 @@ type hookevPackage struct {
 // or user), the system hooks and the linked repository's hooks hear them,
 // the payload's package shows the linked repository, and its repository
 // and organisation are null; hooks without the package event hear nothing.
+// A container image pushed with crane is "created" once per new tag, and
+// its tag's deletion "deleted".
 func TestHookEventsPackage(t *testing.T) {
 	t.Parallel()
 	backends(t, func(t *testing.T, opts ...testserver.Option) {
@@ -105,5 +111,25 @@ func TestHookEventsPackage(t *testing.T) {
 		is.Equal(len(rec.requests("/push")), 1) // the repository's creation only
 		is.Equal(len(rec.requests("/org")), 4)
 		is.Equal(len(rec.requests("/user")), 1)
+
+		// A container image pushed with crane, then its tag deleted.
+		u, err := url.Parse(srv.URL)
+		is.NoErr(err)
+		img, err := random.Image(64, 1)
+		is.NoErr(err)
+		auth := crane.WithAuth(&authn.Basic{Username: "alice", Password: userPassword})
+		is.NoErr(crane.Push(img, u.Host+"/acme/app:v1", auth))
+		is.NoErr(crane.Push(img, u.Host+"/acme/app:v1", auth)) // the tag again: no new version
+		is.NoErr(crane.Delete(u.Host+"/acme/app:v1", auth))
+		got := rec.wait(t, "/org", 6)
+		is.Equal(len(got), 6)
+		for i, action := range []string{"created", "deleted"} {
+			p := deliveryDecode[hookevPackage](t, got[4+i].Body)
+			is.Equal(p.Action, action)
+			is.Equal(p.Package.Type, "container")
+			is.Equal(p.Package.Name, "app")
+			is.Equal(p.Package.Version, "v1")
+			is.Equal(p.Sender.UserName, "alice")
+		}
 	})
 }
