@@ -46,6 +46,10 @@ type ContainerStore interface {
 	// Referrers lists the package's manifests whose subject is digest, one
 	// per digest, filtered by artifact type unless it is "".
 	Referrers(ctx context.Context, packageID int64, digest, artifactType string) ([]packages.ContainerManifest, error)
+	// Catalog lists, as "owner/image" in owner then image name order, the
+	// images of the owners v may see (RepoViewer's UserID, IsAdmin and
+	// PublicOnly; an organisation's members see it), after last, at most n.
+	Catalog(ctx context.Context, v RepoViewer, last string, n int) ([]string, error)
 }
 
 // ContainerUploads keeps the chunks of blob uploads in progress, each a

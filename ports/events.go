@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/domain/issue"
+	"github.com/depothq/depot/domain/packages"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/release"
 	"github.com/depothq/depot/domain/repository"
@@ -164,3 +165,28 @@ type IssueEvent struct {
 	// (IssueEventPullReviewRequest); for a review, its reviewer.
 	ReviewerID int64
 }
+
+// PackageEvents receives the creation and deletion of package versions,
+// for webhooks. Like Events, its method is called inside the transaction
+// that writes the change, with that transaction's stores, and does no
+// network I/O.
+type PackageEvents interface {
+	PackageChanged(ctx context.Context, tx Stores, e PackageEvent) error
+}
+
+// PackageEvent is a package version published or deleted.
+type PackageEvent struct {
+	// Action is Gitea's HookPackageAction: "created" or "deleted".
+	Action string
+	// Package and Version are as written (as they were, for "deleted").
+	Package packages.Package
+	Version packages.Version
+	// SenderID is who published or deleted it.
+	SenderID int64
+}
+
+// Gitea's HookPackageAction values.
+const (
+	PackageCreated = "created"
+	PackageDeleted = "deleted"
+)

@@ -3,6 +3,7 @@ package ports
 import (
 	"github.com/depothq/depot/domain/issue"
 	"github.com/depothq/depot/domain/org"
+	"github.com/depothq/depot/domain/packages"
 	"github.com/depothq/depot/domain/permission"
 	"github.com/depothq/depot/domain/pull"
 	"github.com/depothq/depot/domain/release"
@@ -42,6 +43,8 @@ type HookPayloads interface {
 	PullRequest(v HookPull) any
 	// Release renders a release as the API's Release.
 	Release(v HookRelease) any
+	// Package renders a package version as the API's Package.
+	Package(v HookPackage) any
 }
 
 // HookRelease is a release and the records its JSON shows.
@@ -94,4 +97,18 @@ type HookPull struct {
 	// RequestedReviewers and RequestedTeams are who is asked to review.
 	RequestedReviewers []*user.User
 	RequestedTeams     []*org.Team
+}
+
+// HookPackage is a package version and the records its JSON shows.
+type HookPackage struct {
+	Package packages.Package
+	Version packages.Version
+	Owner   *user.User
+	// Creator is nil when the account is gone.
+	Creator *user.User
+	// Repo is the linked repository the sender may read (nil when none),
+	// owned by RepoOwner, shown with the sender's permissions Perm.
+	Repo      *repository.Repository
+	RepoOwner *user.User
+	Perm      permission.Permission
 }

@@ -168,7 +168,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner, dispatcher)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()
@@ -413,7 +413,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner)
+	packagesService := packages.NewService(stores, transactor, packageBlobs, clock, settings, runner, dispatcher)
 	containerUploads, err := provideContainerUploads(o)
 	if err != nil {
 		cleanup4()

@@ -101,8 +101,7 @@ func (s *kernel) renderPackages(ctx context.Context, c auth.Caller, owner userDT
 	for _, v := range views {
 		d := packageDTO{ID: v.Version.ID, Owner: owner, Type: string(v.Package.Type), Name: v.Package.Name,
 			Version: v.Version.Version, CreatedAt: v.Version.CreatedAt,
-			HTMLURL: s.baseURL + "/" + owner.Username + "/-/packages/" + string(v.Package.Type) + "/" +
-				v.Package.Name + "/" + v.Version.Version}
+			HTMLURL: s.packageURL(owner.Username, string(v.Package.Type), v.Package.Name, v.Version.Version)}
 		if v.Creator != nil {
 			cr := s.toUser(c, v.Creator)
 			d.Creator = &cr
@@ -113,6 +112,11 @@ func (s *kernel) renderPackages(ctx context.Context, c auth.Caller, owner userDT
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// packageURL is a version's web address (Gitea's HTMLURL).
+func (s *kernel) packageURL(owner, typ, name, version string) string {
+	return s.baseURL + "/" + owner + "/-/packages/" + typ + "/" + name + "/" + version
 }
 
 // list answers GET /packages/{username}.
@@ -182,7 +186,7 @@ func (s packageRoutesHandler) latest(q *request) error { return s.one(q, "") }
 
 // delete answers DELETE /packages/{username}/{type}/{name}/{version}.
 func (s packageRoutesHandler) delete(q *request) error {
-	if err := s.packages.DeleteVersion(q.r.Context(), q.subject, q.var_("type"), q.var_("name"), q.var_("version")); err != nil {
+	if err := s.packages.DeleteVersion(q.r.Context(), q.caller.User, q.subject, q.var_("type"), q.var_("name"), q.var_("version")); err != nil {
 		return err
 	}
 	q.w.WriteHeader(http.StatusNoContent)

@@ -21,7 +21,7 @@ import (
 const containerPrefix = "/v2"
 
 // containerRegistryRoutes serves the OCI distribution spec under /v2/:
-// the token flow docker login uses, blob uploads (monolithic, chunked,
+// the token flow docker login uses, the catalog, blob uploads (monolithic, chunked,
 // mounted), blobs, manifests and indexes by tag and digest, tags and
 // referrers. Image names may hold slashes, so the path is parsed here.
 func (s *kernel) containerRegistryRoutes(router *mux.Router) {
@@ -32,6 +32,7 @@ func (s *kernel) containerRegistryRoutes(router *mux.Router) {
 // The parts of the registry's paths below an image.
 const (
 	containerBase        = "base"
+	containerCatalog     = "catalog"
 	containerToken       = "token"
 	containerUploadStart = "upload-start"
 	containerUpload      = "upload"
@@ -64,6 +65,8 @@ func parseContainerPath(escaped string) (containerPath, bool) {
 		return containerPath{kind: containerBase}, true
 	case "/token":
 		return containerPath{kind: containerToken}, true
+	case "/_catalog":
+		return containerPath{kind: containerCatalog}, true
 	}
 	if !strings.HasPrefix(rest, "/") {
 		return containerPath{}, false
@@ -258,6 +261,14 @@ func (s *kernel) serveContainer(w http.ResponseWriter, r *http.Request) {
 	}
 	if p.kind == containerBase {
 		s.containerBase(c)
+		return
+	}
+	if p.kind == containerCatalog {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			s.writeContainerError(w, http.StatusMethodNotAllowed, ociUnsupported, "the operation is unsupported")
+			return
+		}
+		s.containerCatalog(c)
 		return
 	}
 	h, write := s.containerRoute(p.kind, r.Method)

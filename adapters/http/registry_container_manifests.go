@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"strconv"
 
+	apppkgs "github.com/depothq/depot/app/packages"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/packages"
+	"github.com/depothq/depot/domain/permission"
 )
 
 // containerReference reads the path's manifest reference.
@@ -82,7 +84,7 @@ func (s *kernel) containerDeleteManifest(c *containerCall) {
 		s.writeContainerError(c.w, http.StatusNotFound, ociManifestUnknown, "manifest unknown")
 		return
 	}
-	if err := s.containers.DeleteManifest(c.r.Context(), c.owner, c.path.image, ref); err != nil {
+	if err := s.containers.DeleteManifest(c.r.Context(), c.caller.User, c.owner, c.path.image, ref); err != nil {
 		s.failContainer(c, err, ociManifestInvalid)
 		return
 	}
@@ -100,14 +102,9 @@ type containerTagList struct {
 // order, with a Link to the next page when a page was asked for and filled.
 func (s *kernel) containerTags(c *containerCall) {
 	q := c.r.URL.Query()
-	n := -1
-	if raw := q.Get("n"); raw != "" {
-		v, err := strconv.Atoi(raw)
-		if err != nil || v < 0 {
-			s.writeContainerError(c.w, http.StatusBadRequest, "PAGINATION_NUMBER_INVALID", "invalid number of results requested")
-			return
-		}
-		n = v
+	n, ok := s.containerPageSize(c, -1)
+	if !ok {
+		return
 	}
 	last := q.Get("last")
 	tags, err := s.containers.Tags(c.r.Context(), c.owner, c.path.image, last, n)
@@ -159,4 +156,50 @@ func (s *kernel) containerReferrers(c *containerCall) {
 	c.w.Header().Set("Content-Type", packages.MediaTypeOCIIndex)
 	c.w.WriteHeader(http.StatusOK)
 	_, _ = c.w.Write(raw)
+}
+
+// containerPageSize reads a listing's n (absent: unset), answering 400
+// PAGINATION_NUMBER_INVALID for anything but a non-negative integer.
+func (s *kernel) containerPageSize(c *containerCall, unset int) (int, bool) {
+	raw := c.r.URL.Query().Get("n")
+	if raw == "" {
+		return unset, true
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil || v < 0 {
+		s.writeContainerError(c.w, http.StatusBadRequest, "PAGINATION_NUMBER_INVALID", "invalid number of results requested")
+		return 0, false
+	}
+	return v, true
+}
+
+// containerCatalogDTO is the catalog's answer.
+type containerCatalogDTO struct {
+	Repositories []string `json:"repositories"`
+}
+
+// containerCatalog answers GET /v2/_catalog[?n=&last=]: the images of the
+// owners the caller may see, one page (at most the service's bound) at a
+// time, with a Link to the next page when the page is full.
+func (s *kernel) containerCatalog(c *containerCall) {
+	if err := permission.CheckScope(c.caller.Actor(), false, catPackage); err != nil {
+		s.failContainer(c, errs.Unauthenticated("token lacks the package scope"), ociUnauthorized)
+		return
+	}
+	n, ok := s.containerPageSize(c, apppkgs.MaxCatalogPage)
+	if !ok {
+		return
+	}
+	n = min(n, apppkgs.MaxCatalogPage)
+	names, err := s.containers.Catalog(c.r.Context(), c.caller, c.r.URL.Query().Get("last"), n)
+	if err != nil {
+		s.failContainer(c, err, ociUnsupported)
+		return
+	}
+	setRegistryHeaders(c.w)
+	if n > 0 && len(names) == n {
+		next := url.Values{"n": {strconv.Itoa(n)}, "last": {names[len(names)-1]}}
+		c.w.Header().Set("Link", "<"+containerPrefix+"/_catalog?"+next.Encode()+`>; rel="next"`)
+	}
+	writeJSON(c.w, http.StatusOK, containerCatalogDTO{Repositories: names})
 }

@@ -76,7 +76,7 @@ func (s *kernel) genericDeleteFile(c *registryCall) error {
 	if err != nil {
 		return err
 	}
-	if err := s.packages.DeleteFile(c.r.Context(), c.owner, packages.TypeGeneric, name, version, filename); err != nil {
+	if err := s.packages.DeleteFile(c.r.Context(), c.caller.User, c.owner, packages.TypeGeneric, name, version, filename); err != nil {
 		return err
 	}
 	c.w.WriteHeader(http.StatusNoContent)
@@ -89,7 +89,7 @@ func (s *kernel) genericDeleteVersion(c *registryCall) error {
 	if err != nil {
 		return err
 	}
-	if err := s.packages.DeleteVersion(c.r.Context(), c.owner, string(packages.TypeGeneric), name, version); err != nil {
+	if err := s.packages.DeleteVersion(c.r.Context(), c.caller.User, c.owner, string(packages.TypeGeneric), name, version); err != nil {
 		return err
 	}
 	c.w.WriteHeader(http.StatusNoContent)

@@ -283,7 +283,7 @@ func (s *kernel) npmUnpublishAll(c *registryCall, name string) error {
 		return err
 	}
 	for _, v := range doc.Versions {
-		if err := s.packages.DeleteVersion(c.r.Context(), c.owner, string(packages.TypeNpm), name, v.Version); err != nil {
+		if err := s.packages.DeleteVersion(c.r.Context(), c.caller.User, c.owner, string(packages.TypeNpm), name, v.Version); err != nil {
 			return err
 		}
 	}
@@ -293,7 +293,7 @@ func (s *kernel) npmUnpublishAll(c *registryCall, name string) error {
 
 // npmUnpublishVersion answers DELETE …/npm/{name}/-/{version}/{file}/-rev/{rev}.
 func (s *kernel) npmUnpublishVersion(c *registryCall, name, version string) error {
-	if err := s.packages.DeleteVersion(c.r.Context(), c.owner, string(packages.TypeNpm), name, version); err != nil {
+	if err := s.packages.DeleteVersion(c.r.Context(), c.caller.User, c.owner, string(packages.TypeNpm), name, version); err != nil {
 		return err
 	}
 	writeJSON(c.w, http.StatusOK, map[string]bool{"ok": true})

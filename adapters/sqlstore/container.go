@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/depothq/depot/domain/packages"
+	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -305,6 +306,44 @@ func (s *ContainerStore) Referrers(ctx context.Context, packageID int64, digest,
 		}
 		seen[rows[i].Digest] = true
 		out = append(out, rows[i].toDomain())
+	}
+	return out, nil
+}
+
+// Catalog lists the container images of the owners v may see, keyed by
+// (owner, image) lower names, from the (owner_id, type, lower_name) index
+// joined to each owner's row.
+func (s *ContainerStore) Catalog(ctx context.Context, v ports.RepoViewer, last string, n int) ([]string, error) {
+	out := []string{}
+	if n <= 0 {
+		return out, nil
+	}
+	q := s.c.r(ctx).NewSelect().TableExpr("packages AS p").
+		ColumnExpr("u.lower_name AS owner").ColumnExpr("p.lower_name AS image").
+		Join("JOIN users AS u ON u.id = p.owner_id").
+		Where("p.type = ?", string(packages.TypeContainer))
+	switch {
+	case v.UserID == 0 || v.PublicOnly:
+		q = q.Where("u.visibility = ?", string(user.VisibilityPublic))
+	case v.IsAdmin:
+	default:
+		q = q.Where("(u.visibility IN (?) OR u.id = ? OR u.id IN (SELECT ou.org_id FROM org_users AS ou WHERE ou.user_id = ?))",
+			bun.List([]string{string(user.VisibilityPublic), string(user.VisibilityLimited)}), v.UserID, v.UserID)
+	}
+	if owner, image, ok := strings.Cut(last, "/"); ok {
+		q = q.Where("(u.lower_name > ? OR (u.lower_name = ? AND p.lower_name > ?))", owner, owner, image)
+	} else if last != "" {
+		q = q.Where("u.lower_name > ?", last)
+	}
+	var rows []struct {
+		Owner string `bun:"owner"`
+		Image string `bun:"image"`
+	}
+	if err := q.OrderExpr("u.lower_name ASC, p.lower_name ASC").Limit(int64(n)).Scan(ctx, &rows); err != nil {
+		return nil, packageMapping.mapErr(err)
+	}
+	for _, r := range rows {
+		out = append(out, r.Owner+"/"+r.Image)
 	}
 	return out, nil
 }

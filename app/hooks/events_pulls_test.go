@@ -105,3 +105,4 @@ func TestHookPullReviewChatSummary(t *testing.T) {
 }
 
 func (fakePayloads) Release(v ports.HookRelease) any { return map[string]any{"id": v.Release.ID} }
+func (fakePayloads) Package(v ports.HookPackage) any { return map[string]any{"id": v.Version.ID} }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -362,8 +363,9 @@ func (s *Containers) PutManifest(ctx context.Context, owner, creator *user.User,
 	}
 	now := s.now()
 	var gone []string
+	var created *packages.Version
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
-		gone = nil
+		gone, created = nil, nil
 		p := &packages.Package{OwnerID: owner.ID, Type: packages.TypeContainer, Name: image}
 		if err := tx.Packages.Ensure(ctx, p); err != nil {
 			return err
@@ -375,6 +377,7 @@ func (s *Containers) PutManifest(ctx context.Context, owner, creator *user.User,
 			if err := tx.Packages.CreateVersion(ctx, v); err != nil {
 				return err
 			}
+			created = v
 		case err != nil:
 			return err
 		default:
@@ -414,10 +417,19 @@ func (s *Containers) PutManifest(ctx context.Context, owner, creator *user.User,
 				return err
 			}
 		}
-		return tx.Containers.SaveManifest(ctx, &packages.ContainerManifest{VersionID: v.ID, Digest: digest,
+		if err := tx.Containers.SaveManifest(ctx, &packages.ContainerManifest{VersionID: v.ID, Digest: digest,
 			MediaType: m.MediaType, ArtifactType: m.ArtifactType, Subject: out.Subject, Size: int64(len(body)),
-			BlobSHA256: blob.SHA256, Annotations: m.Annotations})
+			BlobSHA256: blob.SHA256, Annotations: m.Annotations}); err != nil {
+			return err
+		}
+		if created != nil {
+			return s.created(ctx, tx, creator, *p, *created)
+		}
+		return nil
 	})
+	if err == nil && created != nil {
+		s.notifyCommitted()
+	}
 	if err != nil {
 		return PushedManifest{}, err
 	}
@@ -497,15 +509,29 @@ func (s *Containers) OpenManifest(ctx context.Context, owner *user.User, image s
 
 // DeleteManifest deletes a tag's version, or every version whose manifest
 // has the digest, with their files.
-func (s *Containers) DeleteManifest(ctx context.Context, owner *user.User, image string, ref packages.Reference) error {
+//
+// doer is the package hooks' sender.
+func (s *Containers) DeleteManifest(ctx context.Context, doer, owner *user.User, image string, ref packages.Reference) error {
 	p, err := s.image(ctx, owner, image, ErrManifestUnknown)
 	if err != nil {
 		return err
 	}
-	var ids []int64
+	var vs []*packages.Version
 	if ref.Digest != "" {
-		if ids, err = s.stores.Containers.VersionsWithDigest(ctx, p.ID, ref.Digest); err != nil {
+		ids, err := s.stores.Containers.VersionsWithDigest(ctx, p.ID, ref.Digest)
+		if err != nil {
 			return err
+		}
+		if len(ids) > 0 {
+			all, err := s.stores.Packages.AllVersions(ctx, p.ID)
+			if err != nil {
+				return err
+			}
+			for _, v := range all {
+				if slices.Contains(ids, v.ID) {
+					vs = append(vs, v)
+				}
+			}
 		}
 	} else {
 		v, err := s.stores.Packages.GetVersion(ctx, p.ID, ref.Tag)
@@ -513,27 +539,31 @@ func (s *Containers) DeleteManifest(ctx context.Context, owner *user.User, image
 			return err
 		}
 		if v != nil {
-			ids = append(ids, v.ID)
+			vs = append(vs, v)
 		}
 	}
-	if len(ids) == 0 {
+	if len(vs) == 0 {
 		return ErrManifestUnknown
 	}
 	var gone []string
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
 		gone = nil
-		for _, id := range ids {
-			g, err := tx.Packages.DeleteVersion(ctx, id)
+		for _, v := range vs {
+			g, err := tx.Packages.DeleteVersion(ctx, v.ID)
 			if err != nil {
 				return err
 			}
 			gone = append(gone, g...)
+			if err := s.deleted(ctx, tx, doer, *p, *v); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	s.notifyCommitted()
 	return s.dropBlobs(ctx, gone)
 }
 
@@ -545,6 +575,22 @@ func (s *Containers) Tags(ctx context.Context, owner *user.User, image, last str
 		return nil, err
 	}
 	return s.stores.Containers.Tags(ctx, p.ID, last, n)
+}
+
+// MaxCatalogPage bounds one page of the catalog: a client asking for
+// more (or for no bound) gets this many and a link to the next page.
+const MaxCatalogPage = 1000
+
+// Catalog lists the images ("owner/image") of the owners c may see, after
+// last in name order, at most n: anonymous callers and public-only tokens
+// see public owners' images, signed-in callers also limited owners' and
+// their own and their organisations', site administrators all.
+func (s *Containers) Catalog(ctx context.Context, c auth.Caller, last string, n int) ([]string, error) {
+	v := ports.RepoViewer{PublicOnly: true}
+	if c.User != nil {
+		v = ports.RepoViewer{UserID: c.User.ID, IsAdmin: c.IsAdmin(), PublicOnly: c.Scopes().PublicOnly()}
+	}
+	return s.stores.Containers.Catalog(ctx, v, last, min(n, MaxCatalogPage))
 }
 
 // Referrers lists the image's manifests whose subject is digest, filtered

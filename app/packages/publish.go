@@ -52,7 +52,9 @@ func (s *Service) Publish(ctx context.Context, u Upload) (*packages.File, error)
 func (s *Service) record(ctx context.Context, u Upload, blob packages.Blob) (*packages.File, error) {
 	now := s.now()
 	f := &packages.File{Name: u.Filename, Blob: blob, CreatedAt: now}
+	var created *packages.Version
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		created = nil
 		p := &packages.Package{OwnerID: u.Owner.ID, Type: u.Type, Name: u.Name}
 		if err := tx.Packages.Ensure(ctx, p); err != nil {
 			return err
@@ -67,6 +69,7 @@ func (s *Service) record(ctx context.Context, u Upload, blob packages.Blob) (*pa
 			if err := tx.Packages.CreateVersion(ctx, v); err != nil {
 				return err
 			}
+			created = v
 		case err != nil:
 			return err
 		}
@@ -76,10 +79,19 @@ func (s *Service) record(ctx context.Context, u Upload, blob packages.Blob) (*pa
 				return err
 			}
 		}
-		return tx.Packages.AddFile(ctx, f)
+		if err := tx.Packages.AddFile(ctx, f); err != nil {
+			return err
+		}
+		if created != nil {
+			return s.created(ctx, tx, u.Creator, *p, *created)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if created != nil {
+		s.notifyCommitted()
 	}
 	return f, nil
 }
@@ -102,14 +114,16 @@ func (s *Service) Open(ctx context.Context, owner *user.User, typ packages.Type,
 }
 
 // DeleteFile removes one file of a version, and the version with its last
-// file.
-func (s *Service) DeleteFile(ctx context.Context, owner *user.User, typ packages.Type, name, version, filename string) error {
+// file (doer then is the package hooks' sender).
+func (s *Service) DeleteFile(ctx context.Context, doer, owner *user.User, typ packages.Type, name, version, filename string) error {
 	v, err := s.Get(ctx, owner, string(typ), name, version)
 	if err != nil {
 		return err
 	}
 	var gone []string
+	var versionGone bool
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		gone, versionGone = nil, false
 		f, err := tx.Packages.GetFile(ctx, v.Version.ID, filename)
 		if err != nil {
 			return err
@@ -126,11 +140,17 @@ func (s *Service) DeleteFile(ctx context.Context, owner *user.User, typ packages
 			return err
 		}
 		more, err := tx.Packages.DeleteVersion(ctx, v.Version.ID)
-		gone = append(gone, more...)
-		return err
+		if err != nil {
+			return err
+		}
+		gone, versionGone = append(gone, more...), true
+		return s.deleted(ctx, tx, doer, v.Package, v.Version)
 	})
 	if err != nil {
 		return err
+	}
+	if versionGone {
+		s.notifyCommitted()
 	}
 	return s.dropBlobs(ctx, gone)
 }

@@ -29,18 +29,20 @@ type Service struct {
 	blobs    ports.PackageBlobs
 	clock    ports.Clock
 	runner   *jobs.Runner
+	events   ports.PackageEvents
 	maxBytes int64
 }
 
 // NewService builds the package use cases; settings.PackageMaxBytes bounds
-// one file. The cleanup rules' jobs run on runner.
+// one file. The cleanup rules' jobs run on runner; publications and
+// deletions are told to events in their transactions.
 func NewService(stores ports.Stores, tx ports.Transactor, blobs ports.PackageBlobs, clock ports.Clock,
-	settings site.Settings, runner *jobs.Runner) *Service {
+	settings site.Settings, runner *jobs.Runner, events ports.PackageEvents) *Service {
 	limit := settings.PackageMaxBytes
 	if limit <= 0 {
 		limit = math.MaxInt64 - 1
 	}
-	s := &Service{stores: stores, tx: tx, blobs: blobs, clock: clock, runner: runner, maxBytes: limit}
+	s := &Service{stores: stores, tx: tx, blobs: blobs, clock: clock, runner: runner, events: events, maxBytes: limit}
 	s.handleCleanup(runner)
 	return s
 }
@@ -187,15 +189,30 @@ func (s *Service) Files(ctx context.Context, owner *user.User, typ, name, versio
 }
 
 // DeleteVersion removes a version with its files (and the package with
-// its last version), then the blobs nothing names any more.
-func (s *Service) DeleteVersion(ctx context.Context, owner *user.User, typ, name, version string) error {
+// its last version), then the blobs nothing names any more; doer is told
+// to the package hooks as the sender.
+func (s *Service) DeleteVersion(ctx context.Context, doer, owner *user.User, typ, name, version string) error {
 	v, err := s.Get(ctx, owner, typ, name, version)
 	if err != nil {
 		return err
 	}
-	return s.deleteVersion(ctx, v.Version.ID)
+	var gone []string
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
+		var err error
+		if gone, err = tx.Packages.DeleteVersion(ctx, v.Version.ID); err != nil {
+			return err
+		}
+		return s.deleted(ctx, tx, doer, v.Package, v.Version)
+	})
+	if err != nil {
+		return err
+	}
+	s.notifyCommitted()
+	return s.dropBlobs(ctx, gone)
 }
 
+// deleteVersion removes a version as a cleanup rule does (no webhook: no
+// account deleted it).
 func (s *Service) deleteVersion(ctx context.Context, versionID int64) error {
 	var gone []string
 	err := s.tx.InTx(ctx, func(ctx context.Context, tx ports.Stores) error {
@@ -207,6 +224,30 @@ func (s *Service) deleteVersion(ctx context.Context, versionID int64) error {
 		return err
 	}
 	return s.dropBlobs(ctx, gone)
+}
+
+// created tells the package hooks that sender published version v of p.
+func (s *Service) created(ctx context.Context, tx ports.Stores, sender *user.User, p packages.Package, v packages.Version) error {
+	return s.tell(ctx, tx, ports.PackageCreated, sender, p, v)
+}
+
+// deleted tells the package hooks that sender deleted version v of p.
+func (s *Service) deleted(ctx context.Context, tx ports.Stores, sender *user.User, p packages.Package, v packages.Version) error {
+	return s.tell(ctx, tx, ports.PackageDeleted, sender, p, v)
+}
+
+func (s *Service) tell(ctx context.Context, tx ports.Stores, action string, sender *user.User, p packages.Package, v packages.Version) error {
+	if s.events == nil || sender == nil {
+		return nil
+	}
+	return s.events.PackageChanged(ctx, tx, ports.PackageEvent{Action: action, Package: p, Version: v, SenderID: sender.ID})
+}
+
+// notifyCommitted wakes the webhook deliveries a committed write queued.
+func (s *Service) notifyCommitted() {
+	if n, ok := s.events.(interface{ Notify() }); ok {
+		n.Notify()
+	}
 }
 
 // dropBlobs removes the blobs whose rows a committed deletion removed,
