@@ -17,7 +17,7 @@ func TestMemoryLimitSources(t *testing.T) {
 
 	cfg, err := load(t, nil, nil)
 	is.NoErr(err)
-	is.Equal(cfg.MemoryLimit, int64(96<<20)) // the default
+	is.Equal(cfg.MemoryLimit, int64(128<<20)) // the default
 
 	cfg, err = load(t, []string{"--memory-limit", "201326592"}, nil)
 	is.NoErr(err)
@@ -37,6 +37,6 @@ func TestMemoryLimitSources(t *testing.T) {
 		return ""
 	})
 	is.Equal(debug.SetMemoryLimit(-1), prev) // GOMEMLIMIT wins
-	applyMemoryLimit(Config{MemoryLimit: 128 << 20}, none)
-	is.Equal(debug.SetMemoryLimit(-1), int64(128<<20))
+	applyMemoryLimit(Config{MemoryLimit: 100 << 20}, none)
+	is.Equal(debug.SetMemoryLimit(-1), int64(100<<20))
 }
