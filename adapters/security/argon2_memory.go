@@ -10,9 +10,15 @@ import (
 // Each argon2id derivation allocates its whole memory cost (19 MiB by
 // default) at once. Without a bound, a burst of sign-ins holds one arena
 // per request, and after the burst the heap keeps them: ten Basic-auth
-// requests left the process at 121 MB. The arena keeps derivations to one
-// per CPU (more would only queue on the CPUs anyway, so sign-in is no
-// slower) and, once a burst is over, hands the memory back to the system.
+// requests left the process at 121 MB. The arena keeps derivations to
+// maxDerivations at once (a sign-in past them waits for a slot) and, once a
+// burst is over, hands the memory back to the system.
+
+// maxDerivations bounds concurrent derivations, whatever the number of CPUs:
+// the arenas of a burst then take at most 2 × 19 MiB, and two derivations
+// (about 25 ms each) still sign in some 80 people a second. On one CPU the
+// bound is one, since a second derivation would only share that CPU.
+const maxDerivations = 2
 
 // memoryReturnDelay is how long the hasher waits without a derivation
 // before it returns the memory: long enough that a burst costs one return,
@@ -34,7 +40,7 @@ type argon2Arena struct {
 }
 
 func newArgon2Arena() *argon2Arena {
-	return &argon2Arena{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
+	return &argon2Arena{slots: make(chan struct{}, min(maxDerivations, max(1, runtime.GOMAXPROCS(0)))),
 		release: debug.FreeOSMemory, delay: memoryReturnDelay}
 }
 

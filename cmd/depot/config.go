@@ -34,6 +34,9 @@ type Config struct {
 	// the certificate authorities whose SSH user certificates may sign API
 	// requests (Gitea's SSH_TRUSTED_USER_CA_KEYS).
 	SSHTrustedUserCAKeys []string `toml:"ssh_trusted_user_ca_keys"`
+	// MemoryLimit is the Go runtime's soft memory limit in bytes
+	// (debug.SetMemoryLimit); 0 turns it off. GOMEMLIMIT, when set, wins.
+	MemoryLimit int64 `toml:"memory_limit"`
 	// Site holds the site policy settings, the [site] table of the file.
 	Site SiteConfig `toml:"site"`
 	// Repository holds the [repository] tables (Gitea's names).
@@ -164,6 +167,11 @@ type SigningConfig struct {
 	Email string `toml:"signing_email"`
 }
 
+// defaultMemoryLimit is memory_limit's default: 128 MiB. At 96 MiB the
+// peak of a burst of sign-ins was 40 MB lower but each failed sign-in cost
+// about 30% more CPU (a collection per derivation); at 128 MiB about 5%.
+const defaultMemoryLimit = 128 << 20
+
 // DefaultConfig returns the configuration used when no source sets a key.
 // BaseURL stays empty here; LoadConfig derives it from Listen.
 func DefaultConfig() Config {
@@ -173,6 +181,10 @@ func DefaultConfig() Config {
 		DataDir:   "./data",
 		LogLevel:  "info",
 		LogFormat: "auto",
+		// Depot's heap idles at about 35 MiB; the limit makes the collector
+		// run before a burst of password sign-ins (19 MiB of argon2id memory
+		// each) doubles the heap, and returns memory above it to the system.
+		MemoryLimit: defaultMemoryLimit,
 		Site: SiteConfig{
 			Name:                     s.Name,
 			RequireSignInView:        s.RequireSignInView,

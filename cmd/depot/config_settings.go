@@ -52,6 +52,8 @@ func settings() []setting {
 			field: func(c *Config) any { return &c.AllowedHosts }, docDefault: "empty: `external` (public addresses only)"},
 		{key: "ssh_trusted_user_ca_keys", flag: "ssh-trusted-user-ca-keys", usage: "public keys (authorized_keys lines) of the SSH certificate authorities whose user certificates may sign API requests (HTTP signatures, the certificate's principal naming the account); comma-separated",
 			field: func(c *Config) any { return &c.SSHTrustedUserCAKeys }, docDefault: "empty: none trusted"},
+		{key: "memory_limit", flag: "memory-limit", usage: "soft limit in bytes of the memory the Go runtime keeps (the collector works harder near it and returns memory above it to the system); 0 turns it off; the GOMEMLIMIT variable, when set, wins; raise it on a site whose heap in use nears it",
+			field: func(c *Config) any { return &c.MemoryLimit }, docDefault: "134217728 (128 MiB)"},
 
 		{key: "site.name", flag: "site-name", usage: "site display name",
 			field: func(c *Config) any { return &c.Site.Name }},

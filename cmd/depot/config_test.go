@@ -357,6 +357,7 @@ func TestValidate(t *testing.T) {
 	}{
 		"log level":             {func(c *Config) { c.LogLevel = "verbose" }, "log_level"},
 		"log format":            {func(c *Config) { c.LogFormat = "xml" }, "log_format"},
+		"memory limit":          {func(c *Config) { c.MemoryLimit = -1 }, "memory_limit"},
 		"listen":                {func(c *Config) { c.Listen = "3000" }, "listen"},
 		"base url scheme":       {func(c *Config) { c.BaseURL = "ftp://x" }, "base_url"},
 		"base url relative":     {func(c *Config) { c.BaseURL = "/git" }, "base_url"},

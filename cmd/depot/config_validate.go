@@ -42,6 +42,9 @@ func (c Config) Validate() error {
 	if !slices.Contains(logFormats, c.LogFormat) {
 		bad("log_format", "%q is not one of %s", c.LogFormat, strings.Join(logFormats, ", "))
 	}
+	if c.MemoryLimit < 0 {
+		bad("memory_limit", "must not be negative (0 turns the limit off)")
+	}
 	if _, err := netpolicy.Parse(c.AllowedHosts); err != nil {
 		bad("allowed_hosts", "%v", err)
 	}

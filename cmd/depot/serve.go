@@ -29,6 +29,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	applyMemoryLimit(cfg, getenv)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -82,4 +83,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	err = app.ServeWithSSH(ctx, ln, sshLn)
 	log.Info("depot stopped")
 	return err
+}
+
+// applyMemoryLimit sets the runtime's soft memory limit from memory_limit,
+// unless GOMEMLIMIT is set (the runtime read it already) or the key is 0.
+func applyMemoryLimit(cfg Config, getenv func(string) string) {
+	if getenv("GOMEMLIMIT") != "" || cfg.MemoryLimit <= 0 {
+		return
+	}
+	debug.SetMemoryLimit(cfg.MemoryLimit)
 }
