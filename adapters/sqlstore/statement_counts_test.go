@@ -93,15 +93,7 @@ func (c *statementCounter) get(path string, out any) {
 // the counted one is built, not answered from the kept page.
 func (c *statementCounter) countBuilt(path string, out any) (int64, []string) {
 	c.t.Helper()
-	c.get(path+"&warm=1", out)
-	c.mu.Lock()
-	c.texts = nil
-	c.mu.Unlock()
-	prepared := c.app.DB.PreparedReadRuns()
-	c.get(path, out)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return int64(len(c.texts)) + c.app.DB.PreparedReadRuns() - prepared, append([]string(nil), c.texts...)
+	return c.countAfter(path+"&warm=1", path, out)
 }
 
 // count runs GET path twice — the first warms the token cache and
@@ -109,7 +101,13 @@ func (c *statementCounter) countBuilt(path string, out any) (int64, []string) {
 // their texts, its answer decoded into out.
 func (c *statementCounter) count(path string, out any) (int64, []string) {
 	c.t.Helper()
-	c.get(path, out)
+	return c.countAfter(path, path, out)
+}
+
+// countAfter counts the statements of GET path after a warming GET warm.
+func (c *statementCounter) countAfter(warm, path string, out any) (int64, []string) {
+	c.t.Helper()
+	c.get(warm, out)
 	c.mu.Lock()
 	c.texts = nil
 	c.mu.Unlock()
