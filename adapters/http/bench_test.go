@@ -88,12 +88,7 @@ func benchHandler(b *testing.B, h http.Handler, path string, header http.Header)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := httptest.NewRequest(http.MethodGet, path, nil)
-			for k, v := range header {
-				req.Header[k] = v
-			}
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
+			rec := serveGet(h, path, header)
 			if rec.Code != http.StatusOK {
 				b.Errorf("GET %s: %d %s", path, rec.Code, rec.Body)
 				return
@@ -109,12 +104,7 @@ func benchHandler(b *testing.B, h http.Handler, path string, header http.Header)
 func benchCPU(b *testing.B, h http.Handler, path string, header http.Header) {
 	b.Helper()
 	get := func() {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		for k, v := range header {
-			req.Header[k] = v
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveGet(h, path, header)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
 		}
@@ -319,4 +309,15 @@ func BenchmarkCreateRepoAutoInit(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// serveGet answers GET path with header through h.
+func serveGet(h http.Handler, path string, header http.Header) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
 }
