@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/go-enry/go-enry/v2"
 	git "github.com/libgit2/git2go/v34"
 
 	"github.com/depothq/depot/domain/repository"
@@ -130,7 +129,7 @@ func (st *languageStats) file(p string, id *git.Oid) error {
 			return nil
 		}
 	}
-	if (!notVendored && isVendored(p)) || enry.IsDotFile(p) || enry.IsDocumentation(p) || enry.IsConfiguration(p) {
+	if (!notVendored && isVendored(p)) || isDotFile(p) || isDocumentation(p) || isConfiguration(p) {
 		return nil
 	}
 	size, _, err := st.odb.ReadHeader(id)
@@ -158,13 +157,12 @@ func (st *languageStats) file(p string, id *git.Oid) error {
 	if lang == "" {
 		return nil
 	}
-	if group := enry.GetLanguageGroup(lang); group != "" {
+	if group := languageGroup(lang); group != "" {
 		lang = group
 	}
 	inc, seen := st.included[lang]
 	if !seen {
-		t := enry.GetLanguageType(lang)
-		inc = t == enry.Programming || t == enry.Markup
+		inc = countsAsCode(lang)
 		st.included[lang] = inc
 	}
 	switch {
@@ -190,7 +188,7 @@ func (st *languageStats) attrLanguage(p string) string {
 	if lang == "" {
 		return ""
 	}
-	if group := enry.GetLanguageGroup(lang); group != "" {
+	if group := languageGroup(lang); group != "" {
 		return group
 	}
 	return lang
@@ -200,19 +198,19 @@ func (st *languageStats) attrLanguage(p string) string {
 // notGenerated), binary and unrecognised files. content is the start of the
 // file, nil when unread.
 func detectLanguage(p string, content []byte, notGenerated bool) string {
-	if enry.IsBinary(content) || (!notGenerated && enry.IsGenerated(p, content)) {
+	if isBinary(content) || (!notGenerated && isGenerated(p, content)) {
 		return ""
 	}
-	if lang, ok := enry.GetLanguageByExtension(p); ok {
+	if lang, ok := languageByExtension(p); ok {
 		return lang
 	}
-	if lang, ok := enry.GetLanguageByFilename(p); ok {
+	if lang, ok := languageByFilename(p); ok {
 		return lang
 	}
 	if len(content) == 0 {
 		return ""
 	}
-	return enry.GetLanguage(path.Base(p), content)
+	return guessLanguage(p, content)
 }
 
 // notVendored are paths enry calls vendored that are the repository's own
@@ -222,7 +220,7 @@ var notVendored = regexp.MustCompile(`^\.(git(hub|ea)|forgejo)/`)
 // isVendored reports whether p (a directory when it ends with "/") is
 // third-party code.
 func isVendored(p string) bool {
-	if !enry.IsVendor(p) {
+	if !isVendor(p) {
 		return false
 	}
 	switch path.Base(strings.TrimSuffix(p, "/")) {
