@@ -7,7 +7,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
@@ -21,8 +20,10 @@ const maxHighlightBytes = 128 << 10
 // stylesheet colours them), without its own <pre>.
 var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
 
-// chromaStyle is unused by class output but required by the formatter.
-var chromaStyle = styles.Fallback
+// chromaStyle is unused by class output but required by the formatter: an
+// empty style, so that chroma's styles package (every theme, built at start)
+// is not linked in.
+var chromaStyle = chroma.MustNewStyle("depot", chroma.StyleEntries{})
 
 // codeBlockRenderer renders fenced code blocks as Gitea does:
 // <div class="code-block-container code-overflow-scroll"><pre class="code-block"><code class="chroma language-go display">…

@@ -8,11 +8,15 @@ import (
 
 // Classes the renderer writes, and chroma's token classes (one to three
 // letters); nothing else may style a user's document with the page's CSS.
+// Patterns over Unicode classes repeat with "+", not with a count: a count
+// compiles into that many copies of the class (anchorID's {1,120} took
+// 2.5 MB of heap for the life of the process), and an attribute's length is
+// bounded by the document's anyway.
 var (
 	codeClass  = regexp.MustCompile(`^(code-block-container|code-overflow-scroll|code-block|chroma|display|nohighlight|language-[A-Za-z0-9+#_.-]{1,40})( (code-overflow-scroll|chroma|display|language-[A-Za-z0-9+#_.-]{1,40}))*$`)
 	spanClass  = regexp.MustCompile(`^(emoji|line|cl|[a-z]{1,3})$`)
 	linkClass  = regexp.MustCompile(`^(mention|ref-issue|commit|footnote-ref|footnote-backref)$`)
-	anchorID   = regexp.MustCompile(`^user-content-[\p{L}\p{N}_:.-]{1,120}$`)
+	anchorID   = regexp.MustCompile(`^user-content-[\p{L}\p{N}_:.-]+$`)
 	listClass  = regexp.MustCompile(`^(task-list-item|contains-task-list)$`)
 	blockClass = regexp.MustCompile(`^(footnotes|footnote-list)$`)
 )
@@ -45,7 +49,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(linkClass).OnElements("a", "sup")
 	p.AllowAttrs("class").Matching(listClass).OnElements("ul", "ol", "li")
 	p.AllowAttrs("class").Matching(blockClass).OnElements("div", "section", "ol")
-	p.AllowAttrs("aria-label").Matching(regexp.MustCompile(`^[\p{L}\p{N} _:.,'&()-]{1,100}$`)).OnElements("span")
+	p.AllowAttrs("aria-label").Matching(regexp.MustCompile(`^[\p{L}\p{N} _:.,'&()-]+$`)).OnElements("span")
 	p.AllowAttrs("id").Matching(anchorID).Globally()
 	p.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
 	p.AllowAttrs("checked", "disabled").Matching(regexp.MustCompile(`^(|checked|disabled)$`)).OnElements("input")
