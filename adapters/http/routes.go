@@ -2,8 +2,9 @@ package http
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/depothq/depot/domain/token"
@@ -196,7 +197,12 @@ func (s *Server) mount(api *mux.Router, table []route) error {
 		}
 		return g
 	}
-	methods := map[string][]string{}
+	// One mux route per path, not per row: a route compiles its template
+	// into a regular expression (about 6 KB each), and a path's rows differ
+	// only in method. The route matches when the path has a row for the
+	// request's method; methodNotAllowed finds the paths that would match
+	// under another method for the 405.
+	paths := map[string]*pathRoutes{}
 	var order []string
 	for _, rt := range table {
 		rules, err := parseAccess(rt.access)
@@ -212,27 +218,59 @@ func (s *Server) mount(api *mux.Router, table []route) error {
 		c := &compiledRoute{route: rt, rules: rules}
 		h := s.serve(c)
 		full := apiPrefix + rt.path
-		routerFor(rt.path).NewRoute().MatcherFunc(newPathShape(full).matcher()).Path(full).HandlerFunc(h).Methods(rt.method)
 		if !strings.Contains(rt.path, "{") {
 			if s.static[full] == nil {
 				s.static[full] = map[string]http.HandlerFunc{}
 			}
 			s.static[full][rt.method] = h
 		}
-		if _, seen := methods[rt.path]; !seen {
+		pr := paths[rt.path]
+		if pr == nil {
+			pr = &pathRoutes{handlers: map[string]http.HandlerFunc{}}
+			paths[rt.path] = pr
 			order = append(order, rt.path)
 		}
-		methods[rt.path] = append(methods[rt.path], rt.method)
+		pr.handlers[rt.method] = h
 	}
 	for _, p := range order {
-		allow := methods[p]
-		sort.Strings(allow)
-		allowHeader := strings.Join(allow, ", ")
+		pr := paths[p]
+		allow := slices.Sorted(maps.Keys(pr.handlers))
+		pr.allow, pr.anyMethod = strings.Join(allow, ", "), allow[0]
 		full := apiPrefix + p
-		routerFor(p).NewRoute().MatcherFunc(newPathShape(full).matcher()).Path(full).HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			w.Header().Set("Allow", allowHeader)
-			s.writeMessage(w, http.StatusMethodNotAllowed, "method not allowed")
-		})
+		pr.route = routerFor(p).NewRoute().MatcherFunc(newPathShape(full).matcher()).
+			MatcherFunc(pr.hasMethod).Path(full).HandlerFunc(pr.serve)
+		s.pathRoutes = append(s.pathRoutes, pr)
 	}
 	return nil
+}
+
+// pathRoutes are the rows of one path template: their handlers by method,
+// behind one mux route.
+type pathRoutes struct {
+	handlers map[string]http.HandlerFunc
+	route    *mux.Route
+	// allow is the Allow header of a 405; anyMethod one of the methods.
+	allow, anyMethod string
+}
+
+func (pr *pathRoutes) hasMethod(r *http.Request, _ *mux.RouteMatch) bool {
+	return pr.handlers[r.Method] != nil
+}
+
+func (pr *pathRoutes) serve(w http.ResponseWriter, r *http.Request) { pr.handlers[r.Method](w, r) }
+
+// methodNotAllowed answers 405 with Allow when r's path is a route's under
+// another method, and reports whether it did. It runs only for requests no
+// route took.
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) bool {
+	for _, pr := range s.pathRoutes {
+		other := *r
+		other.Method = pr.anyMethod
+		if pr.route.Match(&other, &mux.RouteMatch{}) {
+			w.Header().Set("Allow", pr.allow)
+			s.writeMessage(w, http.StatusMethodNotAllowed, "method not allowed")
+			return true
+		}
+	}
+	return false
 }

@@ -50,6 +50,9 @@ type Server struct {
 	// static maps the paths without variables (then the method) to their
 	// handlers, so the most frequent requests skip mux's pattern matching.
 	static map[string]map[string]http.HandlerFunc
+	// pathRoutes are the API's path templates in the table's order, each
+	// with its handlers by method (routes.go).
+	pathRoutes []*pathRoutes
 }
 
 // kernel is what the handlers of every resource share, and all they share:
@@ -214,6 +217,9 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 		return nil, err
 	}
 	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.methodNotAllowed(w, r) {
+			return
+		}
 		s.writeMessage(w, http.StatusNotFound, "route not found")
 	})
 	router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
