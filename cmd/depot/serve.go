@@ -71,10 +71,12 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 			"username", "admin")
 		fmt.Fprintf(stderr, "\n  ==> administrator account created: username admin, password %s\n"+
 			"      (lost it? depot admin user change-password --username admin --password NEW)\n\n", pw)
-		// Hashing that password took argon2id's 19 MiB arena; hand it back
-		// to the system now rather than idle with it.
-		debug.FreeOSMemory()
 	}
+	// Start-up's garbage (migrations, the route table, package tables, and
+	// argon2id's 19 MiB arena when the administrator was created) goes back
+	// to the system now rather than as the scavenger gets to it; alongside
+	// the first requests, so that they do not wait for it.
+	go debug.FreeOSMemory()
 	if sshLn != nil {
 		log.Info("depot is listening for Git over SSH", "addr", sshLn.Addr().String())
 	}
