@@ -59,6 +59,9 @@ type Report struct {
 	FreshStart, Restart  time.Duration // process start to first answer
 	FreshRSS, RestartRSS int64         // VmRSS in bytes, idle after start
 	LoadedRSS, PeakRSS   int64         // VmRSS and VmHWM after the load runs
+	// FreshAnon, RestartAnon and LoadedAnon are RssAnon at the same
+	// moments: the server's own memory, without the executable's pages.
+	FreshAnon, RestartAnon, LoadedAnon int64
 	// Connections is the load runs' connection count (-c).
 	Connections int
 	// Creates are the measured repository creations, each a run in Runs;
@@ -189,6 +192,7 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	rep.FreshStart = srv.firstAnswer
 	time.Sleep(idleSettle)
 	rep.FreshRSS, _ = srv.memory()
+	rep.FreshAnon = srv.anon()
 	password, err := srv.adminPassword()
 	if err != nil {
 		srv.kill()
@@ -208,6 +212,7 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	rep.Restart = srv.firstAnswer
 	time.Sleep(idleSettle)
 	rep.RestartRSS, _ = srv.memory()
+	rep.RestartAnon = srv.anon()
 	say("restart: first answer after %s, idle RSS %s", rep.Restart.Round(time.Millisecond), mib(rep.RestartRSS))
 
 	tokens, err := makeTokens(ctx, srv.url, password)
@@ -276,6 +281,7 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 		rep.Runs = append(rep.Runs, run)
 	}
 	rep.LoadedRSS, rep.PeakRSS = srv.memory()
+	rep.LoadedAnon = srv.anon()
 
 	// After the memory reading above: the concurrent clones reset the peak.
 	if cfg.GitIters > 0 {
@@ -453,25 +459,30 @@ func (s *server) adminPassword() (string, error) {
 
 // memory returns VmRSS and VmHWM (peak) in bytes.
 func (s *server) memory() (rss, peak int64) {
+	st := s.status()
+	return st["VmRSS"], st["VmHWM"]
+}
+
+// anon returns RssAnon in bytes: resident memory that is the process's own,
+// not pages of files it maps (the executable, libraries).
+func (s *server) anon() int64 { return s.status()["RssAnon"] }
+
+// status reads the sizes of /proc/<pid>/status, in bytes.
+func (s *server) status() map[string]int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
-		return 0, 0
+		return nil
 	}
+	sizes := map[string]int64{}
 	for line := range strings.SplitSeq(string(b), "\n") {
 		name, value, _ := strings.Cut(line, ":")
 		f := strings.Fields(value)
-		if len(f) < 1 {
-			continue
-		}
-		kb, _ := strconv.ParseInt(f[0], 10, 64)
-		switch name {
-		case "VmRSS":
-			rss = kb * 1024
-		case "VmHWM":
-			peak = kb * 1024
+		if len(f) == 2 && f[1] == "kB" {
+			kb, _ := strconv.ParseInt(f[0], 10, 64)
+			sizes[name] = kb * 1024
 		}
 	}
-	return rss, peak
+	return sizes
 }
 
 // cpu returns the user+system time the server has used so far.
