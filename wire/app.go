@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/depothq/depot/adapters/httpkit"
 )
 
 // Init assembles the service on the backend the options name: Postgres when
@@ -72,8 +74,10 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		}
 		return err
 	}
+	// Freed heap goes back to the system when the traffic stops.
+	idle := httpkit.NewIdleMemory()
 	srv := &http.Server{
-		Handler:           a.limitBodies(a.handler()),
+		Handler:           a.limitBodies(idle.Wrap(a.handler())),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          nil,
@@ -113,6 +117,7 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		defer close(cachesDone)
 		a.Caches.Run(bg)
 	}()
+	go idle.Run(bg)
 	sweepsDone := make(chan struct{})
 	go func() {
 		defer close(sweepsDone)

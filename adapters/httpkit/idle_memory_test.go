@@ -1,0 +1,72 @@
+package httpkit
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+// TestIdleMemoryReleasesOncePerBurst takes the ticks by hand: nothing is
+// released before any traffic, while requests keep coming, or while one is
+// still in flight; one release follows a burst, and no other until the
+// next burst.
+func TestIdleMemoryReleasesOncePerBurst(t *testing.T) {
+	is := is.New(t)
+	var releases atomic.Int32
+	m := &IdleMemory{release: func() { releases.Add(1) }}
+	var st idleState
+	tick := func() { m.tick(&st) }
+
+	hold := make(chan struct{})
+	h := m.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			<-hold
+		}
+	}))
+	get := func(path string) { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil)) }
+
+	tick()
+	tick()
+	is.Equal(releases.Load(), int32(0)) // no traffic yet
+
+	get("/a")
+	tick() // sees the burst
+	get("/b")
+	tick() // still busy
+	is.Equal(releases.Load(), int32(0))
+	tick() // a quiet period after traffic
+	tick()
+	is.Equal(releases.Load(), int32(1))
+	tick()
+	tick()
+	is.Equal(releases.Load(), int32(1)) // once per burst
+
+	slow := make(chan struct{})
+	go func() { defer close(slow); get("/slow") }()
+	for m.started.Load() == m.finished.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	tick() // sees the slow request start
+	tick() // none new, but one in flight
+	is.Equal(releases.Load(), int32(1))
+	close(hold)
+	<-slow
+	tick()
+	tick()
+	is.Equal(releases.Load(), int32(2))
+}
+
+// TestIdleMemoryRunStops: Run's loop ends with its context.
+func TestIdleMemoryRunStops(t *testing.T) {
+	m := &IdleMemory{release: func() {}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); m.run(ctx, make(chan time.Time)) }()
+	cancel()
+	<-done
+}
