@@ -12,7 +12,6 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,9 +45,11 @@ type Registry struct {
 	handler http.Handler
 
 	requests *prometheus.HistogramVec
-	inFlight prometheus.Gauge
-	git      *prometheus.HistogramVec
-	gitBytes *prometheus.CounterVec
+	// observers are requests' series, kept.
+	observers requestObservers
+	inFlight  prometheus.Gauge
+	git       *prometheus.HistogramVec
+	gitBytes  *prometheus.CounterVec
 
 	gitSSH      *prometheus.HistogramVec
 	gitSSHBytes *prometheus.CounterVec
@@ -72,6 +73,7 @@ func New(o Options) (*Registry, error) {
 		Help:    "Time to answer an API request, by route template, method and status.",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"route", "method", "status"})
+	r.observers.vec = r.requests
 	r.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "depot_http_requests_in_flight", Help: "API requests being answered now."})
 	r.git = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -130,7 +132,7 @@ func (r *Registry) RequestStarted() func(route, method string, status int) {
 	r.inFlight.Inc()
 	return func(route, method string, status int) {
 		r.inFlight.Dec()
-		r.requests.WithLabelValues(route, method, strconv.Itoa(status)).Observe(time.Since(start).Seconds())
+		r.observers.get(route, method, status).Observe(time.Since(start).Seconds())
 	}
 }
 
