@@ -285,10 +285,11 @@ func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
 }
 
-// provideGitRunner keeps the push hook scripts under <data>/hooks.
+// provideGitRunner keeps the push hook scripts under <data>/hooks; a push
+// waits for a dump's snapshot at most the site's PushGateWait.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
 	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks"),
-		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile)})
+		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile), PushGateWait: o.Site.Connections.PushGateWait})
 }
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }
