@@ -17,11 +17,11 @@ import (
 
 // SiteRoots are the data directory's trees and files a dump carries
 // besides the database and the repositories: the blob stores (attachments
-// and release assets, avatars, packages, Actions artifacts) and the keys
+// and release assets, avatars, packages, Actions artifacts and task logs) and the keys
 // (the site key that seals secrets, the OAuth2 provider's JWT key, the
 // commit signing key, the SSH host keys). The hook scripts are not among
 // them: a server writes its own at start.
-var SiteRoots = []string{"attachments", "avatars", "packages", "actions_artifacts", "site.key", "jwt", "signing", "ssh"}
+var SiteRoots = []string{"attachments", "avatars", "packages", "actions_artifacts", "actions_log", "site.key", "jwt", "signing", "ssh"}
 
 // Progress is told how far a phase is ("database", "repositories",
 // "files"): done of total (total 0 when unknown).
