@@ -280,6 +280,11 @@ func providePackageBlobs(o Options) (ports.PackageBlobs, error) {
 	return blobs.NewPackages(filepath.Join(o.DataDir, "packages"))
 }
 
+// provideArtifactBlobs keeps the Actions artifacts under <data>/actions_artifacts.
+func provideArtifactBlobs(o Options) (*blobs.Artifacts, error) {
+	return blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
+}
+
 // provideAttachments keeps issue and comment attachments under <data>/attachments.
 func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
@@ -333,7 +338,7 @@ func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, e
 	if err != nil {
 		return actions.Kit{}, err
 	}
-	store, err := blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
+	store, err := provideArtifactBlobs(o)
 	if err != nil {
 		return actions.Kit{}, err
 	}
