@@ -102,12 +102,14 @@ func TestSiteDumpGivesUpOnAStuckPush(t *testing.T) {
 
 // TestSitePushRefusedWhileGateHeld holds the push gate as a dump does (the
 // exclusive lock on <data>/push.lock) on a server whose pushes wait for it
-// at most a second, and checks that a push is refused as busy instead of
-// waiting without end, that fetching is not held back meanwhile, and that
-// the push goes through once the gate reopens.
+// at most a second, and checks that a push over HTTP and over SSH is
+// refused as busy instead of waiting without end, that fetching is not held
+// back meanwhile, and that pushes go through once the gate reopens.
 func TestSitePushRefusedWhileGateHeld(t *testing.T) {
-	site := newBackupSite(t, testserver.WithSettings(func(s *site.Settings) { s.Connections.PushGateWait = time.Second }))
+	site := newBackupSite(t, testserver.WithSSH(),
+		testserver.WithSettings(func(s *site.Settings) { s.Connections.PushGateWait = time.Second }))
 	is := is.New(t)
+	key, _ := sshGitUserKey(t, site.srv.Client(gitea.SetToken(site.token)), "laptop")
 	gate := flock.New(filepath.Join(site.srv.DataDir, "push.lock"))
 	is.NoErr(gate.Lock())
 	defer gate.Unlock()
@@ -122,8 +124,10 @@ func TestSitePushRefusedWhileGateHeld(t *testing.T) {
 	is.NoErr(err) // reading is not held back
 	is.True(strings.Contains(heads, "refs/heads/main"))
 	is.True(!strings.Contains(heads, "refs/heads/behind"))
+	sshGitPushRefused(t, site.srv, key, "wren", "nest", "behind-ssh", "a backup is holding pushes back; try again in a moment")
 
 	is.NoErr(gate.Unlock())
+	sshGitPushes(t, site.srv, key, "wren", "nest", "after-ssh")
 	backupGit(t, site.work, "push", "-q", site.auth, "HEAD:refs/heads/behind")
 	heads = backupGit(t, site.work, "ls-remote", "--heads", site.auth)
 	is.True(strings.Contains(heads, "refs/heads/behind"))
