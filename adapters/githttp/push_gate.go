@@ -21,7 +21,9 @@ import (
 // dump) or wholly after it (neither). The lock is a file lock (gofrs/flock:
 // flock(2), or LockFileEx on Windows) on a file in the data directory, so it
 // holds between the server and the dump's own process, and between the
-// servers sharing a volume that supports such locks.
+// servers sharing a volume that supports such locks. Neither side waits
+// without end: a push waits at most the runner's PushGateWait and is then
+// refused as busy; the dump bounds its own wait (app/backup's LockTimeout).
 
 // PushGateFile is the gate file's name in the data directory.
 const PushGateFile = "push.lock"
