@@ -55,6 +55,10 @@ type ArtifactBlobs interface {
 	Delete(ctx context.Context, artifactID int64) error
 	// Exists says whether an artifact's content is stored.
 	Exists(ctx context.Context, artifactID int64) (bool, error)
+	// Stored calls fn with the ids of the artifacts with content stored (a
+	// finished zip or an upload under way) last written before t, each
+	// once, at most n at a time (for the doctor).
+	Stored(ctx context.Context, t time.Time, n int, fn func(artifactIDs []int64) error) error
 }
 
 // ActionsSigner signs what the Actions protocols hand out with a key of

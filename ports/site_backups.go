@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"time"
 )
 
 // What `depot dump`, `depot restore` and `depot doctor` need (app/backup).
@@ -129,6 +130,48 @@ type SiteInventory interface {
 	// MarkEmpty records that a repository's Git directory was recreated
 	// empty: the row no longer claims commits it lost.
 	MarkEmpty(ctx context.Context, repoID int64) error
+
+	// AvatarRefs lists the rows that name a stored avatar: users',
+	// organisations' and repositories'.
+	AvatarRefs(ctx context.Context) ([]AvatarRef, error)
+	// AvatarsReferenced returns those of hashes a row names.
+	AvatarsReferenced(ctx context.Context, hashes []string) (map[string]bool, error)
+	// ClearAvatar drops the avatar from ref's row (the account or
+	// repository shows its default again) if the row still names ref.Hash,
+	// and reports whether it did.
+	ClearAvatar(ctx context.Context, ref AvatarRef) (bool, error)
+
+	// ArtifactsKnown returns those of ids an Actions artifact row (in any
+	// state) has.
+	ArtifactsKnown(ctx context.Context, ids []int64) (map[int64]bool, error)
+	// ConfirmedArtifacts lists the finalized artifacts not expired at now:
+	// each one's content must be stored.
+	ConfirmedArtifacts(ctx context.Context, now time.Time) ([]ArtifactRef, error)
+	// ExpireArtifact makes ref's artifact expire at now, if its row is still
+	// the finalized one read (the same digest: not uploaded again since),
+	// and reports whether it did.
+	ExpireArtifact(ctx context.Context, ref ArtifactRef, now time.Time) (bool, error)
+}
+
+// AvatarRef is a row that names a stored avatar.
+type AvatarRef struct {
+	// Kind is "user", "organization" or "repository".
+	Kind string
+	ID   int64
+	// Name is the account's name, or the repository's owner/name.
+	Name string
+	Hash string
+}
+
+// ArtifactRef is a finalized Actions artifact's row.
+type ArtifactRef struct {
+	ID int64
+	// Repo is its repository's owner/name; RunID and Name say which of the
+	// repository's artifacts it is.
+	Repo   string
+	RunID  int64
+	Name   string
+	SHA256 string
 }
 
 // SiteHooks are the push hook scripts every repository runs.

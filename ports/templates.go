@@ -1,6 +1,9 @@
 package ports
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // LicenseInfo names a licence template.
 type LicenseInfo struct {
@@ -59,4 +62,7 @@ type Avatars interface {
 	Remove(ctx context.Context, hash string) error
 	// Open returns the stored PNG of a hash.
 	Open(ctx context.Context, hash string) ([]byte, error)
+	// Stored calls fn with the hashes of the stored images last written
+	// before t, at most n at a time (for the doctor).
+	Stored(ctx context.Context, t time.Time, n int, fn func(hashes []string) error) error
 }

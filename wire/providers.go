@@ -280,15 +280,21 @@ func providePackageBlobs(o Options) (ports.PackageBlobs, error) {
 	return blobs.NewPackages(filepath.Join(o.DataDir, "packages"))
 }
 
+// provideArtifactBlobs keeps the Actions artifacts under <data>/actions_artifacts.
+func provideArtifactBlobs(o Options) (*blobs.Artifacts, error) {
+	return blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
+}
+
 // provideAttachments keeps issue and comment attachments under <data>/attachments.
 func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
 }
 
-// provideGitRunner keeps the push hook scripts under <data>/hooks.
+// provideGitRunner keeps the push hook scripts under <data>/hooks; a push
+// waits for a dump's snapshot at most the site's PushGateWait.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
 	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks"),
-		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile)})
+		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile), PushGateWait: o.Site.Connections.PushGateWait})
 }
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }
@@ -332,7 +338,7 @@ func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, e
 	if err != nil {
 		return actions.Kit{}, err
 	}
-	store, err := blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
+	store, err := provideArtifactBlobs(o)
 	if err != nil {
 		return actions.Kit{}, err
 	}

@@ -64,7 +64,9 @@ func NewDoctor(ctx context.Context, o Options) (*backup.Doctor, func(), error) {
 	}
 	attachments, err1 := provideAttachments(o)
 	pkgBlobs, err2 := providePackageBlobs(o)
-	if err := errors.Join(err1, err2); err != nil {
+	avatars, err3 := provideAvatars(o)
+	artifacts, err4 := provideArtifactBlobs(o)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		git.Close()
 		_ = db.Close()
 		return nil, nil, err
@@ -79,6 +81,8 @@ func NewDoctor(ctx context.Context, o Options) (*backup.Doctor, func(), error) {
 			UploadRefs:  stores.UploadRefs,
 			PkgBlobs:    pkgBlobs,
 			Packages:    stores.Packages,
+			Avatars:     avatars,
+			Artifacts:   artifacts,
 			Now:         time.Now,
 		}, func() {
 			git.Close()

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -187,6 +188,54 @@ func (a *Artifacts) Delete(ctx context.Context, id int64) error {
 		return fmt.Errorf("blobs: remove artifact upload: %w", err)
 	}
 	return nil
+}
+
+// Stored calls fn with the ids of the artifacts that have content (a
+// finished zip, or an upload under way) last written before t, each once,
+// at most n at a time, for the doctor. Files that are not where an id puts
+// them (a zip being written under a temporary name) are skipped.
+func (a *Artifacts) Stored(ctx context.Context, t time.Time, n int, fn func(ids []int64) error) error {
+	n = max(n, 1)
+	seen := map[int64]bool{}
+	batch := make([]int64, 0, n)
+	uploads := filepath.Join(a.dir, "uploads")
+	err := walkFiles(ctx, a.dir, t, func(p, name string) error {
+		id, ok := a.idOf(p, name, uploads)
+		if !ok || seen[id] {
+			return nil
+		}
+		seen[id] = true
+		batch = append(batch, id)
+		if len(batch) < n {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	})
+	if err != nil || len(batch) == 0 {
+		return err
+	}
+	return fn(batch)
+}
+
+// idOf reads the artifact id a stored file at p (named name) belongs to:
+// <dir>/<id mod 256>/<id>.zip, or a part of <dir>/uploads/<id>/.
+func (a *Artifacts) idOf(p, name, uploads string) (int64, bool) {
+	if rest, ok := strings.CutPrefix(p, uploads+string(filepath.Separator)); ok {
+		dir, part, ok := strings.Cut(rest, string(filepath.Separator))
+		id, err := strconv.ParseInt(dir, 10, 64)
+		if !ok || err != nil || id <= 0 || strings.HasPrefix(part, partialPrefix) || a.uploads(id) != filepath.Join(uploads, dir) {
+			return 0, false
+		}
+		return id, true
+	}
+	digits, ok := strings.CutSuffix(name, ".zip")
+	id, err := strconv.ParseInt(digits, 10, 64)
+	if !ok || err != nil || id <= 0 || a.final(id) != p {
+		return 0, false
+	}
+	return id, true
 }
 
 // Exists says whether an artifact's content is stored.

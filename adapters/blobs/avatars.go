@@ -17,6 +17,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
@@ -164,6 +166,31 @@ func (a *Avatars) Open(ctx context.Context, hash string) ([]byte, error) {
 		return nil, fmt.Errorf("blobs: read avatar: %w", err)
 	}
 	return b, nil
+}
+
+// Stored calls fn with the hashes of the stored avatars last written
+// before t, at most n at a time, for the doctor. Files that are not
+// <hash>.png (an image being written) are not the store's and are skipped.
+func (a *Avatars) Stored(ctx context.Context, t time.Time, n int, fn func(hashes []string) error) error {
+	n = max(n, 1)
+	batch := make([]string, 0, n)
+	err := walkFiles(ctx, a.dir, t, func(p, name string) error {
+		hash, ok := strings.CutSuffix(name, ".png")
+		if !ok || !validHash(hash) || a.path(hash) != p {
+			return nil
+		}
+		batch = append(batch, hash)
+		if len(batch) < n {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	})
+	if err != nil || len(batch) == 0 {
+		return err
+	}
+	return fn(batch)
 }
 
 // path is only ever called with a validated hash, which has no separators

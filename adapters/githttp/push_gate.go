@@ -2,6 +2,7 @@ package githttp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,24 +21,48 @@ import (
 // dump) or wholly after it (neither). The lock is a file lock (gofrs/flock:
 // flock(2), or LockFileEx on Windows) on a file in the data directory, so it
 // holds between the server and the dump's own process, and between the
-// servers sharing a volume that supports such locks.
+// servers sharing a volume that supports such locks. Neither side waits
+// without end: a push waits at most the runner's PushGateWait and is then
+// refused as busy; the dump bounds its own wait (app/backup's LockTimeout).
 
 // PushGateFile is the gate file's name in the data directory.
 const PushGateFile = "push.lock"
 
+// ErrPushGateBusy is HoldPush's answer when a dump held the gate for
+// longer than the runner's PushGateWait: the push is refused (the site is
+// busy) rather than left waiting without end.
+var ErrPushGateBusy = errors.New("a dump holds pushes back")
+
 // HoldPush takes the push gate for inv when it changes references (a
 // receive-pack that is more than the advertisement) and returns its
 // release; other invocations pass at once. It waits while a dump holds the
-// gate.
+// gate, at most the runner's PushGateWait (then ErrPushGateBusy).
 func (r *Runner) HoldPush(ctx context.Context, inv Invocation) (func(), error) {
 	if r.gateFile == "" || inv.Service != repository.ServiceReceivePack || inv.AdvertiseRefs {
 		return func() {}, nil
 	}
-	release, err := lockGate(ctx, r.gateFile, true)
+	wait := ctx
+	if r.gateWait > 0 {
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeoutCause(ctx, r.gateWait, ErrPushGateBusy)
+		defer cancel()
+	}
+	release, err := lockGate(wait, r.gateFile, true)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(wait), ErrPushGateBusy) {
+			err = fmt.Errorf("%w: waited %s for %s", ErrPushGateBusy, r.gateWait, r.gateFile)
+		}
 		return nil, fmt.Errorf("githttp: push gate: %w", err)
 	}
 	return release, nil
+}
+
+// PushGateRefusal is what a client whose push HoldPush refused is told.
+func PushGateRefusal(err error) string {
+	if errors.Is(err, ErrPushGateBusy) {
+		return "a backup is holding pushes back; try again in a moment"
+	}
+	return "the site is busy, try again"
 }
 
 // PushGate is the dump's side of the gate (ports.PushGate).
@@ -53,7 +78,7 @@ func NewPushGate(file string) *PushGate { return &PushGate{file: file} }
 func (g *PushGate) Close(ctx context.Context) (func(), error) {
 	release, err := lockGate(ctx, g.file, false)
 	if err != nil {
-		return nil, fmt.Errorf("githttp: closing the push gate: %w", err)
+		return nil, fmt.Errorf("githttp: closing the push gate %s: %w", g.file, err)
 	}
 	return release, nil
 }

@@ -144,8 +144,8 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	defer release()
 	held, err := h.runner.HoldPush(ctx, spec.inv)
 	if err != nil {
-		h.log.Error("git push gate", "err", err)
-		plain(w, http.StatusServiceUnavailable, "the site is busy, try again")
+		h.log.Warn("git push gate", "err", err)
+		plain(w, http.StatusServiceUnavailable, PushGateRefusal(err))
 		return
 	}
 	defer held()

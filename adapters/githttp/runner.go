@@ -106,6 +106,8 @@ type Runner struct {
 	baseEnv []string
 	// gateFile is the push gate's file (push_gate.go); "" for none.
 	gateFile string
+	// gateWait bounds a push's wait for the gate; 0 waits without end.
+	gateWait time.Duration
 	// stopped ends when Stop is called.
 	stopped context.Context
 	stopAll context.CancelFunc
@@ -127,6 +129,9 @@ type RunnerConfig struct {
 	// PushGate is the file a dump locks to hold pushes back while it takes
 	// its snapshot (push_gate.go); none when empty.
 	PushGate string
+	// PushGateWait is the longest a push waits for a dump to reopen the
+	// gate before it is refused as busy; 0 waits as long as it takes.
+	PushGateWait time.Duration
 }
 
 // NewRunner installs the hook scripts and makes the per-start secret.
@@ -158,7 +163,8 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{git: path, hooksDir: hooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
-		baseEnv: cleanEnv(os.Environ()), gateFile: cfg.PushGate}
+		baseEnv: cleanEnv(os.Environ()), gateFile: cfg.PushGate,
+		gateWait: cfg.PushGateWait}
 	r.stopped, r.stopAll = context.WithCancel(context.Background())
 	if err := r.installHooks(); err != nil {
 		return nil, err

@@ -171,8 +171,8 @@ func (s *Server) run(ctx context.Context, ch ssh.Channel, inv githttp.Invocation
 	}
 	held, err := s.runner.HoldPush(ctx, inv)
 	if err != nil {
-		s.log.Error("git push gate", "err", err)
-		tell(ch, "the site is busy, try again")
+		s.log.Warn("git push gate", "err", err)
+		tell(ch, githttp.PushGateRefusal(err))
 		return 1
 	}
 	defer held()

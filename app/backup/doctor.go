@@ -22,6 +22,8 @@ type Doctor struct {
 	UploadRefs  ports.UploadRefStore
 	PkgBlobs    ports.PackageBlobs
 	Packages    ports.PackageStore
+	Avatars     ports.Avatars
+	Artifacts   ports.ArtifactBlobs
 	Now         func() time.Time
 }
 
@@ -36,7 +38,8 @@ type DoctorOptions struct {
 // Finding is one problem the doctor found.
 type Finding struct {
 	// Check names the check: hooks, repository-missing, repository-unknown,
-	// fsck, blob-orphan, blob-missing.
+	// fsck, blob-orphan, blob-missing (the blobs: attachments and release
+	// assets, package blobs, avatars, Actions artifacts).
 	Check   string
 	Subject string
 	Detail  string
@@ -62,7 +65,7 @@ const blobBatch = 500
 func (d *Doctor) Check(ctx context.Context, o DoctorOptions, progress Progress) ([]Finding, error) {
 	var out []Finding
 	for _, check := range []func(context.Context, DoctorOptions, Progress) ([]Finding, error){
-		d.checkHooks, d.checkRepositories, d.checkAttachments, d.checkPackageBlobs,
+		d.checkHooks, d.checkRepositories, d.checkAttachments, d.checkPackageBlobs, d.checkAvatars, d.checkArtifacts,
 	} {
 		fs, err := check(ctx, o, progress)
 		out = append(out, fs...)

@@ -17,11 +17,11 @@ import (
 
 // SiteRoots are the data directory's trees and files a dump carries
 // besides the database and the repositories: the blob stores (attachments
-// and release assets, avatars, packages, Actions artifacts) and the keys
+// and release assets, avatars, packages, Actions artifacts and task logs) and the keys
 // (the site key that seals secrets, the OAuth2 provider's JWT key, the
 // commit signing key, the SSH host keys). The hook scripts are not among
 // them: a server writes its own at start.
-var SiteRoots = []string{"attachments", "avatars", "packages", "actions_artifacts", "site.key", "jwt", "signing", "ssh"}
+var SiteRoots = []string{"attachments", "avatars", "packages", "actions_artifacts", "actions_log", "site.key", "jwt", "signing", "ssh"}
 
 // Progress is told how far a phase is ("database", "repositories",
 // "files"): done of total (total 0 when unknown).
@@ -36,7 +36,14 @@ type Dumper struct {
 	// Version and APILevel are the program's, for the manifest.
 	Version, APILevel string
 	Now               func() time.Time
+	// LockTimeout bounds the wait for the pushes running to end (the push
+	// gate); 0 waits as long as they take.
+	LockTimeout time.Duration
 }
+
+// ErrGateTimeout is Dump's error when the pushes running did not end
+// within LockTimeout: nothing was written.
+var ErrGateTimeout = errors.New("timed out waiting for the pushes running to end")
 
 // inMemoryLimit is the size under which a file is read whole before it is
 // added (a config or a loose object that may be rewritten meanwhile keeps
@@ -44,7 +51,8 @@ type Dumper struct {
 const inMemoryLimit = 1 << 20
 
 // Dump writes the archive. The database snapshot and every repository's
-// references are taken while the push gate is closed (ports.PushGate): a
+// references are taken while the push gate is closed (ports.PushGate,
+// waited for at most LockTimeout, then ErrGateTimeout): a
 // push acknowledged before the dump began is in it whole; one running
 // when it began is waited for and is in it whole; one that starts during
 // the dump is wholly out of it (its objects may be copied, but no
@@ -58,10 +66,12 @@ const inMemoryLimit = 1 << 20
 // start; a blob whose row was deleted since and that is already gone is
 // missing from the dump (`depot doctor` lists such rows).
 func (d *Dumper) Dump(ctx context.Context, w ports.SiteArchiveWriter, progress Progress) (Manifest, error) {
-	reopen, err := d.Gate.Close(ctx)
+	progress("push gate", 0, 1)
+	reopen, err := d.closeGate(ctx)
 	if err != nil {
 		return Manifest{}, err
 	}
+	progress("push gate", 1, 1)
 	snap, refs, dirs, err := d.freeze(ctx)
 	reopen()
 	if err != nil {
@@ -119,6 +129,22 @@ func (d *Dumper) Dump(ctx context.Context, w ports.SiteArchiveWriter, progress P
 		return m, err
 	}
 	return m, nil
+}
+
+// closeGate closes the push gate, waiting at most LockTimeout for the
+// pushes running to end (a push whose hooks hang would otherwise stall the
+// dump for good). Nothing is written before it returns.
+func (d *Dumper) closeGate(ctx context.Context) (func(), error) {
+	if d.LockTimeout <= 0 {
+		return d.Gate.Close(ctx)
+	}
+	wait, cancel := context.WithTimeoutCause(ctx, d.LockTimeout, ErrGateTimeout)
+	defer cancel()
+	reopen, err := d.Gate.Close(wait)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wait), ErrGateTimeout) {
+		return nil, fmt.Errorf("%w after %s: a push still holds the push gate (%v)", ErrGateTimeout, d.LockTimeout, err)
+	}
+	return reopen, err
 }
 
 // freeze takes the database snapshot and the references of every

@@ -31,6 +31,9 @@ type ConnectionConfig struct {
 	// IncomingSweepInterval is how many seconds apart the repositories are
 	// swept for them while the server runs; 0: at start-up only.
 	IncomingSweepInterval int `toml:"incoming_sweep_interval"`
+	// PushGateTimeout is how many seconds a push waits while a dump holds
+	// pushes back before it is refused; 0: as long as the dump takes.
+	PushGateTimeout int `toml:"push_gate_timeout"`
 }
 
 // connectionConfig renders the limits as configuration values.
@@ -43,6 +46,7 @@ func connectionConfig(l site.ConnectionLimits) ConnectionConfig {
 		MaxConnsExempt:        slices.Clone(l.MaxConnsExempt),
 		IncomingMaxAge:        int(l.IncomingMaxAge / time.Second),
 		IncomingSweepInterval: int(l.IncomingSweepInterval / time.Second),
+		PushGateTimeout:       int(l.PushGateWait / time.Second),
 	}
 }
 
@@ -56,6 +60,7 @@ func (c ConnectionConfig) limits() site.ConnectionLimits {
 		MaxConnsExempt:        slices.Clone(c.MaxConnsExempt),
 		IncomingMaxAge:        time.Duration(c.IncomingMaxAge) * time.Second,
 		IncomingSweepInterval: time.Duration(c.IncomingSweepInterval) * time.Second,
+		PushGateWait:          time.Duration(c.PushGateTimeout) * time.Second,
 	}
 }
 
@@ -70,6 +75,7 @@ func (c ConnectionConfig) validate(bad func(key, format string, args ...any)) {
 		{"site.max_conns_per_addr", int64(c.MaxConnsPerAddr)},
 		{"site.incoming_max_age", int64(c.IncomingMaxAge)},
 		{"site.incoming_sweep_interval", int64(c.IncomingSweepInterval)},
+		{"site.push_gate_timeout", int64(c.PushGateTimeout)},
 	}
 	for _, n := range nonNegative {
 		if n.v < 0 {
@@ -106,5 +112,7 @@ func connectionSettings() []setting {
 			field: func(c *Config) any { return &c.Site.IncomingMaxAge }},
 		{key: "site.incoming_sweep_interval", flag: "incoming-sweep-interval", usage: "seconds between sweeps for interrupted pushes' objects while the server runs (one runs at start-up too); 0: at start-up only",
 			field: func(c *Config) any { return &c.Site.IncomingSweepInterval }},
+		{key: "site.push_gate_timeout", flag: "push-gate-timeout", usage: "seconds a push waits while 'depot dump' holds pushes back for its snapshot before it is refused as busy (HTTP 503, or an error over SSH); 0: as long as the dump takes",
+			field: func(c *Config) any { return &c.Site.PushGateTimeout }},
 	}
 }

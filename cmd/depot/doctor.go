@@ -13,11 +13,12 @@ import (
 // cmdDoctor runs `depot doctor [--fix]`.
 func cmdDoctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fix := fs.Bool("fix", false, "repair what can be repaired safely: reinstall the push hooks, remove orphaned blobs, recreate missing repositories empty")
+	fix := fs.Bool("fix", false, "repair what can be repaired safely: reinstall the push hooks, remove orphaned blobs, recreate missing repositories empty, clear avatars whose image is gone, expire artifacts whose file is gone")
 	skipFsck := fs.Bool("skip-fsck", false, "do not run git fsck on every repository")
 	cfg, err := loadConfig(fs, commandHelp{name: "doctor",
 		about: "Checks the site: the push hooks, repository rows against directories on disk, git fsck of each\n" +
-			"repository, blobs without rows and rows without blobs. Prints what it finds; exits non-zero\n" +
+			"repository, blobs without rows and rows without blobs (attachments and release assets, package\n" +
+			"blobs, avatars, Actions artifacts). Prints what it finds; exits non-zero\n" +
 			"while problems remain. --fix repairs what it safely can."}, args, getenv, stdout)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/depothq/depot/adapters/sitearchive"
+	"github.com/depothq/depot/app/backup"
 	"github.com/depothq/depot/wire"
 )
 
@@ -20,12 +21,16 @@ func cmdDump(ctx context.Context, args []string, getenv func(string) string, std
 	file := fs.String("file", "", "where to write the archive, - for standard output (default depot-dump-<UTC time>.tar.zst, or .tar.gz/.tar)")
 	compress := fs.String("compress", "zstd", "compression: zstd, gzip or none")
 	quiet := fs.Bool("quiet", false, "print no progress")
+	lockTimeout := fs.Duration("lock-timeout", 2*time.Minute, "the longest wait for the pushes running to end before the snapshot (a Go duration: 30s, 5m); past it the dump fails, writing nothing; 0 waits as long as they take")
 	cfg, err := loadConfig(fs, commandHelp{name: "dump",
 		about: "Writes the whole site into one archive while the server runs: a snapshot of the database,\n" +
 			"the repositories (their references as of the snapshot), the attachments, avatars, packages,\n" +
 			"artifacts and the keys, with a manifest. Restore it with 'depot restore'."}, args, getenv, stdout)
 	if err != nil {
 		return err
+	}
+	if *lockTimeout < 0 {
+		return fmt.Errorf("--lock-timeout must not be negative, got %s", *lockTimeout)
 	}
 	comp, err := sitearchive.ParseCompression(*compress)
 	if err != nil {
@@ -42,6 +47,7 @@ func cmdDump(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer cleanup()
+	dumper.LockTimeout = *lockTimeout
 
 	var out io.Writer = stdout
 	var f *os.File
@@ -68,6 +74,9 @@ func cmdDump(ctx context.Context, args []string, getenv func(string) string, std
 		err = aw.Close()
 	}
 	p.done()
+	if errors.Is(err, backup.ErrGateTimeout) {
+		return fmt.Errorf("dump failed, nothing was written: %w; try again when the push ends, or raise --lock-timeout (0 waits as long as it takes)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("dump failed: %w", err)
 	}

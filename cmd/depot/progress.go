@@ -16,6 +16,8 @@ type progressPrinter struct {
 	extra func() string
 	phase string
 	line  string
+	// shown is the last line printed.
+	shown string
 	last  time.Time
 }
 
@@ -37,20 +39,29 @@ func (p *progressPrinter) report(phase string, done, total int) {
 		line += p.extra()
 	}
 	if phase != p.phase && p.line != "" {
-		fmt.Fprintln(p.w, p.line) // the previous phase's last figure
-		p.last = time.Now()
+		p.show(p.line) // the previous phase's last figure
 	} else if time.Since(p.last) > 500*time.Millisecond {
-		fmt.Fprintln(p.w, line)
-		p.last = time.Now()
+		p.show(line)
 	}
 	p.phase, p.line = phase, line
+}
+
+// show prints line unless it was the last one printed.
+func (p *progressPrinter) show(line string) {
+	if line != p.shown {
+		fmt.Fprintln(p.w, line)
+		p.shown = line
+	}
+	p.last = time.Now()
 }
 
 func (p *progressPrinter) done() {
 	if p.quiet || p.line == "" {
 		return
 	}
-	fmt.Fprintln(p.w, p.line)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.show(p.line)
 }
 
 // byteSize prints n bytes for people.

@@ -39,11 +39,15 @@ type ConnectionLimits struct {
 	// IncomingSweepInterval is how often the repositories are swept for
 	// such directories while the server runs; 0 sweeps at start-up only.
 	IncomingSweepInterval time.Duration
+	// PushGateWait is the longest a push waits while `depot dump` holds
+	// pushes back (the push gate) before it is refused as busy; 0 waits as
+	// long as the dump takes.
+	PushGateWait time.Duration
 }
 
 // DefaultConnectionLimits are generous for an honest client on a slow link
 // (a push at 1 KiB/s still completes) and cut a stalled one off within a
-// minute.
+// minute; a push waits for a dump's snapshot up to two minutes.
 func DefaultConnectionLimits() ConnectionLimits {
 	return ConnectionLimits{
 		BodyIdleTimeout:       30 * time.Second,
@@ -53,5 +57,6 @@ func DefaultConnectionLimits() ConnectionLimits {
 		MaxConnsExempt:        []string{"127.0.0.1", "::1"},
 		IncomingMaxAge:        time.Hour,
 		IncomingSweepInterval: 15 * time.Minute,
+		PushGateWait:          2 * time.Minute,
 	}
 }
