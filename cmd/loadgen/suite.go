@@ -62,6 +62,8 @@ type Report struct {
 	// FreshAnon, RestartAnon and LoadedAnon are RssAnon at the same
 	// moments: the server's own memory, without the executable's pages.
 	FreshAnon, RestartAnon, LoadedAnon int64
+	// RestedRSS and RestedAnon are read restSettle after the load runs.
+	RestedRSS, RestedAnon int64
 	// Connections is the load runs' connection count (-c).
 	Connections int
 	// Creates are the measured repository creations, each a run in Runs;
@@ -162,6 +164,11 @@ var loads = []load{
 
 // idleSettle is how long the server sits idle before its RSS is read.
 const idleSettle = time.Second
+
+// restSettle is how long the server rests after the load runs before its
+// RSS is read again: the server returns freed memory 5-10 s after its
+// traffic stops (httpkit.IdleMemory).
+const restSettle = 15 * time.Second
 
 // RunSuite runs the whole suite and writes cfg.Out. Progress goes to log.
 func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
@@ -282,6 +289,16 @@ func RunSuite(ctx context.Context, cfg SuiteConfig, log io.Writer) error {
 	}
 	rep.LoadedRSS, rep.PeakRSS = srv.memory()
 	rep.LoadedAnon = srv.anon()
+	// And once the server has rested: what it keeps of the load.
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(restSettle):
+	}
+	rep.RestedRSS, _ = srv.memory()
+	rep.RestedAnon = srv.anon()
+	say("after the load: RSS %s (own %s), %s later %s (own %s)", mib(rep.LoadedRSS), mib(rep.LoadedAnon),
+		restSettle, mib(rep.RestedRSS), mib(rep.RestedAnon))
 
 	// After the memory reading above: the concurrent clones reset the peak.
 	if cfg.GitIters > 0 {
