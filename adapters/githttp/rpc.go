@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -161,18 +162,32 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	_ = rc.EnableFullDuplex()
 	out := &streamWriter{w: w, rc: rc, contentType: spec.contentType, preamble: spec.preamble,
 		drain: spec.inv.Service.Writes()}
-	cmd.Stdout = out
+	// git writes into a pipe the handler reads itself (see streamOutput).
+	stdout, gitOut, err := os.Pipe()
+	if err != nil {
+		h.log.Error("git stdout", "err", err)
+		plain(w, http.StatusInternalServerError, "internal server error")
+		return
+	}
+	defer stdout.Close()
+	growPipe(stdout)
+	cmd.Stdout = gitOut
 	stderr := &tailBuffer{max: 4096}
 	cmd.Stderr = stderr
 	var stdin io.WriteCloser
 	if spec.stdin != nil {
 		if stdin, err = cmd.StdinPipe(); err != nil {
+			_ = gitOut.Close()
 			h.log.Error("git stdin", "err", err)
 			plain(w, http.StatusInternalServerError, "internal server error")
 			return
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	// Only git (and what it starts) may hold the pipe's write end now, so
+	// that the handler sees the output end when they are done.
+	_ = gitOut.Close()
+	if err != nil {
 		h.log.Error("starting git", "err", err)
 		plain(w, http.StatusInternalServerError, "internal server error")
 		return
@@ -192,7 +207,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 		bodyRead.Store(true)
 		copied <- nil
 	}
-	waitErr := cmd.Wait()
+	waitErr := streamOutput(cmd, stdout, out)
 	var copyErr error
 	select {
 	case copyErr = <-copied:
@@ -252,67 +267,6 @@ func firstLine(s string) string {
 		s = s[:200]
 	}
 	return s
-}
-
-// streamWriter writes git's output to the response, flushing every chunk so
-// that progress and keep-alives reach the client at once. The headers go
-// out with the first chunk.
-type streamWriter struct {
-	w           http.ResponseWriter
-	rc          *http.ResponseController
-	contentType string
-	preamble    []byte
-	// drain keeps reading git's output once the client is gone, so that a
-	// push that has moved refs is not killed by a broken pipe before its
-	// post-receive hook runs.
-	drain   bool
-	started bool
-	err     error
-}
-
-func (s *streamWriter) start() {
-	s.started = true
-	h := s.w.Header()
-	h.Set("Content-Type", s.contentType)
-	setNoCache(h)
-	s.w.WriteHeader(http.StatusOK)
-	if len(s.preamble) > 0 {
-		if _, err := s.w.Write(s.preamble); err != nil {
-			s.err = err
-		}
-	}
-}
-
-// Write sends one chunk of git's output.
-func (s *streamWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		if s.drain {
-			return len(p), nil
-		}
-		return 0, s.err
-	}
-	if !s.started {
-		s.start()
-		if s.err != nil {
-			return s.fail(p, s.err)
-		}
-	}
-	if _, err := s.w.Write(p); err != nil {
-		return s.fail(p, err)
-	}
-	if err := s.rc.Flush(); err != nil {
-		return s.fail(p, err)
-	}
-	return len(p), nil
-}
-
-// fail records a write error and says whether git should see it.
-func (s *streamWriter) fail(p []byte, err error) (int, error) {
-	s.err = err
-	if s.drain {
-		return len(p), nil
-	}
-	return 0, err
 }
 
 // tailBuffer keeps the last max bytes written, for logs.

@@ -52,6 +52,7 @@ func TestGitBenchReport(t *testing.T) {
 	rep := &Report{Machine: Machine{CPUs: 2}, Git: &GitBench{
 		Iterations: 3, PackBytes: 21_700_000, Objects: 15000,
 		CloneHTTP: []time.Duration{s / 2, s / 2, s / 2}, CloneFile: []time.Duration{s / 2, s / 2, s / 2},
+		CloneHTTPCPU: []time.Duration{s, s, s}, CloneFileCPU: []time.Duration{s / 2, s, s},
 		PushHTTP: []time.Duration{s, s, s}, PushFile: []time.Duration{s / 2, s / 2, s / 2},
 		Clones:     GitCPU{Elapsed: 3 * s, Machine: 3 * s, Server: s, Client: s},
 		Concurrent: GitConcurrent{Clones: 20, Elapsed: 5 * s, PeakRSS: 95_000_000, PeakAnon: 60_000_000, HWMReset: true},
@@ -61,7 +62,9 @@ func TestGitBenchReport(t *testing.T) {
 	b, err := os.ReadFile(out)
 	is.NoErr(err)
 	md := string(b)
-	is.True(strings.Contains(md, "| `git clone --bare` | 0.500 s | 0.500 s | 1.00× | ≤ 1.2× `file://` | ~0.55 s | met |"))
+	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`) | 0.500 s | 0.500 s | 1.00× | ≤ 1.05× floor | 1.07× its floor | met |"))
+	is.True(strings.Contains(md, "over HTTP 1.000 s (the client's git, the server\nand the git it ran), `git clone --no-local` 1.000 s (both ends): 1.00×."))
+	is.True(strings.Contains(md, "- clone CPU, `--no-local`: 0.500, 1.000, 1.000\n"))
 	is.True(strings.Contains(md, "| `git push` into an empty repository | 1.000 s | 0.500 s | 2.00× | ≤ 1.2× `file://` | ~0.8 s | **missed** |"))
 	is.True(strings.Contains(md, "| 20 clones of the repository at once | 20 (0 failed) | 5.000 s | 95.0 MB | 60.0 MB |"))
 	is.True(strings.Contains(md, "| clones | 3.000 s | 0.33 | 0.33 | 0.33 |"))
@@ -72,6 +75,7 @@ func TestGitBenchReport(t *testing.T) {
 	b, err = os.ReadFile(out)
 	is.NoErr(err)
 	md = string(b)
-	is.True(strings.Contains(md, "| `git clone --bare` | not run | not run | | ≤ 1.2× `file://` | ~0.55 s | **missed** (not run) |"))
+	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`) | not run | not run | | ≤ 1.05× floor | 1.07× its floor | **missed** (not run) |"))
+	is.True(strings.Contains(md, "| `git push` into an empty repository | not run | not run | | ≤ 1.2× `file://` | ~0.8 s | **missed** (not run) |"))
 	is.True(strings.Contains(md, "**The Git benchmarks stopped early: git clone: exit status 128**"))
 }
