@@ -329,3 +329,52 @@ func isTableLabel(v string) bool {
 	}
 	return true
 }
+
+// TestMetricsPreparedStatements scrapes the timings of the statements the
+// store prepares itself, which bun's query hook does not see (on SQLite an
+// issue and its comment list are read through prepared statements): each
+// request shows up in the histogram of its operation and table, and the
+// issue that is not there (no row) is no failed statement.
+func TestMetricsPreparedStatements(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			opts := []testserver.Option{testserver.WithSettings(func(s *site.Settings) {
+				s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
+			})}
+			if backend == "postgres" {
+				opts = append(opts, testserver.OnPostgres())
+			}
+			srv := testserver.Start(t, opts...)
+			_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
+			createRepo(t, alice, gitea.CreateRepoOption{Name: "discussed"})
+			issue, _, err := alice.CreateIssue("alice", "discussed", gitea.CreateIssueOption{Title: "Timed"})
+			is.NoErr(err)
+			for _, body := range []string{"first", "second", "third"} {
+				_, _, err := alice.CreateIssueComment("alice", "discussed", issue.Index, gitea.CreateIssueCommentOption{Body: body})
+				is.NoErr(err)
+			}
+			timed := func(m map[string]*dto.MetricFamily, op, table string) uint64 {
+				s := labelled(m["depot_db_statement_duration_seconds"], map[string]string{"operation": op, "table": table})
+				return s.GetHistogram().GetSampleCount()
+			}
+
+			before := scrapeMetrics(t, srv)
+			const lists = 5
+			for range lists {
+				comments, _, err := alice.ListIssueComments("alice", "discussed", issue.Index, gitea.ListIssueCommentOptions{})
+				is.NoErr(err)
+				is.Equal(len(comments), 3)
+			}
+			is.Equal(srv.Do("GET", "/repos/alice/discussed/issues/99", nil, basicAs("alice")...).Status, http.StatusNotFound)
+			after := scrapeMetrics(t, srv)
+
+			is.True(timed(after, "select", "comments")-timed(before, "select", "comments") >= lists)
+			is.True(timed(after, "select", "issues")-timed(before, "select", "issues") >= lists+1) // each list opens its issue
+			failed := labelled(after["depot_db_statement_errors_total"], map[string]string{"operation": "select", "table": "issues"})
+			is.True(failed == nil || failed.GetCounter().GetValue() == 0) // no row is no failure
+		})
+	}
+}

@@ -151,7 +151,7 @@ func (s *ActivityStore) addPrepared(ctx context.Context, rows []activityRow) (ok
 	defer ins.done()
 	for i := range rows {
 		r := &rows[i]
-		if err := ins.QueryRowContext(ctx, r.UserID, r.ActUserID, r.OpType, r.RepoID, r.RepoOwnerID, r.CommentID,
+		if err := ins.queryRow(ctx, r.UserID, r.ActUserID, r.OpType, r.RepoID, r.RepoOwnerID, r.CommentID,
 			r.RefName, r.Content, r.IsPrivate, r.CreatedUnix).Scan(&r.ID); err != nil {
 			return true, err
 		}

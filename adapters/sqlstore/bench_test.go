@@ -20,6 +20,13 @@ const benchUsers = 2000
 // and the ids to look them up by.
 func benchDB(b *testing.B) (ports.Stores, []int64, []string) {
 	b.Helper()
+	d, ids, eights := benchDBHandle(b)
+	return d.Stores(), ids, eights
+}
+
+// benchDBHandle is benchDB's database itself.
+func benchDBHandle(b *testing.B) (*sqlstore.DB, []int64, []string) {
+	b.Helper()
 	d, err := sqlstore.Open(b.Context(), sqlstore.Config{DataDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
@@ -52,7 +59,7 @@ func benchDB(b *testing.B) (ports.Stores, []int64, []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return d.Stores(), ids, eights
+	return d, ids, eights
 }
 
 func BenchmarkSQLiteGetByID(b *testing.B) {

@@ -186,31 +186,27 @@ func (d *DB) commentCountText(k commentListKey) string {
 
 // listPrepared is List through the prepared page statement ps of shape k,
 // counting through its prepared count only when the page is full.
-func (st *CommentStore) listPrepared(ctx context.Context, d *DB, k commentListKey, ps *sql.Stmt,
+func (st *CommentStore) listPrepared(ctx context.Context, d *DB, k commentListKey, ps *preparedStmt,
 	q ports.CommentQuery) ([]*issue.Comment, int64, error) {
 	args := commentListArgs(q, k)
-	res, err := ps.QueryContext(ctx, append(args, q.Limit, q.Offset())...)
-	if err != nil {
-		return nil, 0, commentMapping.mapErr(err)
-	}
 	scan := scanCommentRows
 	if k.textOnly {
 		scan = scanCommentTextRows
 	}
-	rows, err := scan(res)
+	rows, err := queryRows(ctx, ps, scan, append(args, q.Limit, q.Offset())...)
 	if err != nil {
 		return nil, 0, commentMapping.mapErr(err)
 	}
 	total, ok := totalFromPage(q.ListOptions, len(rows))
 	if !ok {
 		text := d.commentCountText(k)
-		var row *sql.Row
+		var err error
 		if cs := st.c.sqliteReadStmt(ctx, text); cs != nil {
-			row = cs.QueryRowContext(ctx, args...)
+			err = cs.queryRow(ctx, args...).Scan(&total)
 		} else {
-			row = st.c.r(ctx).QueryRowContext(ctx, text, args...) // bun fills the placeholders
+			err = st.c.r(ctx).QueryRowContext(ctx, text, args...).Scan(&total) // bun fills the placeholders
 		}
-		if err := row.Scan(&total); err != nil {
+		if err != nil {
 			return nil, 0, commentMapping.mapErr(err)
 		}
 	}

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -97,13 +96,10 @@ func (st *IssueStore) pageQuery(ctx context.Context, text string, dest any, ids 
 // ids, prepared or inlined as pageQuery does, scanned by scanUserRows.
 func (st *IssueStore) pageUsers(ctx context.Context, text string, ids []int64) ([]userRow, error) {
 	arg := idsJSON(ids)
-	var res *sql.Rows
-	var err error
 	if ps := st.c.sqliteReadStmt(ctx, text); ps != nil {
-		res, err = ps.QueryContext(ctx, arg)
-	} else {
-		res, err = st.c.r(ctx).QueryContext(ctx, text, arg) // bun fills the placeholder
+		return queryRows(ctx, ps, scanUserRows, arg)
 	}
+	res, err := st.c.r(ctx).QueryContext(ctx, text, arg) // bun fills the placeholder
 	if err != nil {
 		return nil, err
 	}

@@ -188,11 +188,7 @@ func (st *IssueStore) GetByID(ctx context.Context, id int64) (*issue.Issue, erro
 // prepared statement scanned without bun's reflection (issue_rows_scan.go).
 func (st *IssueStore) GetByIndex(ctx context.Context, repoID, index int64) (*issue.Issue, error) {
 	if ps := st.c.sqliteReadStmt(ctx, issueByIndexText); ps != nil {
-		res, err := ps.QueryContext(ctx, repoID, index)
-		if err != nil {
-			return nil, issueMapping.mapErr(err)
-		}
-		rows, err := scanIssueRows(res)
+		rows, err := queryRows(ctx, ps, scanIssueRows, repoID, index)
 		if err != nil {
 			return nil, issueMapping.mapErr(err)
 		}

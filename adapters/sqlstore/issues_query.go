@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 	"strings"
 
@@ -121,12 +120,8 @@ func plainKey(q ports.IssueQuery) plainListKey {
 // listPrepared is List for a plain listing on SQLite, with the prepared
 // page and counters statements; the page is scanned without bun's
 // reflection (scanIssueRows).
-func (st *IssueStore) listPrepared(ctx context.Context, ps *sql.Stmt, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
-	res, err := ps.QueryContext(ctx, q.RepoIDs[0], q.Limit, q.Offset())
-	if err != nil {
-		return nil, 0, issueMapping.mapErr(err)
-	}
-	rows, err := scanIssueRows(res)
+func (st *IssueStore) listPrepared(ctx context.Context, ps *preparedStmt, q ports.IssueQuery) ([]*issue.Issue, int64, error) {
+	rows, err := queryRows(ctx, ps, scanIssueRows, q.RepoIDs[0], q.Limit, q.Offset())
 	if err != nil {
 		return nil, 0, issueMapping.mapErr(err)
 	}
@@ -166,7 +161,7 @@ func (st *IssueStore) totalFromCounters(ctx context.Context, q ports.IssueQuery)
 	}
 	var err error
 	if ps := st.c.sqliteReadStmt(ctx, repoCountersSQL); ps != nil {
-		err = ps.QueryRowContext(ctx, q.RepoIDs[0]).Scan(&c.NumIssues, &c.NumClosedIssues, &c.NumPulls, &c.NumClosedPulls)
+		err = ps.queryRow(ctx, q.RepoIDs[0]).Scan(&c.NumIssues, &c.NumClosedIssues, &c.NumPulls, &c.NumClosedPulls)
 	} else {
 		err = st.c.r(ctx).NewSelect().Table("repos").
 			Column("num_issues", "num_closed_issues", "num_pulls", "num_closed_pulls").

@@ -459,6 +459,6 @@ func (s *JobStore) enqueuePrepared(ctx context.Context, db bun.IDB, kind, queue 
 		return 0, false, nil
 	}
 	defer ins.done()
-	err = ins.QueryRowContext(ctx, kind, queue, payload, string(ports.JobPending), ins.timeArg(runAt), ins.timeArg(now)).Scan(&id)
+	err = ins.queryRow(ctx, kind, queue, payload, string(ports.JobPending), ins.timeArg(runAt), ins.timeArg(now)).Scan(&id)
 	return id, true, err
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"time"
 )
@@ -42,12 +43,9 @@ func (s *JobStore) claimPrepared(ctx context.Context, st writerStmt, owner strin
 	args = append(append(args, in...), at(now), at(now), limit)
 	args = append(append(args, in...), at(now), at(now), follow, owner, at(now.Add(lease)))
 	args = append(append(args, in...), at(now), at(now))
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
 	var out []jobRow
-	if err := st.db.write.ScanRows(ctx, rows, &out); err != nil {
+	err := st.query(ctx, func(rows *sql.Rows) error { return st.db.write.ScanRows(ctx, rows, &out) }, args...)
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -176,7 +176,7 @@ func (s *NotificationStore) CountVisible(ctx context.Context, viewer ports.RepoV
 	// the viewer's full check.
 	if ps := s.c.sqliteReadStmt(ctx, openReposText); ps != nil && viewer.UserID != 0 &&
 		!viewer.Restricted && !viewer.PublicOnly {
-		open, err := scanIDs(ps.QueryContext(ctx, idsJSON(ids), string(user.VisibilityPrivate)))
+		open, err := queryRows(ctx, ps, scanIDs, idsJSON(ids), string(user.VisibilityPrivate))
 		if err != nil {
 			return 0, notificationMapping.mapErr(err)
 		}
@@ -217,11 +217,8 @@ const openReposText = `SELECT repo.id FROM repos AS repo
 WHERE repo.id IN (SELECT value FROM json_each(?)) AND NOT repo.private
 AND repo.owner_id NOT IN (SELECT hu.id FROM users AS hu WHERE hu.visibility = ?)`
 
-// scanIDs reads a column of ids.
-func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
-	if err != nil {
-		return nil, err
-	}
+// scanIDs reads a column of ids and closes the rows.
+func scanIDs(rows *sql.Rows) ([]int64, error) {
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
@@ -242,23 +239,25 @@ func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
 const unreadPerRepoText = `SELECT n.repo_id, COUNT(*) AS n FROM notifications AS n
 WHERE n.user_id = ? AND n.status = ? AND (? = 0 OR n.repo_id = ?) GROUP BY n.repo_id`
 
+// scanRepoUnread reads the rows of unreadPerRepoText and closes them.
+func scanRepoUnread(rows *sql.Rows) ([]ports.RepoUnread, error) {
+	defer rows.Close()
+	var out []ports.RepoUnread
+	for rows.Next() {
+		var rc ports.RepoUnread
+		if err := rows.Scan(&rc.RepoID, &rc.N); err != nil {
+			return nil, err
+		}
+		out = append(out, rc)
+	}
+	return out, rows.Err()
+}
+
 func (s *NotificationStore) unreadPerRepo(ctx context.Context, userID, repoID int64) ([]ports.RepoUnread, error) {
 	unread := int(notification.StatusUnread)
 	var out []ports.RepoUnread
 	if ps := s.c.sqliteReadStmt(ctx, unreadPerRepoText); ps != nil {
-		rows, err := ps.QueryContext(ctx, userID, unread, repoID, repoID)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var rc ports.RepoUnread
-			if err := rows.Scan(&rc.RepoID, &rc.N); err != nil {
-				return nil, err
-			}
-			out = append(out, rc)
-		}
-		return out, rows.Err()
+		return queryRows(ctx, ps, scanRepoUnread, userID, unread, repoID, repoID)
 	}
 	// bun names the fields repo_id and n, as the statement does.
 	err := s.c.r(ctx).NewRaw(unreadPerRepoText, userID, unread, repoID, repoID).Scan(ctx, &out)

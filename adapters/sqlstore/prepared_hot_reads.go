@@ -23,7 +23,7 @@ const (
 // hotStmt returns the prepared statement of r when the call runs outside any
 // transaction; nil inside one, where the ordinary query path keeps it on
 // the transaction.
-func (c conn) hotStmt(ctx context.Context, r hotRead) *sql.Stmt {
+func (c conn) hotStmt(ctx context.Context, r hotRead) *preparedStmt {
 	if c.owner == nil {
 		return nil
 	}
@@ -68,15 +68,11 @@ var hotReadTexts = [...]func(db *bun.DB, ph, ph2 bun.Safe) string{
 
 // scanHotUser runs ps, the hot account read hotReadText made, into row:
 // by hand on SQLite (scanUserRows), with bun's reflection on Postgres.
-func (c conn) scanHotUser(ctx context.Context, ps *sql.Stmt, row *userRow, arg any) error {
+func (c conn) scanHotUser(ctx context.Context, ps *preparedStmt, row *userRow, arg any) error {
 	if c.owner.dialect != DialectSQLite {
 		return c.scanOne(ctx, ps, row, arg)
 	}
-	res, err := ps.QueryContext(ctx, arg)
-	if err != nil {
-		return err
-	}
-	rows, err := scanUserRows(res)
+	rows, err := queryRows(ctx, ps, scanUserRows, arg)
 	if err != nil {
 		return err
 	}

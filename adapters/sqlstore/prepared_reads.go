@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 
 	"github.com/uptrace/bun"
@@ -17,7 +16,7 @@ import (
 // planned each of these statements on every request: a quarter of a
 // listing's cost. Their texts take lists of ids as one JSON array
 // (json_each), so one statement serves pages of any length.
-func (c conn) sqliteReadStmt(ctx context.Context, text string) *sql.Stmt {
+func (c conn) sqliteReadStmt(ctx context.Context, text string) *preparedStmt {
 	if c.owner == nil || c.owner.dialect != DialectSQLite {
 		return nil
 	}

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/uptrace/bun"
 )
@@ -46,10 +47,10 @@ func (st *IssueStore) createPrepared(ctx context.Context, tx bun.IDB, row *issue
 	}
 	defer cnt.done()
 
-	if err := next.QueryRowContext(ctx, row.RepoID).Scan(&row.Index); err != nil {
+	if err := next.queryRow(ctx, row.RepoID).Scan(&row.Index); err != nil {
 		return true, issueMapping.mapErr(err)
 	}
-	err = ins.QueryRowContext(ctx, row.RepoID, row.Index, row.PosterID, row.OrigAuthor, row.OrigAuthID,
+	err = ins.queryRow(ctx, row.RepoID, row.Index, row.PosterID, row.OrigAuthor, row.OrigAuthID,
 		row.Title, row.Body, row.Ref,
 		row.IsPull, row.IsClosed, row.IsLocked, row.PinOrder, row.MilestoneID, ins.timePtrArg(row.Deadline),
 		row.NumComments, ins.timeArg(row.CreatedAt), ins.timeArg(row.UpdatedAt), ins.timePtrArg(row.ClosedAt)).
@@ -57,7 +58,7 @@ func (st *IssueStore) createPrepared(ctx context.Context, tx bun.IDB, row *issue
 	if err != nil {
 		return true, issueMapping.mapErr(err)
 	}
-	_, err = cnt.ExecContext(ctx, 1, boolInt(row.IsClosed), row.RepoID)
+	_, err = cnt.exec(ctx, 1, boolInt(row.IsClosed), row.RepoID)
 	return true, issueMapping.mapErr(err)
 }
 
@@ -84,11 +85,8 @@ func (s *HookStore) activeForPrepared(ctx context.Context, repoID, ownerID int64
 		return nil, false, nil
 	}
 	defer st.done()
-	res, err := st.QueryContext(ctx, repoID, ownerID)
+	err = st.query(ctx, func(res *sql.Rows) error { return st.db.write.ScanRows(ctx, res, &rows) }, repoID, ownerID)
 	if err != nil {
-		return nil, true, err
-	}
-	if err := st.db.write.ScanRows(ctx, res, &rows); err != nil {
 		return nil, true, err
 	}
 	return rows, true, nil

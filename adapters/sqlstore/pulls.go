@@ -126,10 +126,7 @@ func (s *PullStore) ByIssueIDs(ctx context.Context, issueIDs []int64) (map[int64
 	var rows []pullRow
 	var err error
 	if ps := s.c.sqliteReadStmt(ctx, s.pullsOfIssuesText()); ps != nil {
-		var res *sql.Rows
-		if res, err = ps.QueryContext(ctx, idsJSON(issueIDs)); err == nil {
-			rows, err = scanPullRows(res)
-		}
+		rows, err = queryRows(ctx, ps, scanPullRows, idsJSON(issueIDs))
 	} else {
 		err = s.c.r(ctx).NewSelect().Model(&rows).Where("pr.issue_id IN (?)", bun.In(issueIDs)).Scan(ctx)
 	}

@@ -78,11 +78,8 @@ func (s *ReleaseAssetStore) OfReleases(ctx context.Context, releaseIDs []int64) 
 	}
 	var rows []releaseAssetRow
 	if ps := s.c.sqliteReadStmt(ctx, releaseAssetsOfReleasesText); ps != nil {
-		res, err := ps.QueryContext(ctx, idsJSON(releaseIDs))
-		if err == nil {
-			rows, err = scanReleaseAssetRows(res)
-		}
-		if err != nil {
+		var err error
+		if rows, err = queryRows(ctx, ps, scanReleaseAssetRows, idsJSON(releaseIDs)); err != nil {
 			return nil, releaseAssetMapping.mapErr(err)
 		}
 	} else if err := s.c.r(ctx).NewSelect().Model(&rows).Where("ra.release_id IN (?)", bun.In(releaseIDs)).

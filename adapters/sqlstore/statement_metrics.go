@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -31,7 +32,13 @@ func (h statementHook) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) conte
 func (h statementHook) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	took := time.Since(e.StartTime)
 	op, table := statementOf(e)
-	h.m.StatementDone(op, h.known(table), took, e.Err != nil && !errors.Is(e.Err, sql.ErrNoRows))
+	h.m.StatementDone(op, h.known(table), took, statementFailed(e.Err))
+}
+
+// statementFailed is whether a statement that ended with err counts as a
+// failure on the metrics page: finding no row is none.
+func statementFailed(err error) bool {
+	return err != nil && !errors.Is(err, sql.ErrNoRows)
 }
 
 // known returns table as the schema's own string when it is one of the
@@ -71,9 +78,10 @@ func statementOf(e *bun.QueryEvent) (ports.StatementOp, string) {
 	return op, statementTable(op, e.Query)
 }
 
-// statementOpOf reads a statement's kind from its first word.
+// statementOpOf reads a statement's kind from its first word, past the
+// common table expressions of a WITH (mainStatement).
 func statementOpOf(q string) ports.StatementOp {
-	w := firstWord(q)
+	w := firstWord(mainStatement(q))
 	switch {
 	case equalFoldASCII(w, "SELECT"):
 		return ports.StatementSelect
@@ -87,10 +95,32 @@ func statementOpOf(q string) ports.StatementOp {
 	return ports.StatementOther
 }
 
+// mainStatement is q from its main statement on: past the common table
+// expressions of a WITH, the first SELECT, INSERT, UPDATE or DELETE outside
+// parentheses; q itself when it does not start with WITH or none follows.
+func mainStatement(q string) string {
+	if !equalFoldASCII(firstWord(q), "WITH") {
+		return q
+	}
+	first := -1
+	for _, w := range [...]string{"SELECT", "INSERT", "UPDATE", "DELETE"} {
+		if i := indexWordFold(q, w); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return q
+	}
+	return q[first:]
+}
+
 // statementTable reads the table a statement of kind op names first: the
 // word after UPDATE, after INTO for an insert, after the first FROM for a
-// select or a delete. It returns a part of q, "" when there is none.
+// select or a delete, all outside parentheses (past a WITH's common table
+// expressions, mainStatement); when that FROM reads a subquery, the table
+// the subquery names. It returns a part of q, "" when there is none.
 func statementTable(op ports.StatementOp, q string) string {
+	q = mainStatement(q)
 	var after string
 	switch op {
 	case ports.StatementUpdate:
@@ -102,11 +132,26 @@ func statementTable(op ports.StatementOp, q string) string {
 	default:
 		return ""
 	}
-	i := indexWordFold(q, after)
-	if i < 0 {
-		return ""
+	for {
+		i := indexWordFold(q, after)
+		if i < 0 {
+			return ""
+		}
+		q = q[i+len(after):]
+		if w := firstWord(q); w != "" || after != "FROM" {
+			return unquoteIdent(w)
+		}
+		// FROM (subquery): the subquery's own FROM, outside its own
+		// parentheses.
+		j := 0
+		for j < len(q) && isSpace(q[j]) {
+			j++
+		}
+		if j == len(q) || q[j] != '(' {
+			return ""
+		}
+		q = q[j+1:]
 	}
-	return unquoteIdent(firstWord(q[i+len(after):]))
 }
 
 // firstWord is q's first run of characters that are neither space nor
@@ -132,10 +177,31 @@ func unquoteIdent(w string) string {
 }
 
 // indexWordFold is the index of word (upper case ASCII) in q as a whole
-// word, ignoring case; -1 when absent.
+// word, ignoring case, outside parentheses and quotes (a subquery's or a
+// string's words are not the statement's); -1 when absent. A closing
+// parenthesis with no opening one ends the search: q is then the inside of
+// a subquery, and its words stop there.
 func indexWordFold(q, word string) int {
+	depth := 0
 	for i := 0; i+len(word) <= len(q); i++ {
-		if (i == 0 || isSpace(q[i-1]) || q[i-1] == ')') && equalFoldASCII(q[i:i+len(word)], word) &&
+		switch c := q[i]; c {
+		case '(':
+			depth++
+			continue
+		case ')':
+			if depth--; depth < 0 {
+				return -1
+			}
+			continue
+		case '\'', '"', '`':
+			j := strings.IndexByte(q[i+1:], c)
+			if j < 0 {
+				return -1
+			}
+			i += j + 1
+			continue
+		}
+		if depth == 0 && (i == 0 || isSpace(q[i-1]) || q[i-1] == ')') && equalFoldASCII(q[i:i+len(word)], word) &&
 			(i+len(word) == len(q) || isSpace(q[i+len(word)]) || q[i+len(word)] == '"' || q[i+len(word)] == '`') {
 			return i
 		}
@@ -164,8 +230,11 @@ func equalFoldASCII(s, upper string) bool {
 }
 
 // ObserveStatements hands every statement bun sends on the database's pools
-// to m, from now on. Call it once, before serving.
+// to m, from now on, and every run of the statements the stores prepared
+// themselves (prepared_runs.go), which bun does not see. Call it once,
+// before serving.
 func (d *DB) ObserveStatements(ctx context.Context, m ports.StatementMetrics) {
+	d.stmts.sink.Store(&statementSink{m: m})
 	h := statementHook{m: m, tables: &d.schemaTables}
 	d.write.AddQueryHook(h)
 	if d.read != d.write {

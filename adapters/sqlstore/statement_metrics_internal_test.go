@@ -13,7 +13,9 @@ import (
 )
 
 // TestStatementOfText reads the kind and table of statements bun did not
-// build (raw statements, prepared texts).
+// build (raw statements, prepared texts): the main statement past a WITH,
+// the table of a FROM outside parentheses and strings, or the one its
+// subquery reads.
 func TestStatementOfText(t *testing.T) {
 	for q, want := range map[string]struct {
 		op    ports.StatementOp
@@ -25,10 +27,17 @@ func TestStatementOfText(t *testing.T) {
 		`UPDATE access_tokens SET last_used = 1`:                      {ports.StatementUpdate, "access_tokens"},
 		"DELETE FROM `stars` WHERE id = 2":                            {ports.StatementDelete, "stars"},
 		"BEGIN":                                                       {ports.StatementOther, ""},
-		"WITH x AS (SELECT 1) SELECT * FROM x":                        {ports.StatementOther, ""},
-		"SELECT 1":                                                    {ports.StatementSelect, ""},
-		"SELECT pg_advisory_lock(1)":                                  {ports.StatementSelect, ""},
-		"SELECT id FROM(SELECT 1)":                                    {ports.StatementSelect, ""},
+		"WITH x AS (SELECT 1) SELECT * FROM x":                        {ports.StatementSelect, "x"},
+		"WITH RECURSIVE q(n) AS (SELECT 1 FROM jobs FOR UPDATE), d AS (SELECT 2) UPDATE jobs SET n = 1 WHERE id IN (SELECT n FROM q)": {
+			ports.StatementUpdate, "jobs"},
+		"WITH x AS (SELECT ')' FROM a)": {ports.StatementOther, ""},
+		"SELECT * FROM (SELECT * FROM webhooks WHERE a UNION ALL SELECT * FROM hooks) AS wh": {ports.StatementSelect, "webhooks"},
+		"SELECT (SELECT count(*) FROM comments) AS n, i.id FROM issues AS i":                 {ports.StatementSelect, "issues"},
+		"SELECT 'a FROM b' FROM users":     {ports.StatementSelect, "users"},
+		"SELECT 1":                         {ports.StatementSelect, ""},
+		"SELECT pg_advisory_lock(1)":       {ports.StatementSelect, ""},
+		"SELECT id FROM(SELECT 1)":         {ports.StatementSelect, ""},
+		"SELECT id FROM (SELECT 1) AS one": {ports.StatementSelect, ""},
 	} {
 		op := statementOpOf(q)
 		if op != want.op {

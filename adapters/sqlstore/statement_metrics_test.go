@@ -9,6 +9,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
 )
 
@@ -77,6 +78,36 @@ func TestStatementMetricsNameKindAndTable(t *testing.T) {
 			for _, s := range rec.seen { // only the schema's tables, never a statement's own text
 				is.True(s.table == ports.StatementTableOther || len(s.table) < 40)
 			}
+		})
+	}
+}
+
+// TestPreparedStatementRunsReported reads accounts by id, a statement the
+// store prepares itself on both databases (bun's hook does not see it):
+// each run is reported as a select of users, a row not found as no
+// failure, and a run that cannot start (its request gone) as a failed one.
+func TestPreparedStatementRunsReported(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			is := is.New(t)
+			d := openMigrated(t, b)
+			u := newUser("timed")
+			is.NoErr(d.Stores().Users.Create(t.Context(), u))
+			rec := &statementRecorder{}
+			d.ObserveStatements(t.Context(), rec)
+			users := d.Stores().Users
+
+			_, err := users.GetByID(t.Context(), u.ID)
+			is.NoErr(err)
+			_, err = users.GetByID(t.Context(), u.ID+1000)
+			is.True(errors.Is(err, errs.ErrNotFound))
+			gone, cancel := context.WithCancel(t.Context())
+			cancel()
+			_, err = users.GetByID(gone, u.ID)
+			is.True(err != nil)
+
+			is.Equal(rec.count(recordedStatement{ports.StatementSelect, "users", false}), 2)
+			is.Equal(rec.count(recordedStatement{ports.StatementSelect, "users", true}), 1)
 		})
 	}
 }

@@ -23,33 +23,34 @@ import (
 // again.
 type statementSet struct {
 	mu    sync.Mutex // serialises preparing and closing
-	stmts sync.Map   // text → *sql.Stmt
+	stmts sync.Map   // text → *preparedStmt
 }
 
-// get returns text prepared on pool, preparing it on first use; nil when it
-// cannot be prepared. The caller must not hold a connection pool would need
-// (see writerStmt).
-func (s *statementSet) get(ctx context.Context, pool *sql.DB, text string) *sql.Stmt {
+// get returns text prepared on pool, preparing it on first use with its
+// labels and sink (prepared_runs.go); nil when it cannot be prepared. The
+// caller must not hold a connection pool would need (see writerStmt).
+func (s *statementSet) get(ctx context.Context, pool *sql.DB, text string, sink *atomic.Pointer[statementSink]) *preparedStmt {
 	if st, ok := s.stmts.Load(text); ok {
-		return st.(*sql.Stmt)
+		return st.(*preparedStmt)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.stmts.Load(text); ok {
-		return st.(*sql.Stmt)
+		return st.(*preparedStmt)
 	}
 	st, err := pool.PrepareContext(ctx, text)
 	if err != nil {
 		return nil
 	}
-	s.stmts.Store(text, st)
-	return st
+	p := newPreparedStmt(st, text, sink)
+	s.stmts.Store(text, p)
+	return p
 }
 
 // lookup returns text's statement when it is prepared already, else nil.
-func (s *statementSet) lookup(text string) *sql.Stmt {
+func (s *statementSet) lookup(text string) *preparedStmt {
 	if st, ok := s.stmts.Load(text); ok {
-		return st.(*sql.Stmt)
+		return st.(*preparedStmt)
 	}
 	return nil
 }
@@ -58,7 +59,7 @@ func (s *statementSet) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stmts.Range(func(k, v any) bool {
-		_ = v.(*sql.Stmt).Close()
+		_ = v.(*preparedStmt).st.Close()
 		s.stmts.Delete(k)
 		return true
 	})
@@ -81,6 +82,9 @@ type statements struct {
 	// texts memoises generated statement texts, keyed by their shape (a
 	// small value, so that looking one up costs no allocation).
 	texts sync.Map
+	// sink is the statement metrics the prepared statements' runs are
+	// reported to (prepared_runs.go); nil until DB.ObserveStatements.
+	sink atomic.Pointer[statementSink]
 }
 
 // text returns the statement text of shape key, built once by build.
@@ -109,7 +113,7 @@ func (d *DB) prepareTxStatements(ctx context.Context) {
 		return
 	}
 	for _, text := range txStatementTexts {
-		if s.write.get(ctx, d.write.DB, text) == nil {
+		if s.write.get(ctx, d.write.DB, text, &s.sink) == nil {
 			s.retryAt.Store(time.Now().Add(time.Second).UnixNano())
 			return
 		}
@@ -127,7 +131,7 @@ func (d *DB) closeStatements() {
 // any transaction; nil inside one (the ordinary query path keeps the call on
 // the transaction) or when it cannot be prepared. text must use the
 // placeholders of the dialect.
-func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
+func (c conn) readStmt(ctx context.Context, text string) *preparedStmt {
 	d := c.owner
 	if d == nil {
 		return nil
@@ -135,7 +139,7 @@ func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
 	if _, inTx := d.txFrom(ctx); inTx {
 		return nil
 	}
-	st := d.stmts.read.get(ctx, d.read.DB, text)
+	st := d.stmts.read.get(ctx, d.read.DB, text, &d.stmts.sink)
 	if st != nil {
 		d.stmts.reads.Add(1)
 	}
@@ -145,15 +149,15 @@ func (c conn) readStmt(ctx context.Context, text string) *sql.Stmt {
 // writerStmt is a statement prepared on SQLite's writer, bound to where the
 // call runs; done releases the binding.
 type writerStmt struct {
-	*sql.Stmt
+	preparedStmt
 	db *DB
-	// bound says Stmt is bound to a transaction and closed by done.
+	// bound says the statement is bound to a transaction and closed by done.
 	bound bool
 }
 
 func (s writerStmt) done() {
 	if s.bound {
-		_ = s.Stmt.Close()
+		_ = s.st.Close()
 	}
 }
 
@@ -186,7 +190,9 @@ func (c conn) writerStmt(ctx context.Context, on bun.IDB, text string) (writerSt
 			return writerStmt{}, false
 		}
 		d.stmts.runs.Add(1)
-		return writerStmt{Stmt: h.Tx.StmtContext(ctx, st), db: d, bound: true}, true
+		bound := *st
+		bound.st = h.Tx.StmtContext(ctx, st.st)
+		return writerStmt{preparedStmt: bound, db: d, bound: true}, true
 	case *bun.DB:
 		if h != d.write {
 			return writerStmt{}, false
@@ -195,11 +201,11 @@ func (c conn) writerStmt(ctx context.Context, on bun.IDB, text string) (writerSt
 			// This goroutine's transaction holds the writer.
 			return writerStmt{}, false
 		}
-		st := d.stmts.write.get(ctx, d.write.DB, text)
+		st := d.stmts.write.get(ctx, d.write.DB, text, &d.stmts.sink)
 		if st == nil {
 			return writerStmt{}, false
 		}
-		return writerStmt{Stmt: st, db: d}, true
+		return writerStmt{preparedStmt: *st, db: d}, true
 	default:
 		return writerStmt{}, false
 	}
@@ -221,29 +227,25 @@ func (s writerStmt) timePtrArg(t *time.Time) any {
 
 // scanOne runs a prepared single-row read into a bun model, answering
 // sql.ErrNoRows when nothing matched, as bun's Scan would.
-func (c conn) scanOne(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
+func (c conn) scanOne(ctx context.Context, st *preparedStmt, dest any, args ...any) error {
+	return st.query(ctx, func(rows *sql.Rows) error {
+		if !rows.Next() { // which closes the rows
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return sql.ErrNoRows
 		}
-		return sql.ErrNoRows
-	}
-	if err := c.owner.read.ScanRow(ctx, rows, dest); err != nil {
+		err := c.owner.read.ScanRow(ctx, rows, dest)
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
 		return err
-	}
-	return rows.Close()
+	}, args...)
 }
 
 // scanAll runs a prepared read into a slice of bun models.
-func (c conn) scanAll(ctx context.Context, st *sql.Stmt, dest any, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	return c.owner.read.ScanRows(ctx, rows, dest)
+func (c conn) scanAll(ctx context.Context, st *preparedStmt, dest any, args ...any) error {
+	return st.query(ctx, func(rows *sql.Rows) error {
+		return c.owner.read.ScanRows(ctx, rows, dest)
+	}, args...)
 }

@@ -120,11 +120,8 @@ func (s *UserStore) GetByIDs(ctx context.Context, ids []int64) ([]*user.User, er
 	}
 	var rows []userRow
 	if ps := s.c.sqliteReadStmt(ctx, s.c.pageTexts(ctx).users); ps != nil {
-		res, err := ps.QueryContext(ctx, idsJSON(ids))
-		if err == nil {
-			rows, err = scanUserRows(res)
-		}
-		if err != nil {
+		var err error
+		if rows, err = queryRows(ctx, ps, scanUserRows, idsJSON(ids)); err != nil {
 			return nil, userMapping.mapErr(err)
 		}
 	} else if err := s.c.r(ctx).NewSelect().Model(&rows).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
