@@ -178,24 +178,9 @@ func firstLines(s string, n int) string {
 func (d *Doctor) checkAttachments(ctx context.Context, o DoctorOptions, _ Progress) ([]Finding, error) {
 	var out []Finding
 	err := d.Attachments.Stored(ctx, d.Now(), blobBatch, func(uuids []string) error {
-		kept, err := d.UploadRefs.Referenced(ctx, uuids)
-		if err != nil {
-			return err
-		}
-		for _, u := range uuids {
-			if kept[u] {
-				continue
-			}
-			f := Finding{Check: "blob-orphan", Subject: "attachment " + u, Detail: "no attachment or release asset row names it"}
-			if o.Fix {
-				if err := d.Attachments.Delete(ctx, u); err != nil {
-					return err
-				}
-				f.Fixed = true
-			}
-			out = append(out, f)
-		}
-		return nil
+		return orphans(ctx, o, uuids, d.UploadRefs.Referenced, d.Attachments.Delete, &out, func(u string) Finding {
+			return Finding{Check: "blob-orphan", Subject: "attachment " + u, Detail: "no attachment or release asset row names it"}
+		})
 	})
 	if err != nil {
 		return out, err
@@ -252,4 +237,29 @@ func Remaining(fs []Finding) int {
 		}
 	}
 	return n
+}
+
+// orphans adds a finding for each key of a batch of stored files that no row
+// names (referenced answers which do) and, with --fix, removes its file.
+func orphans[K comparable](ctx context.Context, o DoctorOptions, keys []K,
+	referenced func(context.Context, []K) (map[K]bool, error), remove func(context.Context, K) error,
+	out *[]Finding, finding func(K) Finding) error {
+	kept, err := referenced(ctx, keys)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if kept[k] {
+			continue
+		}
+		f := finding(k)
+		if o.Fix {
+			if err := remove(ctx, k); err != nil {
+				return err
+			}
+			f.Fixed = true
+		}
+		*out = append(*out, f)
+	}
+	return nil
 }

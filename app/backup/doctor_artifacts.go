@@ -15,25 +15,10 @@ import (
 func (d *Doctor) checkArtifacts(ctx context.Context, o DoctorOptions, _ Progress) ([]Finding, error) {
 	var out []Finding
 	err := d.Artifacts.Stored(ctx, d.Now(), blobBatch, func(ids []int64) error {
-		known, err := d.Inventory.ArtifactsKnown(ctx, ids)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if known[id] {
-				continue
-			}
-			f := Finding{Check: "blob-orphan", Subject: "artifact " + strconv.FormatInt(id, 10),
+		return orphans(ctx, o, ids, d.Inventory.ArtifactsKnown, d.Artifacts.Delete, &out, func(id int64) Finding {
+			return Finding{Check: "blob-orphan", Subject: "artifact " + strconv.FormatInt(id, 10),
 				Detail: "no Actions artifact row names it"}
-			if o.Fix {
-				if err := d.Artifacts.Delete(ctx, id); err != nil {
-					return err
-				}
-				f.Fixed = true
-			}
-			out = append(out, f)
-		}
-		return nil
+		})
 	})
 	if err != nil {
 		return out, err

@@ -21,24 +21,9 @@ const avatarSettle = time.Minute
 func (d *Doctor) checkAvatars(ctx context.Context, o DoctorOptions, _ Progress) ([]Finding, error) {
 	var out []Finding
 	err := d.Avatars.Stored(ctx, d.Now().Add(-avatarSettle), blobBatch, func(hashes []string) error {
-		kept, err := d.Inventory.AvatarsReferenced(ctx, hashes)
-		if err != nil {
-			return err
-		}
-		for _, h := range hashes {
-			if kept[h] {
-				continue
-			}
-			f := Finding{Check: "blob-orphan", Subject: "avatar " + h, Detail: "no user, organization or repository row names it"}
-			if o.Fix {
-				if err := d.Avatars.Remove(ctx, h); err != nil {
-					return err
-				}
-				f.Fixed = true
-			}
-			out = append(out, f)
-		}
-		return nil
+		return orphans(ctx, o, hashes, d.Inventory.AvatarsReferenced, d.Avatars.Remove, &out, func(h string) Finding {
+			return Finding{Check: "blob-orphan", Subject: "avatar " + h, Detail: "no user, organization or repository row names it"}
+		})
 	})
 	if err != nil {
 		return out, err
