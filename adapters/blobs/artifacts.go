@@ -195,28 +195,16 @@ func (a *Artifacts) Delete(ctx context.Context, id int64) error {
 // at most n at a time, for the doctor. Files that are not where an id puts
 // them (a zip being written under a temporary name) are skipped.
 func (a *Artifacts) Stored(ctx context.Context, t time.Time, n int, fn func(ids []int64) error) error {
-	n = max(n, 1)
 	seen := map[int64]bool{}
-	batch := make([]int64, 0, n)
 	uploads := filepath.Join(a.dir, "uploads")
-	err := walkFiles(ctx, a.dir, t, func(p, name string) error {
+	return walkBatches(ctx, a.dir, t, n, func(p, name string) (int64, bool) {
 		id, ok := a.idOf(p, name, uploads)
 		if !ok || seen[id] {
-			return nil
+			return 0, false
 		}
 		seen[id] = true
-		batch = append(batch, id)
-		if len(batch) < n {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	})
-	if err != nil || len(batch) == 0 {
-		return err
-	}
-	return fn(batch)
+		return id, true
+	}, fn)
 }
 
 // idOf reads the artifact id a stored file at p (named name) belongs to:

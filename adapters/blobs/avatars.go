@@ -172,25 +172,10 @@ func (a *Avatars) Open(ctx context.Context, hash string) ([]byte, error) {
 // before t, at most n at a time, for the doctor. Files that are not
 // <hash>.png (an image being written) are not the store's and are skipped.
 func (a *Avatars) Stored(ctx context.Context, t time.Time, n int, fn func(hashes []string) error) error {
-	n = max(n, 1)
-	batch := make([]string, 0, n)
-	err := walkFiles(ctx, a.dir, t, func(p, name string) error {
+	return walkBatches(ctx, a.dir, t, n, func(p, name string) (string, bool) {
 		hash, ok := strings.CutSuffix(name, ".png")
-		if !ok || !validHash(hash) || a.path(hash) != p {
-			return nil
-		}
-		batch = append(batch, hash)
-		if len(batch) < n {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	})
-	if err != nil || len(batch) == 0 {
-		return err
-	}
-	return fn(batch)
+		return hash, ok && validHash(hash) && a.path(hash) == p
+	}, fn)
 }
 
 // path is only ever called with a validated hash, which has no separators

@@ -26,13 +26,25 @@ const partialPrefix, partialSuffix = ".upload-", ".tmp"
 // locate puts its name is not the store's and is skipped.
 func storedBefore(ctx context.Context, dir string, t time.Time, n int, locate func(name string) (string, error),
 	fn func(names []string) error) error {
+	return walkBatches(ctx, dir, t, n, func(p, name string) (string, bool) {
+		want, err := locate(name)
+		return name, err == nil && want == p && !held(p)
+	}, fn)
+}
+
+// walkBatches calls fn with the keys of the files under dir last written
+// before t, at most n at a time; key names a file's key, or says it is not
+// one of the store's.
+func walkBatches[K any](ctx context.Context, dir string, t time.Time, n int, key func(p, name string) (K, bool),
+	fn func(keys []K) error) error {
 	n = max(n, 1)
-	batch := make([]string, 0, n)
+	batch := make([]K, 0, n)
 	err := walkFiles(ctx, dir, t, func(p, name string) error {
-		if want, err := locate(name); err != nil || want != p || held(p) {
+		k, ok := key(p, name)
+		if !ok {
 			return nil
 		}
-		batch = append(batch, name)
+		batch = append(batch, k)
 		if len(batch) < n {
 			return nil
 		}
