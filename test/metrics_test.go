@@ -246,13 +246,7 @@ func TestMetricsStatementsAndCaches(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			opts := []testserver.Option{testserver.WithSettings(func(s *site.Settings) {
-				s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
-			})}
-			if backend == "postgres" {
-				opts = append(opts, testserver.OnPostgres())
-			}
-			srv := testserver.Start(t, opts...)
+			srv := startMeasuredServer(t, backend)
 			_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "measured", AutoInit: true})
 			tok, _, err := alice.CreateAccessToken(gitea.CreateAccessTokenOption{Name: "poll",
@@ -341,13 +335,7 @@ func TestMetricsPreparedStatements(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			opts := []testserver.Option{testserver.WithSettings(func(s *site.Settings) {
-				s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
-			})}
-			if backend == "postgres" {
-				opts = append(opts, testserver.OnPostgres())
-			}
-			srv := testserver.Start(t, opts...)
+			srv := startMeasuredServer(t, backend)
 			_, alice := newAccount(t, srv, "alice", gitea.VisibleTypePublic)
 			createRepo(t, alice, gitea.CreateRepoOption{Name: "discussed"})
 			issue, _, err := alice.CreateIssue("alice", "discussed", gitea.CreateIssueOption{Title: "Timed"})
@@ -377,4 +365,17 @@ func TestMetricsPreparedStatements(t *testing.T) {
 			is.True(failed == nil || failed.GetCounter().GetValue() == 0) // no row is no failure
 		})
 	}
+}
+
+// startMeasuredServer starts a server on backend ("sqlite" or "postgres")
+// with metrics on behind metricsToken.
+func startMeasuredServer(t *testing.T, backend string) *testserver.Server {
+	t.Helper()
+	opts := []testserver.Option{testserver.WithSettings(func(s *site.Settings) {
+		s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
+	})}
+	if backend == "postgres" {
+		opts = append(opts, testserver.OnPostgres())
+	}
+	return testserver.Start(t, opts...)
 }
