@@ -61,6 +61,10 @@ func (b CacheDropBus) Listen(ctx context.Context, drop func(ports.CacheDrop), re
 	}
 	ln := pgdriver.NewListener(b.d.write)
 	defer func() { _ = ln.Close() }()
+	// A wait for a notification reads the connection without looking at
+	// ctx: closing the listener when ctx ends is what ends that read, so
+	// that a stopping server does not wait out the ping interval.
+	defer context.AfterFunc(ctx, func() { _ = ln.Close() })()
 	if err := ln.Listen(ctx, cacheDropChannel); err != nil {
 		return err
 	}
