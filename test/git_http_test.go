@@ -15,24 +15,9 @@ import (
 	"testing"
 
 	"code.gitea.io/sdk/gitea"
-	"github.com/depothq/depot/adapters/githttp"
 	"github.com/depothq/depot/test/testserver"
 	"github.com/matryer/is"
 )
-
-// TestMain lets this test binary stand in for the depot executable in the
-// push hooks: the in-process server runs git with the running executable as
-// the hook program, which here is the test binary.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 2 && os.Args[1] == "hook" {
-		if err := githttp.RunHook(context.Background(), os.Args[2], os.Getenv, os.Stdin); err != nil {
-			fmt.Fprintln(os.Stderr, "depot:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // httpGitURL is owner/name's clone URL, with credentials when user is set.
 func httpGitURL(srv *testserver.Server, owner, name, user, password string) string {

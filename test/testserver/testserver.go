@@ -118,7 +118,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	case cfg.dsn != "":
 		o.DSN = cfg.dsn
 	case cfg.postgres:
-		o.DSN = CreatePostgresDB(t)
+		o.DSN = createMigratedPostgresDB(t)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	app, cleanup, err := wire.Init(ctx, o)
@@ -163,9 +163,16 @@ func PostgresDSN() string {
 	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 }
 
-// CreatePostgresDB makes a uniquely named database, drops it when the test
-// ends, and returns its DSN. It fails the test when Postgres is unreachable.
+// CreatePostgresDB makes a uniquely named, empty database, drops it when
+// the test ends, and returns its DSN. It fails the test when Postgres is
+// unreachable.
 func CreatePostgresDB(t testing.TB) string {
+	t.Helper()
+	return createPostgresDB(t, "")
+}
+
+// createPostgresDB is CreatePostgresDB, copying template when it is not "".
+func createPostgresDB(t testing.TB, template string) string {
 	t.Helper()
 	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(PostgresDSN())))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -174,10 +181,12 @@ func CreatePostgresDB(t testing.TB) string {
 		_ = admin.Close()
 		t.Fatalf("postgres unreachable at %s (set DEPOT_TEST_POSTGRES_DSN): %v", PostgresDSN(), err)
 	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "depot_e2e_" + hex.EncodeToString(b)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	name := "depot_e2e_" + hex.EncodeToString(randBytes(6))
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	if _, err := admin.ExecContext(ctx, create); err != nil {
 		_ = admin.Close()
 		t.Fatalf("create database: %v", err)
 	}
