@@ -1,6 +1,8 @@
 package test
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +105,7 @@ func TestSiteDumpGivesUpOnAStuckPush(t *testing.T) {
 // TestSitePushRefusedWhileGateHeld holds the push gate as a dump does (the
 // exclusive lock on <data>/push.lock) on a server whose pushes wait for it
 // at most a second, and checks that a push over HTTP and over SSH is
-// refused as busy instead of waiting without end, that fetching is not held
+// refused as busy, saying why, instead of waiting without end, that fetching is not held
 // back meanwhile, and that pushes go through once the gate reopens.
 func TestSitePushRefusedWhileGateHeld(t *testing.T) {
 	site := newBackupSite(t, testserver.WithSSH(),
@@ -115,10 +117,23 @@ func TestSitePushRefusedWhileGateHeld(t *testing.T) {
 	defer gate.Unlock()
 
 	pushGateCommit(t, site, "behind a dump")
-	_, err := backupGitErr(site.work, "push", site.auth, "HEAD:refs/heads/behind")
-	t.Logf("push while the gate is held: %v", err)
-	is.True(err != nil)                           // refused
-	is.True(strings.Contains(err.Error(), "503")) // as busy
+	out, err := backupGitErr(site.work, "push", site.auth, "HEAD:refs/heads/behind")
+	t.Logf("push while the gate is held: %v\n%s", err, out)
+	is.True(err != nil) // refused, and git says why (before uploading anything)
+	is.True(strings.Contains(out+err.Error(), "remote error: a backup is holding pushes back; try again in a moment"))
+
+	// A push whose gate closed after its advertisement is refused at its
+	// POST, as busy, with the same words.
+	post, err := http.NewRequest(http.MethodPost, site.srv.URL+"/wren/nest.git/git-receive-pack", strings.NewReader("0000"))
+	is.NoErr(err)
+	post.SetBasicAuth("wren", "wren-password-1")
+	post.Header.Set("Content-Type", "application/x-git-receive-pack-request")
+	resp, err := http.DefaultClient.Do(post)
+	is.NoErr(err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	is.Equal(resp.StatusCode, http.StatusServiceUnavailable)
+	is.Equal(strings.TrimSpace(string(body)), "a backup is holding pushes back; try again in a moment")
 
 	heads, err := backupGitErr(site.work, "ls-remote", "--heads", site.auth)
 	is.NoErr(err) // reading is not held back

@@ -76,11 +76,36 @@ func (h *Handler) infoRefs(w http.ResponseWriter, r *http.Request, t target) {
 		// Version 2 starts with its capability advertisement instead.
 		preamble = append(pktLine("# service="+string(svc)+"\n"), "0000"...)
 	}
+	if svc == repository.ServiceReceivePack && !h.gateOpen(w, r, dir, preamble) {
+		return
+	}
 	h.run(w, r, runSpec{
 		inv:         Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto, Wiki: t.wiki},
 		contentType: "application/x-" + string(svc) + "-advertisement",
 		preamble:    preamble,
 	})
+}
+
+// gateOpen waits, as a push does, while a dump holds pushes back, before a
+// push's advertisement. A push the gate refuses is told why in an ERR line
+// of the advertisement, which git shows ("remote error: …") where it shows
+// only the status of a refused POST; nothing has been uploaded yet. The
+// gate may still close before the POST, which is then refused with a 503.
+func (h *Handler) gateOpen(w http.ResponseWriter, r *http.Request, dir string, preamble []byte) bool {
+	held, err := h.runner.HoldPush(r.Context(), Invocation{Service: repository.ServiceReceivePack, Dir: dir})
+	if err == nil {
+		held()
+		return true
+	}
+	if r.Context().Err() != nil {
+		return false
+	}
+	h.log.Warn("git push gate", "err", err)
+	w.Header().Set("Content-Type", "application/x-"+string(repository.ServiceReceivePack)+"-advertisement")
+	setNoCache(w.Header())
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(append(preamble, pktLine("ERR "+PushGateRefusal(err)+"\n")...))
+	return false
 }
 
 // rpc answers POST git-upload-pack and git-receive-pack.

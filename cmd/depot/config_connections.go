@@ -112,7 +112,7 @@ func connectionSettings() []setting {
 			field: func(c *Config) any { return &c.Site.IncomingMaxAge }},
 		{key: "site.incoming_sweep_interval", flag: "incoming-sweep-interval", usage: "seconds between sweeps for interrupted pushes' objects while the server runs (one runs at start-up too); 0: at start-up only",
 			field: func(c *Config) any { return &c.Site.IncomingSweepInterval }},
-		{key: "site.push_gate_timeout", flag: "push-gate-timeout", usage: "seconds a push waits while 'depot dump' holds pushes back for its snapshot before it is refused as busy (HTTP 503, or an error over SSH); 0: as long as the dump takes",
+		{key: "site.push_gate_timeout", flag: "push-gate-timeout", usage: "seconds a push waits while 'depot dump' holds pushes back for its snapshot before it is refused as busy (git shows the reason, over HTTP and SSH); 0: as long as the dump takes",
 			field: func(c *Config) any { return &c.Site.PushGateTimeout }},
 	}
 }
