@@ -141,4 +141,10 @@ type JobStore interface {
 	// jobs become claimable at once instead of when the leases run out.
 	// Their Attempts stay counted, as for any lease that ran out.
 	ExpireLeases(ctx context.Context, prefix, keep string, now time.Time) (int64, error)
+	// AnyDue reports whether some job, of any kind, is due at now: pending
+	// with its RunAt come, or running with its lease ended. It is the
+	// runner's cheap look before its claims at a poll, so it never answers
+	// false while such a job exists; true may still find nothing to claim
+	// (a queue's job behind its head, a kind no runner takes).
+	AnyDue(ctx context.Context, now time.Time) (bool, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,8 @@ type memJobs struct {
 	mu     sync.Mutex
 	nextID int64
 	jobs   map[int64]*memJob
+	// claims counts ClaimBatches calls (Claim's too).
+	claims atomic.Int64
 }
 
 type memJob struct {
@@ -90,6 +93,7 @@ func (m *memJobs) Claim(ctx context.Context, owner string, kinds []string, now t
 
 func (m *memJobs) ClaimBatches(_ context.Context, owner string, kinds []string, now time.Time, lease time.Duration,
 	limit, batch int) ([][]*ports.Job, error) {
+	m.claims.Add(1)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var due []*memJob

@@ -136,14 +136,45 @@ func (r *Runner) RunAs(ctx context.Context, node string) {
 	defer ticker.Stop()
 	for {
 		r.claimRound(ctx, base, &wg)
-		select {
-		case <-ctx.Done():
+		if !r.awaitRound(ctx, ticker.C) {
 			r.drain(&wg, cancelHandlers)
 			return
-		case <-r.wake:
-		case <-ticker.C:
 		}
 	}
+}
+
+// awaitRound waits for the next claim round: a Notify, or a poll that
+// finds a job due. A poll claims only then: one short read instead of a
+// claim per kind (each a write on SQLite's writer) every second of an idle
+// server. It returns false when ctx ends.
+func (r *Runner) awaitRound(ctx context.Context, tick <-chan time.Time) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-r.wake:
+			return true
+		case <-tick:
+			if r.anyDue(ctx) {
+				return true
+			}
+		}
+	}
+}
+
+// anyDue asks the store whether some job is due; when it cannot tell, the
+// poll claims as if one were.
+func (r *Runner) anyDue(ctx context.Context) bool {
+	cctx, cancel := context.WithTimeout(ctx, r.opts.ClaimWait)
+	defer cancel()
+	due, err := r.store.AnyDue(cctx, r.clock.Now())
+	if err != nil {
+		if ctx.Err() == nil {
+			r.log.Debug("jobs: looking for due jobs; claiming anyway", "err", err)
+		}
+		return true
+	}
+	return due
 }
 
 // reclaim ends the leases of this node's earlier instances: they stopped

@@ -437,3 +437,35 @@ func TestPermanent(t *testing.T) {
 	is.True(!jobs.IsPermanent(base))
 	is.NoErr(jobs.Permanent(nil))
 }
+
+// TestRunnerPollsClaimOnlyWhenAJobIsDue runs a runner with a short poll
+// over an empty store: after its first round it claims nothing while
+// nothing is due, however many polls pass. A job another process enqueues
+// (no Notify reaches this runner) is claimed at a poll; one whose time has
+// not come is not, until it has.
+func TestRunnerPollsClaimOnlyWhenAJobIsDue(t *testing.T) {
+	is := is.New(t)
+	const poll = 5 * time.Millisecond
+	r, store := newTestRunner(t, jobs.RunnerOptions{Poll: poll})
+	var ran atomic.Int32
+	r.Handle("k", quick, func(context.Context, *ports.Job) error { ran.Add(1); return nil })
+	r.Handle("other", quick, func(context.Context, *ports.Job) error { return nil })
+	testkit.Go(t, r.Run)
+	// The first round claims each kind, and so does the round the Notify
+	// of Handle (remembered before Run) asks for.
+	testkit.Eventually(t, "the first round", func() bool { return store.claims.Load() >= 2 })
+	time.Sleep(10 * poll)
+	idle := store.claims.Load()
+	time.Sleep(20 * poll)
+	is.Equal(store.claims.Load(), idle) // twenty idle polls, no claim
+
+	id := enqueue(t, store, ports.NewJob{Kind: "k"}) // as another node would: no Notify
+	testkit.Eventually(t, "the job enqueued elsewhere to run", gone(store, id))
+	is.Equal(ran.Load(), int32(1))
+
+	later := enqueue(t, store, ports.NewJob{Kind: "k", RunAt: time.Now().Add(200 * time.Millisecond)})
+	claims := store.claims.Load()
+	testkit.Eventually(t, "the delayed job to run once due", gone(store, later))
+	is.True(store.claims.Load() > claims)
+	is.Equal(ran.Load(), int32(2))
+}
