@@ -151,6 +151,61 @@ type SiteInventory interface {
 	// the finalized one read (the same digest: not uploaded again since),
 	// and reports whether it did.
 	ExpireArtifact(ctx context.Context, ref ArtifactRef, now time.Time) (bool, error)
+
+	// PackageBlobRows calls fn with every package blob row, in id order, at
+	// most n at a time (each batch read on its own), until fn fails.
+	PackageBlobRows(ctx context.Context, n int, fn func(blobs []PackageBlobRef) error) error
+	// PackageBlobUses describes at most limit of what names the package
+	// blob row of sha256 (package files, container images) and counts
+	// them all; a row gone meanwhile is errs.ErrNotFound.
+	PackageBlobUses(ctx context.Context, sha256 string, limit int) (uses []string, total int, err error)
+
+	// TasksKnown returns those of ids an Actions task row has.
+	TasksKnown(ctx context.Context, ids []int64) (map[int64]bool, error)
+	// ArchivedTaskLogs calls fn with the tasks whose log was moved to its
+	// file, in id order, at most n at a time (each batch read on its own),
+	// until fn fails.
+	ArchivedTaskLogs(ctx context.Context, n int, fn func(tasks []TaskLogRef) error) error
+}
+
+// PackageBlobRef is a package blob row.
+type PackageBlobRef struct {
+	ID     int64
+	SHA256 string
+	Size   int64
+}
+
+// TaskLogRef is an Actions task whose log was moved to its file.
+type TaskLogRef struct {
+	TaskID int64
+	// JobID is its job's id (the one of …/actions/jobs/{job_id}/logs), Job
+	// its name, Repo its repository's owner/name.
+	JobID int64
+	Job   string
+	Repo  string
+}
+
+// SiteTempFiles finds the temporary files a cut-off write (a crash, a
+// killed process) left under the data directory: uploads and blobs being
+// written, avatars, keys, hook scripts, caches and journals written aside
+// and renamed into place.
+type SiteTempFiles interface {
+	// Stale calls fn with the temporary files last written before t that
+	// no live writer holds, at most n at a time, until fn fails. Symbolic
+	// links are neither followed nor listed.
+	Stale(ctx context.Context, t time.Time, n int, fn func(files []TempFile) error) error
+	// Remove deletes a file Stale listed if it is still the one listed (a
+	// regular file last written at f.Modified, not held); one gone, or
+	// written since, is left as it is and is no error. A name that is no
+	// temporary file of the data directory is errs.ErrInvalid.
+	Remove(ctx context.Context, f TempFile) error
+}
+
+// TempFile is a temporary file of the data directory: its name relative
+// to the data directory (slash-separated) and when it was last written.
+type TempFile struct {
+	Name     string
+	Modified time.Time
 }
 
 // AvatarRef is a row that names a stored avatar.

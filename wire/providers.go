@@ -285,6 +285,11 @@ func provideArtifactBlobs(o Options) (*blobs.Artifacts, error) {
 	return blobs.NewArtifacts(filepath.Join(o.DataDir, "actions_artifacts"))
 }
 
+// provideActionLogs keeps finished Actions tasks' logs under <data>/actions_log.
+func provideActionLogs(o Options) (*blobs.ActionLogs, error) {
+	return blobs.NewActionLogs(filepath.Join(o.DataDir, "actions_log"))
+}
+
 // provideAttachments keeps issue and comment attachments under <data>/attachments.
 func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
@@ -342,7 +347,7 @@ func provideActionsKit(o Options, secrets ports.SecretGenerator) (actions.Kit, e
 	if err != nil {
 		return actions.Kit{}, err
 	}
-	logs, err := blobs.NewActionLogs(filepath.Join(o.DataDir, "actions_log"))
+	logs, err := provideActionLogs(o)
 	if err != nil {
 		return actions.Kit{}, err
 	}

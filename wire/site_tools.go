@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/depothq/depot/adapters/blobs"
 	"github.com/depothq/depot/adapters/githttp"
 	httpadapter "github.com/depothq/depot/adapters/http"
 	"github.com/depothq/depot/adapters/libgit2"
@@ -66,7 +67,8 @@ func NewDoctor(ctx context.Context, o Options) (*backup.Doctor, func(), error) {
 	pkgBlobs, err2 := providePackageBlobs(o)
 	avatars, err3 := provideAvatars(o)
 	artifacts, err4 := provideArtifactBlobs(o)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	taskLogs, err5 := provideActionLogs(o)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		git.Close()
 		_ = db.Close()
 		return nil, nil, err
@@ -83,6 +85,8 @@ func NewDoctor(ctx context.Context, o Options) (*backup.Doctor, func(), error) {
 			Packages:    stores.Packages,
 			Avatars:     avatars,
 			Artifacts:   artifacts,
+			TaskLogs:    taskLogs,
+			TempFiles:   blobs.NewTempFiles(o.DataDir),
 			Now:         time.Now,
 		}, func() {
 			git.Close()

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/ports"
@@ -69,6 +71,37 @@ func (l *ActionLogs) Open(_ context.Context, taskID int64) (io.ReadCloser, error
 		return nil, fmt.Errorf("blobs: read task log: %w", err)
 	}
 	return &zstdFile{zr: zr, f: f}, nil
+}
+
+// Exists reports whether the task's log file is stored.
+func (l *ActionLogs) Exists(ctx context.Context, taskID int64) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	_, err := os.Lstat(l.path(taskID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("blobs: stat task log: %w", err)
+	}
+	return true, nil
+}
+
+// Stored calls fn with the task ids of the log files last written before
+// t, at most n at a time. Files not where their name puts them (a log
+// being written) are not the store's and are skipped.
+func (l *ActionLogs) Stored(ctx context.Context, t time.Time, n int, fn func(taskIDs []int64) error) error {
+	return walkBatches(ctx, l.dir, t, n, func(p, name string) (int64, bool) {
+		digits, ok := strings.CutSuffix(name, ".log.zst")
+		id, err := strconv.ParseInt(digits, 10, 64)
+		return id, ok && err == nil && id > 0 && l.path(id) == p
+	}, fn)
+}
+
+// Delete removes the task's log file; an absent one is not an error.
+func (l *ActionLogs) Delete(ctx context.Context, taskID int64) error {
+	return removeStored(ctx, func(string) (string, error) { return l.path(taskID), nil }, "", "task log")
 }
 
 // zstdFile reads a Zstandard file and releases the decoder and the file

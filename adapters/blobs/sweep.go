@@ -37,13 +37,22 @@ func storedBefore(ctx context.Context, dir string, t time.Time, n int, locate fu
 // one of the store's.
 func walkBatches[K any](ctx context.Context, dir string, t time.Time, n int, key func(p, name string) (K, bool),
 	fn func(keys []K) error) error {
+	return inBatches(n, fn, func(add func(K) error) error {
+		return walkFiles(ctx, dir, t, func(p, name string) error {
+			if k, ok := key(p, name); ok {
+				return add(k)
+			}
+			return nil
+		})
+	})
+}
+
+// inBatches calls fn with the keys produce adds, at most n at a time, and
+// with the last ones once produce returns.
+func inBatches[K any](n int, fn func(keys []K) error, produce func(add func(K) error) error) error {
 	n = max(n, 1)
 	batch := make([]K, 0, n)
-	err := walkFiles(ctx, dir, t, func(p, name string) error {
-		k, ok := key(p, name)
-		if !ok {
-			return nil
-		}
+	err := produce(func(k K) error {
 		batch = append(batch, k)
 		if len(batch) < n {
 			return nil

@@ -183,3 +183,27 @@ func (s *SiteInventory) ExpireArtifact(ctx context.Context, ref ports.ArtifactRe
 	n, err := res.RowsAffected()
 	return n > 0, err
 }
+
+// pagesByID calls fn with the rows of a table read n at a time in id
+// order, each page a query of its own (the rows after the last id of the
+// previous one), so that no read stays open while fn works.
+func pagesByID[T any](ctx context.Context, n int, page func(ctx context.Context, after int64, n int) ([]T, error),
+	id func(T) int64, fn func(rows []T) error) error {
+	n = max(n, 1)
+	var after int64
+	for {
+		rows, err := page(ctx, after, n)
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 {
+			if err := fn(rows); err != nil {
+				return err
+			}
+			after = id(rows[len(rows)-1])
+		}
+		if len(rows) < n {
+			return nil
+		}
+	}
+}

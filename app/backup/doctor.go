@@ -24,6 +24,8 @@ type Doctor struct {
 	Packages    ports.PackageStore
 	Avatars     ports.Avatars
 	Artifacts   ports.ArtifactBlobs
+	TaskLogs    ports.ActionLogFiles
+	TempFiles   ports.SiteTempFiles
 	Now         func() time.Time
 }
 
@@ -39,7 +41,8 @@ type DoctorOptions struct {
 type Finding struct {
 	// Check names the check: hooks, repository-missing, repository-unknown,
 	// fsck, blob-orphan, blob-missing (the blobs: attachments and release
-	// assets, package blobs, avatars, Actions artifacts).
+	// assets, package blobs, avatars, Actions artifacts, Actions task logs),
+	// temp-file.
 	Check   string
 	Subject string
 	Detail  string
@@ -66,6 +69,7 @@ func (d *Doctor) Check(ctx context.Context, o DoctorOptions, progress Progress) 
 	var out []Finding
 	for _, check := range []func(context.Context, DoctorOptions, Progress) ([]Finding, error){
 		d.checkHooks, d.checkRepositories, d.checkAttachments, d.checkPackageBlobs, d.checkAvatars, d.checkArtifacts,
+		d.checkTaskLogs, d.checkTempFiles,
 	} {
 		fs, err := check(ctx, o, progress)
 		out = append(out, fs...)
@@ -201,31 +205,6 @@ func (d *Doctor) checkAttachments(ctx context.Context, o DoctorOptions, _ Progre
 		_ = rc.Close()
 	}
 	return out, nil
-}
-
-func (d *Doctor) checkPackageBlobs(ctx context.Context, o DoctorOptions, _ Progress) ([]Finding, error) {
-	var out []Finding
-	err := d.PkgBlobs.Stored(ctx, d.Now(), blobBatch, func(sums []string) error {
-		kept, err := d.Packages.BlobsReferenced(ctx, sums)
-		if err != nil {
-			return err
-		}
-		for _, s := range sums {
-			if kept[s] {
-				continue
-			}
-			f := Finding{Check: "blob-orphan", Subject: "package blob " + s, Detail: "no package file row names it"}
-			if o.Fix {
-				if err := d.PkgBlobs.Delete(ctx, s); err != nil {
-					return err
-				}
-				f.Fixed = true
-			}
-			out = append(out, f)
-		}
-		return nil
-	})
-	return out, err
 }
 
 // Remaining counts the findings that are not fixed.
