@@ -57,6 +57,7 @@ func testActionRunnerDeletionCancelsTasks(t *testing.T, opts ...testserver.Optio
 		run, err := stores.ActionRuns.Run(ctx, repo.ID, list[0].ID)
 		is.NoErr(err)
 		is.Equal(run.CommitSHA, head)
+		is.Equal(run.WorkflowName, "CI") // its name:, which the statuses below carry
 		is.Equal(run.Status, actions.StatusCancelled)
 		jobs, err := stores.ActionRuns.RunJobs(ctx, run.ID)
 		is.NoErr(err)
@@ -71,7 +72,7 @@ func testActionRunnerDeletionCancelsTasks(t *testing.T, opts ...testserver.Optio
 				latest[st.Context] = st
 			}
 		}
-		build, test := latest["ci.yml / build (push)"], latest["ci.yml / test (push)"]
+		build, test := latest["CI / build (push)"], latest["CI / test (push)"] // the workflow's name:
 		is.True(build != nil && test != nil)
 		is.Equal(build.State, gitea.StatusFailure)
 		is.True(strings.HasPrefix(build.Description, "Canceled after "))

@@ -43,6 +43,7 @@ type actionRunRow struct {
 	RepoID        int64      `bun:"repo_id"`
 	Idx           int64      `bun:"idx"`
 	WorkflowID    string     `bun:"workflow_id"`
+	WorkflowName  string     `bun:"workflow_name"`
 	Title         string     `bun:"title"`
 	TriggerUserID int64      `bun:"trigger_user_id"`
 	Ref           string     `bun:"ref"`
@@ -103,8 +104,8 @@ func timeOrZero(t *time.Time) time.Time {
 }
 
 func (r *actionRunRow) toDomain() *actions.Run {
-	return &actions.Run{ID: r.ID, RepoID: r.RepoID, Index: r.Idx, WorkflowID: r.WorkflowID, Title: r.Title,
-		TriggerUserID: r.TriggerUserID, Ref: r.Ref, CommitSHA: r.CommitSHA, Event: r.Event, EventPayload: r.EventPayload,
+	return &actions.Run{ID: r.ID, RepoID: r.RepoID, Index: r.Idx, WorkflowID: r.WorkflowID,
+		WorkflowName: r.WorkflowName, Title: r.Title, TriggerUserID: r.TriggerUserID, Ref: r.Ref, CommitSHA: r.CommitSHA, Event: r.Event, EventPayload: r.EventPayload,
 		Status: r.Status, Started: timeOrZero(r.Started), Created: domainTime(r.Created), Updated: domainTime(r.Updated)}
 }
 
@@ -168,7 +169,8 @@ func (s *ActionRunStore) CreateRuns(ctx context.Context, runs []ports.NewActionR
 			t := dbTime(run.Started)
 			started = &t
 		}
-		rows[i] = actionRunRow{RepoID: run.RepoID, Idx: n + 1, WorkflowID: run.WorkflowID, Title: run.Title,
+		rows[i] = actionRunRow{RepoID: run.RepoID, Idx: n + 1, WorkflowID: run.WorkflowID,
+			WorkflowName: run.WorkflowName, Title: run.Title,
 			TriggerUserID: run.TriggerUserID, Ref: run.Ref, CommitSHA: run.CommitSHA, Event: run.Event,
 			EventPayload: run.EventPayload, Status: run.Status, Started: started, Created: dbTime(run.Created),
 			Updated: dbTime(run.Updated)}
@@ -298,6 +300,7 @@ type taskListRow struct {
 	RID       int64      `bun:"r_id"`
 	RIdx      int64      `bun:"r_idx"`
 	RWorkflow string     `bun:"r_workflow_id"`
+	RName     string     `bun:"r_workflow_name"`
 	RTitle    string     `bun:"r_title"`
 	RRef      string     `bun:"r_ref"`
 	RSHA      string     `bun:"r_commit_sha"`
@@ -315,6 +318,7 @@ func (s *ActionRunStore) ListTasks(ctx context.Context, repoID int64, opts ports
 		ColumnExpr("at.*").
 		ColumnExpr("aj.name AS j_name, aj.job_id AS j_job_id").
 		ColumnExpr("ar.id AS r_id, ar.idx AS r_idx, ar.workflow_id AS r_workflow_id, ar.title AS r_title").
+		ColumnExpr("ar.workflow_name AS r_workflow_name").
 		ColumnExpr("ar.ref AS r_ref, ar.commit_sha AS r_commit_sha, ar.event AS r_event, ar.status AS r_status").
 		ColumnExpr("ar.started AS r_started, ar.created AS r_created, ar.updated AS r_updated").
 		Join("JOIN action_run_jobs AS aj ON aj.id = at.job_id").
@@ -333,7 +337,7 @@ func (s *ActionRunStore) ListTasks(ctx context.Context, repoID int64, opts ports
 		out = append(out, &actions.Task{ID: r.ID, JobID: r.JobID, RunnerID: r.RunnerID, Status: r.Status,
 			Started: timeOrZero(r.actionTaskRow.Started), Created: domainTime(r.Created), Updated: domainTime(r.Updated),
 			Job: actions.RunJob{ID: r.JobID, RunID: r.RID, RepoID: r.RepoID, JobID: r.JJobID, Name: r.JName, Status: r.Status, TaskID: r.ID},
-			Run: actions.Run{ID: r.RID, RepoID: r.RepoID, Index: r.RIdx, WorkflowID: r.RWorkflow, Title: r.RTitle,
+			Run: actions.Run{ID: r.RID, RepoID: r.RepoID, Index: r.RIdx, WorkflowID: r.RWorkflow, WorkflowName: r.RName, Title: r.RTitle,
 				Ref: r.RRef, CommitSHA: r.RSHA, Event: r.REvent, Status: r.RStatus, Started: timeOrZero(r.RStarted),
 				Created: domainTime(r.RCreated), Updated: domainTime(r.RUpdated)}})
 	}

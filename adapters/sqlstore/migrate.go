@@ -136,6 +136,7 @@ func migrations() *migrate.Migrations {
 	add("000051", "action_task_log_archived", up000051, down000051)
 	add("000052", "package_cleanup_rules", up000052, down000052)
 	add("000053", "cron_tasks_message", up000053, down000053)
+	add("000054", "action_runs_workflow_name", up000054, down000054)
 	return ms
 }
 

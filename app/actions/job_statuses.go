@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"strconv"
 	"time"
 
@@ -85,7 +86,7 @@ func reportsStatuses(run *actions.Run) bool {
 
 // jobCommitStatuses are the jobs' states as commit statuses of the run's
 // commit, by the Actions pseudo-user, with the context
-// "<workflow> / <job> (<event>)" that branch protections and auto-merge
+// "<workflow name> / <job> (<event>)" that branch protections and auto-merge
 // read; repo is the run's repository.
 func (s *Service) jobCommitStatuses(repo *repository.Repository, run *actions.Run, jobs []jobStatus,
 	now time.Time) []*commitstatus.Status {
@@ -96,10 +97,19 @@ func (s *Service) jobCommitStatuses(repo *repository.Repository, run *actions.Ru
 		out = append(out, &commitstatus.Status{RepoID: run.RepoID, SHA: run.CommitSHA, State: jobCommitState(j.Job.Status),
 			TargetURL:   runURL + "/jobs/" + strconv.FormatInt(j.Job.ID, 10),
 			Description: jobStatusDescription(j.Job.Status, j.Took),
-			Context:     fmt.Sprintf("%s / %s (%s)", run.WorkflowID, jobName(j.Job), run.Event),
+			Context:     fmt.Sprintf("%s / %s (%s)", workflowName(run), jobName(j.Job), run.Event),
 			CreatorID:   user.ActionsUserID, Created: now, Updated: now})
 	}
 	return out
+}
+
+// workflowName is the run's workflow's name: as the run was made; a run
+// made before runs kept it has its file name.
+func workflowName(run *actions.Run) string {
+	if run.WorkflowName != "" {
+		return run.WorkflowName
+	}
+	return path.Base(run.WorkflowID)
 }
 
 // jobName is the job's name, its key when it has none.

@@ -107,7 +107,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 			}
 			wf, err := s.Workflows().parse(ctx, r, f)
 			if err != nil && errs.Message(err) != "" && errors.Is(err, errs.ErrInvalid) {
-				run := s.newRun(r.ID, in.PusherID, f.ID, c.Ref, c.NewID, "push", string(payload), errs.Message(err))
+				run := s.newRun(r.ID, in.PusherID, f.ID, f.ID, c.Ref, c.NewID, "push", string(payload), errs.Message(err))
 				run.Status = actions.StatusFailure
 				plan = append(plan, ports.NewActionRun{Run: run})
 				continue
@@ -118,7 +118,7 @@ func (s *Service) runPushRuns(ctx context.Context, j *ports.Job) error {
 			if !wf.MatchesPush(c.Ref) {
 				continue
 			}
-			run := s.newRun(r.ID, in.PusherID, f.ID, c.Ref, c.NewID, "push", string(payload), commitTitle(commit.Message))
+			run := s.newRun(r.ID, in.PusherID, f.ID, wf.Name, c.Ref, c.NewID, "push", string(payload), commitTitle(commit.Message))
 			plan = append(plan, ports.NewActionRun{Run: run, Jobs: s.newJobs(wf)})
 		}
 	}

@@ -208,7 +208,7 @@ func (s Workflows) Dispatch(ctx context.Context, r *repository.Repository, userI
 	if err != nil {
 		return nil, err
 	}
-	run := s.newRun(r.ID, userID, file.ID, fullRef, rev.CommitID, "workflow_dispatch", string(payload), commitTitle(commit.Message))
+	run := s.newRun(r.ID, userID, file.ID, wf.Name, fullRef, rev.CommitID, "workflow_dispatch", string(payload), commitTitle(commit.Message))
 	// A run created at the same moment (a push's) may take the number
 	// first; the next attempt takes the one after.
 	for attempt := 0; ; attempt++ {
@@ -250,9 +250,10 @@ func (s Workflows) readWorkflow(ctx context.Context, p ports.RepoPath, f Workflo
 }
 
 // newRun is a waiting run.
-func (s *Service) newRun(repoID, userID int64, workflowID, ref, sha, event, payload, title string) *actions.Run {
+func (s *Service) newRun(repoID, userID int64, workflowID, workflowName, ref, sha, event, payload, title string) *actions.Run {
 	now := s.clock.Now()
-	return &actions.Run{RepoID: repoID, WorkflowID: workflowID, Title: title, TriggerUserID: userID, Ref: ref,
+	return &actions.Run{RepoID: repoID, WorkflowID: workflowID, WorkflowName: workflowName, Title: title,
+		TriggerUserID: userID, Ref: ref,
 		CommitSHA: sha, Event: event, EventPayload: payload, Status: actions.StatusWaiting, Created: now, Updated: now}
 }
 

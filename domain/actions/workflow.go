@@ -394,9 +394,10 @@ type Run struct {
 	// RepoID is the repository it ran in; Index its run number there.
 	RepoID int64
 	Index  int64
-	// WorkflowID is the workflow's file name.
-	WorkflowID string
-	Title      string
+	// WorkflowID is the workflow's file name; WorkflowName its name: when
+	// the run was made (the file name when it has none).
+	WorkflowID, WorkflowName string
+	Title                    string
 	// TriggerUserID is who pushed or dispatched.
 	TriggerUserID int64
 	// Ref is the full ref, CommitSHA the commit it ran at.

@@ -11,7 +11,7 @@ import (
 )
 
 func newActionRun(repoID int64, workflow string) (*actions.Run, []*actions.RunJob) {
-	run := &actions.Run{RepoID: repoID, WorkflowID: workflow, Title: "t", Ref: "refs/heads/main",
+	run := &actions.Run{RepoID: repoID, WorkflowID: workflow, WorkflowName: "Build " + workflow, Title: "t", Ref: "refs/heads/main",
 		CommitSHA: "0123456789012345678901234567890123456789", Event: "push", Status: actions.StatusWaiting,
 		Created: at(10), Updated: at(10)}
 	jobs := []*actions.RunJob{
@@ -81,6 +81,7 @@ var actionRunTests = map[string]func(t *testing.T, f *fixture){
 			got, err := f.ActionRuns.Run(f.ctx, nr.Run.RepoID, nr.Run.ID)
 			is.NoErr(err)
 			is.Equal(got.WorkflowID, nr.Run.WorkflowID) // the id names this run's row
+			is.Equal(got.WorkflowName, nr.Run.WorkflowName)
 			is.Equal(got.Index, nr.Run.Index)
 			jobs, err := f.ActionRuns.RunJobs(f.ctx, nr.Run.ID)
 			is.NoErr(err)
