@@ -21,8 +21,9 @@ type GitWireRef struct {
 // that the transport can answer ls-refs without starting git.
 type GitWireRefs interface {
 	// WireRefs returns HEAD (nil when it does not resolve at all) and the
-	// references under refs/ whose names start with one of prefixes (all of
-	// them when prefixes is empty), sorted by name, leaving out those that
+	// references under refs/, those whose names start with one of prefixes
+	// (all of them when prefixes is empty; HEAD too is left out unless one
+	// matches it), the references sorted by name, leaving out those that
 	// name a missing object as git does. PeeledID is filled only when peel
 	// is set. An error means the answer could not be made the way git would
 	// make it; the caller then asks git.

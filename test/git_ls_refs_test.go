@@ -148,6 +148,17 @@ func TestGitLsRefs(t *testing.T) {
 			}
 		})
 
+		t.Run("AfterPush", func(t *testing.T) {
+			// New objects and refs show at once (the refs are read on every
+			// request; a kept repository handle rereads its packs).
+			httpGitCommit(t, work, "e.txt", "e\n", "later")
+			httpGitOK(t, work, "tag", "-a", "-m", "later", "v2.0")
+			httpGitOK(t, work, "push", "-q", "origin", "dev:later", "v2.0")
+			for _, args := range lsRefsArgumentSets {
+				lsRefsCompare(t, srv, "alice", "refs", lsRefsBody(args...))
+			}
+		})
+
 		t.Run("EmptyRepository", func(t *testing.T) {
 			for _, args := range lsRefsArgumentSets {
 				lsRefsCompare(t, srv, "alice", "empty", lsRefsBody(args...))

@@ -108,8 +108,8 @@ type v2Entry struct {
 	facts *v2Facts
 }
 
-func newV2Cache(r *Runner) *v2Cache {
-	return &v2Cache{siteFiles: r.siteFiles(), order: list.New(), entries: make(map[v2Key]*list.Element)}
+func newV2Cache(siteFiles []string) *v2Cache {
+	return &v2Cache{siteFiles: siteFiles, order: list.New(), entries: make(map[v2Key]*list.Element)}
 }
 
 // key stats the files an answer for inv depends on. It is taken before git

@@ -45,7 +45,7 @@ type Handler struct {
 // NewHandler builds the Git HTTP handler.
 func NewHandler(a *auth.Authenticator, svc *transport.Service, dirs RepoDirs, refs ports.GitWireRefs, runner *Runner,
 	log *slog.Logger) *Handler {
-	return &Handler{auth: a, svc: svc, dirs: dirs, refs: refs, runner: runner, v2: newV2Cache(runner), log: log,
+	return &Handler{auth: a, svc: svc, dirs: dirs, refs: refs, runner: runner, v2: newV2Cache(runner.siteFiles()), log: log,
 		realm: `Basic realm="Depot"`}
 }
 

@@ -57,12 +57,11 @@ func answer(w http.ResponseWriter, contentType string, body []byte) {
 // resolves; an unborn HEAD only when both unborn and symrefs were asked
 // for), then refs as listed, each "<id> <name>" or "unborn <name>", with
 // " symref-target:<ref>" when symrefs were asked for and " peeled:<id>" when
-// peeling was, then a flush. HEAD is left out unless a prefix matches it;
-// refs were filtered by the same prefixes already.
+// peeling was, then a flush. HEAD and refs come filtered by the request's
+// prefixes already.
 func lsRefsAnswer(req *lsRefsRequest, head *ports.GitWireRef, refs []ports.GitWireRef) []byte {
 	var b bytes.Buffer
-	if head != nil && (head.ObjectID != "" || (req.unborn && req.symrefs && head.SymrefTarget != "")) &&
-		lsRefsMatch(req.prefixes, head.Name) {
+	if head != nil && (head.ObjectID != "" || (req.unborn && req.symrefs && head.SymrefTarget != "")) {
 		writeLsRef(&b, req, head)
 	}
 	for i := range refs {
@@ -70,20 +69,6 @@ func lsRefsAnswer(req *lsRefsRequest, head *ports.GitWireRef, refs []ports.GitWi
 	}
 	b.WriteString("0000")
 	return b.Bytes()
-}
-
-// lsRefsMatch reports whether name starts with one of prefixes, or whether
-// there are none.
-func lsRefsMatch(prefixes []string, name string) bool {
-	if len(prefixes) == 0 {
-		return true
-	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // writeLsRef writes one ref's pkt-line.

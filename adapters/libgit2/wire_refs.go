@@ -38,8 +38,10 @@ func (s *Storage) WireRefs(ctx context.Context, p ports.RepoPath, prefixes []str
 			return fmt.Errorf("libgit2: open object database: %w", err)
 		}
 		defer odb.Free()
-		if head, err = wireHead(repo, odb, peel); err != nil {
-			return err
+		if wirePrefixed("HEAD", prefixes) {
+			if head, err = wireHead(repo, odb, peel); err != nil {
+				return err
+			}
 		}
 		names, err := refNamesUnder(repo, "")
 		if err != nil {
