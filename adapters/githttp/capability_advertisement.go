@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -321,10 +322,8 @@ func parseV2Advertisement(adv []byte) (*v2Facts, error) {
 			break
 		}
 		key, value, _ := strings.Cut(line, "=")
-		for _, c := range v2ClientCapabilities {
-			if key == c {
-				f.clientKeys[key] = true
-			}
+		if slices.Contains(v2ClientCapabilities, key) {
+			f.clientKeys[key] = true
 		}
 		switch key {
 		case "object-format":
