@@ -23,8 +23,9 @@ type GitWireRefs interface {
 	// WireRefs returns HEAD (nil when it does not resolve at all) and the
 	// references under refs/, those whose names start with one of prefixes
 	// (all of them when prefixes is empty; HEAD too is left out unless one
-	// matches it), the references sorted by name, leaving out those that
-	// name a missing object as git does. PeeledID is filled only when peel
+	// matches it), the references sorted by name. As git does, a reference
+	// naming a missing object is listed, a symbolic one naming no
+	// reference is not. PeeledID is filled only when peel
 	// is set. An error means the answer could not be made the way git would
 	// make it; the caller then asks git.
 	WireRefs(ctx context.Context, p RepoPath, prefixes []string, peel bool) (head *GitWireRef, refs []GitWireRef, err error)

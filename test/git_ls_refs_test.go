@@ -2,10 +2,12 @@ package test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -233,6 +235,20 @@ func TestGitLsRefs(t *testing.T) {
 			}
 			empty := httpGitClone(t, httpGitURL(srv, "alice", "empty", "", ""), "-c", "protocol.version=2")
 			is.Equal(strings.TrimSpace(httpGitOK(t, empty, "symbolic-ref", "HEAD")), "refs/heads/main")
+		})
+
+		t.Run("BrokenRefs", func(t *testing.T) {
+			// A ref naming a missing object is listed, a symbolic ref naming
+			// no ref is not, as git does.
+			is := is.New(t)
+			broken := filepath.Join(dir, "refs", "heads", "broken")
+			dangling := filepath.Join(dir, "refs", "heads", "dangling")
+			is.NoErr(os.WriteFile(broken, []byte(strings.Repeat("1", 40)+"\n"), 0o644))
+			is.NoErr(os.WriteFile(dangling, []byte("ref: refs/heads/nothing\n"), 0o644))
+			defer func() { is.NoErr(errors.Join(os.Remove(broken), os.Remove(dangling))) }()
+			for _, args := range lsRefsArgumentSets {
+				lsRefsCompare(t, srv, "alice", "refs", lsRefsBody(args...))
+			}
 		})
 
 		t.Run("Private", func(t *testing.T) {

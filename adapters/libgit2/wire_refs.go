@@ -23,9 +23,10 @@ const wireSymrefDepth = 5
 var errWireUnusual = fmt.Errorf("libgit2: a reference git resolves differently")
 
 // WireRefs lists HEAD and the references under refs/ for ls-refs
-// (ports.GitWireRefs), as git upload-pack does: HEAD as read, even when
-// its object is missing; the others sorted by name, leaving out those
-// that do not resolve to an existing object.
+// (ports.GitWireRefs), as git upload-pack does: sorted by name, each as
+// read even when its object is missing (git's ref paranoia, on by
+// default), leaving out only symbolic references that resolve to no
+// reference.
 func (s *Storage) WireRefs(ctx context.Context, p ports.RepoPath, prefixes []string, peel bool) (*ports.GitWireRef, []ports.GitWireRef, error) {
 	var (
 		head *ports.GitWireRef
@@ -56,18 +57,14 @@ func (s *Storage) WireRefs(ctx context.Context, p ports.RepoPath, prefixes []str
 				return err
 			}
 			if !found {
-				continue // a symbolic reference to nothing is broken
-			}
-			_, typ, err := odb.ReadHeader(id)
-			if err != nil {
-				continue // so is one naming a missing object
+				continue // a symbolic reference to nothing is left out
 			}
 			ref := ports.GitWireRef{Name: name, ObjectID: id.String()}
 			if symbolic {
 				ref.SymrefTarget = target
 			}
-			if peel && typ == git.ObjectTag {
-				ref.PeeledID = wirePeel(repo, id)
+			if peel {
+				ref.PeeledID = wirePeel(repo, odb, id)
 			}
 			refs = append(refs, ref)
 		}
@@ -109,8 +106,8 @@ func wireHead(repo *git.Repository, odb *git.Odb, peel bool) (*ports.GitWireRef,
 	}
 	if found {
 		head.ObjectID = id.String()
-		if _, typ, err := odb.ReadHeader(id); err == nil && peel && typ == git.ObjectTag {
-			head.PeeledID = wirePeel(repo, id)
+		if peel {
+			head.PeeledID = wirePeel(repo, odb, id)
 		}
 	}
 	return head, nil
@@ -147,9 +144,13 @@ func wireResolve(repo *git.Repository, name string) (target string, id *git.Oid,
 	return "", nil, false, false, fmt.Errorf("%w: %s: symbolic references nested too deep", errWireUnusual, name)
 }
 
-// wirePeel returns the non-tag object the tag id finally names, "" when it
-// cannot be read (git then sends no peeled value either).
-func wirePeel(repo *git.Repository, id *git.Oid) string {
+// wirePeel returns the non-tag object id finally names when it is a tag,
+// "" when it is none or cannot be read (git then sends no peeled value
+// either).
+func wirePeel(repo *git.Repository, odb *git.Odb, id *git.Oid) string {
+	if _, typ, err := odb.ReadHeader(id); err != nil || typ != git.ObjectTag {
+		return ""
+	}
 	obj, err := repo.Lookup(id)
 	if err != nil {
 		return ""
