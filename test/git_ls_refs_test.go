@@ -251,6 +251,16 @@ func TestGitLsRefs(t *testing.T) {
 			}
 		})
 
+		t.Run("DetachedHeadAndTagOfATree", func(t *testing.T) {
+			createRepo(t, alice, gitea.CreateRepoOption{Name: "odd", AutoInit: true, Readme: "Default"})
+			odd := repoDir(srv, "alice", "odd")
+			httpGitOK(t, odd, "tag", "-a", "-m", "a tree", "tree-tag", "main^{tree}")
+			httpGitOK(t, odd, "update-ref", "--no-deref", "HEAD", "main")
+			for _, args := range lsRefsArgumentSets {
+				lsRefsCompare(t, srv, "alice", "odd", lsRefsBody(args...))
+			}
+		})
+
 		t.Run("Private", func(t *testing.T) {
 			is := is.New(t)
 			newAccount(t, srv, "bob", gitea.VisibleTypePublic)
