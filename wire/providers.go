@@ -408,6 +408,7 @@ var appSet = gwire.NewSet(
 	gwire.Bind(new(ports.GitRemotes), new(*outbound.Guard)),
 	gwire.Bind(new(ports.MigrationSource), new(*outbound.Guard)),
 	gwire.Bind(new(githttp.RepoDirs), new(*libgit2.Storage)),
+	gwire.Bind(new(ports.GitWireRefs), new(*libgit2.Storage)),
 	githooks.New,
 	gwire.Bind(new(githooks.Dirs), new(*libgit2.Storage)),
 	gwire.Bind(new(ports.GitHookScripts), new(*githooks.Scripts)),

@@ -230,7 +230,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
+	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, logger)
 	sshdOptions, err := provideSSHOptions(o)
 	if err != nil {
 		cleanup4()
@@ -475,7 +475,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, githttpRunner, logger)
+	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, logger)
 	sshdOptions, err := provideSSHOptions(o)
 	if err != nil {
 		cleanup4()

@@ -32,14 +32,21 @@ type Handler struct {
 	svc    *transport.Service
 	dirs   RepoDirs
 	runner *Runner
-	log    *slog.Logger
+	// refs lists refs for ls-refs answered in process (ls_refs.go).
+	refs ports.GitWireRefs
+	// v2 keeps git's protocol-v2 advertisement per repository
+	// (capability_advertisement.go).
+	v2  *v2Cache
+	log *slog.Logger
 	// realm names the site in WWW-Authenticate.
 	realm string
 }
 
 // NewHandler builds the Git HTTP handler.
-func NewHandler(a *auth.Authenticator, svc *transport.Service, dirs RepoDirs, runner *Runner, log *slog.Logger) *Handler {
-	return &Handler{auth: a, svc: svc, dirs: dirs, runner: runner, log: log, realm: `Basic realm="Depot"`}
+func NewHandler(a *auth.Authenticator, svc *transport.Service, dirs RepoDirs, refs ports.GitWireRefs, runner *Runner,
+	log *slog.Logger) *Handler {
+	return &Handler{auth: a, svc: svc, dirs: dirs, refs: refs, runner: runner, v2: newV2Cache(runner.siteFiles()), log: log,
+		realm: `Basic realm="Depot"`}
 }
 
 // The actions of the smart protocol, as the last path segments.

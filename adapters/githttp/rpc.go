@@ -71,6 +71,15 @@ func (h *Handler) infoRefs(w http.ResponseWriter, r *http.Request, t target) {
 		return
 	}
 	proto := protocol(r)
+	inv := Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto, Wiki: t.wiki}
+	contentType := "application/x-" + string(svc) + "-advertisement"
+	if svc == repository.ServiceUploadPack && repository.GitProtocolVersion(proto) == 2 {
+		// Git's own bytes, kept from an earlier run (capability_advertisement.go).
+		if f := h.protocolV2(r.Context(), inv); f != nil && !f.sessionID {
+			answer(w, contentType, f.advertisement)
+			return
+		}
+	}
 	var preamble []byte
 	if repository.GitProtocolVersion(proto) < 2 {
 		// Version 2 starts with its capability advertisement instead.
@@ -79,11 +88,7 @@ func (h *Handler) infoRefs(w http.ResponseWriter, r *http.Request, t target) {
 	if svc == repository.ServiceReceivePack && !h.gateOpen(w, r, dir, preamble) {
 		return
 	}
-	h.run(w, r, runSpec{
-		inv:         Invocation{Service: svc, Dir: dir, AdvertiseRefs: true, Protocol: proto, Wiki: t.wiki},
-		contentType: "application/x-" + string(svc) + "-advertisement",
-		preamble:    preamble,
-	})
+	h.run(w, r, runSpec{inv: inv, contentType: contentType, preamble: preamble})
 }
 
 // gateOpen waits, as a push does, while a dump holds pushes back, before a
@@ -134,12 +139,15 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
 		plain(w, http.StatusUnsupportedMediaType, "unsupported Content-Encoding "+fmt.Sprintf("%q", enc))
 		return
 	}
-	h.run(w, r, runSpec{
-		inv: Invocation{Service: svc, Dir: dir, Protocol: protocol(r), RepoID: s.Repo.ID,
-			PusherID: s.PusherID, TaskID: s.TaskID, Wiki: t.wiki},
-		contentType: "application/x-" + string(svc) + "-result",
-		stdin:       body,
-	})
+	inv := Invocation{Service: svc, Dir: dir, Protocol: protocol(r), RepoID: s.Repo.ID,
+		PusherID: s.PusherID, TaskID: s.TaskID, Wiki: t.wiki}
+	if svc == repository.ServiceUploadPack && repository.GitProtocolVersion(inv.Protocol) == 2 {
+		var answered bool
+		if body, answered = h.lsRefs(w, r, s, inv, body); answered {
+			return
+		}
+	}
+	h.run(w, r, runSpec{inv: inv, contentType: "application/x-" + string(svc) + "-result", stdin: body})
 }
 
 // pktLine frames s as one pkt-line.

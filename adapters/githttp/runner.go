@@ -304,6 +304,21 @@ type Invocation struct {
 	Stateful bool
 }
 
+// configArgs are the settings Depot gives git for inv on its command line.
+func (r *Runner) configArgs(inv Invocation) []string {
+	hooks := r.hooksDir
+	if inv.Wiki {
+		// A wiki's refs are no branches of its repository: no hook checks or
+		// records them (the push was authorised on the wiki unit).
+		hooks = os.DevNull
+	}
+	args := []string{"-c", "core.hooksPath=" + hooks}
+	if inv.Service == repository.ServiceUploadPack {
+		args = append(args, "-c", "uploadpack.allowFilter=true")
+	}
+	return args
+}
+
 // waitDelay is how long a finished git may hold its pipes open.
 const waitDelay = 10 * time.Second
 
@@ -319,17 +334,7 @@ func (r *Runner) Command(ctx context.Context, inv Invocation) (*exec.Cmd, error)
 			return nil, err
 		}
 	}
-	hooks := r.hooksDir
-	if inv.Wiki {
-		// A wiki's refs are no branches of its repository: no hook checks or
-		// records them (the push was authorised on the wiki unit).
-		hooks = os.DevNull
-	}
-	args := []string{"-c", "core.hooksPath=" + hooks}
-	if inv.Service == repository.ServiceUploadPack {
-		args = append(args, "-c", "uploadpack.allowFilter=true")
-	}
-	args = append(args, inv.Service.Command())
+	args := append(r.configArgs(inv), inv.Service.Command())
 	if !inv.Stateful {
 		args = append(args, "--stateless-rpc")
 	}
