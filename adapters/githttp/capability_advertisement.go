@@ -2,7 +2,6 @@ package githttp
 
 import (
 	"bytes"
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -11,9 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/depothq/depot/domain/repository"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Git's protocol-v2 capability advertisement (GET info/refs with
@@ -93,24 +92,21 @@ type v2Key struct {
 	site          [maxSiteFiles]fileStamp
 }
 
-// v2Cache keeps the facts of recently served repositories.
+// v2Cache keeps the facts of recently served repositories, the least
+// recently served dropped first past v2CacheEntries (golang-lru).
 type v2Cache struct {
 	// siteFiles are the git executable and the configuration files outside
 	// repositories git reads.
 	siteFiles []string
-
-	mu      sync.Mutex
-	order   *list.List // of *v2Entry, most recent first
-	entries map[v2Key]*list.Element
-}
-
-type v2Entry struct {
-	key   v2Key
-	facts *v2Facts
+	entries   *lru.Cache[v2Key, *v2Facts]
 }
 
 func newV2Cache(siteFiles []string) *v2Cache {
-	return &v2Cache{siteFiles: siteFiles, order: list.New(), entries: make(map[v2Key]*list.Element)}
+	entries, err := lru.New[v2Key, *v2Facts](v2CacheEntries)
+	if err != nil {
+		panic(err) // only for a size below one
+	}
+	return &v2Cache{siteFiles: siteFiles, entries: entries}
 }
 
 // key stats the files an answer for inv depends on. It is taken before git
@@ -124,31 +120,11 @@ func (c *v2Cache) key(inv Invocation) v2Key {
 }
 
 func (c *v2Cache) get(k v2Key) *v2Facts {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok {
-		return nil
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*v2Entry).facts
+	f, _ := c.entries.Get(k)
+	return f
 }
 
-func (c *v2Cache) put(k v2Key, f *v2Facts) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[k]; ok {
-		e.Value.(*v2Entry).facts = f
-		c.order.MoveToFront(e)
-		return
-	}
-	c.entries[k] = c.order.PushFront(&v2Entry{key: k, facts: f})
-	for c.order.Len() > v2CacheEntries {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.entries, last.Value.(*v2Entry).key)
-	}
-}
+func (c *v2Cache) put(k v2Key, f *v2Facts) { c.entries.Add(k, f) }
 
 // protocolV2 returns the protocol-v2 facts of inv's repository, asking git
 // when they are not known for its present configuration; nil when git

@@ -216,8 +216,7 @@ func TestV2CacheBounded(t *testing.T) {
 			is.Equal(c.get(key(0)), first) // used recently: kept
 		}
 	}
-	is.Equal(c.order.Len(), v2CacheEntries)
-	is.Equal(len(c.entries), v2CacheEntries)
+	is.Equal(c.entries.Len(), v2CacheEntries)
 	is.Equal(c.get(key(0)), first)
 	is.Equal(c.get(key(1)), nil) // the least recently used went first
 	is.True(c.get(key(v2CacheEntries+9)) != nil)
