@@ -49,7 +49,8 @@ func lastSegment(u string) string { return u[strings.LastIndex(u, "/")+1:] }
 // minute, whose row may be on its way, nor the organisation's), exits
 // non-zero, and that --fix removes the orphan and clears the two rows, so
 // that the user shows its generated avatar and the repository none, while
-// the organisation keeps its own.
+// the organisation keeps its own; on Postgres the running server forgets
+// its copy of the account at once.
 func TestSiteDoctorAvatars(t *testing.T) {
 	bin := cliBuildDepot(t)
 	doctorBackends(t, func(t *testing.T, opts ...testserver.Option) {
@@ -99,9 +100,20 @@ func TestSiteDoctorAvatars(t *testing.T) {
 		is.True(!strings.Contains(r.stdout, orgHash)) // whole
 		is.True(!strings.Contains(r.stdout, "organization flock"))
 
+		me, _, err := c.GetMyUserInfo() // the server keeps the account with the token now
+		is.NoErr(err)
+		is.Equal(lastSegment(me.AvatarURL), userHash)
 		r = backupDepot(t, bin, append(args, "--fix")...)
 		t.Logf("doctor --fix:\n%s", r.stdout)
 		is.Equal(r.code, 0)
+		if site.srv.DSN != "" {
+			// On Postgres the doctor tells the running servers, which forget
+			// their copy well before its ten seconds are up.
+			clusterWithin(t, 5*time.Second, "the cleared avatar seen through the token", func() bool {
+				me, _, err := c.GetMyUserInfo()
+				return err == nil && lastSegment(me.AvatarURL) != userHash
+			})
+		}
 		is.True(strings.Contains(r.stdout, "avatar "+orphan+": no user, organization or repository row names it (fixed)"))
 		is.True(strings.Contains(r.stdout, "avatar of user wren: its row names avatar "+userHash+", a file that is gone; cleared from the row, as a deleted avatar is (fixed)"))
 		is.True(strings.Contains(r.stdout, "avatar of repository wren/nest: its row names avatar "+repoHash+", a file that is gone; cleared"))

@@ -87,6 +87,7 @@ func NewDoctor(ctx context.Context, o Options) (*backup.Doctor, func(), error) {
 			Artifacts:   artifacts,
 			TaskLogs:    taskLogs,
 			TempFiles:   blobs.NewTempFiles(o.DataDir),
+			Drops:       db.CacheDropBus(),
 			Now:         time.Now,
 		}, func() {
 			git.Close()

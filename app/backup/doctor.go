@@ -26,7 +26,10 @@ type Doctor struct {
 	Artifacts   ports.ArtifactBlobs
 	TaskLogs    ports.ActionLogFiles
 	TempFiles   ports.SiteTempFiles
-	Now         func() time.Time
+	// Drops tells the servers sharing the database to forget their copies
+	// of the accounts --fix changed (nil: nothing to tell).
+	Drops ports.CacheDropBus
+	Now   func() time.Time
 }
 
 // DoctorOptions choose what the doctor does.

@@ -3,9 +3,11 @@ package backup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/ports"
 )
 
 // avatarSettle is how old a stored avatar must be before the doctor judges
@@ -32,6 +34,7 @@ func (d *Doctor) checkAvatars(ctx context.Context, o DoctorOptions, _ Progress) 
 	if err != nil {
 		return out, err
 	}
+	var drops []ports.CacheDrop
 	for _, ref := range refs {
 		_, err := d.Avatars.Open(ctx, ref.Hash)
 		if err == nil {
@@ -50,11 +53,20 @@ func (d *Doctor) checkAvatars(ctx context.Context, o DoctorOptions, _ Progress) 
 			f.Fixed = true
 			if cleared {
 				f.Detail += "; cleared from the row, as a deleted avatar is"
+				if ref.Kind != "repository" {
+					// The running servers keep accounts with their tokens.
+					drops = append(drops, ports.CacheDrop{Cache: ports.CacheUserTokens, ID: ref.ID})
+				}
 			} else {
 				f.Detail += "; the row changed meanwhile"
 			}
 		}
 		out = append(out, f)
+	}
+	if len(drops) > 0 && d.Drops != nil {
+		if err := d.Drops.Publish(ctx, drops); err != nil {
+			return out, fmt.Errorf("telling the servers of the cleared avatars: %w", err)
+		}
 	}
 	return out, nil
 }
