@@ -188,15 +188,19 @@ type TaskLogRef struct {
 // SiteTempFiles finds the temporary files a cut-off write (a crash, a
 // killed process) left under the data directory: uploads and blobs being
 // written, avatars, keys, hook scripts, caches and journals written aside
-// and renamed into place.
+// and renamed into place; and the temporary folders, such as the one a
+// dump copies the SQLite database into, which their writer holds locked
+// while it runs.
 type SiteTempFiles interface {
 	// Stale calls fn with the temporary files last written before t that
-	// no live writer holds, at most n at a time, until fn fails. Symbolic
-	// links are neither followed nor listed.
+	// no live writer holds (a folder: nothing under it written since t, and
+	// its lock free), at most n at a time, until fn fails. Symbolic links
+	// are neither followed nor listed.
 	Stale(ctx context.Context, t time.Time, n int, fn func(files []TempFile) error) error
 	// Remove deletes a file Stale listed if it is still the one listed (a
-	// regular file last written at f.Modified, not held); one gone, or
-	// written since, is left as it is and is no error. A name that is no
+	// regular file last written at f.Modified, not held; a folder, with
+	// all it holds, in which nothing was written since, its lock free);
+	// one gone, or written since, is left as it is and is no error. A name that is no
 	// temporary file of the data directory is errs.ErrInvalid.
 	Remove(ctx context.Context, f TempFile) error
 }
@@ -206,6 +210,9 @@ type SiteTempFiles interface {
 type TempFile struct {
 	Name     string
 	Modified time.Time
+	// Folder says it is a temporary folder, removed with all it holds;
+	// Modified is then the latest time anything under it was written.
+	Folder bool
 }
 
 // AvatarRef is a row that names a stored avatar.

@@ -73,6 +73,17 @@ var tempRules = []tempRule{
 	}},
 }
 
+// tempFolders are the temporary folders under the data directory, left
+// whole: a writer makes one, writes in it and removes it with what it
+// holds, and holds a lock on it all the while (a flock on the folder
+// itself), so only a folder whose lock is free may be a leftover.
+var tempFolders = []tempRule{
+	// A dump's copy of the SQLite database (adapters/sqlstore,
+	// snapshotSQLite: ".dump-<random>/depot.db" beside the database),
+	// held for as long as the dump runs, hours on a large site.
+	{".", named(".dump-", "")},
+}
+
 // named matches the names made of prefix, something, and suffix.
 func named(prefix, suffix string) func(folder, name string) bool {
 	return func(_, name string) bool {
@@ -91,7 +102,7 @@ func (s *TempFiles) Stale(ctx context.Context, t time.Time, n int, fn func(files
 			if err != nil {
 				return fmt.Errorf("blobs: temporary file %s: %w", p, err)
 			}
-			if !s.matches(filepath.ToSlash(rel)) || held(p) {
+			if !s.matches(tempRules, filepath.ToSlash(rel)) || held(p) {
 				return nil
 			}
 			info, err := os.Lstat(p)
@@ -119,8 +130,68 @@ func (s *TempFiles) Stale(ctx context.Context, t time.Time, n int, fn func(files
 				}
 			}
 		}
+		for _, r := range tempFolders {
+			dirs, _, err := s.folders(ctx, r.dir)
+			if err != nil {
+				return err
+			}
+			for _, dir := range dirs {
+				if err := s.staleFolders(ctx, dir, t, add); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
+}
+
+// staleFolders adds the temporary folders in dir (not below it) that
+// nothing under them was written in since t and whose lock is free. A
+// symbolic link is no folder here.
+func (s *TempFiles) staleFolders(ctx context.Context, dir string, t time.Time, add func(ports.TempFile) error) error {
+	return entriesIn(ctx, dir, func(e fs.DirEntry) error {
+		if !e.IsDir() {
+			return nil
+		}
+		p := filepath.Join(dir, e.Name())
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return fmt.Errorf("blobs: temporary folder %s: %w", p, err)
+		}
+		if !s.matches(tempFolders, filepath.ToSlash(rel)) {
+			return nil
+		}
+		last, err := lastWritten(p)
+		if err != nil || last.IsZero() || !last.Before(t) {
+			return err
+		}
+		if free, _ := whileFree(p, func() error { return nil }); !free {
+			return nil
+		}
+		return add(ports.TempFile{Name: filepath.ToSlash(rel), Modified: last, Folder: true})
+	})
+}
+
+// lastWritten is the latest modification time of the folder at p and of
+// everything under it (symbolic links not followed); zero when it is gone.
+func lastWritten(p string) (time.Time, error) {
+	var last time.Time
+	err := filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil {
+			var info fs.FileInfo
+			if info, err = d.Info(); err == nil && info.ModTime().After(last) {
+				last = info.ModTime()
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("blobs: temporary folder: %w", err)
+	}
+	return last, nil
 }
 
 // folders lists the folders under the root that pattern names (deep when
@@ -166,6 +237,27 @@ func (s *TempFiles) folders(ctx context.Context, pattern string) (dirs []string,
 // filesIn calls fn with the path and name of every regular file in dir
 // (not below it) last modified before t. Files that vanish are skipped.
 func filesIn(ctx context.Context, dir string, t time.Time, fn func(p, name string) error) error {
+	return entriesIn(ctx, dir, func(e fs.DirEntry) error {
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("blobs: read %s: %w", dir, err)
+		}
+		if !info.ModTime().Before(t) {
+			return nil
+		}
+		return fn(filepath.Join(dir, e.Name()), e.Name())
+	})
+}
+
+// entriesIn calls fn with each entry of dir (none when dir is gone), until
+// fn fails or ctx ends.
+func entriesIn(ctx context.Context, dir string, fn func(e fs.DirEntry) error) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -177,20 +269,7 @@ func filesIn(ctx context.Context, dir string, t time.Time, fn func(p, name strin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !e.Type().IsRegular() {
-			continue
-		}
-		info, err := e.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("blobs: read %s: %w", dir, err)
-		}
-		if !info.ModTime().Before(t) {
-			continue
-		}
-		if err := fn(filepath.Join(dir, e.Name()), e.Name()); err != nil {
+		if err := fn(e); err != nil {
 			return err
 		}
 	}
@@ -198,8 +277,8 @@ func filesIn(ctx context.Context, dir string, t time.Time, fn func(p, name strin
 }
 
 // matches reports whether name (relative to the data directory,
-// slash-separated) is a temporary file some rule places.
-func (s *TempFiles) matches(name string) bool {
+// slash-separated) is a temporary file (or folder) one of rules places.
+func (s *TempFiles) matches(rules []tempRule, name string) bool {
 	if !filepath.IsLocal(name) || path.Clean(name) != name {
 		return false
 	}
@@ -208,7 +287,7 @@ func (s *TempFiles) matches(name string) bool {
 	if dir == "" {
 		dirParts = []string{"."}
 	}
-	for _, r := range tempRules {
+	for _, r := range rules {
 		if folderMatches(strings.Split(r.dir, "/"), dirParts) && r.match(dirParts[len(dirParts)-1], file) {
 			return true
 		}
@@ -235,12 +314,18 @@ func folderMatches(pattern, parts []string) bool {
 
 // Remove deletes f if it is still the file Stale listed: a temporary file
 // of a rule, a regular file (reached through no symbolic link: the data
-// directory is opened as an os.Root) last written at f.Modified, not held.
+// directory is opened as an os.Root) last written at f.Modified, not held;
+// or a temporary folder, still a folder (not a link) in which nothing was
+// written since, removed with all it holds while Remove holds its lock.
 func (s *TempFiles) Remove(ctx context.Context, f ports.TempFile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if !s.matches(f.Name) {
+	rules := tempRules
+	if f.Folder {
+		rules = tempFolders
+	}
+	if !s.matches(rules, f.Name) {
 		return errs.Invalid("not a temporary file of the data directory", "name")
 	}
 	root, err := os.OpenRoot(s.root)
@@ -256,7 +341,23 @@ func (s *TempFiles) Remove(ctx context.Context, f ports.TempFile) error {
 	if err != nil {
 		return fmt.Errorf("blobs: temporary file: %w", err)
 	}
-	if !info.Mode().IsRegular() || !info.ModTime().Equal(f.Modified) || held(filepath.Join(s.root, name)) {
+	p := filepath.Join(s.root, name)
+	if f.Folder {
+		if !info.IsDir() {
+			return nil
+		}
+		last, err := lastWritten(p)
+		if err != nil || !last.Equal(f.Modified) {
+			return err
+		}
+		// RemoveAll through the root removes a link found in the folder,
+		// never what it points to.
+		if _, err := whileFree(p, func() error { return root.RemoveAll(name) }); err != nil {
+			return fmt.Errorf("blobs: remove temporary folder: %w", err)
+		}
+		return nil
+	}
+	if !info.Mode().IsRegular() || !info.ModTime().Equal(f.Modified) || held(p) {
 		return nil
 	}
 	if err := root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {

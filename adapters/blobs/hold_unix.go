@@ -27,15 +27,26 @@ func held(p string) bool {
 		return false
 	}
 	defer f.Close()
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err = hold(f); err != nil {
 		return errors.Is(err, syscall.EWOULDBLOCK)
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return false
+}
+
+// whileFree runs fn while it holds the exclusive lock of the folder at p,
+// taken without waiting, and reports whether it ran fn. Unlike held it
+// errs on the side of in use: a folder whose lock it cannot take for any
+// reason (held by a live writer, no locks on that file system, gone) is
+// left alone.
+func whileFree(p string, fn func() error) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	if hold(f) != nil {
+		return false, nil
+	}
+	return true, fn()
 }

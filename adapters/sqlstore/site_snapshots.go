@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/depothq/depot/ports"
 )
 
@@ -28,6 +30,13 @@ import (
 
 // SnapshotFile is the SQLite copy's name under the archive's database prefix.
 const SnapshotFile = "depot.db"
+
+// SnapshotDirPrefix begins the name of the folder an SQLite snapshot is
+// made in, beside the database. The snapshot holds a shared flock on the
+// folder for as long as it is open (the kernel drops it when the process
+// dies), so `depot doctor` tells a running dump's folder, however old,
+// from one a killed dump left (adapters/blobs, TempFiles).
+const SnapshotDirPrefix = ".dump-"
 
 // SnapshotTablesDir holds the JSON lines files, one per table
 // (<table>.jsonl), under the archive's database prefix.
@@ -48,17 +57,34 @@ func (d *DB) Snapshot(ctx context.Context) (ports.DatabaseSnapshot, error) {
 }
 
 // sqliteSnapshot is a VACUUM INTO copy in a temporary directory beside the
-// database (the same file system, which has room for the database).
+// database (the same file system, which has room for the database), held
+// locked while the snapshot is open.
 type sqliteSnapshot struct {
 	dir, file, level string
+	lock             *flock.Flock
 }
 
+// snapshotLockPoll is how often taking the folder's lock is tried again
+// while another holds it: only a doctor's test of the lock, which takes it
+// for a moment, can.
+const snapshotLockPoll = 10 * time.Millisecond
+
 func (d *DB) snapshotSQLite(ctx context.Context) (*sqliteSnapshot, error) {
-	tmp, err := os.MkdirTemp(filepath.Dir(d.file), ".dump-")
+	tmp, err := os.MkdirTemp(filepath.Dir(d.file), SnapshotDirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: snapshot: %w", err)
 	}
-	s := &sqliteSnapshot{dir: tmp, file: filepath.Join(tmp, SnapshotFile)}
+	// Shared, on the folder opened read-only: a lock every file system
+	// with locks grants on such a descriptor (NFS emulates flock with
+	// POSIX locks, whose write lock would need the folder open for
+	// writing). The doctor asks for the exclusive lock and leaves the
+	// folder alone unless it gets it.
+	s := &sqliteSnapshot{dir: tmp, file: filepath.Join(tmp, SnapshotFile),
+		lock: flock.New(tmp, flock.SetFlag(os.O_RDONLY))}
+	if ok, err := s.lock.TryRLockContext(ctx, snapshotLockPoll); !ok || err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("sqlstore: snapshot: locking %s: %w", tmp, errors.Join(err, ctx.Err()))
+	}
 	// The writer pool is this process's own (the dump's): the server's
 	// writer is not held, and WAL lets it commit during the copy.
 	if _, err := d.write.ExecContext(ctx, "VACUUM INTO ?", s.file); err != nil {
@@ -80,7 +106,12 @@ func (d *DB) snapshotSQLite(ctx context.Context) (*sqliteSnapshot, error) {
 
 func (s *sqliteSnapshot) Dialect() string        { return DialectSQLite }
 func (s *sqliteSnapshot) MigrationLevel() string { return s.level }
-func (s *sqliteSnapshot) Close() error           { return os.RemoveAll(s.dir) }
+
+// Close removes the folder, then lets its lock go: the folder is never
+// there unlocked once the snapshot was taken.
+func (s *sqliteSnapshot) Close() error {
+	return errors.Join(os.RemoveAll(s.dir), s.lock.Close())
+}
 
 func (s *sqliteSnapshot) WriteTo(_ context.Context, w ports.SiteArchiveWriter, prefix string, progress func(string)) error {
 	if err := addFile(w, prefix+SnapshotFile, s.file); err != nil {

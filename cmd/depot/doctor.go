@@ -13,13 +13,14 @@ import (
 // cmdDoctor runs `depot doctor [--fix]`.
 func cmdDoctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fix := fs.Bool("fix", false, "repair what can be repaired safely: reinstall the push hooks, remove orphaned blobs and task logs and the temporary files crashes left, recreate missing repositories empty, clear avatars whose image is gone, expire artifacts whose file is gone")
+	fix := fs.Bool("fix", false, "repair what can be repaired safely: reinstall the push hooks, remove orphaned blobs and task logs and the temporary files (and a killed dump's database copy) crashes left, recreate missing repositories empty, clear avatars whose image is gone, expire artifacts whose file is gone")
 	skipFsck := fs.Bool("skip-fsck", false, "do not run git fsck on every repository")
 	cfg, err := loadConfig(fs, commandHelp{name: "doctor",
 		about: "Checks the site: the push hooks, repository rows against directories on disk, git fsck of each\n" +
 			"repository, blobs without rows and rows without blobs (attachments and release assets, package\n" +
 			"blobs, avatars, Actions artifacts, Actions task logs), and temporary files cut-off writes left\n" +
-			"under the data directory. Prints what it finds; exits non-zero\n" +
+			"under the data directory (a killed SQLite dump's .dump-* folder among them; a running dump's is\n" +
+			"never touched). Prints what it finds; exits non-zero\n" +
 			"while problems remain. --fix repairs what it safely can."}, args, getenv, stdout)
 	if err != nil {
 		return err
