@@ -74,8 +74,9 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 		}
 		return err
 	}
-	// Freed heap goes back to the system when the traffic stops.
-	idle := httpkit.NewIdleMemory()
+	// Freed memory goes back to the system when start-up is over and when
+	// the traffic stops.
+	idle := httpkit.NewIdleMemory(a.IdleRelease)
 	srv := &http.Server{
 		Handler:           a.limitBodies(idle.Wrap(a.handler())),
 		ReadHeaderTimeout: 10 * time.Second,

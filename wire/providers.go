@@ -102,6 +102,10 @@ type App struct {
 	// ObservedCaches are the caches whose hits and misses the metrics page
 	// reads.
 	ObservedCaches metrics.ObservedCaches
+	// IdleRelease is what the server hands back to the system when it
+	// falls quiet after start-up and after each burst; `depot serve` sets
+	// the executable's pages (procmem). Unset, as in tests, the freed heap.
+	IdleRelease httpkit.IdleRelease `wire:"-"`
 }
 
 // Cache lifetimes. A verified password is remembered for five minutes (a

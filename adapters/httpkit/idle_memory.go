@@ -12,19 +12,34 @@ import (
 // goes back between one and two periods after the last request ends.
 const IdleMemoryEvery = 5 * time.Second
 
-// IdleMemory hands the heap a burst of requests freed back to the system
-// once the server falls idle. The runtime's scavenger returns it only slowly
-// and keeps about twice the live heap mapped (the collector's goal), so a
-// server idle after a load run stayed tens of megabytes above its idle size.
-// A request costs two atomic additions; an idle server, one release per burst.
+// IdleMemory hands the memory start-up and each burst of requests used back
+// to the system once the server falls idle. The runtime's scavenger returns
+// the heap only slowly and keeps about twice the live heap mapped (the
+// collector's goal), so a server idle after a load run stayed tens of
+// megabytes above its idle size. A request costs two atomic additions; an
+// idle server, one release after start-up and one per burst.
 type IdleMemory struct {
 	started, finished atomic.Uint64
-	// release returns freed memory (debug.FreeOSMemory).
-	release func()
+	release           IdleRelease
 }
 
-// NewIdleMemory returns an IdleMemory that releases with debug.FreeOSMemory.
-func NewIdleMemory() *IdleMemory { return &IdleMemory{release: debug.FreeOSMemory} }
+// IdleRelease is what IdleMemory calls: AfterStart at the first quiet tick
+// after start-up, AfterBurst at the first quiet tick after each burst.
+type IdleRelease struct {
+	AfterStart, AfterBurst func()
+}
+
+// NewIdleMemory returns an IdleMemory that calls release; where a function
+// of it is nil, debug.FreeOSMemory (the freed heap only).
+func NewIdleMemory(release IdleRelease) *IdleMemory {
+	if release.AfterStart == nil {
+		release.AfterStart = debug.FreeOSMemory
+	}
+	if release.AfterBurst == nil {
+		release.AfterBurst = debug.FreeOSMemory
+	}
+	return &IdleMemory{release: release}
+}
 
 // Wrap counts h's requests.
 func (m *IdleMemory) Wrap(h http.Handler) http.Handler {
@@ -35,8 +50,9 @@ func (m *IdleMemory) Wrap(h http.Handler) http.Handler {
 	})
 }
 
-// Run releases memory every period of IdleMemoryEvery that follows traffic
-// and has none, until ctx ends.
+// Run releases memory in the first period of IdleMemoryEvery with no request
+// after start-up, and in every such period that follows traffic, until ctx
+// ends.
 func (m *IdleMemory) Run(ctx context.Context) {
 	t := time.NewTicker(IdleMemoryEvery)
 	defer t.Stop()
@@ -45,8 +61,8 @@ func (m *IdleMemory) Run(ctx context.Context) {
 
 // run is Run on the given ticks.
 func (m *IdleMemory) run(ctx context.Context, ticks <-chan time.Time) {
-	var st idleState
-	st.seen = m.started.Load()
+	// Start-up counts as a burst of its own.
+	st := idleState{seen: m.started.Load(), busy: true, starting: true}
 	for {
 		select {
 		case <-ctx.Done():
@@ -58,10 +74,11 @@ func (m *IdleMemory) run(ctx context.Context, ticks <-chan time.Time) {
 }
 
 // idleState is what the ticks remember: the requests started at the last
-// one, and whether traffic came since the last release.
+// one, whether traffic came since the last release, and whether that
+// release is the first since start-up.
 type idleState struct {
-	seen uint64
-	busy bool
+	seen           uint64
+	busy, starting bool
 }
 
 // tick is one look at the traffic: requests started since the previous
@@ -74,7 +91,11 @@ func (m *IdleMemory) tick(st *idleState) {
 		return
 	}
 	if st.busy && m.finished.Load() == started {
-		m.release()
-		st.busy = false
+		if st.starting {
+			m.release.AfterStart()
+		} else {
+			m.release.AfterBurst()
+		}
+		st.busy, st.starting = false, false
 	}
 }

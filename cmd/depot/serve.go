@@ -10,6 +10,9 @@ import (
 	"runtime/debug"
 	"syscall"
 	"time"
+
+	"github.com/depothq/depot/adapters/httpkit"
+	"github.com/depothq/depot/adapters/procmem"
 )
 
 // cmdServe starts the server and runs until SIGINT or SIGTERM.
@@ -77,6 +80,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	// to the system now rather than as the scavenger gets to it; alongside
 	// the first requests, so that they do not wait for it.
 	go debug.FreeOSMemory()
+	// Once the server is quiet, the pages of the executable that only
+	// start-up ran (every package's init) go back too, and after each burst
+	// those the burst mapped; they return on a fault as they are used.
+	app.IdleRelease = httpkit.IdleRelease{AfterStart: procmem.ReleaseAfterStart, AfterBurst: procmem.Release}
 	if sshLn != nil {
 		log.Info("depot is listening for Git over SSH", "addr", sshLn.Addr().String())
 	}
