@@ -85,6 +85,11 @@ func TestCLI(t *testing.T) {
 		testCLIConfigPrecedence(t, bin)
 	})
 
+	t.Run("ServeHandsBackExecutablePages", func(t *testing.T) {
+		t.Parallel()
+		testCLIServeHandsBackExecutablePages(t, bin)
+	})
+
 	t.Run("UnknownConfigKey", func(t *testing.T) {
 		t.Parallel()
 		is := is.New(t)
