@@ -34,6 +34,9 @@ type request struct {
 	org  *orgs.Access
 	team *orgs.TeamAccess
 	vars map[string]string
+	// cond is the writer that holds back a GET's answer (conditional.go),
+	// kept here to spare allocating it.
+	cond conditionalWriter
 }
 
 func (q *request) json(status int, v any) { writeJSON(q.w, status, v) }
@@ -169,7 +172,8 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			return
 		}
 		if r.Method == http.MethodGet && !s.unconditional {
-			cw := conditional(w, r, q.caller.Signed())
+			cw := &q.cond
+			cw.start(w, r, q.caller.Signed())
 			q.w = cw
 			if err := c.handle(q); err != nil {
 				cw.discard()
