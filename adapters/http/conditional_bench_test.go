@@ -71,7 +71,8 @@ func benchSerial(b *testing.B, h http.Handler, path string, header http.Header, 
 //     whatever being made earlier or later does to a server weighs on both
 //     sides alike.
 //   - The servers take turns of benchRound requests, in rounds whose order
-//     rotates, so that whatever else the machine does weighs on all alike.
+//     rotates, so that whatever else the machine does weighs on all alike,
+//     and each opens the round after a collection as often.
 //   - The collector does not run during a turn, where its work would land
 //     on whichever server is answering: the benchmark collects between
 //     rounds whenever the heap has grown as much as GOGC lets it (as often
@@ -94,16 +95,25 @@ func BenchmarkGetRepoMetricsETag(b *testing.B) {
 	var gc benchGC
 	gc.start()
 	var rounds []float64
-	for i, round := 0, 0; i < b.N; round++ {
+	// first is the server that opens the round. It moves on by one each
+	// round; after a collection it is the next of the servers in turn
+	// (firstAfterGC), so that the first turn after a collection, which
+	// finds the caches cold, is each server's as often.
+	first, firstAfterGC := 0, 0
+	for i := 0; i < b.N; {
 		n := min(benchRound, (b.N-i+1)/2)
 		i += 2 * n
 		var cpu [len(servers)]time.Duration
 		for k := range servers {
-			j := (k + round) % len(servers)
+			j := (first + k) % len(servers)
 			cpu[j] = servers[j].turn(b, n)
 		}
 		rounds = append(rounds, float64(cpu[1]+cpu[3])/float64(cpu[0]+cpu[2]))
-		gc.maybeCollect(b)
+		first = (first + 1) % len(servers)
+		if gc.maybeCollect(b) {
+			firstAfterGC = (firstAfterGC + 1) % len(servers)
+			first = firstAfterGC
+		}
 	}
 	gc.stop()
 	bare, on := benchSides(bare0, bare1), benchSides(on0, on1)
@@ -209,15 +219,17 @@ func (g *benchGC) start() {
 func (g *benchGC) stop() { debug.SetGCPercent(g.percent) }
 
 // maybeCollect collects when the heap has grown by GOGC percent of what
-// the last collection left (never when GOGC is off).
-func (g *benchGC) maybeCollect(b *testing.B) {
+// the last collection left (never when GOGC is off), and reports whether
+// it did.
+func (g *benchGC) maybeCollect(b *testing.B) bool {
 	if _, allocated := heapAllocated(); g.percent < 0 || allocated-g.allocated0 < g.budget {
-		return
+		return false
 	}
 	c0 := processCPU(b)
 	runtime.GC()
 	g.cpu += processCPU(b) - c0
 	g.collected()
+	return true
 }
 
 // collected sets the budget from the live heap a collection left (the
