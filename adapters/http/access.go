@@ -127,9 +127,10 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 // order, and runs the handler.
 func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
 	memo := c.method == http.MethodGet && memoRoutes[c.path]
+	requests := s.metrics.Route(c.path)
 	return func(w http.ResponseWriter, r *http.Request) {
-		done := s.metrics.RequestStarted()
-		defer func() { done(c.path, r.Method, statusOf(w)) }()
+		start := requests.Started()
+		defer func() { requests.Done(start, r.Method, statusOf(w)) }()
 		// A repeated conditional GET may be answered before anything else
 		// (conditional_memo.go).
 		var pending *memoPending
