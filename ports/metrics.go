@@ -7,10 +7,21 @@ import (
 
 // RequestMetrics records the API's requests for the metrics page.
 type RequestMetrics interface {
-	// RequestStarted counts a request in flight; done records its route
-	// template (the route table's path, never the request's own, so the
-	// series stay few), method, status and duration.
-	RequestStarted() (done func(route, method string, status int))
+	// Route is the recorder of one route template's requests (the route
+	// table's path, never the request's own, so the series stay few),
+	// made once for the route when the routes are mounted, so that a
+	// request finds its series without looking them up.
+	Route(route string) RouteMetrics
+}
+
+// RouteMetrics records the requests of one route template.
+type RouteMetrics interface {
+	// Started counts a request in flight and returns when it started (the
+	// zero time when nothing is recorded).
+	Started() time.Time
+	// Done ends the request Started returned start for, and records its
+	// method, status and duration.
+	Done(start time.Time, method string, status int)
 }
 
 // JobQueueStat is the state of one kind of job in the queue.

@@ -34,6 +34,9 @@ type request struct {
 	org  *orgs.Access
 	team *orgs.TeamAccess
 	vars map[string]string
+	// cond is the writer that holds back a GET's answer (conditional.go),
+	// kept here to spare allocating it.
+	cond conditionalWriter
 }
 
 func (q *request) json(status int, v any) { writeJSON(q.w, status, v) }
@@ -124,9 +127,10 @@ const queryTokenWarning = "token and access_token API authentication is deprecat
 // order, and runs the handler.
 func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request) {
 	memo := c.method == http.MethodGet && memoRoutes[c.path]
+	requests := s.metrics.Route(c.path)
 	return func(w http.ResponseWriter, r *http.Request) {
-		done := s.metrics.RequestStarted()
-		defer func() { done(c.path, r.Method, statusOf(w)) }()
+		start := requests.Started()
+		defer func() { requests.Done(start, r.Method, statusOf(w)) }()
 		// A repeated conditional GET may be answered before anything else
 		// (conditional_memo.go).
 		var pending *memoPending
@@ -169,7 +173,8 @@ func (s *kernel) serve(c *compiledRoute) func(http.ResponseWriter, *http.Request
 			return
 		}
 		if r.Method == http.MethodGet && !s.unconditional {
-			cw := conditional(w, r, q.caller.Signed())
+			cw := &q.cond
+			cw.start(w, r, q.caller.Signed())
 			q.w = cw
 			if err := c.handle(q); err != nil {
 				cw.discard()

@@ -48,31 +48,83 @@ type conditionalWriter struct {
 	holding bool
 	// body is the held answer, a pooled buffer while holding.
 	body *bytes.Buffer
+	// values back the headers the writer sets (conditionalHeader), so
+	// that setting one allocates no slice.
+	values [conditionalHeaders]string
 }
 
-// conditional wraps w for a GET.
-func conditional(w http.ResponseWriter, r *http.Request, signed bool) *conditionalWriter {
+// conditionalHeader numbers the headers a conditionalWriter sets.
+type conditionalHeader int
+
+const (
+	cacheControlHeader conditionalHeader = iota
+	etagHeader
+	contentLengthHeader
+	conditionalHeaders
+)
+
+// conditionalHeaderKeys are the headers' canonical keys.
+var conditionalHeaderKeys = [conditionalHeaders]string{"Cache-Control", "Etag", "Content-Length"}
+
+// start wraps w for the GET r, in place (the writer lives in the request,
+// which spares allocating it).
+func (c *conditionalWriter) start(w http.ResponseWriter, r *http.Request, signed bool) {
+	*c = conditionalWriter{ResponseWriter: w, ifNoneMatch: headerValue(r.Header, "If-None-Match"),
+		ifModifiedSince: headerValue(r.Header, "If-Modified-Since")}
 	cc := "no-cache"
 	if signed {
 		// An answer made for one caller is no shared cache's to keep.
 		cc = "private, no-cache"
 	}
-	w.Header().Set("Cache-Control", cc)
-	return &conditionalWriter{ResponseWriter: w, ifNoneMatch: r.Header.Get("If-None-Match"),
-		ifModifiedSince: r.Header.Get("If-Modified-Since")}
+	c.set(cacheControlHeader, cc)
+}
+
+// set sets header k to v alone, as Header().Set does, in c's own storage.
+// The value's slice is full, so that an Add copies it rather than writing
+// into c.
+func (c *conditionalWriter) set(k conditionalHeader, v string) {
+	c.values[k] = v
+	c.Header()[conditionalHeaderKeys[k]] = c.values[k : k+1 : k+1]
+}
+
+// headerValue is h.Get(key) for a key in canonical form, without
+// canonicalising it again.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// holds reports whether an answer of status that starts now is to be held:
+// a 200 JSON answer that no handler tagged or encoded.
+func (c *conditionalWriter) holds(status int) bool {
+	h := c.Header()
+	return status == http.StatusOK && !c.holding && headerValue(h, "Etag") == "" &&
+		headerValue(h, "Content-Encoding") == "" && strings.HasPrefix(headerValue(h, "Content-Type"), "application/json")
 }
 
 // WriteHeader starts holding a 200 JSON answer that no handler tagged.
 func (c *conditionalWriter) WriteHeader(status int) {
-	h := c.Header()
-	if status == http.StatusOK && !c.holding && h.Get("ETag") == "" && h.Get("Content-Encoding") == "" &&
-		strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+	if c.holds(status) {
 		c.holding = true
 		c.body = bufPool.Get().(*bytes.Buffer)
 		c.body.Reset()
 		return
 	}
 	c.ResponseWriter.WriteHeader(status)
+}
+
+// holdJSON starts holding body, the whole answer writeJSON encoded, when
+// WriteHeader(status) would: it takes the pooled buffer over instead of
+// copying it, and reports whether it did.
+func (c *conditionalWriter) holdJSON(status int, body *bytes.Buffer) bool {
+	if !c.holds(status) || body.Len() > maxConditionalBody {
+		return false
+	}
+	c.holding = true
+	c.body = body
+	return true
 }
 
 // Write holds the answer back, or passes it on once it is too large to.
@@ -138,20 +190,30 @@ func (c *conditionalWriter) finish() string {
 	var sum [12]byte
 	binary.LittleEndian.PutUint64(sum[:8], maphash.Bytes(etagSeed, c.body.Bytes()))
 	binary.LittleEndian.PutUint32(sum[8:], uint32(c.body.Len()))
-	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:]) + `"`
-	h := c.Header()
-	h.Set("ETag", etag)
+	// The tag and the length are made as one string, one allocation.
+	var b [etagLen + 20]byte
+	b[0] = '"'
+	base64.RawURLEncoding.Encode(b[1:etagLen-1], sum[:])
+	b[etagLen-1] = '"'
+	tagAndLength := string(strconv.AppendInt(b[:etagLen], int64(c.body.Len()), 10))
+	etag := tagAndLength[:etagLen]
+	c.set(etagHeader, etag)
 	if etagMatches(c.ifNoneMatch, etag) || c.unmodified() {
-		h.Del("Content-Length")
-		h.Del("Content-Type")
+		h := c.Header()
+		delete(h, "Content-Length")
+		delete(h, "Content-Type")
 		c.ResponseWriter.WriteHeader(http.StatusNotModified)
 		return etag
 	}
-	h.Set("Content-Length", strconv.Itoa(c.body.Len()))
+	c.set(contentLengthHeader, tagAndLength[etagLen:])
 	c.ResponseWriter.WriteHeader(http.StatusOK)
 	_, _ = c.ResponseWriter.Write(c.body.Bytes())
 	return etag
 }
+
+// etagLen is the length of an answer's tag: 12 bytes in unpadded base64
+// between quotes.
+const etagLen = 1 + 16 + 1
 
 // unmodified reports whether the answer's Last-Modified is no later than
 // the request's If-Modified-Since, which counts only without If-None-Match.

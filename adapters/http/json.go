@@ -20,15 +20,20 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
-	defer bufPool.Put(buf)
 	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		bufPool.Put(buf)
 		http.Error(w, `{"message":"encoding the response failed"}`, http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json;charset=utf-8")
+	// A GET's answer held for its ETag takes the buffer over: no copy.
+	if cw, ok := w.(*conditionalWriter); ok && cw.holdJSON(status, buf) {
+		return
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+	bufPool.Put(buf)
 }
 
 // decodeJSON reads the body into dst. A body over the limit is errs.ErrTooLarge,

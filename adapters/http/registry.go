@@ -72,8 +72,8 @@ func (s *kernel) registry(write bool, writeErr registryErrorWriter, h registryHa
 		writeErr(w, http.StatusInternalServerError, "internal server error (request "+requestID(w)+")")
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		done := s.metrics.RequestStarted()
-		defer func() { done(registryPrefix, r.Method, statusOf(w)) }()
+		start := s.registryRequests.Started()
+		defer func() { s.registryRequests.Done(start, r.Method, statusOf(w)) }()
 		vars := mux.Vars(r)
 		for k, v := range vars {
 			dec, err := url.PathUnescape(v)

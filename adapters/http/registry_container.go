@@ -236,8 +236,8 @@ func (s *kernel) containerCaller(r *http.Request) (c auth.Caller, anonymous bool
 
 // serveContainer dispatches a registry request by its path and method.
 func (s *kernel) serveContainer(w http.ResponseWriter, r *http.Request) {
-	done := s.metrics.RequestStarted()
-	defer func() { done(containerPrefix, r.Method, statusOf(w)) }()
+	start := s.containerRequests.Started()
+	defer func() { s.containerRequests.Done(start, r.Method, statusOf(w)) }()
 	c := &containerCall{registryCall: registryCall{w: w, r: r, vars: map[string]string{}}}
 	p, ok := parseContainerPath(r.URL.EscapedPath())
 	if !ok {

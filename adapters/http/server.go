@@ -101,6 +101,9 @@ type kernel struct {
 	// notifications answers the notification threads (notifications.go).
 	notifications *notifications.Service
 	metrics       ports.RequestMetrics
+	// registryRequests and containerRequests record the package
+	// registries' requests, which the route table does not list.
+	registryRequests, containerRequests ports.RouteMetrics
 	// unconditional turns the conditional answers of GETs off (ETags and
 	// 304s, conditional.go), only for the benchmarks that weigh their cost.
 	unconditional bool
@@ -180,6 +183,7 @@ func NewServer(svc Services, settings site.Settings, log *slog.Logger) (*Server,
 	if k.metrics == nil {
 		k.metrics = noMetrics{}
 	}
+	k.registryRequests, k.containerRequests = k.metrics.Route(registryPrefix), k.metrics.Route(containerPrefix)
 	if settings.APIDocs.EnableSwagger {
 		k.apiDocsURL = base + apiPagePath
 	}
@@ -252,4 +256,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // noMetrics records nothing.
 type noMetrics struct{}
 
-func (noMetrics) RequestStarted() func(string, string, int) { return func(string, string, int) {} }
+func (noMetrics) Route(string) ports.RouteMetrics { return noRouteMetrics{} }
+
+// noRouteMetrics records nothing.
+type noRouteMetrics struct{}
+
+func (noRouteMetrics) Started() time.Time          { return time.Time{} }
+func (noRouteMetrics) Done(time.Time, string, int) {}

@@ -45,11 +45,9 @@ type Registry struct {
 	handler http.Handler
 
 	requests *prometheus.HistogramVec
-	// observers are requests' series, kept.
-	observers requestObservers
-	inFlight  prometheus.Gauge
-	git       *prometheus.HistogramVec
-	gitBytes  *prometheus.CounterVec
+	inFlight prometheus.Gauge
+	git      *prometheus.HistogramVec
+	gitBytes *prometheus.CounterVec
 
 	gitSSH      *prometheus.HistogramVec
 	gitSSHBytes *prometheus.CounterVec
@@ -73,7 +71,6 @@ func New(o Options) (*Registry, error) {
 		Help:    "Time to answer an API request, by route template, method and status.",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"route", "method", "status"})
-	r.observers.vec = r.requests
 	r.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "depot_http_requests_in_flight", Help: "API requests being answered now."})
 	r.git = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -123,17 +120,13 @@ func New(o Options) (*Registry, error) {
 // Enabled reports whether metrics are on.
 func (r *Registry) Enabled() bool { return r.enabled }
 
-// RequestStarted counts a request in flight (ports.RequestMetrics).
-func (r *Registry) RequestStarted() func(route, method string, status int) {
+// Route is the recorder of one route's requests (ports.RequestMetrics);
+// with metrics off it records nothing and reads no clock.
+func (r *Registry) Route(route string) ports.RouteMetrics {
 	if !r.enabled {
-		return func(string, string, int) {}
+		return routeOff{}
 	}
-	start := time.Now()
-	r.inFlight.Inc()
-	return func(route, method string, status int) {
-		r.inFlight.Dec()
-		r.observers.get(route, method, status).Observe(time.Since(start).Seconds())
-	}
+	return &routeRequests{requests: r.requests, inFlight: r.inFlight, route: route}
 }
 
 // ServeHTTP serves the metrics page to a scrape that names the token.

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 )
@@ -29,7 +30,9 @@ func TestRegistryOff(t *testing.T) {
 	r, err := New(Options{})
 	is.NoErr(err)
 	is.True(!r.Enabled())
-	r.RequestStarted()("/version", "GET", 200)
+	q := r.Route("/version")
+	is.True(q.Started().IsZero())
+	q.Done(time.Time{}, "GET", 200)
 	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
 	is.Equal(r.WrapGit(h) != nil, true)
 }
@@ -54,4 +57,30 @@ func TestGitTrafficCounted(t *testing.T) {
 	is.True(strings.Contains(body, `depot_git_http_bytes_total{direction="in",service="upload-pack"} 7`))
 	is.True(strings.Contains(body, `depot_git_http_bytes_total{direction="out",service="upload-pack"} 14`))
 	is.True(strings.Contains(body, `depot_git_http_request_duration_seconds_count{service="upload-pack",status="200"} 1`))
+}
+
+// TestRouteRequestsSeries records a route's requests by method and status,
+// those past the series the route keeps too.
+func TestRouteRequestsSeries(t *testing.T) {
+	is := is.New(t)
+	r, err := New(Options{Enabled: true})
+	is.NoErr(err)
+	q := r.Route("/repos/{owner}/{repo}")
+	for range 3 {
+		q.Done(q.Started(), "GET", 200)
+	}
+	for status := 300; status < 300+2*maxRouteSeries; status++ {
+		q.Done(q.Started(), "GET", status)
+	}
+	q.Done(q.Started(), "HEAD", 200)
+	q.Done(q.Started(), "GET", 300+2*maxRouteSeries-1)
+
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	is.True(strings.Contains(body, `depot_http_request_duration_seconds_count{method="GET",route="/repos/{owner}/{repo}",status="200"} 3`))
+	is.True(strings.Contains(body, `depot_http_request_duration_seconds_count{method="HEAD",route="/repos/{owner}/{repo}",status="200"} 1`))
+	is.True(strings.Contains(body, `depot_http_request_duration_seconds_count{method="GET",route="/repos/{owner}/{repo}",status="300"} 1`))
+	is.True(strings.Contains(body, `depot_http_request_duration_seconds_count{method="GET",route="/repos/{owner}/{repo}",status="363"} 2`))
+	is.True(strings.Contains(body, "depot_http_requests_in_flight 0"))
 }

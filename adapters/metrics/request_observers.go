@@ -1,49 +1,87 @@
 package metrics
 
 import (
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// maxKeptObservers bounds the series requestObservers keeps.
-const maxKeptObservers = 4096
+// maxRouteSeries bounds the series one route keeps.
+const maxRouteSeries = 32
 
-// requestKey names one series of the request histogram.
-type requestKey struct {
-	route, method string
-	status        int
+// routeSeries is one series of the request histogram of a route.
+type routeSeries struct {
+	method string
+	status int
+	obs    prometheus.Observer
 }
 
-// requestObservers keeps the request histogram's series by route, method
-// and status, so that a request observes its duration without building the
-// label values and hashing them (three allocations and a hash a request).
-// The series are as many as the route table's rows times the statuses they
-// answer; past maxKeptObservers (a registry's method is the client's word)
-// a series is looked up each time instead of kept.
-type requestObservers struct {
-	vec *prometheus.HistogramVec
-	mu  sync.RWMutex
-	m   map[requestKey]prometheus.Observer
+// routeRequests records one route's requests (ports.RouteMetrics). It keeps
+// the route's series by method and status in a list that is replaced,
+// never changed, so that a request finds its series with no lock, no hash
+// and no allocation (WithLabelValues would build the label values and hash
+// them). The list is as long as the statuses the route answers; past
+// maxRouteSeries (a registry's method is the client's word) a series is
+// looked up each time instead of kept.
+type routeRequests struct {
+	requests *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+	route    string
+	// mu serialises additions to series.
+	mu     sync.Mutex
+	series atomic.Pointer[[]routeSeries]
 }
 
-func (o *requestObservers) get(route, method string, status int) prometheus.Observer {
-	k := requestKey{route, method, status}
-	o.mu.RLock()
-	obs, ok := o.m[k]
-	o.mu.RUnlock()
-	if ok {
+func (q *routeRequests) Started() time.Time {
+	q.inFlight.Inc()
+	return time.Now()
+}
+
+func (q *routeRequests) Done(start time.Time, method string, status int) {
+	q.inFlight.Dec()
+	q.observer(method, status).Observe(time.Since(start).Seconds())
+}
+
+// observer is the series of method and status.
+func (q *routeRequests) observer(method string, status int) prometheus.Observer {
+	if obs, ok := q.kept(method, status); ok {
 		return obs
 	}
-	obs = o.vec.WithLabelValues(route, method, strconv.Itoa(status))
-	o.mu.Lock()
-	if o.m == nil {
-		o.m = map[requestKey]prometheus.Observer{}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if obs, ok := q.kept(method, status); ok {
+		return obs
 	}
-	if len(o.m) < maxKeptObservers {
-		o.m[k] = obs
+	obs := q.requests.WithLabelValues(q.route, method, strconv.Itoa(status))
+	var series []routeSeries
+	if s := q.series.Load(); s != nil {
+		series = *s
 	}
-	o.mu.Unlock()
+	if len(series) < maxRouteSeries {
+		series = append(slices.Clip(series), routeSeries{method: method, status: status, obs: obs})
+		q.series.Store(&series)
+	}
 	return obs
 }
+
+// kept finds the series of method and status in the list.
+func (q *routeRequests) kept(method string, status int) (prometheus.Observer, bool) {
+	if s := q.series.Load(); s != nil {
+		for _, e := range *s {
+			if e.status == status && e.method == method {
+				return e.obs, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// routeOff records nothing, for metrics off.
+type routeOff struct{}
+
+func (routeOff) Started() time.Time          { return time.Time{} }
+func (routeOff) Done(time.Time, string, int) {}
