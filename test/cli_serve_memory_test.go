@@ -16,12 +16,17 @@ import (
 // moment ago, as after a deploy) and checks that at its first quiet moment
 // the server hands back the pages of its executable that start-up mapped:
 // their resident size falls to under half of what it was at the first
-// answer, and the server answers on, reading back what it uses.
+// answer, and the server answers on, reading back what it uses. A second
+// server from the same file runs beside it, as another node or a dump
+// would: the pages both map cannot be evicted, and are unmapped all the same.
 func testCLIServeHandsBackExecutablePages(t *testing.T, bin string) {
 	dir := t.TempDir()
-	addr := cliFreeAddr(t)
+	addrs := cliFreeAddrs(t, 2)
+	addr := addrs[0]
 	p := cliStart(t, bin, nil, "serve", "--data-dir", filepath.Join(dir, "data"), "--listen", addr)
 	p.waitReady(t)
+	other := cliStart(t, bin, nil, "serve", "--data-dir", filepath.Join(dir, "other"), "--listen", addrs[1])
+	other.waitReady(t)
 	pid := p.cmd.Process.Pid
 	before := executableResident(t, pid, bin)
 	if before == 0 {
