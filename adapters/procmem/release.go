@@ -7,8 +7,8 @@ import "runtime/debug"
 
 // ReleaseAfterStart is Release for the first quiet moment after start-up:
 // the executable's pages that only start-up ran (every package's init, the
-// migrations, the route table) leave the page cache as well, so that their
-// memory goes back to the system. What the server uses afterwards is read
+// migrations, the route table) leave the page cache as well (those no other
+// process maps), so that their memory goes back to the system. What the server uses afterwards is read
 // back page by page as it is touched: where the binary was just written
 // (built, copied, installed) the file system cached it in large folios,
 // which a fault maps whole, and read-around would map 128 KiB windows; the
