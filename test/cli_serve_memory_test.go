@@ -88,16 +88,13 @@ func executableResident(t *testing.T, pid int, bin string) int64 {
 // processMemory is VmRSS, RssAnon and RssFile of process pid, for the log.
 func processMemory(t *testing.T, pid int) string {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var parts []string
-	for line := range strings.SplitSeq(string(b), "\n") {
-		name, value, _ := strings.Cut(line, ":")
-		if name == "VmRSS" || name == "RssAnon" || name == "RssFile" {
-			parts = append(parts, name+" "+strings.TrimSpace(value))
+	for _, field := range []string{"VmRSS", "RssAnon", "RssFile"} {
+		n, err := procStatusBytes(pid, field)
+		if err != nil {
+			t.Fatal(err)
 		}
+		parts = append(parts, fmt.Sprintf("%s %d kB", field, n>>10))
 	}
 	return strings.Join(parts, ", ")
 }
