@@ -149,6 +149,11 @@ func (a *App) ServeWithSSH(ctx context.Context, ln, sshLn net.Listener) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		serveErr = errors.Join(serveErr, err)
 	}
+	// Shutdown no longer tracks the fetches git answers on a connection
+	// handed to it (githttp's hand_off.go): they are waited for here.
+	if err := a.GitRunner.WaitDetached(shutdownCtx); err != nil {
+		serveErr = errors.Join(serveErr, err)
+	}
 	// What git still runs past the grace (a push whose client stalled)
 	// must not outlive the server.
 	a.GitRunner.Stop()

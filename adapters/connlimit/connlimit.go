@@ -5,12 +5,14 @@
 package connlimit
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/netip"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // PerAddress counts the open connections of each client address.
@@ -183,6 +185,16 @@ func (c *conn) ReadFrom(r io.Reader) (int64, error) {
 		return rf.ReadFrom(r)
 	}
 	return io.Copy(writerOnly{c.Conn}, r)
+}
+
+// SyscallConn reaches the socket, for a handler that hands it to another
+// process (Git's answers over HTTP).
+func (c *conn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := c.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errors.ErrUnsupported
+	}
+	return sc.SyscallConn()
 }
 
 // writerOnly hides a writer's other methods, so io.Copy does not loop back

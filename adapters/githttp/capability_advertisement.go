@@ -54,6 +54,8 @@ type v2Facts struct {
 	objectFormat string
 	// lsRefsCommand says git offers the ls-refs command.
 	lsRefsCommand bool
+	// fetchCommand says git offers the fetch command.
+	fetchCommand bool
 	// lsRefs says ls-refs may be answered in process: no hidden refs, no
 	// other ref storage, a known lsrefs.unborn.
 	lsRefs bool
@@ -306,6 +308,8 @@ func parseV2Advertisement(adv []byte) (*v2Facts, error) {
 			f.objectFormat = value
 		case "ls-refs":
 			f.lsRefsCommand = true
+		case "fetch":
+			f.fetchCommand = true
 		case "session-id":
 			f.sessionID = true
 		}

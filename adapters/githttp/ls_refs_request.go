@@ -154,14 +154,17 @@ func parseLsRefs(p *pktReader, req *lsRefsRequest) bool {
 }
 
 // acceptedBy reports whether git, configured as f says, would take the
-// request's capability lines: each a key=value git advertises as a client
-// capability, and the object format the repository's.
+// request's capability lines, and ls-refs may be answered in process.
 func (req *lsRefsRequest) acceptedBy(f *v2Facts) bool {
-	if !f.lsRefs {
-		return false
-	}
+	return f.lsRefs && capabilitiesAccepted(req.capabilities, f)
+}
+
+// capabilitiesAccepted reports whether git, configured as f says, would
+// take a request's capability lines: each a key=value git advertises as a
+// client capability, and the object format the repository's.
+func capabilitiesAccepted(capabilities []string, f *v2Facts) bool {
 	format := "sha1" // what git assumes when the client names none
-	for _, c := range req.capabilities {
+	for _, c := range capabilities {
 		key, value, ok := strings.Cut(c, "=")
 		if !ok || !f.clientKeys[key] {
 			return false

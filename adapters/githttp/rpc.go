@@ -146,6 +146,9 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
 		if body, answered = h.lsRefs(w, r, s, inv, body); answered {
 			return
 		}
+		if body, answered = h.handOff(w, r, inv, body); answered {
+			return
+		}
 	}
 	h.run(w, r, runSpec{inv: inv, contentType: "application/x-" + string(svc) + "-result", stdin: body})
 }

@@ -111,6 +111,9 @@ type Runner struct {
 	// stopped ends when Stop is called.
 	stopped context.Context
 	stopAll context.CancelFunc
+	// detached counts the runs answering on a connection taken over from
+	// the HTTP server (runner_stop.go).
+	detached detachedRuns
 }
 
 // RunnerConfig configures a Runner.

@@ -86,4 +86,8 @@ func (w *countingWriter) Flush() {
 	}
 }
 
+// AddWritten counts bytes of the answer sent on the connection after it was
+// taken over (httpkit.ReportWritten).
+func (w *countingWriter) AddWritten(n int64) { w.n += n }
+
 func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,73 @@
+//go:build linux
+
+package githttp
+
+import (
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// handOffSupported says a connection's socket can be handed to git.
+const handOffSupported = true
+
+// connOutput returns a descriptor of conn's socket for git to write to,
+// and a function telling how many bytes the socket has sent so far (0 when
+// the system does not say: not TCP, or a kernel older than 4.19). The
+// descriptor is nil when conn has none; it is a duplicate, closed on exec
+// (another git started meanwhile must not hold the connection open), in
+// blocking mode, as a program's standard output is.
+func connOutput(conn net.Conn) (*os.File, func() int64) {
+	none := func() int64 { return 0 }
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return nil, none
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return nil, none
+	}
+	var f *os.File
+	_ = raw.Control(func(fd uintptr) {
+		nfd, err := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return
+		}
+		if err := unix.SetNonblock(nfd, false); err != nil {
+			_ = unix.Close(nfd)
+			return
+		}
+		f = os.NewFile(uintptr(nfd), "connection")
+	})
+	if f == nil {
+		return nil, none
+	}
+	sent := func() int64 {
+		var n int64
+		_ = raw.Control(func(fd uintptr) {
+			if info, err := unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO); err == nil {
+				n = int64(info.Bytes_sent - info.Bytes_retrans)
+			}
+		})
+		return n
+	}
+	return f, sent
+}
+
+// gitLostClient reports whether git, writing to the client's connection,
+// ended because the client went away: killed by SIGPIPE (git's answer to
+// EPIPE) or dead on a reset connection.
+func gitLostClient(err error, stderr string) bool {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGPIPE {
+			return true
+		}
+	}
+	return strings.Contains(stderr, "Connection reset by peer") || strings.Contains(stderr, "Broken pipe")
+}

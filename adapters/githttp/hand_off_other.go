@@ -1,0 +1,16 @@
+//go:build !linux
+
+package githttp
+
+import (
+	"net"
+	"os"
+)
+
+// handOffSupported says a connection's socket can be handed to git: only
+// on Linux, where it is tested.
+const handOffSupported = false
+
+func connOutput(net.Conn) (*os.File, func() int64) { return nil, func() int64 { return 0 } }
+
+func gitLostClient(error, string) bool { return false }
