@@ -1,8 +1,8 @@
 // Command loadgen is Depot's closed-loop HTTP load driver and benchmark suite.
 //
 //	loadgen -url http://127.0.0.1:3000/api/v1/version [-c 32] [-d 10s] [-H 'Name: value']... [-method GET] [-body ...]
-//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk] [-create-n 200] [-repos 10000] [-git-iters 5]
-//	loadgen -git-bench [-depot bin/depot] [-git-iters 5]
+//	loadgen -suite [-depot bin/depot] [-out docs/benchmarks.md] [-wrk wrk] [-create-n 200] [-repos 10000] [-git-iters 10]
+//	loadgen -git-bench [-depot bin/depot] [-git-iters 10]
 //
 // The first form keeps -c connections busy for -d and prints requests per
 // second, p50/p99 latency, transport errors and non-2xx answers. The second
@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		wrk       = fs.String("wrk", "wrk", "suite: the wrk command that measures each load too ('' or not installed: loadgen only)")
 		createN   = fs.Int("create-n", 200, "suite: repositories with auto_init each measured creation run makes")
 		repos     = fs.Int("repos", 10000, "suite: repositories the site holds for the repository loads")
-		gitIters  = fs.Int("git-iters", 5, "suite: samples of each Git clone and push (0: no Git benchmarks)")
+		gitIters  = fs.Int("git-iters", 10, "suite: samples of each Git push, and three times as many clones (0: no Git benchmarks)")
 		gitOnly   = fs.Bool("git-bench", false, "run only the Git benchmarks against -depot and print their table")
 	)
 	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
