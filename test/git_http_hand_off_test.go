@@ -21,15 +21,8 @@ import (
 	"github.com/matryer/is"
 )
 
-// fetchBody is a protocol-v2 fetch request with args as its arguments, as
-// git's client sends it.
-func fetchBody(args ...string) string {
-	b := httpGitPkt("command=fetch\n") + httpGitPkt("agent=git/2.39.5\n") + httpGitPkt("object-format=sha1\n") + "0001"
-	for _, a := range args {
-		b += httpGitPkt(a + "\n")
-	}
-	return b + "0000"
-}
+// fetchBody is a protocol-v2 fetch request with args as its arguments.
+func fetchBody(args ...string) string { return v2Body("fetch", args...) }
 
 // postFetch posts body to owner/name's git-upload-pack with protocol
 // version 2 and returns the answer, read to its end.

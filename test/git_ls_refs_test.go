@@ -16,15 +16,19 @@ import (
 	"github.com/matryer/is"
 )
 
-// lsRefsBody is a protocol-v2 ls-refs request with args as its arguments,
+// v2Body is a protocol-v2 request for command with args as its arguments,
 // as git's client sends it.
-func lsRefsBody(args ...string) string {
-	b := httpGitPkt("command=ls-refs\n") + httpGitPkt("agent=git/2.39.5\n") + httpGitPkt("object-format=sha1\n") + "0001"
+func v2Body(command string, args ...string) string {
+	b := httpGitPkt("command="+command+"\n") + httpGitPkt("agent=git/2.39.5\n") + httpGitPkt("object-format=sha1\n") +
+		"0001"
 	for _, a := range args {
 		b += httpGitPkt(a + "\n")
 	}
 	return b + "0000"
 }
+
+// lsRefsBody is a protocol-v2 ls-refs request with args as its arguments.
+func lsRefsBody(args ...string) string { return v2Body("ls-refs", args...) }
 
 // gitUploadPackDirect runs git upload-pack on the bare repository dir the
 // way the server does, with the server's environment, and returns its

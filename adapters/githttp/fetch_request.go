@@ -51,27 +51,12 @@ func readFetch(r io.Reader) (req fetchRequest, consumed []byte, ok bool) {
 }
 
 func parseFetch(p *pktReader, req *fetchRequest) bool {
-	lines, command := 0, false
-	for {
-		kind, line, ok := p.next()
-		if lines++; !ok || lines > fetchMaxLines || kind == pktFlush {
-			return false // a fetch without arguments asks for nothing
-		}
-		if kind == pktDelim {
-			if !command {
-				return false
-			}
-			break
-		}
-		if name, ok := strings.CutPrefix(line, "command="); ok {
-			if name != "fetch" || command {
-				return false
-			}
-			command = true
-			continue
-		}
-		req.capabilities = append(req.capabilities, line)
+	lines := 0
+	capabilities, hasArgs, ok := readV2Command(p, "fetch", fetchMaxLines, &lines)
+	if !ok || !hasArgs {
+		return false // a fetch without arguments asks for nothing
 	}
+	req.capabilities = capabilities
 	format := requestObjectFormat(req.capabilities)
 	done := false
 	for {

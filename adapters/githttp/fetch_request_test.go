@@ -9,15 +9,9 @@ import (
 	"github.com/matryer/is"
 )
 
-// fetchPlain is a fetch request as git's client sends it to end a clone's
-// negotiation, with args as its arguments.
-func fetchPlain(args ...string) string {
-	b := pkt("command=fetch\n") + pkt("agent=git/2.39.5\n") + pkt("object-format=sha1\n") + "0001"
-	for _, a := range args {
-		b += pkt(a + "\n")
-	}
-	return b + "0000"
-}
+// fetchPlain is a fetch request as git's client sends it, with args as its
+// arguments.
+func fetchPlain(args ...string) string { return v2Plain("fetch", args...) }
 
 func TestFetchRequestParse(t *testing.T) {
 	id := strings.Repeat("ab", 20)

@@ -5,10 +5,7 @@ import (
 	"strings"
 )
 
-// A protocol-v2 request (git's gitprotocol-v2) is pkt-lines: capability
-// lines, among them "command=<name>", then a delimiter (0001) and the
-// command's arguments, then a flush (0000); without arguments the flush
-// follows the capabilities directly. readLsRefs reads one when it is a
+// readLsRefs reads a protocol-v2 request (v2_request.go) when it is a
 // plain ls-refs request and says "not mine" for anything else, handing
 // back the bytes it read so that git can be given the request whole.
 
@@ -16,8 +13,6 @@ import (
 const (
 	lsRefsMaxBytes = 256 << 10
 	lsRefsMaxLines = 4096
-	// pktMaxLength is the largest pkt-line git sends or accepts.
-	pktMaxLength = 65520
 )
 
 // Git ignores every ref-prefix argument of a request with 65536 or more of
@@ -35,63 +30,6 @@ type lsRefsRequest struct {
 	prefixes []string
 }
 
-// pktKind is the kind of one pkt-line.
-type pktKind int
-
-const (
-	pktData pktKind = iota
-	pktFlush
-	pktDelim
-)
-
-// pktReader reads pkt-lines, keeping every byte it reads. Anything but a
-// data line, a flush or a delimiter (a response end, a malformed length, an
-// empty or oversized line, a NUL in a line), reading past max bytes, or a
-// read error ends it: ok is false from then on.
-type pktReader struct {
-	r        io.Reader
-	max      int
-	consumed []byte
-}
-
-// next reads one pkt-line; a data line comes without its trailing newline,
-// as git reads it.
-func (p *pktReader) next() (kind pktKind, line string, ok bool) {
-	var head [4]byte
-	if !p.read(head[:]) {
-		return 0, "", false
-	}
-	n, ok := pktLength(head)
-	switch {
-	case !ok:
-		return 0, "", false
-	case n == 0:
-		return pktFlush, "", true
-	case n == 1:
-		return pktDelim, "", true
-	case n <= 4 || n > pktMaxLength:
-		return 0, "", false
-	}
-	data := make([]byte, n-4)
-	if !p.read(data) {
-		return 0, "", false
-	}
-	line = strings.TrimSuffix(string(data), "\n")
-	if strings.IndexByte(line, 0) >= 0 {
-		return 0, "", false
-	}
-	return pktData, line, true
-}
-
-func (p *pktReader) read(b []byte) bool {
-	if len(p.consumed)+len(b) > p.max {
-		return false
-	}
-	n, err := io.ReadFull(p.r, b)
-	p.consumed = append(p.consumed, b[:n]...)
-	return err == nil
-}
-
 // readLsRefs reads a request from r. ok is false unless it is an ls-refs
 // request in git's plain form, within the bounds; consumed holds what was
 // read either way. It reads no further than it must: a request for another
@@ -103,29 +41,14 @@ func readLsRefs(r io.Reader) (req lsRefsRequest, consumed []byte, ok bool) {
 }
 
 func parseLsRefs(p *pktReader, req *lsRefsRequest) bool {
-	lines, command := 0, false
-	for {
-		kind, line, ok := p.next()
-		if lines++; !ok || lines > lsRefsMaxLines {
-			return false
-		}
-		if kind == pktFlush || kind == pktDelim {
-			if !command {
-				return false
-			}
-			if kind == pktFlush {
-				return true // no arguments
-			}
-			break
-		}
-		if name, ok := strings.CutPrefix(line, "command="); ok {
-			if name != "ls-refs" || command {
-				return false
-			}
-			command = true
-			continue
-		}
-		req.capabilities = append(req.capabilities, line)
+	lines := 0
+	capabilities, hasArgs, ok := readV2Command(p, "ls-refs", lsRefsMaxLines, &lines)
+	if !ok {
+		return false
+	}
+	req.capabilities = capabilities
+	if !hasArgs {
+		return true
 	}
 	for {
 		kind, line, ok := p.next()

@@ -12,14 +12,18 @@ import (
 // pkt frames s as one pkt-line, for the tests.
 func pkt(s string) string { return fmt.Sprintf("%04x%s", len(s)+4, s) }
 
-// lsRefsPlain is a request as git's client sends it.
-func lsRefsPlain(args ...string) string {
-	b := pkt("command=ls-refs\n") + pkt("agent=git/2.39.5\n") + pkt("object-format=sha1\n") + "0001"
+// v2Plain is a protocol-v2 request for command with args as its
+// arguments, as git's client sends it.
+func v2Plain(command string, args ...string) string {
+	b := pkt("command="+command+"\n") + pkt("agent=git/2.39.5\n") + pkt("object-format=sha1\n") + "0001"
 	for _, a := range args {
 		b += pkt(a + "\n")
 	}
 	return b + "0000"
 }
+
+// lsRefsPlain is an ls-refs request as git's client sends it.
+func lsRefsPlain(args ...string) string { return v2Plain("ls-refs", args...) }
 
 func TestLsRefsRequestParse(t *testing.T) {
 	cases := []struct {
