@@ -3,6 +3,7 @@ package test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/rand"
 	"errors"
 	"io"
@@ -157,6 +158,22 @@ func TestHTTPGitFetchHandedToGit(t *testing.T) {
 		is.Equal(lines, []string{"packfile\n"})
 		is.True(flushed)
 		is.Equal(len(progress), 0) // no-progress
+		is.True(bytes.HasPrefix(pack, []byte("PACK")))
+	})
+
+	t.Run("GzipRequest", func(t *testing.T) {
+		is := is.New(t)
+		// Git compresses a request of over 1 KiB (a clone of many branches).
+		var zipped bytes.Buffer
+		zw := gzip.NewWriter(&zipped)
+		_, _ = zw.Write([]byte(fetchBody("ofs-delta", "no-progress", "want "+head, "want "+first, "done")))
+		is.NoErr(zw.Close())
+		resp, answer := postFetch(t, srv, "alice", "pub", zipped.String(), "Content-Encoding", "gzip")
+		is.Equal(resp.StatusCode, http.StatusOK)
+		is.True(resp.Close)
+		lines, pack, _, flushed := sideBand(t, answer)
+		is.Equal(lines, []string{"packfile\n"})
+		is.True(flushed)
 		is.True(bytes.HasPrefix(pack, []byte("PACK")))
 	})
 
