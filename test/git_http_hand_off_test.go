@@ -25,9 +25,9 @@ import (
 // fetchBody is a protocol-v2 fetch request with args as its arguments.
 func fetchBody(args ...string) string { return v2Body("fetch", args...) }
 
-// postFetch posts body to owner/name's git-upload-pack with protocol
-// version 2 and returns the answer, read to its end.
-func postFetch(t *testing.T, srv *testserver.Server, owner, name, body string, header ...string) (*http.Response, []byte) {
+// sendFetch posts body to owner/name's git-upload-pack with protocol
+// version 2 and returns the answer as it starts, its body unread.
+func sendFetch(t *testing.T, srv *testserver.Server, owner, name, body string, header ...string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequest("POST", srv.URL+"/"+owner+"/"+name+".git/git-upload-pack", strings.NewReader(body))
 	if err != nil {
@@ -42,6 +42,13 @@ func postFetch(t *testing.T, srv *testserver.Server, owner, name, body string, h
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp
+}
+
+// postFetch is sendFetch with the answer read to its end.
+func postFetch(t *testing.T, srv *testserver.Server, owner, name, body string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	resp := sendFetch(t, srv, owner, name, body, header...)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
@@ -254,16 +261,10 @@ func TestHTTPGitHandedFetchEnds(t *testing.T) {
 	httpGitOK(t, work, "push", "-q", "origin", "main")
 	// start posts the fetch and reads the start of the answer.
 	start := func(is *is.I) (*http.Response, []byte) {
-		req, err := http.NewRequest("POST", srv.URL+"/alice/pub.git/git-upload-pack",
-			strings.NewReader(fetchBody("no-progress", "ofs-delta", "want "+head, "done")))
-		is.NoErr(err)
-		req.Header.Set("Content-Type", "application/x-git-upload-pack-request")
-		req.Header.Set("Git-Protocol", "version=2")
-		resp, err := http.DefaultClient.Do(req)
-		is.NoErr(err)
+		resp := sendFetch(t, srv, "alice", "pub", fetchBody("no-progress", "ofs-delta", "want "+head, "done"))
 		is.True(resp.Close)
 		first := make([]byte, 4096)
-		_, err = io.ReadFull(resp.Body, first)
+		_, err := io.ReadFull(resp.Body, first)
 		is.NoErr(err)
 		return resp, first
 	}
