@@ -1,0 +1,143 @@
+package libgit2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/ports"
+)
+
+var _ ports.GitHousekeeping = (*Storage)(nil)
+
+// gcConfig is the configuration `git gc` runs with, whatever the
+// repository's own says: unreachable objects go to a cruft pack (not loose,
+// so that the next push's check does not count them), a bare repository's
+// one pack gets its reachability bitmap, the commit-graph is written, git
+// stays in the foreground (so that the job's end is gc's) and runs no hook.
+var gcConfig = []string{
+	"-c", "gc.cruftPacks=true",
+	"-c", "repack.writeBitmaps=true",
+	"-c", "gc.writeCommitGraph=true",
+	"-c", "gc.autoDetach=false",
+	"-c", "core.hooksPath=" + os.DevNull,
+}
+
+// gcWaitDelay is how long a finished or killed git gc may hold its output
+// open (a child it left behind).
+const gcWaitDelay = 10 * time.Second
+
+// ObjectStore reads the shape of p's object store from its directory: the
+// packs git would repack, whether one has a bitmap, and git's estimate of
+// the loose objects (objects/17 times 256, as gc --auto counts them).
+func (s *Storage) ObjectStore(ctx context.Context, p ports.RepoPath) (repository.ObjectStore, error) {
+	var st repository.ObjectStore
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	dir, err := s.repoDir(p)
+	if err != nil {
+		return st, err
+	}
+	if ok, err := dirExists(dir); err != nil {
+		return st, err
+	} else if !ok {
+		return st, errNoRepo()
+	}
+	packDir := filepath.Join(dir, "objects", "pack")
+	names, err := readNames(packDir)
+	if err != nil {
+		return st, err
+	}
+	has := make(map[string]bool, len(names))
+	for _, n := range names {
+		has[n] = true
+	}
+	for _, n := range names {
+		base, ok := strings.CutSuffix(n, ".pack")
+		if !ok || !strings.HasPrefix(base, "pack-") || !has[base+".idx"] {
+			continue // an unfinished pack (tmp_pack_*), or one git cannot use yet
+		}
+		if has[base+".keep"] || has[base+".promisor"] || has[base+".mtimes"] {
+			continue
+		}
+		st.Packs++
+		if has[base+".bitmap"] {
+			st.Bitmap = true
+		}
+	}
+	loose, err := readNames(filepath.Join(dir, "objects", "17"))
+	if err != nil {
+		return st, err
+	}
+	for _, n := range loose {
+		if len(n) == 38 && !strings.HasPrefix(n, "tmp_") {
+			st.LooseEstimate += 256
+		}
+	}
+	return st, nil
+}
+
+// readNames lists the names in dir; a missing directory has none.
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// CollectGarbage runs `git gc` in p's repository with gcConfig and a clean
+// git configuration. git runs in a process group of its own, which the end
+// of ctx kills whole (gc's repack and pack-objects too); the new packs are
+// renamed into place only once written, so a killed gc leaves the old ones
+// and at worst a temporary file. Its report, bounded, is the error.
+func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
+	dir, err := s.repoDir(p)
+	if err != nil {
+		return err
+	}
+	if ok, err := dirExists(dir); err != nil {
+		return err
+	} else if !ok {
+		return errNoRepo()
+	}
+	cmd := exec.CommandContext(ctx, "git", append(gcConfig, "gc", "--quiet")...)
+	cmd.Dir = dir
+	cmd.Env = append(gitFreeEnv(),
+		"GIT_DIR="+dir,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_TERMINAL_PROMPT=0",
+	)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if errors.Is(err, syscall.ESRCH) {
+			return os.ErrProcessDone
+		}
+		return err
+	}
+	cmd.WaitDelay = gcWaitDelay
+	var out limitedBuffer
+	out.limit = 4 << 10
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("git gc %s/%s: %w", p.Owner, p.Name, ctx.Err())
+		}
+		return fmt.Errorf("git gc %s/%s: %w: %s", p.Owner, p.Name, err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}
