@@ -395,7 +395,7 @@ var appSet = gwire.NewSet(
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, auth.NewWebSessions, auth.NewReverseProxyUsers, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, provideGPGKeys, repos.NewService, content.NewService,
-	transport.NewService, provideGitRunner, githttp.NewHandler,
+	transport.NewService, transport.NewHousekeeping, gwire.Bind(new(ports.GitHousekeeping), new(*libgit2.Storage)), provideGitRunner, githttp.NewHandler,
 	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, gwire.Bind(new(ports.PackageEvents), new(*hooks.Dispatcher)), sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,

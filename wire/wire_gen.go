@@ -178,7 +178,8 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage)
+	housekeeping := transport.NewHousekeeping(stores, storage, runner, transportService, clock, settings, logger)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage, housekeeping)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -423,7 +424,8 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		return nil, nil, err
 	}
 	containers := packages.NewContainers(packagesService, containerUploads, secretBox)
-	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage)
+	housekeeping := transport.NewHousekeeping(stores, storage, runner, transportService, clock, settings, logger)
+	cronService, err := cron.NewService(settings, stores, transactor, runner, clock, logger, mirrorsService, actionsService, containers, storage, housekeeping)
 	if err != nil {
 		cleanup4()
 		cleanup3()

@@ -9,6 +9,7 @@ import (
 	"github.com/depothq/depot/app/jobs"
 	"github.com/depothq/depot/app/mirrors"
 	"github.com/depothq/depot/app/packages"
+	"github.com/depothq/depot/app/transport"
 	"github.com/depothq/depot/domain/site"
 	"github.com/depothq/depot/ports"
 )
@@ -21,7 +22,7 @@ const mirrorLimit = 50
 // site's [cron.<task>] settings.
 func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor, runner *jobs.Runner,
 	clock ports.Clock, log *slog.Logger, ms *mirrors.Service, as *actions.Service, pc *packages.Containers,
-	fsck ports.GitFsck) (*Service, error) {
+	fsck ports.GitFsck, hk *transport.Housekeeping) (*Service, error) {
 	cfg := settings.Cron
 	if cfg == nil {
 		cfg = site.DefaultCron()
@@ -51,14 +52,10 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 			return err
 		},
 		site.CronRepoHealthCheck: func(ctx context.Context, _ time.Time) error {
-			timeout := cfg[site.CronRepoHealthCheck].Timeout
-			bound := func(ctx context.Context) (context.Context, context.CancelFunc) {
-				if timeout <= 0 {
-					return context.WithCancel(ctx)
-				}
-				return context.WithTimeout(ctx, timeout)
-			}
-			return repoHealthCheck(ctx, stores, fsck, bound, log)
+			return repoHealthCheck(ctx, stores, fsck, perRepository(cfg[site.CronRepoHealthCheck].Timeout), log)
+		},
+		site.CronGitGCRepos: func(ctx context.Context, _ time.Time) error {
+			return gitGCRepos(ctx, stores, hk.Collect, perRepository(cfg[site.CronGitGCRepos].Timeout), log)
 		},
 		site.CronCleanupArtifacts: func(ctx context.Context, now time.Time) error {
 			n, err := as.Artifacts().CleanupExpired(ctx, now)
@@ -85,4 +82,15 @@ func NewService(settings site.Settings, stores ports.Stores, tx ports.Transactor
 		},
 	}
 	return newService(cfg, work, stores, tx, runner, clock, log)
+}
+
+// perRepository bounds a task's work on one repository by timeout (none
+// when it is not positive).
+func perRepository(timeout time.Duration) timeoutFunc {
+	return func(ctx context.Context) (context.Context, context.CancelFunc) {
+		if timeout <= 0 {
+			return context.WithCancel(ctx)
+		}
+		return context.WithTimeout(ctx, timeout)
+	}
 }

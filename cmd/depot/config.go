@@ -131,6 +131,9 @@ type SiteConfig struct {
 
 // RepositoryConfig is the [repository] table.
 type RepositoryConfig struct {
+	// HousekeepingDelay is how many seconds after a push its repository
+	// is tidied (git gc, when it needs it); -1 turns that off.
+	HousekeepingDelay int `toml:"housekeeping_delay"`
 	// Signing is [repository.signing].
 	Signing SigningConfig `toml:"signing"`
 }
@@ -216,7 +219,8 @@ func DefaultConfig() Config {
 			PullDiffMaxLines:         s.PullDiffMaxLines,
 			ConnectionConfig:         connectionConfig(s.Connections),
 		},
-		Repository: RepositoryConfig{Signing: SigningConfig{Key: s.Signing.Key}},
+		Repository: RepositoryConfig{HousekeepingDelay: housekeepingDelayConfig(s.HousekeepingDelay),
+			Signing: SigningConfig{Key: s.Signing.Key}},
 		RateLimit:  rateLimitConfig(s.RateLimits),
 		Federation: FederationConfig{Enabled: s.Federation.Enabled, ShareUserStatistics: s.Federation.ShareUserStatistics},
 		API:        APIConfig{EnableSwagger: s.APIDocs.EnableSwagger},
@@ -269,9 +273,27 @@ func (c Config) SiteSettings() site.Settings {
 			ShareUserStatistics: c.Federation.ShareUserStatistics},
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
-		Cron:         c.Cron.tasks(),
-		ReverseProxy: c.reverseProxy(),
+		HousekeepingDelay: housekeepingDelay(c.Repository.HousekeepingDelay),
+		Cron:              c.Cron.tasks(),
+		ReverseProxy:      c.reverseProxy(),
 	}
+}
+
+// housekeepingDelay is repository.housekeeping_delay as the site reads it:
+// -1 (off) is a negative duration.
+func housekeepingDelay(seconds int) time.Duration {
+	if seconds < 0 {
+		return -1
+	}
+	return time.Duration(seconds) * time.Second
+}
+
+// housekeepingDelayConfig is housekeepingDelay's inverse.
+func housekeepingDelayConfig(d time.Duration) int {
+	if d < 0 {
+		return -1
+	}
+	return int(d / time.Second)
 }
 
 // SlogLevel returns LogLevel as a slog.Level; an unknown level reads as info

@@ -24,10 +24,13 @@ type CronConfig struct {
 	CleanupPackages CronCleanupConfig `toml:"cleanup_packages"`
 	// RepoHealthCheck is [cron.repo_health_check].
 	RepoHealthCheck CronHealthCheckConfig `toml:"repo_health_check"`
+	// GitGCRepos is [cron.git_gc_repos].
+	GitGCRepos CronHealthCheckConfig `toml:"git_gc_repos"`
 }
 
-// CronHealthCheckConfig is the table of repo_health_check: Timeout bounds
-// `git fsck` on one repository.
+// CronHealthCheckConfig is the table of a task that walks the
+// repositories (repo_health_check, git_gc_repos): Timeout bounds its git
+// on one repository.
 type CronHealthCheckConfig struct {
 	CronTaskConfig
 	// Timeout is a Go duration ("60s").
@@ -65,6 +68,8 @@ type cronTask struct {
 	// timeout is the per-repository timeout key's value; nil for tasks
 	// without one.
 	timeout *string
+	// timeoutWhat names the work timeout bounds, for its help.
+	timeoutWhat string
 }
 
 // list gives the tasks' tables in c, pointing into it.
@@ -84,7 +89,9 @@ func (c *CronConfig) list() []cronTask {
 			cfg: &c.CleanupPackages.CronTaskConfig, olderThan: &c.CleanupPackages.OlderThan,
 			olderWhat: "how long ago an unreferenced package blob or an unfinished container upload was last written before it is removed"},
 		{name: site.CronRepoHealthCheck, what: "runs git fsck on every repository and reports those that fail",
-			cfg: &c.RepoHealthCheck.CronTaskConfig, timeout: &c.RepoHealthCheck.Timeout},
+			cfg: &c.RepoHealthCheck.CronTaskConfig, timeout: &c.RepoHealthCheck.Timeout, timeoutWhat: "git fsck"},
+		{name: site.CronGitGCRepos, what: "runs git gc on every repository: one pack with its bitmap and a commit-graph, unreachable objects kept two weeks",
+			cfg: &c.GitGCRepos.CronTaskConfig, timeout: &c.GitGCRepos.Timeout, timeoutWhat: "git gc"},
 	}
 }
 
@@ -169,7 +176,7 @@ func cronSettings() []setting {
 		}
 		if t.timeout != nil {
 			out = append(out, setting{key: "cron." + name + ".timeout", flag: flag + "-timeout",
-				usage: name + ": how long git fsck may take on one repository before it counts as failed (a Go duration)",
+				usage: name + ": how long " + t.timeoutWhat + " may take on one repository before it counts as failed (a Go duration)",
 				field: func(c *Config) any { return task(c).timeout }})
 		}
 	}

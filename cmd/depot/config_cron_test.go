@@ -32,6 +32,10 @@ older_than = "720h"
 [cron.delete_old_actions]
 enabled = true
 older_than = "2160h"
+
+[cron.git_gc_repos]
+enabled = true
+timeout = "30m"
 `)
 	cfg, err = load(t, []string{"--config", path, "--cron-update-mirrors-run-at-start"},
 		map[string]string{"DEPOT_CRON_CLEANUP_HOOK_TASK_TABLE_OLDER_THAN": "36h"})
@@ -44,6 +48,7 @@ older_than = "2160h"
 		site.CronCleanupArtifacts: {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 		site.CronCleanupPackages:  {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
 		site.CronRepoHealthCheck:  {Enabled: true, Schedule: "@midnight", Timeout: 60 * time.Second},
+		site.CronGitGCRepos:       {Enabled: true, Schedule: "@every 72h", Timeout: 30 * time.Minute},
 	})
 
 	_, err = load(t, []string{"--cron-update-mirrors-schedule", "every ten minutes",

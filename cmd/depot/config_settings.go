@@ -201,9 +201,12 @@ func metricsSettings() []setting {
 	}
 }
 
-// signingSettings are the [repository.signing] keys (Gitea's names).
+// signingSettings are the [repository] keys: the housekeeping after
+// pushes, and [repository.signing] (Gitea's names).
 func signingSettings() []setting {
 	return []setting{
+		{key: "repository.housekeeping_delay", flag: "housekeeping-delay", usage: "seconds after a push before Depot tidies the repository's objects (git gc, when it holds several packs, many loose objects or a pack without a bitmap); the pushes meanwhile share one run; -1 turns it off (cron.git_gc_repos still runs)",
+			field: func(c *Config) any { return &c.Repository.HousekeepingDelay }},
 		{key: "repository.signing.signing_key", flag: "signing-key", usage: "`default` signs the commits Depot writes itself (contents API writes, merges, first commits) with its own OpenPGP key, made under data_dir at the first start and served at /api/v1/signing-key.gpg; `none` signs nothing",
 			field: func(c *Config) any { return &c.Repository.Signing.Key }},
 		{key: "repository.signing.signing_name", flag: "signing-name", usage: "name of the signing key's owner when it is made; empty: the site's name",

@@ -82,6 +82,9 @@ func (c Config) Validate() error {
 	if s.PullMaxFiles <= 0 {
 		bad("site.pull_max_files", "must be positive, got %d", s.PullMaxFiles)
 	}
+	if d := c.Repository.HousekeepingDelay; d < -1 {
+		bad("repository.housekeeping_delay", "must be -1 (off) or at least 0, got %d", d)
+	}
 	if k := c.Repository.Signing.Key; k != site.SigningNone && k != site.SigningDefault {
 		bad("repository.signing.signing_key", "must be %q or %q, got %q", site.SigningNone, site.SigningDefault, k)
 	}

@@ -16,7 +16,8 @@ type CronTask struct {
 	// tasks ignore it.
 	OlderThan time.Duration
 	// Timeout bounds the work on one repository of a task that walks them
-	// (repo_health_check's `git fsck`); the other tasks ignore it.
+	// (repo_health_check's `git fsck`, git_gc_repos's `git gc`); the other
+	// tasks ignore it.
 	Timeout time.Duration
 }
 
@@ -41,6 +42,9 @@ const (
 	// CronRepoHealthCheck runs `git fsck` on every repository and reports
 	// those that fail.
 	CronRepoHealthCheck = "repo_health_check"
+	// CronGitGCRepos runs `git gc` on every repository, whatever shape it
+	// is in (the housekeeping after a push runs it only where needed).
+	CronGitGCRepos = "git_gc_repos"
 )
 
 // DefaultCron is Gitea's default configuration of each task.
@@ -52,5 +56,6 @@ func DefaultCron() map[string]CronTask {
 		CronCleanupArtifacts:     {Enabled: true, Schedule: "@midnight", RunAtStart: true},
 		CronCleanupPackages:      {Enabled: true, Schedule: "@midnight", RunAtStart: true, OlderThan: 24 * time.Hour},
 		CronRepoHealthCheck:      {Enabled: true, Schedule: "@midnight", Timeout: 60 * time.Second},
+		CronGitGCRepos:           {Enabled: false, Schedule: "@every 72h", Timeout: 60 * time.Minute},
 	}
 }

@@ -106,6 +106,12 @@ type Settings struct {
 	// the background.
 	CommitCountBudget time.Duration
 
+	// HousekeepingDelay is how long after a push Depot tidies the
+	// repository's objects (repository.NeedsHousekeeping says whether it
+	// runs `git gc`); the pushes meanwhile share that run. Negative: never
+	// after a push (the git_gc_repos task still runs).
+	HousekeepingDelay time.Duration
+
 	// PullMaxFiles bounds how many files a pull request's file listing
 	// (R/pulls/{index}/files) reaches: the files sorted past it are left
 	// out, the answer says X-Service-Diff-Truncated: true and X-Total-Count
@@ -205,6 +211,7 @@ func Defaults() Settings {
 		WebhookTimeout:     5 * time.Second,
 		WebhookRetryDelay:  10 * time.Second,
 		CommitCountBudget:  100 * time.Millisecond,
+		HousekeepingDelay:  10 * time.Second,
 		PullMaxFiles:       3000,
 		Connections:        DefaultConnectionLimits(),
 		Federation:         Federation{ShareUserStatistics: true},

@@ -1,0 +1,131 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/depothq/depot/app/jobs"
+	"github.com/depothq/depot/domain/errs"
+	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/site"
+	"github.com/depothq/depot/ports"
+)
+
+// KindHousekeeping is the job that tidies a repository's objects after
+// pushes (repository.NeedsHousekeeping).
+const KindHousekeeping = "repo.housekeeping"
+
+// housekeepingLease bounds one run: `git gc` of a large repository takes
+// minutes.
+const housekeepingLease = 2 * time.Hour
+
+// Housekeeping keeps pushed repositories fit to serve: a push queues, in
+// the transaction that records it, a job that runs `git gc` on the
+// repository when its objects need it. The job waits the site's
+// HousekeepingDelay first, so that a burst of pushes (a branch and its
+// tags, a CI run) costs one run: while it is queued or running, further
+// pushes queue nothing.
+type Housekeeping struct {
+	stores ports.Stores
+	git    ports.GitHousekeeping
+	// storage measures a repository again after its collection.
+	storage ports.GitStorage
+	clock   ports.Clock
+	delay   time.Duration
+	log     *slog.Logger
+}
+
+// NewHousekeeping builds the housekeeping, registers its job on runner and,
+// unless settings turn it off, its recorder on the pushes ts records.
+func NewHousekeeping(stores ports.Stores, git ports.GitHousekeeping, runner *jobs.Runner, ts *Service,
+	clock ports.Clock, settings site.Settings, log *slog.Logger) *Housekeeping {
+	h := &Housekeeping{stores: stores, git: git, storage: ts.git, clock: clock, delay: settings.HousekeepingDelay,
+		log: log}
+	runner.Handle(KindHousekeeping, jobs.KindOptions{MaxAttempts: 3, Concurrency: 1, Lease: housekeepingLease},
+		h.runHousekeeping)
+	if h.delay >= 0 {
+		ts.OnPush(h.recordPush)
+	}
+	return h
+}
+
+// housekeepingPayload is a KindHousekeeping job's input.
+type housekeepingPayload struct {
+	RepoID int64 `json:"repo_id"`
+}
+
+// recordPush queues the housekeeping of r, once (a PushRecorder).
+func (h *Housekeeping) recordPush(ctx context.Context, tx ports.Stores, r *repository.Repository, _ int64,
+	_ []repository.RefChange) error {
+	b, err := json.Marshal(housekeepingPayload{RepoID: r.ID})
+	if err != nil {
+		return err
+	}
+	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindHousekeeping, Dedup: "repo:" + strconv.FormatInt(r.ID, 10),
+		Payload: b, RunAt: h.clock.Now().Add(h.delay)})
+	return err
+}
+
+// runHousekeeping is the KindHousekeeping job: it finds the repository by
+// its id (it may have been renamed or moved since the push; a deleted one
+// has nothing left to do) and collects its garbage when its objects need it.
+func (h *Housekeeping) runHousekeeping(ctx context.Context, j *ports.Job) error {
+	var in housekeepingPayload
+	if err := json.Unmarshal(j.Payload, &in); err != nil || in.RepoID <= 0 {
+		return jobs.Permanent(errors.New("housekeeping: unreadable payload"))
+	}
+	r, err := h.stores.Repos.GetByID(ctx, in.RepoID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+	st, err := h.git.ObjectStore(ctx, p)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !repository.NeedsHousekeeping(st) {
+		return nil
+	}
+	return h.collect(ctx, r, st)
+}
+
+// Collect runs `git gc` on r whatever shape its objects are in (the
+// git_gc_repos task).
+func (h *Housekeeping) Collect(ctx context.Context, r *repository.Repository) error {
+	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+	st, err := h.git.ObjectStore(ctx, p)
+	if err != nil {
+		return err
+	}
+	return h.collect(ctx, r, st)
+}
+
+// collect runs `git gc` on r, whose objects were st, records the size the
+// repository has after it, and logs what it did.
+func (h *Housekeeping) collect(ctx context.Context, r *repository.Repository, st repository.ObjectStore) error {
+	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
+	start := h.clock.Now()
+	if err := h.git.CollectGarbage(ctx, p); err != nil {
+		return err
+	}
+	size, err := h.storage.Size(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := h.stores.Repos.SetSize(ctx, r.ID, size); err != nil {
+		return err
+	}
+	h.log.Info("housekeeping: collected a repository's garbage", "repo", r.FullName(), "packs", st.Packs,
+		"bitmap", st.Bitmap, "loose_estimate", st.LooseEstimate, "size", size, "took", h.clock.Now().Sub(start))
+	return nil
+}
