@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +61,7 @@ func (s *Storage) ObjectStore(ctx context.Context, p ports.RepoPath) (repository
 	for _, n := range names {
 		has[n] = true
 	}
+	var total int64
 	for _, n := range names {
 		base, ok := strings.CutSuffix(n, ".pack")
 		if !ok || !strings.HasPrefix(base, "pack-") || !has[base+".idx"] {
@@ -68,11 +70,20 @@ func (s *Storage) ObjectStore(ctx context.Context, p ports.RepoPath) (repository
 		if has[base+".keep"] || has[base+".promisor"] || has[base+".mtimes"] {
 			continue
 		}
+		fi, err := os.Stat(filepath.Join(packDir, n))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // replaced meanwhile
+		}
+		if err != nil {
+			return st, err
+		}
 		st.Packs++
-		if has[base+".bitmap"] {
-			st.Bitmap = true
+		total += fi.Size()
+		if fi.Size() > st.LargestPackBytes {
+			st.LargestPackBytes, st.Bitmap = fi.Size(), has[base+".bitmap"]
 		}
 	}
+	st.OtherPackBytes = total - st.LargestPackBytes
 	loose, err := readNames(filepath.Join(dir, "objects", "17"))
 	if err != nil {
 		return st, err
@@ -104,6 +115,20 @@ func readNames(dir string) ([]string, error) {
 // renamed into place only once written, so a killed gc leaves the old ones
 // and at worst a temporary file. Its report, bounded, is the error.
 func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
+	return s.runHousekeeping(ctx, p, "gc", "--quiet")
+}
+
+// RollUp runs `git repack -d --geometric=2` in p's repository, as
+// CollectGarbage runs git gc: the loose objects and the packs smaller than
+// half the next larger one are rolled into one pack, and the large packs
+// (with their bitmap) are left as they are. It drops no object.
+func (s *Storage) RollUp(ctx context.Context, p ports.RepoPath) error {
+	return s.runHousekeeping(ctx, p, "repack", "-d", "-q", "--geometric=2", "--no-write-bitmap-index")
+}
+
+// runHousekeeping runs git with args in p's repository, with gcConfig and
+// a clean configuration, in a process group that the end of ctx kills.
+func (s *Storage) runHousekeeping(ctx context.Context, p ports.RepoPath, args ...string) error {
 	dir, err := s.repoDir(p)
 	if err != nil {
 		return err
@@ -113,7 +138,7 @@ func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
 	} else if !ok {
 		return errNoRepo()
 	}
-	cmd := exec.CommandContext(ctx, "git", append(gcConfig, "gc", "--quiet")...)
+	cmd := exec.CommandContext(ctx, "git", append(slices.Clone(gcConfig), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(gitFreeEnv(),
 		"GIT_DIR="+dir,
@@ -135,9 +160,9 @@ func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("git gc %s/%s: %w", p.Owner, p.Name, ctx.Err())
+			return fmt.Errorf("git %s %s/%s: %w", args[0], p.Owner, p.Name, ctx.Err())
 		}
-		return fmt.Errorf("git gc %s/%s: %w: %s", p.Owner, p.Name, err, strings.TrimSpace(out.String()))
+		return fmt.Errorf("git %s %s/%s: %w: %s", args[0], p.Owner, p.Name, err, strings.TrimSpace(out.String()))
 	}
 	return nil
 }

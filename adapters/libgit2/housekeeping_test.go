@@ -3,8 +3,10 @@ package libgit2_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -29,7 +31,7 @@ func TestHousekeepingCollectsPushedPacks(t *testing.T) {
 	st, err := s.ObjectStore(ctx, p)
 	is.NoErr(err)
 	is.Equal(st, repository.ObjectStore{}) // a new repository: nothing to do
-	is.True(!repository.NeedsHousekeeping(st))
+	is.Equal(repository.PlanHousekeeping(st), repository.HousekeepingNone)
 
 	first := commit(t, s, p, "main", "first", file("a.txt", "one"))
 	runGit(t, dir, "repack", "-q", "-d")
@@ -40,13 +42,16 @@ func TestHousekeepingCollectsPushedPacks(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(st.Packs, 2)
 	is.True(!st.Bitmap)
-	is.True(repository.NeedsHousekeeping(st))
+	is.True(st.LargestPackBytes > 0 && st.OtherPackBytes > 0)
+	is.Equal(repository.PlanHousekeeping(st), repository.HousekeepingFull)
 
 	is.NoErr(s.CollectGarbage(ctx, p))
 	st, err = s.ObjectStore(ctx, p)
 	is.NoErr(err)
-	is.Equal(st, repository.ObjectStore{Packs: 1, Bitmap: true})
-	is.True(!repository.NeedsHousekeeping(st))
+	is.Equal(st.Packs, 1)
+	is.True(st.Bitmap)
+	is.Equal(st.OtherPackBytes, int64(0))
+	is.Equal(repository.PlanHousekeeping(st), repository.HousekeepingNone)
 	_, err = os.Stat(filepath.Join(dir, "objects", "info", "commit-graph"))
 	is.NoErr(err)
 	is.Equal(runGit(t, dir, "rev-list", "main"), second+"\n"+first)
@@ -93,7 +98,50 @@ func TestHousekeepingObjectStoreCounts(t *testing.T) {
 	}
 	st, err = s.ObjectStore(ctx, p)
 	is.NoErr(err)
-	is.Equal(st, repository.ObjectStore{Packs: 1, LooseEstimate: 512})
+	is.Equal(st.Packs, 1)
+	is.Equal(st.LooseEstimate, 512)
+}
+
+// TestHousekeepingRollUp: small packs and loose objects beside a large pack
+// with its bitmap are rolled into one pack; the large pack and its bitmap
+// stay as they are, and no object is lost.
+func TestHousekeepingRollUp(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	s, root := newStorage(t)
+	p := ports.RepoPath{Owner: "alice", Name: "rolled"}
+	is.NoErr(s.Init(ctx, p, "main"))
+	dir := repoDir(root, p)
+	var big []ports.GitFile
+	for i := range 200 {
+		big = append(big, file(fmt.Sprintf("f%03d.txt", i), strings.Repeat(fmt.Sprintf("line %d\n", i), 200)))
+	}
+	commit(t, s, p, "main", "large", big...)
+	is.NoErr(s.CollectGarbage(ctx, p))
+	large, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.bitmap"))
+	is.NoErr(err)
+	is.Equal(len(large), 1)
+	commit(t, s, p, "main", "small one", file("a.txt", "one"))
+	runGit(t, dir, "repack", "-q", "-d")
+	commit(t, s, p, "main", "small two", file("b.txt", "two"))
+	runGit(t, dir, "repack", "-q", "-d")
+	last := commit(t, s, p, "main", "loose", file("c.txt", "three"))
+	before, err := s.ObjectStore(ctx, p)
+	is.NoErr(err)
+	is.Equal(before.Packs, 3)
+	is.True(before.Bitmap)
+
+	is.NoErr(s.RollUp(ctx, p))
+	after, err := s.ObjectStore(ctx, p)
+	is.NoErr(err)
+	is.Equal(after.Packs, 2)
+	is.True(after.Bitmap)
+	is.Equal(after.LargestPackBytes, before.LargestPackBytes)
+	_, err = os.Stat(large[0]) // the large pack's bitmap, untouched
+	is.NoErr(err)
+	is.Equal(runGit(t, dir, "count-objects"), "0 objects, 0 kilobytes")
+	is.Equal(runGit(t, dir, "rev-list", "--count", last), "4")
+	runGit(t, dir, "fsck", "--no-progress")
 }
 
 // TestHousekeepingErrors: a repository that does not exist is not found, a

@@ -16,7 +16,7 @@ import (
 )
 
 // KindHousekeeping is the job that tidies a repository's objects after
-// pushes (repository.NeedsHousekeeping).
+// pushes (repository.PlanHousekeeping).
 const KindHousekeeping = "repo.housekeeping"
 
 // housekeepingLease bounds one run: `git gc` of a large repository takes
@@ -24,8 +24,9 @@ const KindHousekeeping = "repo.housekeeping"
 const housekeepingLease = 2 * time.Hour
 
 // Housekeeping keeps pushed repositories fit to serve: a push queues, in
-// the transaction that records it, a job that runs `git gc` on the
-// repository when its objects need it. The job waits the site's
+// the transaction that records it, a job that tidies the repository's
+// objects as repository.PlanHousekeeping decides: `git gc`, or a roll-up of
+// the small packs and loose objects, or nothing. The job waits the site's
 // HousekeepingDelay first, so that a burst of pushes (a branch and its
 // tags, a CI run) costs one run: while it is queued or running, further
 // pushes queue nothing.
@@ -72,7 +73,7 @@ func (h *Housekeeping) recordPush(ctx context.Context, tx ports.Stores, r *repos
 
 // runHousekeeping is the KindHousekeeping job: it finds the repository by
 // its id (it may have been renamed or moved since the push; a deleted one
-// has nothing left to do) and collects its garbage when its objects need it.
+// has nothing left to do) and tidies it as its objects need.
 func (h *Housekeeping) runHousekeeping(ctx context.Context, j *ports.Job) error {
 	var in housekeepingPayload
 	if err := json.Unmarshal(j.Payload, &in); err != nil || in.RepoID <= 0 {
@@ -93,10 +94,13 @@ func (h *Housekeeping) runHousekeeping(ctx context.Context, j *ports.Job) error 
 	if err != nil {
 		return err
 	}
-	if !repository.NeedsHousekeeping(st) {
-		return nil
+	switch repository.PlanHousekeeping(st) {
+	case repository.HousekeepingFull:
+		return h.collect(ctx, r, st)
+	case repository.HousekeepingRollUp:
+		return h.tidy(ctx, r, st, "rolled up a repository's small packs", h.git.RollUp)
 	}
-	return h.collect(ctx, r, st)
+	return nil
 }
 
 // Collect runs `git gc` on r whatever shape its objects are in (the
@@ -110,12 +114,18 @@ func (h *Housekeeping) Collect(ctx context.Context, r *repository.Repository) er
 	return h.collect(ctx, r, st)
 }
 
-// collect runs `git gc` on r, whose objects were st, records the size the
-// repository has after it, and logs what it did.
+// collect runs `git gc` on r, whose objects were st.
 func (h *Housekeeping) collect(ctx context.Context, r *repository.Repository, st repository.ObjectStore) error {
+	return h.tidy(ctx, r, st, "collected a repository's garbage", h.git.CollectGarbage)
+}
+
+// tidy runs work on r, whose objects were st, records the size the
+// repository has after it, and logs what it did.
+func (h *Housekeeping) tidy(ctx context.Context, r *repository.Repository, st repository.ObjectStore, did string,
+	work func(context.Context, ports.RepoPath) error) error {
 	p := ports.RepoPath{Owner: r.Owner.Name, Name: r.Name}
 	start := h.clock.Now()
-	if err := h.git.CollectGarbage(ctx, p); err != nil {
+	if err := work(ctx, p); err != nil {
 		return err
 	}
 	size, err := h.storage.Size(ctx, p)
@@ -125,7 +135,8 @@ func (h *Housekeeping) collect(ctx context.Context, r *repository.Repository, st
 	if err := h.stores.Repos.SetSize(ctx, r.ID, size); err != nil {
 		return err
 	}
-	h.log.Info("housekeeping: collected a repository's garbage", "repo", r.FullName(), "packs", st.Packs,
-		"bitmap", st.Bitmap, "loose_estimate", st.LooseEstimate, "size", size, "took", h.clock.Now().Sub(start))
+	h.log.Info("housekeeping: "+did, "repo", r.FullName(), "packs", st.Packs, "largest_pack", st.LargestPackBytes,
+		"other_packs", st.OtherPackBytes, "bitmap", st.Bitmap, "loose_estimate", st.LooseEstimate, "size", size,
+		"took", h.clock.Now().Sub(start))
 	return nil
 }

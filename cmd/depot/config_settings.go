@@ -205,7 +205,7 @@ func metricsSettings() []setting {
 // pushes, and [repository.signing] (Gitea's names).
 func signingSettings() []setting {
 	return []setting{
-		{key: "repository.housekeeping_delay", flag: "housekeeping-delay", usage: "seconds after a push before Depot tidies the repository's objects (git gc, when it holds several packs, many loose objects or a pack without a bitmap); the pushes meanwhile share one run; -1 turns it off (cron.git_gc_repos still runs)",
+		{key: "repository.housekeeping_delay", flag: "housekeeping-delay", usage: "seconds after a push before Depot tidies the repository's objects (git gc when its largest pack has no bitmap or the packs pushed since weigh a tenth of it; a roll-up of the small packs at 16 packs or about 256 loose objects); the pushes meanwhile share one run; -1 turns it off (cron.git_gc_repos still runs)",
 			field: func(c *Config) any { return &c.Repository.HousekeepingDelay }},
 		{key: "repository.signing.signing_key", flag: "signing-key", usage: "`default` signs the commits Depot writes itself (contents API writes, merges, first commits) with its own OpenPGP key, made under data_dir at the first start and served at /api/v1/signing-key.gpg; `none` signs nothing",
 			field: func(c *Config) any { return &c.Repository.Signing.Key }},
