@@ -68,6 +68,10 @@ type GitBench struct {
 	Build     time.Duration
 	PackBytes int64
 	Objects   int
+	// Housekept is how long after the first push the server's
+	// housekeeping had packed the repository with its bitmap (0: it had
+	// not within gitHousekeepingWait).
+	Housekept time.Duration
 	// One sample per iteration, each operation alternating with its floor.
 	CloneHTTP, CloneFile []time.Duration
 	PushHTTP, PushFile   []time.Duration
@@ -191,7 +195,13 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 		return err
 	}
 	stored := filepath.Join(t.dataDir, "repos", "admin", gitRepo+".git")
+	// The clones read the repository as the server keeps it: packed with
+	// its bitmap by the housekeeping the push queued.
+	say("git: waiting for the server's housekeeping of %s", gitRepo)
 	var err error
+	if gb.Housekept, err = gitWaitBitmap(ctx, stored, gitHousekeepingWait); err != nil {
+		say("git: %v; the clones read the repository as pushed", err)
+	}
 	if gb.PackBytes, gb.Objects, err = gitPackStats(ctx, stored); err != nil {
 		return err
 	}
@@ -430,6 +440,34 @@ func gitPackStats(ctx context.Context, dir string) (int64, int, error) {
 		}
 	}
 	return size, n, nil
+}
+
+// gitHousekeepingWait bounds the wait for the server's housekeeping of the
+// pushed repository.
+const gitHousekeepingWait = 2 * time.Minute
+
+// gitWaitBitmap waits until dir holds a pack with a reachability bitmap
+// (the server's housekeeping after the push has run) and returns how long
+// that took.
+func gitWaitBitmap(ctx context.Context, dir string, limit time.Duration) (time.Duration, error) {
+	start := time.Now()
+	for {
+		bitmaps, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.bitmap"))
+		if err != nil {
+			return 0, err
+		}
+		if len(bitmaps) > 0 {
+			return time.Since(start), nil
+		}
+		if time.Since(start) > limit {
+			return 0, fmt.Errorf("no bitmap in %s after %s", dir, limit)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // gitCreateRepo makes an empty public repository of the token's user.

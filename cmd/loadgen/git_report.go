@@ -21,7 +21,12 @@ func writeGit(w printer, rep *Report) {
 		thousands(gitCommits))
 	w("%d files with %s bytes of random data (written with `git fast-import`, %s), %s objects in %s of packs\n",
 		gitFiles, thousands(gitFileSize), secs(gb.Build), thousands(float64(gb.Objects)), mb(gb.PackBytes))
-	w("once pushed. Medians of %d clones and %d pushes, HTTP and `file://` taking turns, after an uncounted\n",
+	if gb.Housekept > 0 {
+		w("once pushed and packed with its bitmap by the server's housekeeping (%s after the push). ", secs(gb.Housekept))
+	} else {
+		w("once pushed (the server's housekeeping had not packed it with a bitmap). ")
+	}
+	w("Medians of %d clones\nand %d pushes, HTTP and `file://` taking turns, after an uncounted ",
 		gb.Iterations*gitCloneTurns, gb.Iterations)
 	w("clone of each:\n\n")
 	w("| Git, %s commits / %s | Depot over HTTP | git over `file://` | Ratio | Target | Gitea 1.27.3, for scale | Verdict |\n",
