@@ -199,7 +199,7 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 	// its bitmap by the housekeeping the push queued.
 	say("git: waiting for the server's housekeeping of %s", gitRepo)
 	var err error
-	if gb.Housekept, err = gitWaitBitmap(ctx, stored, gitHousekeepingWait); err != nil {
+	if gb.Housekept, err = gitWaitHousekept(ctx, stored, gitHousekeepingWait); err != nil {
 		say("git: %v; the clones read the repository as pushed", err)
 	}
 	if gb.PackBytes, gb.Objects, err = gitPackStats(ctx, stored); err != nil {
@@ -271,6 +271,12 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 			_ = os.RemoveAll(floor)
 			if err != nil {
 				return err
+			}
+			// The housekeeping this push queued (git gc of 22 MB, seconds
+			// later) runs before the next sample, not during it.
+			pushed := filepath.Join(t.dataDir, "repos", "admin", name+".git")
+			if _, err := gitWaitHousekept(ctx, pushed, gitHousekeepingWait); err != nil {
+				say("git: %v", err)
 			}
 			gb.PushHTTP, gb.PushFile = append(gb.PushHTTP, h), append(gb.PushFile, f)
 			say("git: push %d: HTTP %s, file:// %s", i+1, secs(h), secs(f))
@@ -446,17 +452,18 @@ func gitPackStats(ctx context.Context, dir string) (int64, int, error) {
 // pushed repository.
 const gitHousekeepingWait = 2 * time.Minute
 
-// gitWaitBitmap waits until dir holds a pack with a reachability bitmap
-// (the server's housekeeping after the push has run) and returns how long
-// that took.
-func gitWaitBitmap(ctx context.Context, dir string, limit time.Duration) (time.Duration, error) {
+// gitWaitHousekept waits until the server's housekeeping after a push has
+// run on dir: a pack with a reachability bitmap is there and no git gc
+// holds the repository (gc.pid); it returns how long that took.
+func gitWaitHousekept(ctx context.Context, dir string, limit time.Duration) (time.Duration, error) {
 	start := time.Now()
 	for {
 		bitmaps, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.bitmap"))
 		if err != nil {
 			return 0, err
 		}
-		if len(bitmaps) > 0 {
+		_, err = os.Stat(filepath.Join(dir, "gc.pid"))
+		if len(bitmaps) > 0 && errors.Is(err, os.ErrNotExist) {
 			return time.Since(start), nil
 		}
 		if time.Since(start) > limit {
