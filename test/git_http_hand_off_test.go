@@ -246,19 +246,9 @@ func TestHTTPGitFetchHandedToGit(t *testing.T) {
 // for the answer to end before it stops git.
 func TestHTTPGitHandedFetchEnds(t *testing.T) {
 	srv, alice := httpGitSetup(t)
-	createRepo(t, alice, gitea.CreateRepoOption{Name: "pub", AutoInit: true})
-	work := httpGitClone(t, httpGitURL(srv, "alice", "pub", "alice", userPassword))
-	// Incompressible, and more than the socket's buffers hold: git is still
-	// writing when the client goes or the server is told to stop.
-	noise := make([]byte, 16<<20)
-	_, _ = rand.Read(noise)
-	if err := os.WriteFile(filepath.Join(work, "noise.bin"), noise, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	httpGitOK(t, work, "add", "noise.bin")
-	httpGitOK(t, work, "commit", "-q", "-m", "noise")
-	head := strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
-	httpGitOK(t, work, "push", "-q", "origin", "main")
+	// More than the socket's buffers hold: git is still writing when the
+	// client goes or the server is told to stop.
+	head := httpGitNoiseRepo(t, srv, alice, "pub")
 	// start posts the fetch and reads the start of the answer.
 	start := func(is *is.I) (*http.Response, []byte) {
 		resp := sendFetch(t, srv, "alice", "pub", fetchBody("no-progress", "ofs-delta", "want "+head, "done"))
@@ -274,11 +264,7 @@ func TestHTTPGitHandedFetchEnds(t *testing.T) {
 		resp, _ := start(is)
 		is.True(len(gitUploadPacks(t)) > 0) // git upload-pack is writing
 		is.NoErr(resp.Body.Close())
-		deadline := time.Now().Add(10 * time.Second)
-		for len(gitUploadPacks(t)) > 0 && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		is.Equal(gitUploadPacks(t), []string{}) // git ended with the connection
+		is.Equal(waitNoUploadPacks(t, 10*time.Second), []string{}) // git ended with the connection
 	})
 
 	t.Run("Shutdown", func(t *testing.T) {
@@ -295,7 +281,7 @@ func TestHTTPGitHandedFetchEnds(t *testing.T) {
 		is.NoErr(err)
 		_, pack, _, flushed := sideBand(t, append(first, rest...))
 		is.True(flushed)
-		is.True(len(pack) > len(noise)/2)
+		is.True(len(pack) > noiseBytes/2)
 		dst := t.TempDir()
 		gitRun(t, dst, "init", "-q", "--bare", ".")
 		index := exec.Command("git", "index-pack", "--stdin")
@@ -337,4 +323,35 @@ func gitUploadPacks(t *testing.T) []string {
 		}
 	}
 	return found
+}
+
+// noiseBytes is the size of the file httpGitNoiseRepo commits.
+const noiseBytes = 16 << 20
+
+// httpGitNoiseRepo creates alice's public repository name with a commit of
+// noiseBytes of random data (incompressible: a pack larger than the
+// sockets' buffers hold) pushed over HTTP, and returns that commit's id.
+func httpGitNoiseRepo(t *testing.T, srv *testserver.Server, alice *gitea.Client, name string) string {
+	t.Helper()
+	createRepo(t, alice, gitea.CreateRepoOption{Name: name, AutoInit: true})
+	work := httpGitClone(t, httpGitURL(srv, "alice", name, "alice", userPassword))
+	noise := make([]byte, noiseBytes)
+	_, _ = rand.Read(noise)
+	if err := os.WriteFile(filepath.Join(work, "noise.bin"), noise, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	httpGitOK(t, work, "add", "noise.bin")
+	httpGitOK(t, work, "commit", "-q", "-m", "noise")
+	httpGitOK(t, work, "push", "-q", "origin", "main")
+	return strings.TrimSpace(httpGitOK(t, work, "rev-parse", "HEAD"))
+}
+
+// waitNoUploadPacks waits until no git upload-pack of this process runs.
+func waitNoUploadPacks(t *testing.T, within time.Duration) []string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for len(gitUploadPacks(t)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return gitUploadPacks(t)
 }

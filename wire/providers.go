@@ -303,7 +303,8 @@ func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 // waits for a dump's snapshot at most the site's PushGateWait.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
 	return githttp.NewRunner(githttp.RunnerConfig{HooksDir: filepath.Join(o.DataDir, "hooks"),
-		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile), PushGateWait: o.Site.Connections.PushGateWait})
+		PushGate: filepath.Join(o.DataDir, githttp.PushGateFile), PushGateWait: o.Site.Connections.PushGateWait,
+		AnswerIdleTimeout: o.Site.Connections.AnswerIdleTimeout})
 }
 
 func provideTemplates() (ports.Templates, error) { return templates.New() }

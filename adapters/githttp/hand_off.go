@@ -78,7 +78,7 @@ func (h *Handler) answerOnConnection(w http.ResponseWriter, r *http.Request, inv
 		return
 	}
 	defer conn.Close()
-	out, sent := connOutput(conn)
+	out, sent := connOutput(conn, h.runner.answerIdle)
 	if out != nil {
 		cmd.Stdout = out
 	} else {

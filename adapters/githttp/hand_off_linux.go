@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,8 +22,12 @@ const handOffSupported = true
 // the system does not say: not TCP, or a kernel older than 4.19). The
 // descriptor is nil when conn has none; it is a duplicate, closed on exec
 // (another git started meanwhile must not hold the connection open), in
-// blocking mode, as a program's standard output is.
-func connOutput(conn net.Conn) (*os.File, func() int64) {
+// blocking mode, as a program's standard output is. With idle > 0 the
+// socket is closed by the kernel once data has waited idle for the client
+// to acknowledge or to open its window for it (TCP_USER_TIMEOUT, which
+// zero-window probes obey since Linux 5.1): git's blocked write then fails
+// and git ends, where a write deadline would not reach it.
+func connOutput(conn net.Conn, idle time.Duration) (*os.File, func() int64) {
 	none := func() int64 { return 0 }
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
@@ -41,6 +46,10 @@ func connOutput(conn net.Conn) (*os.File, func() int64) {
 		if err := unix.SetNonblock(nfd, false); err != nil {
 			_ = unix.Close(nfd)
 			return
+		}
+		if idle > 0 {
+			// Not TCP (a Unix socket): nothing to bound.
+			_ = unix.SetsockoptInt(nfd, unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, int(idle/time.Millisecond))
 		}
 		f = os.NewFile(uintptr(nfd), "connection")
 	})
@@ -61,7 +70,8 @@ func connOutput(conn net.Conn) (*os.File, func() int64) {
 
 // gitLostClient reports whether git, writing to the client's connection,
 // ended because the client went away: killed by SIGPIPE (git's answer to
-// EPIPE) or dead on a reset connection.
+// EPIPE), dead on a reset connection or on one the kernel timed out (a
+// client that stopped reading).
 func gitLostClient(err error, stderr string) bool {
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
@@ -69,5 +79,6 @@ func gitLostClient(err error, stderr string) bool {
 			return true
 		}
 	}
-	return strings.Contains(stderr, "Connection reset by peer") || strings.Contains(stderr, "Broken pipe")
+	return strings.Contains(stderr, "Connection reset by peer") || strings.Contains(stderr, "Broken pipe") ||
+		strings.Contains(stderr, "Connection timed out")
 }

@@ -5,12 +5,15 @@ package githttp
 import (
 	"net"
 	"os"
+	"time"
 )
 
 // handOffSupported says a connection's socket can be handed to git: only
 // on Linux, where it is tested.
 const handOffSupported = false
 
-func connOutput(net.Conn) (*os.File, func() int64) { return nil, func() int64 { return 0 } }
+func connOutput(net.Conn, time.Duration) (*os.File, func() int64) {
+	return nil, func() int64 { return 0 }
+}
 
 func gitLostClient(error, string) bool { return false }

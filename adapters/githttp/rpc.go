@@ -197,7 +197,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, spec runSpec) {
 	// may begin before the body is drained.
 	_ = rc.EnableFullDuplex()
 	out := &streamWriter{w: w, rc: rc, contentType: spec.contentType, preamble: spec.preamble,
-		drain: spec.inv.Service.Writes()}
+		drain: spec.inv.Service.Writes(), idle: h.runner.answerIdle}
 	// git writes into a pipe the handler reads itself (see streamOutput).
 	stdout, gitOut, err := os.Pipe()
 	if err != nil {

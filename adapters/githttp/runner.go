@@ -108,6 +108,9 @@ type Runner struct {
 	gateFile string
 	// gateWait bounds a push's wait for the gate; 0 waits without end.
 	gateWait time.Duration
+	// answerIdle bounds the wait for a client to take more of an answer;
+	// 0 waits without end.
+	answerIdle time.Duration
 	// stopped ends when Stop is called.
 	stopped context.Context
 	stopAll context.CancelFunc
@@ -135,6 +138,10 @@ type RunnerConfig struct {
 	// PushGateWait is the longest a push waits for a dump to reopen the
 	// gate before it is refused as busy; 0 waits as long as it takes.
 	PushGateWait time.Duration
+	// AnswerIdleTimeout is the longest an answer waits for the client to
+	// take its next bytes (a client that stops reading a clone's pack
+	// holds git until it is cut off); 0 waits as long as it takes.
+	AnswerIdleTimeout time.Duration
 }
 
 // NewRunner installs the hook scripts and makes the per-start secret.
@@ -167,7 +174,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	}
 	r := &Runner{git: path, hooksDir: hooksDir, hookBin: bin, secret: hex.EncodeToString(secret),
 		baseEnv: cleanEnv(os.Environ()), gateFile: cfg.PushGate,
-		gateWait: cfg.PushGateWait}
+		gateWait: cfg.PushGateWait, answerIdle: cfg.AnswerIdleTimeout}
 	r.stopped, r.stopAll = context.WithCancel(context.Background())
 	if err := r.installHooks(); err != nil {
 		return nil, err

@@ -70,13 +70,25 @@ type streamWriter struct {
 	// drain keeps reading git's output once the client is gone, so that a
 	// push that has moved refs is not killed by a broken pipe before its
 	// post-receive hook runs.
-	drain   bool
+	drain bool
+	// idle bounds each write's wait for the client to take the bytes (a
+	// write deadline, moved on before every write); 0 for none.
+	idle    time.Duration
 	started bool
 	err     error
 }
 
+// deadline gives the next write idle to go through. (net/http lifts it when
+// the handler returns, before the connection's next request.)
+func (s *streamWriter) deadline() {
+	if s.idle > 0 {
+		_ = s.rc.SetWriteDeadline(time.Now().Add(s.idle))
+	}
+}
+
 func (s *streamWriter) start() {
 	s.started = true
+	s.deadline()
 	h := s.w.Header()
 	h.Set("Content-Type", s.contentType)
 	setNoCache(h)
@@ -134,6 +146,7 @@ func (s *streamWriter) send(p []byte, flush bool) error {
 			return s.failed()
 		}
 	}
+	s.deadline()
 	if _, err := s.w.Write(p); err != nil {
 		s.err = err
 		return s.failed()

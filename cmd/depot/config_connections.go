@@ -20,6 +20,9 @@ type ConnectionConfig struct {
 	BodyMinRate int64 `toml:"body_min_rate"`
 	// BodyRateWindow is the window of the minimum rate, in seconds.
 	BodyRateWindow int `toml:"body_rate_window"`
+	// AnswerIdleTimeout is the longest wait, in seconds, for a client to
+	// take the next bytes of a Git answer; 0: as long as it takes.
+	AnswerIdleTimeout int `toml:"answer_idle_timeout"`
 	// MaxConnsPerAddr is how many connections one client address may hold
 	// at once; 0: no bound.
 	MaxConnsPerAddr int `toml:"max_conns_per_addr"`
@@ -42,6 +45,7 @@ func connectionConfig(l site.ConnectionLimits) ConnectionConfig {
 		BodyIdleTimeout:       int(l.BodyIdleTimeout / time.Second),
 		BodyMinRate:           l.BodyMinRate,
 		BodyRateWindow:        int(l.BodyRateWindow / time.Second),
+		AnswerIdleTimeout:     int(l.AnswerIdleTimeout / time.Second),
 		MaxConnsPerAddr:       l.MaxConnsPerAddr,
 		MaxConnsExempt:        slices.Clone(l.MaxConnsExempt),
 		IncomingMaxAge:        int(l.IncomingMaxAge / time.Second),
@@ -56,6 +60,7 @@ func (c ConnectionConfig) limits() site.ConnectionLimits {
 		BodyIdleTimeout:       time.Duration(c.BodyIdleTimeout) * time.Second,
 		BodyMinRate:           c.BodyMinRate,
 		BodyRateWindow:        time.Duration(c.BodyRateWindow) * time.Second,
+		AnswerIdleTimeout:     time.Duration(c.AnswerIdleTimeout) * time.Second,
 		MaxConnsPerAddr:       c.MaxConnsPerAddr,
 		MaxConnsExempt:        slices.Clone(c.MaxConnsExempt),
 		IncomingMaxAge:        time.Duration(c.IncomingMaxAge) * time.Second,
@@ -72,6 +77,7 @@ func (c ConnectionConfig) validate(bad func(key, format string, args ...any)) {
 	}{
 		{"site.body_idle_timeout", int64(c.BodyIdleTimeout)},
 		{"site.body_min_rate", c.BodyMinRate},
+		{"site.answer_idle_timeout", int64(c.AnswerIdleTimeout)},
 		{"site.max_conns_per_addr", int64(c.MaxConnsPerAddr)},
 		{"site.incoming_max_age", int64(c.IncomingMaxAge)},
 		{"site.incoming_sweep_interval", int64(c.IncomingSweepInterval)},
@@ -104,6 +110,8 @@ func connectionSettings() []setting {
 			field: func(c *Config) any { return &c.Site.BodyMinRate }},
 		{key: "site.body_rate_window", flag: "body-rate-window", usage: "seconds of waiting over which body_min_rate is measured",
 			field: func(c *Config) any { return &c.Site.BodyRateWindow }},
+		{key: "site.answer_idle_timeout", flag: "answer-idle-timeout", usage: "seconds a Git answer over HTTP (a clone's pack) waits for its client to take the next bytes before the client is cut off and its git ends; 0: as long as the client does",
+			field: func(c *Config) any { return &c.Site.AnswerIdleTimeout }},
 		{key: "site.max_conns_per_addr", flag: "max-conns-per-addr", usage: "connections one client address may hold open at once on the HTTP and on the SSH listener; past it HTTP answers 429 and SSH closes; 0: no bound (behind a reverse proxy)",
 			field: func(c *Config) any { return &c.Site.MaxConnsPerAddr }},
 		{key: "site.max_conns_exempt", flag: "max-conns-exempt", usage: "client addresses (IPs, CIDR prefixes) max_conns_per_addr does not count, comma-separated: the push hooks call back from loopback",

@@ -19,6 +19,7 @@ func TestConnectionLimitsConfig(t *testing.T) {
 body_idle_timeout = 7
 body_min_rate = 512
 body_rate_window = 20
+answer_idle_timeout = 90
 max_conns_per_addr = 3
 max_conns_exempt = ["10.0.0.0/8", "::1"]
 incoming_max_age = 60
@@ -29,9 +30,10 @@ push_gate_timeout = 30
 	is.NoErr(err)
 	is.Equal(cfg.SiteSettings().Connections, site.ConnectionLimits{
 		BodyIdleTimeout: 7 * time.Second, BodyMinRate: 512, BodyRateWindow: 20 * time.Second,
-		MaxConnsPerAddr: 5, // the environment beats the file
-		MaxConnsExempt:  []string{"10.0.0.0/8", "::1"},
-		IncomingMaxAge:  time.Minute, IncomingSweepInterval: 0,
+		AnswerIdleTimeout: 90 * time.Second,
+		MaxConnsPerAddr:   5, // the environment beats the file
+		MaxConnsExempt:    []string{"10.0.0.0/8", "::1"},
+		IncomingMaxAge:    time.Minute, IncomingSweepInterval: 0,
 		PushGateWait: 30 * time.Second,
 	})
 }
@@ -41,10 +43,10 @@ push_gate_timeout = 30
 func TestConnectionLimitsValidate(t *testing.T) {
 	is := is.New(t)
 	_, err := load(t, []string{"--max-conns-per-addr", "-1", "--body-idle-timeout", "-2", "--push-gate-timeout", "-1",
-		"--body-min-rate", "100", "--body-rate-window", "0", "--max-conns-exempt", "127.0.0.1,localhost"}, nil)
+		"--answer-idle-timeout", "-1", "--body-min-rate", "100", "--body-rate-window", "0", "--max-conns-exempt", "127.0.0.1,localhost"}, nil)
 	is.True(err != nil)
 	for _, key := range []string{"site.max_conns_per_addr", "site.body_idle_timeout", "site.body_rate_window",
-		"site.max_conns_exempt", "site.push_gate_timeout"} {
+		"site.max_conns_exempt", "site.push_gate_timeout", "site.answer_idle_timeout"} {
 		is.True(strings.Contains(err.Error(), key)) // names every bad key
 	}
 	// A rate of 0 needs no window.

@@ -16,6 +16,11 @@ type ConnectionLimits struct {
 	// time the server spends waiting for it (time the server itself spends
 	// busy between reads is not counted against the client); 0 turns it off.
 	BodyMinRate int64
+	// AnswerIdleTimeout is the longest a Git answer over HTTP (a clone's
+	// pack) waits for the client to take its next bytes. A client that
+	// stops reading is cut off and the git answering it ends; 0 waits as
+	// long as the client does.
+	AnswerIdleTimeout time.Duration
 	// BodyRateWindow is the stretch of waiting time over which BodyMinRate
 	// is measured: a body that sends less than BodyMinRate×BodyRateWindow
 	// bytes in one window is cut off at the window's end.
@@ -53,6 +58,7 @@ func DefaultConnectionLimits() ConnectionLimits {
 		BodyIdleTimeout:       30 * time.Second,
 		BodyMinRate:           1024,
 		BodyRateWindow:        30 * time.Second,
+		AnswerIdleTimeout:     time.Minute,
 		MaxConnsPerAddr:       64,
 		MaxConnsExempt:        []string{"127.0.0.1", "::1"},
 		IncomingMaxAge:        time.Hour,
