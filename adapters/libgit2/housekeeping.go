@@ -3,14 +3,9 @@ package libgit2
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
@@ -30,10 +25,6 @@ var gcConfig = []string{
 	"-c", "gc.autoDetach=false",
 	"-c", "core.hooksPath=" + os.DevNull,
 }
-
-// gcWaitDelay is how long a finished or killed git gc may hold its output
-// open (a child it left behind).
-const gcWaitDelay = 10 * time.Second
 
 // ObjectStore reads the shape of p's object store from its directory: the
 // packs git would repack, whether one has a bitmap, and git's estimate of
@@ -115,7 +106,7 @@ func readNames(dir string) ([]string, error) {
 // renamed into place only once written, so a killed gc leaves the old ones
 // and at worst a temporary file. Its report, bounded, is the error.
 func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
-	return s.runHousekeeping(ctx, p, "gc", "--quiet")
+	return s.runGit(ctx, p, gcConfig, "gc", "--quiet")
 }
 
 // RollUp runs `git repack -d --geometric=2` in p's repository, as
@@ -123,46 +114,5 @@ func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
 // half the next larger one are rolled into one pack, and the large packs
 // (with their bitmap) are left as they are. It drops no object.
 func (s *Storage) RollUp(ctx context.Context, p ports.RepoPath) error {
-	return s.runHousekeeping(ctx, p, "repack", "-d", "-q", "--geometric=2", "--no-write-bitmap-index")
-}
-
-// runHousekeeping runs git with args in p's repository, with gcConfig and
-// a clean configuration, in a process group that the end of ctx kills.
-func (s *Storage) runHousekeeping(ctx context.Context, p ports.RepoPath, args ...string) error {
-	dir, err := s.repoDir(p)
-	if err != nil {
-		return err
-	}
-	if ok, err := dirExists(dir); err != nil {
-		return err
-	} else if !ok {
-		return errNoRepo()
-	}
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clone(gcConfig), args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(gitFreeEnv(),
-		"GIT_DIR="+dir,
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL="+os.DevNull,
-		"GIT_TERMINAL_PROMPT=0",
-	)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if errors.Is(err, syscall.ESRCH) {
-			return os.ErrProcessDone
-		}
-		return err
-	}
-	cmd.WaitDelay = gcWaitDelay
-	var out limitedBuffer
-	out.limit = 4 << 10
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("git %s %s/%s: %w", args[0], p.Owner, p.Name, ctx.Err())
-		}
-		return fmt.Errorf("git %s %s/%s: %w: %s", args[0], p.Owner, p.Name, err, strings.TrimSpace(out.String()))
-	}
-	return nil
+	return s.runGit(ctx, p, gcConfig, "repack", "-d", "-q", "--geometric=2", "--no-write-bitmap-index")
 }
