@@ -80,6 +80,10 @@ type GitBench struct {
 	// the git it ran (over HTTP) or the client's own upload-pack (the floor).
 	// Other processes' use of the CPUs does not count in them.
 	CloneHTTPCPU, CloneFileCPU []time.Duration
+	// CloneReplay and CloneReplayCPU are the same clone served from a
+	// recording of the server's answers (git_recording.go): what HTTP
+	// costs the client, with no server work.
+	CloneReplay, CloneReplayCPU []time.Duration
 	// Clones, Pushes and Many are how the machine's CPUs were used during
 	// the clone samples, the push samples and the concurrent clones.
 	Clones, Pushes, Many GitCPU
@@ -224,25 +228,40 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 		*cpu = treeCPU(pid) - s0 + childrenCPU() - c0
 		return d, err
 	}
-	var hCPU, fCPU time.Duration
-	overHTTP := func() (time.Duration, error) { return clone(&hCPU, remote) }
-	floor := func() (time.Duration, error) { return clone(&fCPU, "--no-local", stored) }
-	if _, err := overHTTP(); err != nil {
+	// The third of each turn replays a recording of the server's answers
+	// (git_recording.go): HTTP with no server work.
+	say("git: recording the answers of one clone, to replay them with no server work")
+	rec, err := recordClone(ctx, work, t.base, remote)
+	if err != nil {
 		return err
 	}
-	if _, err := floor(); err != nil {
+	replayBase, stopReplay, err := rec.serve()
+	if err != nil {
 		return err
+	}
+	defer stopReplay()
+	var hCPU, fCPU, rCPU time.Duration
+	overHTTP := func() (time.Duration, error) { return clone(&hCPU, remote) }
+	floor := func() (time.Duration, error) { return clone(&fCPU, "--no-local", stored) }
+	replayed := func() (time.Duration, error) { return clone(&rCPU, replayBase+strings.TrimPrefix(remote, t.base)) }
+	for _, warm := range []func() (time.Duration, error){overHTTP, floor, replayed} {
+		if _, err := warm(); err != nil {
+			return err
+		}
 	}
 	t.wait()
 	gb.Clones, err = measureGitCPU(pid, func() error {
 		for i := range gb.Iterations * gitCloneTurns {
-			h, f, err := inTurn(i, overHTTP, floor)
+			d, err := rotated(i, overHTTP, floor, replayed)
 			if err != nil {
 				return err
 			}
+			h, f, r := d[0], d[1], d[2]
 			gb.CloneHTTP, gb.CloneFile = append(gb.CloneHTTP, h), append(gb.CloneFile, f)
 			gb.CloneHTTPCPU, gb.CloneFileCPU = append(gb.CloneHTTPCPU, hCPU), append(gb.CloneFileCPU, fCPU)
-			say("git: clone %d: HTTP %s (CPU %s), --no-local %s (CPU %s)", i+1, secs(h), secs(hCPU), secs(f), secs(fCPU))
+			gb.CloneReplay, gb.CloneReplayCPU = append(gb.CloneReplay, r), append(gb.CloneReplayCPU, rCPU)
+			say("git: clone %d: HTTP %s (CPU %s), --no-local %s (CPU %s), recording %s (CPU %s)", i+1,
+				secs(h), secs(hCPU), secs(f), secs(fCPU), secs(r), secs(rCPU))
 		}
 		return nil
 	})
@@ -325,6 +344,22 @@ func inTurn(i int, overHTTP, file func() (time.Duration, error)) (h, f time.Dura
 		f, err = file()
 	}
 	return h, f, err
+}
+
+// rotated runs the operations of sample i one after another, starting with
+// the (i mod n)th, so that each runs first, second and so on equally often,
+// and returns their times in the order given.
+func rotated(i int, ops ...func() (time.Duration, error)) ([]time.Duration, error) {
+	d := make([]time.Duration, len(ops))
+	for k := range ops {
+		j := (i + k) % len(ops)
+		t, err := ops[j]()
+		if err != nil {
+			return nil, err
+		}
+		d[j] = t
+	}
+	return d, nil
 }
 
 // gitConcurrentClones runs gitConcurrent clones of remote at once and reads

@@ -50,6 +50,15 @@ func writeGit(w printer, rep *Report) {
 			secs(median(gb.CloneFileCPU)), ratio(gb.CloneHTTPCPU, gb.CloneFileCPU))
 		w("grow with what other processes take of the CPUs.\n")
 	}
+	if len(gb.CloneReplay) > 0 && len(gb.CloneFile) > 0 && len(gb.CloneHTTP) > 0 {
+		replay, floor, depot := median(gb.CloneReplay), median(gb.CloneFile), median(gb.CloneHTTP)
+		w("\nThe same clone served from a recording of the server's three answers, replayed from memory by the\n")
+		w("benchmark with no other work (no git, no pack made, nothing read from disk), taking turns with the two\n")
+		w("above: %s, %.2f× the floor (CPU %s). That is what HTTP costs the client's git, which no server can\n",
+			secs(replay), ratio(gb.CloneReplay, gb.CloneFile), secs(median(gb.CloneReplayCPU)))
+		w("remove; the server's own share of the clone is the rest, %s (%.1f%% of the floor).\n",
+			secs(depot-replay), 100*float64(depot-replay)/float64(floor))
+	}
 	c := gb.Concurrent
 	w("\n| Concurrent clones | Clones | Time | Server's peak RSS | Its own memory (RssAnon) at most | Its git processes at most | Target | Verdict |\n")
 	w("|---|---|---|---|---|---|---|---|\n")
@@ -64,8 +73,9 @@ func writeGit(w printer, rep *Report) {
 	for _, s := range []struct {
 		name string
 		d    []time.Duration
-	}{{"clone, HTTP", gb.CloneHTTP}, {"clone, `--no-local`", gb.CloneFile}, {"clone CPU, HTTP", gb.CloneHTTPCPU},
-		{"clone CPU, `--no-local`", gb.CloneFileCPU}, {"push, HTTP", gb.PushHTTP}, {"push, file://", gb.PushFile}} {
+	}{{"clone, HTTP", gb.CloneHTTP}, {"clone, `--no-local`", gb.CloneFile}, {"clone, recording", gb.CloneReplay},
+		{"clone CPU, HTTP", gb.CloneHTTPCPU}, {"clone CPU, `--no-local`", gb.CloneFileCPU},
+		{"clone CPU, recording", gb.CloneReplayCPU}, {"push, HTTP", gb.PushHTTP}, {"push, file://", gb.PushFile}} {
 		parts := make([]string, len(s.d))
 		for i, d := range s.d {
 			parts[i] = fmt.Sprintf("%.3f", d.Seconds())
