@@ -89,15 +89,18 @@ func TestAdminCron(t *testing.T) {
 			is := is.New(t)
 			list, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "6")
-			is.Equal(len(list), 6)
+			is.Equal(resp.Header.Get("X-Total-Count"), "7")
+			is.Equal(len(list), 7)
 			is.Equal(list[0].Name, "cleanup_artifacts") // by name
 			is.Equal(list[0].Schedule, "@midnight")
 			is.Equal(list[2].Name, "cleanup_packages")
 			is.Equal(list[2].Schedule, "@midnight")
-			is.Equal(list[4].Name, "repo_health_check")
-			is.Equal(list[4].Schedule, "@midnight")
-			list = slices.Delete(list, 4, 5)
+			is.Equal(list[4].Name, "git_gc_repos")
+			is.Equal(list[4].Schedule, "@every 72h")
+			is.True(list[4].Next.IsZero()) // off by default, as in Gitea
+			is.Equal(list[5].Name, "repo_health_check")
+			is.Equal(list[5].Schedule, "@midnight")
+			list = slices.Delete(list, 4, 6)
 			list = slices.Delete(list, 2, 3)[1:]
 			is.Equal(list[0].Name, "cleanup_hook_task_table")
 			is.Equal(list[0].Schedule, "@midnight")
@@ -116,11 +119,11 @@ func TestAdminCron(t *testing.T) {
 
 			page, resp, err := admin.ListCronTasks(gitea.ListCronTaskOptions{ListOptions: gitea.ListOptions{Page: 2, PageSize: 3}})
 			is.NoErr(err)
-			is.Equal(resp.Header.Get("X-Total-Count"), "6")
+			is.Equal(resp.Header.Get("X-Total-Count"), "7")
 			is.Equal(len(page), 3)
 			is.Equal(page[0].Name, "delete_old_actions")
-			is.Equal(page[1].Name, "repo_health_check")
-			is.Equal(page[2].Name, "update_mirrors")
+			is.Equal(page[1].Name, "git_gc_repos")
+			is.Equal(page[2].Name, "repo_health_check")
 		})
 
 		t.Run("cleanup_hook_task_table deletes old deliveries", func(t *testing.T) {
