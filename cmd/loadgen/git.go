@@ -328,40 +328,6 @@ func (t gitTarget) wait() {
 	}
 }
 
-// inTurn runs the HTTP and the file:// operation of sample i, HTTP first in
-// even samples and second in odd ones, so that neither always runs in the
-// wake of the other (the server's background work after a push, say).
-func inTurn(i int, overHTTP, file func() (time.Duration, error)) (h, f time.Duration, err error) {
-	if i%2 == 1 {
-		if f, err = file(); err != nil {
-			return 0, 0, err
-		}
-	}
-	if h, err = overHTTP(); err != nil {
-		return 0, 0, err
-	}
-	if i%2 == 0 {
-		f, err = file()
-	}
-	return h, f, err
-}
-
-// rotated runs the operations of sample i one after another, starting with
-// the (i mod n)th, so that each runs first, second and so on equally often,
-// and returns their times in the order given.
-func rotated(i int, ops ...func() (time.Duration, error)) ([]time.Duration, error) {
-	d := make([]time.Duration, len(ops))
-	for k := range ops {
-		j := (i + k) % len(ops)
-		t, err := ops[j]()
-		if err != nil {
-			return nil, err
-		}
-		d[j] = t
-	}
-	return d, nil
-}
-
 // gitConcurrentClones runs gitConcurrent clones of remote at once and reads
 // the server's peak resident memory meanwhile.
 func gitConcurrentClones(ctx context.Context, srv *server, work, remote string) GitConcurrent {
@@ -481,35 +447,6 @@ func gitPackStats(ctx context.Context, dir string) (int64, int, error) {
 		}
 	}
 	return size, n, nil
-}
-
-// gitHousekeepingWait bounds the wait for the server's housekeeping of the
-// pushed repository.
-const gitHousekeepingWait = 2 * time.Minute
-
-// gitWaitHousekept waits until the server's housekeeping after a push has
-// run on dir: a pack with a reachability bitmap is there and no git gc
-// holds the repository (gc.pid); it returns how long that took.
-func gitWaitHousekept(ctx context.Context, dir string, limit time.Duration) (time.Duration, error) {
-	start := time.Now()
-	for {
-		bitmaps, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.bitmap"))
-		if err != nil {
-			return 0, err
-		}
-		_, err = os.Stat(filepath.Join(dir, "gc.pid"))
-		if len(bitmaps) > 0 && errors.Is(err, os.ErrNotExist) {
-			return time.Since(start), nil
-		}
-		if time.Since(start) > limit {
-			return 0, fmt.Errorf("no bitmap in %s after %s", dir, limit)
-		}
-		select {
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 // gitCreateRepo makes an empty public repository of the token's user.
