@@ -31,8 +31,12 @@ import (
 // KindRun is the job kind of a task's runs, scheduled or asked for.
 const KindRun = "cron.run"
 
-// runLease bounds one run of a task.
-const runLease = 30 * time.Minute
+// runLease bounds one run of a task. The tasks that walk every repository
+// (repo_health_check, git_gc_repos: git gc may take minutes on each of
+// many) need hours on a large site. A run whose server died is taken back
+// at once by that server's next start (its node's leases), by another
+// server only when the lease ends.
+const runLease = 6 * time.Hour
 
 // Work is what a task does when it runs; now is the run's start.
 type Work func(ctx context.Context, now time.Time) error
