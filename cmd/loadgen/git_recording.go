@@ -5,9 +5,9 @@ package main
 // replayed from memory by a server inside the benchmark that does no other
 // work: no git runs, no pack is made, nothing is read from disk. Its clone
 // costs what HTTP costs the client's git (git-remote-http and libcurl, the
-// requests, the pack through a socket) and nothing of a server's, so its
-// ratio to the floor is the part of the clone's ratio no server can remove;
-// the server's own share is the rest.
+// requests, the pack through a socket) and nothing of a server's. A server
+// that makes the pack cannot answer sooner, so its ratio to the floor is the
+// lowest any server can reach on the machine.
 
 import (
 	"bytes"

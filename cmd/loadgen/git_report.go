@@ -54,10 +54,13 @@ func writeGit(w printer, rep *Report) {
 		replay, floor, depot := median(gb.CloneReplay), median(gb.CloneFile), median(gb.CloneHTTP)
 		w("\nThe same clone served from a recording of the server's three answers, replayed from memory by the\n")
 		w("benchmark with no other work (no git, no pack made, nothing read from disk), taking turns with the two\n")
-		w("above: %s, %.2f× the floor (CPU %s). That is what HTTP costs the client's git, which no server can\n",
+		w("above: %s, %.2f× the floor (CPU %s). A server that makes the pack cannot answer sooner than one that\n",
 			secs(replay), ratio(gb.CloneReplay, gb.CloneFile), secs(median(gb.CloneReplayCPU)))
-		w("remove; the server's own share of the clone is the rest, %s (%.1f%% of the floor).\n",
-			secs(depot-replay), 100*float64(depot-replay)/float64(floor))
+		w("replays it, so this is the lowest ratio any server can reach here. Depot's clone takes %s more than\n",
+			secs(depot-replay))
+		w("it (%.1f%% of the floor): making the pack (git upload-pack and pack-objects, as in the floor) and Depot's\n",
+			100*float64(depot-replay)/float64(floor))
+		w("own handling.\n")
 	}
 	c := gb.Concurrent
 	w("\n| Concurrent clones | Clones | Time | Server's peak RSS | Its own memory (RssAnon) at most | Its git processes at most | Target | Verdict |\n")

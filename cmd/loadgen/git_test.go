@@ -67,7 +67,7 @@ func TestGitBenchReport(t *testing.T) {
 	is.True(strings.Contains(md, "over HTTP 1.000 s (the client's git, the server\nand the git it ran), `git clone --no-local` 1.000 s (both ends): 1.00×."))
 	is.True(strings.Contains(md, "- clone CPU, `--no-local`: 0.500, 1.000, 1.000\n"))
 	is.True(strings.Contains(md, "above: 0.250 s, 0.50× the floor (CPU 0.500 s)."))
-	is.True(strings.Contains(md, "the server's own share of the clone is the rest, 0.250 s (50.0% of the floor)."))
+	is.True(strings.Contains(md, "Depot's clone takes 0.250 s more than\nit (50.0% of the floor)"))
 	is.True(strings.Contains(md, "- clone, recording: 0.250, 0.250, 0.250\n"))
 	is.True(strings.Contains(md, "| `git push` into an empty repository | 1.000 s | 0.500 s | 2.00× | ≤ 1.2× `file://` | ~0.8 s | **missed** |"))
 	is.True(strings.Contains(md, "| 20 clones of the repository at once | 20 (0 failed) | 5.000 s | 95.0 MB | 60.0 MB |"))
