@@ -108,9 +108,9 @@ func writeGit(w printer, rep *Report) {
 	w("sampled every 50 ms. The git processes the server runs for the clones (`git upload-pack`, `git pack-objects`)\n")
 	w("are separate processes: their RSS, summed and sampled every 50 ms, is the column before the target. Each\n")
 	w("push goes into a repository created through the API just before it (not timed); its `file://` floor into\n")
-	w("one `git init --bare` made. HTTP goes first in the odd samples and second in the even ones. The server's\n")
-	w("housekeeping of each pushed repository (`git gc`, `repository.housekeeping_delay` after the push) is waited\n")
-	w("for before the next sample, so that no sample runs beside it.\n")
+	w("one `git init --bare` made. HTTP goes first in the odd samples and second in the even ones. Each pushed\n")
+	w("repository is deleted through the API after its sample (not timed), before the housekeeping its push\n")
+	w("queued (`git gc`, `repository.housekeeping_delay` later) is due, so that no sample runs beside a git gc.\n")
 	if gb.Err != "" {
 		w("\n**The Git benchmarks stopped early: %s**\n", gb.Err)
 	}
