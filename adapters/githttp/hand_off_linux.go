@@ -25,7 +25,7 @@ const handOffSupported = true
 // blocking mode, as a program's standard output is. With idle > 0 the
 // socket is closed by the kernel once data has waited idle for the client
 // to acknowledge or to open its window for it (TCP_USER_TIMEOUT, which
-// zero-window probes obey since Linux 5.1): git's blocked write then fails
+// zero-window probes obey since Linux 5.11): git's blocked write then fails
 // and git ends, where a write deadline would not reach it.
 func connOutput(conn net.Conn, idle time.Duration) (*os.File, func() int64) {
 	none := func() int64 { return 0 }
