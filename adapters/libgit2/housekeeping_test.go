@@ -11,10 +11,23 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/depothq/depot/adapters/libgit2"
 	"github.com/depothq/depot/domain/errs"
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/ports"
 )
+
+// initRepo makes alice's empty repository name in a new storage and
+// returns the storage, the repository and its directory.
+func initRepo(t *testing.T, name string) (*libgit2.Storage, ports.RepoPath, string) {
+	t.Helper()
+	s, root := newStorage(t)
+	p := ports.RepoPath{Owner: "alice", Name: name}
+	if err := s.Init(context.Background(), p, "main"); err != nil {
+		t.Fatal(err)
+	}
+	return s, p, repoDir(root, p)
+}
 
 // TestHousekeepingCollectsPushedPacks: two packs (two pushes, say) and a
 // loose object nothing reaches become one pack with its bitmap and a
@@ -23,10 +36,7 @@ import (
 func TestHousekeepingCollectsPushedPacks(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	s, root := newStorage(t)
-	p := ports.RepoPath{Owner: "alice", Name: "kept"}
-	is.NoErr(s.Init(ctx, p, "main"))
-	dir := repoDir(root, p)
+	s, p, dir := initRepo(t, "kept")
 
 	st, err := s.ObjectStore(ctx, p)
 	is.NoErr(err)
@@ -70,10 +80,7 @@ func TestHousekeepingCollectsPushedPacks(t *testing.T) {
 func TestHousekeepingObjectStoreCounts(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	s, root := newStorage(t)
-	p := ports.RepoPath{Owner: "alice", Name: "counted"}
-	is.NoErr(s.Init(ctx, p, "main"))
-	dir := repoDir(root, p)
+	s, p, dir := initRepo(t, "counted")
 	commit(t, s, p, "main", "first", file("a.txt", "one"))
 	runGit(t, dir, "repack", "-q", "-d")
 	packs, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.pack"))
@@ -108,10 +115,7 @@ func TestHousekeepingObjectStoreCounts(t *testing.T) {
 func TestHousekeepingRollUp(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	s, root := newStorage(t)
-	p := ports.RepoPath{Owner: "alice", Name: "rolled"}
-	is.NoErr(s.Init(ctx, p, "main"))
-	dir := repoDir(root, p)
+	s, p, dir := initRepo(t, "rolled")
 	var big []ports.GitFile
 	for i := range 200 {
 		big = append(big, file(fmt.Sprintf("f%03d.txt", i), strings.Repeat(fmt.Sprintf("line %d\n", i), 200)))
