@@ -190,8 +190,12 @@ func (s *postgresSnapshot) WriteTo(ctx context.Context, w ports.SiteArchiveWrite
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
 	defer tmp.Close()
+	// The file loses its name at once and lives as long as the descriptor:
+	// a dump killed part way leaves nothing in the temporary directory.
+	if err := os.Remove(tmp.Name()); err != nil {
+		return err
+	}
 	for _, t := range tables {
 		if migrationTables[t.name] {
 			continue
