@@ -31,20 +31,15 @@ func packShapeOf(t *testing.T, dir string) packShape {
 	var s packShape
 	for _, n := range names {
 		base := strings.TrimSuffix(n, ".pack")
-		if exists(base+".mtimes") || exists(base+".keep") || !exists(base+".idx") {
+		if pathExists(base+".mtimes") || pathExists(base+".keep") || !pathExists(base+".idx") {
 			continue
 		}
 		s.packs++
-		if exists(base + ".bitmap") {
+		if pathExists(base + ".bitmap") {
 			s.bitmaps++
 		}
 	}
 	return s
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // waitPackShape waits until dir's packs are want.
