@@ -107,6 +107,7 @@ func sideBand(t *testing.T, answer []byte) (lines []string, pack, progress []byt
 func TestHTTPGitFetchHandedToGit(t *testing.T) {
 	srv, alice := httpGitSetup(t, testserver.WithSettings(func(s *site.Settings) {
 		s.Metrics = site.Metrics{Enabled: true, Token: metricsToken}
+		s.PackCacheBytes = 0 // git answers every time (the cache: git_http_pack_cache_test.go)
 	}))
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "pub", AutoInit: true, Readme: "Default"})
 	createRepo(t, alice, gitea.CreateRepoOption{Name: "secret", AutoInit: true, Private: true})
@@ -245,7 +246,7 @@ func TestHTTPGitFetchHandedToGit(t *testing.T) {
 // Shutdown no longer tracks that connection, but the server still waits
 // for the answer to end before it stops git.
 func TestHTTPGitHandedFetchEnds(t *testing.T) {
-	srv, alice := httpGitSetup(t)
+	srv, alice := httpGitSetup(t, testserver.WithSettings(func(s *site.Settings) { s.PackCacheBytes = 0 }))
 	// More than the socket's buffers hold: git is still writing when the
 	// client goes or the server is told to stop.
 	head := httpGitNoiseRepo(t, srv, alice, "pub")

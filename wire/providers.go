@@ -145,11 +145,12 @@ func provideMetrics(ctx context.Context, o Options, db *sqlstore.DB) (*metrics.R
 // provideObservedCaches hands the in-process caches' counts to the metrics
 // page: tokens, verified passwords, OAuth2 grants, branch and tag
 // protection rules, release pages, remote ActivityPub keys, markup
-// renderings, parsed GPG key rings, and the Git storage's commit counts,
-// blobs and last commits.
+// renderings, parsed GPG key rings, the Git storage's commit counts,
+// blobs and last commits, and the answers to clones kept on disk.
 func provideObservedCaches(m *metrics.Registry, tokens *auth.TokenCache, verified *auth.VerifierCache,
 	o2 *oauth2.Service, rs *repos.Service, cs *content.Service, fed *federation.Service,
-	markup *markuprender.Renderer, gpg ports.GPGKeys, git *libgit2.Storage, api *httpadapter.Server) metrics.ObservedCaches {
+	markup *markuprender.Renderer, gpg ports.GPGKeys, git *libgit2.Storage, api *httpadapter.Server,
+	packs *githttp.PackCache) metrics.ObservedCaches {
 	caches := []*ports.CacheStats{tokens.Stats(), verified.Stats(), o2.BearerCacheStats()}
 	caches = append(caches, rs.ProtectionCacheStats()...)
 	caches = append(caches, cs.ReleasePageCacheStats(), fed.RemoteKeyCacheStats(), markup.CacheStats())
@@ -157,7 +158,7 @@ func provideObservedCaches(m *metrics.Registry, tokens *auth.TokenCache, verifie
 		caches = append(caches, k.CacheStats())
 	}
 	caches = append(caches, git.CacheStats()...)
-	caches = append(caches, api.CacheStats())
+	caches = append(caches, api.CacheStats(), packs.Stats())
 	return m.ObserveCaches(caches...)
 }
 
@@ -299,6 +300,13 @@ func provideAttachments(o Options) (ports.AttachmentBlobs, error) {
 	return blobs.NewAttachments(filepath.Join(o.DataDir, "attachments"))
 }
 
+// provideGitPackCache keeps answers to clones over HTTP under
+// <data>/cache/git-packs, within the site's PackCacheBytes (nil when 0).
+func provideGitPackCache(o Options) (*githttp.PackCache, error) {
+	return githttp.NewPackCache(githttp.PackCacheConfig{Dir: filepath.Join(o.DataDir, "cache", "git-packs"),
+		MaxBytes: o.Site.PackCacheBytes})
+}
+
 // provideGitRunner keeps the push hook scripts under <data>/hooks; a push
 // waits for a dump's snapshot at most the site's PushGateWait.
 func provideGitRunner(o Options) (*githttp.Runner, error) {
@@ -396,7 +404,7 @@ var appSet = gwire.NewSet(
 	provideVerifierCache, provideTokenCache, provideAuthOptions,
 	auth.NewLastUsedRecorder, auth.NewAuthenticator, auth.NewWebSessions, auth.NewReverseProxyUsers, users.NewService, httpadapter.NewServer,
 	provideGit, provideAvatars, provideTemplates, provideSSHKeys, provideGPGKeys, repos.NewService, content.NewService,
-	transport.NewService, transport.NewHousekeeping, gwire.Bind(new(ports.GitHousekeeping), new(*libgit2.Storage)), provideGitRunner, githttp.NewHandler,
+	transport.NewService, transport.NewHousekeeping, gwire.Bind(new(ports.GitHousekeeping), new(*libgit2.Storage)), provideGitRunner, provideGitPackCache, githttp.NewHandler,
 	jobs.NewRunner, cron.NewService, provideOutbound, provideSecretBox, mirrors.NewService, hooks.NewService, hooks.NewDispatcher, gwire.Bind(new(ports.PackageEvents), new(*hooks.Dispatcher)), sshd.New, provideSSHOptions,
 	provideNodeLock,
 	orgs.NewService, issues.NewService, provideAttachments, pulls.NewService, actions.NewService, provideActionsKit,

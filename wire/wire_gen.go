@@ -231,7 +231,15 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, logger)
+	packCache, err := provideGitPackCache(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, packCache, logger)
 	sshdOptions, err := provideSSHOptions(o)
 	if err != nil {
 		cleanup4()
@@ -250,7 +258,7 @@ func InitSQLite(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	lock := provideNodeLock(o)
 	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
-	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
+	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server, packCache)
 	app := &App{
 		DB:             db,
 		Users:          service,
@@ -477,7 +485,15 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, logger)
+	packCache, err := provideGitPackCache(o)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler := githttp.NewHandler(authenticator, transportService, storage, storage, githttpRunner, packCache, logger)
 	sshdOptions, err := provideSSHOptions(o)
 	if err != nil {
 		cleanup4()
@@ -496,7 +512,7 @@ func InitPostgres(ctx context.Context, o Options) (*App, func(), error) {
 	}
 	lock := provideNodeLock(o)
 	cacheDrops := provideCacheDrops(db, tokenCache, oauth2Service, reposService, unreadCache, logger)
-	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server)
+	observedCaches := provideObservedCaches(registry, tokenCache, verifierCache, oauth2Service, reposService, contentService, federationService, renderer, gpgKeys, storage, server, packCache)
 	app := &App{
 		DB:             db,
 		Users:          service,

@@ -30,7 +30,11 @@ var fetchFlags = map[string]bool{"done": true, "thin-pack": true, "no-progress":
 type fetchRequest struct {
 	// capabilities are the lines besides command=fetch, "key=value".
 	capabilities []string
-	wants, haves int
+	// flags are the fetchFlags lines, as sent.
+	flags []string
+	// wants are the objects asked for, as sent.
+	wants []string
+	haves int
 }
 
 // readFetch reads a request from r. ok is false unless it is a whole fetch
@@ -69,6 +73,7 @@ func parseFetch(p *pktReader, req *fetchRequest) bool {
 		}
 		if fetchFlags[line] {
 			done = done || line == "done"
+			req.flags = append(req.flags, line)
 			continue
 		}
 		verb, id, ok := strings.Cut(line, " ")
@@ -77,14 +82,14 @@ func parseFetch(p *pktReader, req *fetchRequest) bool {
 		}
 		switch verb {
 		case "want":
-			req.wants++
+			req.wants = append(req.wants, id)
 		case "have":
 			req.haves++
 		default:
 			return false
 		}
 	}
-	return done && req.wants > 0
+	return done && len(req.wants) > 0
 }
 
 // requestObjectFormat is the object format a request names, "sha1" (what

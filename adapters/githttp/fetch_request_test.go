@@ -60,7 +60,7 @@ func TestFetchRequestParse(t *testing.T) {
 			is.True(strings.HasPrefix(tc.body, string(consumed)))
 			if ok {
 				is.Equal(string(consumed), tc.body) // all of it, for git
-				is.Equal(req.wants, tc.wants)
+				is.Equal(len(req.wants), tc.wants)
 				is.Equal(req.haves, tc.haves)
 			}
 		})

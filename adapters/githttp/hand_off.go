@@ -2,10 +2,14 @@ package githttp
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"net"
 	"net/http"
+	"os"
 
 	"github.com/depothq/depot/adapters/httpkit"
+	"github.com/depothq/depot/app/transport"
 )
 
 // The answer to the request that ends a fetch's negotiation is the pack,
@@ -34,8 +38,11 @@ import (
 // handOff answers body, the rest of a protocol-v2 upload-pack request, on
 // the connection itself when it is a fetch request that ends the
 // negotiation and the connection can be handed to git, and reports whether
-// it did; otherwise it returns the body to give git, as it was sent.
-func (h *Handler) handOff(w http.ResponseWriter, r *http.Request, inv Invocation, body io.Reader) (io.Reader, bool) {
+// it did; otherwise it returns the body to give git, as it was sent. An
+// answer the pack cache keeps is sent from there, or kept as it is sent
+// (pack_cache_answer.go).
+func (h *Handler) handOff(w http.ResponseWriter, r *http.Request, s *transport.Session, inv Invocation,
+	body io.Reader) (io.Reader, bool) {
 	if !handOffSupported || r.ProtoMajor != 1 || !r.ProtoAtLeast(1, 1) || r.TLS != nil || !hijackable(w) {
 		return body, false
 	}
@@ -48,22 +55,69 @@ func (h *Handler) handOff(w http.ResponseWriter, r *http.Request, inv Invocation
 	if f == nil || !req.acceptedBy(f) {
 		return rest, false
 	}
-	h.answerOnConnection(w, r, inv, consumed)
+	var fill *PackFill
+	if key, ok := h.packKey(r.Context(), s, inv, f, &req); ok {
+		if kept, size, ok := h.packs.Open(key); ok {
+			h.answerFromFile(w, r, inv, kept, size)
+			return nil, true
+		}
+		fill = h.packs.Fill(key)
+	}
+	h.answerOnConnection(w, r, inv, consumed, fill)
 	return nil, true
 }
 
 // answerOnConnection runs git with the request as its input and the
-// client's connection as its output.
-func (h *Handler) answerOnConnection(w http.ResponseWriter, r *http.Request, inv Invocation, request []byte) {
+// client's connection as its output, keeping the answer in fill too
+// unless it is nil.
+func (h *Handler) answerOnConnection(w http.ResponseWriter, r *http.Request, inv Invocation, request []byte,
+	fill *PackFill) {
 	ctx, release := h.runner.Bound(r.Context())
 	defer release()
 	defer h.runner.Detached()()
 	cmd, err := h.runner.Command(ctx, inv)
 	if err != nil {
+		fill.Abort()
 		h.log.Error("git command", "err", err)
 		plain(w, http.StatusInternalServerError, "internal server error")
 		return
 	}
+	conn, out, sent, ok := h.takeConnection(w, inv)
+	if !ok {
+		fill.Abort()
+		return
+	}
+	defer conn.Close()
+	cmd.Stdin = bytes.NewReader(request)
+	stderr := &tailBuffer{max: 4096}
+	cmd.Stderr = stderr
+	before := sent()
+	if out != nil && fill != nil {
+		err = runKept(cmd, out, fill)
+	} else {
+		fill.Abort()
+		err = runOnConnection(cmd, conn, out)
+	}
+	httpkit.ReportWritten(w, sent()-before)
+	switch {
+	case err == nil:
+	case errors.Is(err, errClientWrite) || gitLostClient(err, stderr.String()):
+		h.log.Debug("git client went away", "service", string(inv.Service), "path", r.URL.Path, "err", err)
+	default:
+		// The status is sent; git told the client what went wrong in-band.
+		h.log.Warn("git ended with an error", "service", string(inv.Service), "path", r.URL.Path, "err", err,
+			"stderr", stderr.String())
+	}
+}
+
+// takeConnection sends the status line and headers of an answer that ends
+// with the connection, and takes the connection over from the HTTP
+// server: it returns the connection, a blocking descriptor of its socket
+// (nil when it has none; the caller closes it) and the socket's count of
+// bytes sent (connOutput). ok is false when the connection could not be
+// taken.
+func (h *Handler) takeConnection(w http.ResponseWriter, inv Invocation) (conn net.Conn, out *os.File,
+	sent func() int64, ok bool) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "application/x-"+string(inv.Service)+"-result")
 	setNoCache(hdr)
@@ -75,38 +129,10 @@ func (h *Handler) answerOnConnection(w http.ResponseWriter, r *http.Request, inv
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		h.log.Error("taking over the connection for git", "err", err)
-		return
+		return nil, nil, nil, false
 	}
-	defer conn.Close()
-	out, sent := connOutput(conn, h.runner.answerIdle)
-	if out != nil {
-		cmd.Stdout = out
-	} else {
-		cmd.Stdout = conn // copied by exec, for a connection without a descriptor
-	}
-	cmd.Stdin = bytes.NewReader(request)
-	stderr := &tailBuffer{max: 4096}
-	cmd.Stderr = stderr
-	before := sent()
-	err = cmd.Start()
-	if out != nil {
-		// Only git holds the socket for writing now; the connection closes
-		// once both have let it go.
-		_ = out.Close()
-	}
-	if err == nil {
-		err = cmd.Wait()
-	}
-	httpkit.ReportWritten(w, sent()-before)
-	switch {
-	case err == nil:
-	case gitLostClient(err, stderr.String()):
-		h.log.Debug("git client went away", "service", string(inv.Service), "path", r.URL.Path, "err", err)
-	default:
-		// The status is sent; git told the client what went wrong in-band.
-		h.log.Warn("git ended with an error", "service", string(inv.Service), "path", r.URL.Path, "err", err,
-			"stderr", stderr.String())
-	}
+	out, sent = connOutput(conn, h.runner.answerIdle)
+	return conn, out, sent, true
 }
 
 // hijackable reports whether w, or a writer it wraps, can hand its

@@ -4,6 +4,7 @@ package githttp
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -81,4 +82,37 @@ func gitLostClient(err error, stderr string) bool {
 	}
 	return strings.Contains(stderr, "Connection reset by peer") || strings.Contains(stderr, "Broken pipe") ||
 		strings.Contains(stderr, "Connection timed out")
+}
+
+// sendFile writes the first size bytes of f to out, a blocking socket, with
+// sendfile: the kernel copies from the page cache to the socket, nothing
+// passes through this process.
+func sendFile(out, f *os.File, size int64) error {
+	dst, err := out.SyscallConn()
+	if err != nil {
+		return err
+	}
+	src, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var off int64
+	var sendErr, dstErr error
+	srcErr := src.Control(func(sfd uintptr) {
+		dstErr = dst.Control(func(dfd uintptr) {
+			for off < size {
+				n, err := unix.Sendfile(int(dfd), int(sfd), &off, int(min(size-off, 1<<30)))
+				switch {
+				case err == unix.EINTR || err == unix.EAGAIN:
+				case err != nil:
+					sendErr = err
+					return
+				case n == 0:
+					sendErr = io.ErrUnexpectedEOF // the file is shorter than it was
+					return
+				}
+			}
+		})
+	})
+	return errors.Join(srcErr, dstErr, sendErr)
 }

@@ -3,6 +3,7 @@
 package githttp
 
 import (
+	"io"
 	"net"
 	"os"
 	"time"
@@ -17,3 +18,9 @@ func connOutput(net.Conn, time.Duration) (*os.File, func() int64) {
 }
 
 func gitLostClient(error, string) bool { return false }
+
+// sendFile writes the first size bytes of f to out.
+func sendFile(out, f *os.File, size int64) error {
+	_, err := io.Copy(out, io.NewSectionReader(f, 0, size))
+	return err
+}

@@ -36,17 +36,20 @@ type Handler struct {
 	refs ports.GitWireRefs
 	// v2 keeps git's protocol-v2 advertisement per repository
 	// (capability_advertisement.go).
-	v2  *v2Cache
-	log *slog.Logger
+	v2 *v2Cache
+	// packs keeps answers to whole-history fetches (pack_cache.go); nil
+	// when off.
+	packs *PackCache
+	log   *slog.Logger
 	// realm names the site in WWW-Authenticate.
 	realm string
 }
 
 // NewHandler builds the Git HTTP handler.
 func NewHandler(a *auth.Authenticator, svc *transport.Service, dirs RepoDirs, refs ports.GitWireRefs, runner *Runner,
-	log *slog.Logger) *Handler {
-	return &Handler{auth: a, svc: svc, dirs: dirs, refs: refs, runner: runner, v2: newV2Cache(runner.siteFiles()), log: log,
-		realm: `Basic realm="Depot"`}
+	packs *PackCache, log *slog.Logger) *Handler {
+	return &Handler{auth: a, svc: svc, dirs: dirs, refs: refs, runner: runner, v2: newV2Cache(runner.siteFiles()),
+		packs: packs, log: log, realm: `Basic realm="Depot"`}
 }
 
 // The actions of the smart protocol, as the last path segments.

@@ -146,7 +146,7 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request, t target) {
 		if body, answered = h.lsRefs(w, r, s, inv, body); answered {
 			return
 		}
-		if body, answered = h.handOff(w, r, inv, body); answered {
+		if body, answered = h.handOff(w, r, s, inv, body); answered {
 			return
 		}
 	}

@@ -134,6 +134,9 @@ type RepositoryConfig struct {
 	// HousekeepingDelay is how many seconds after a push its repository
 	// is tidied (git gc, when it needs it); -1 turns that off.
 	HousekeepingDelay int `toml:"housekeeping_delay"`
+	// PackCacheBytes bounds the disk space kept answers to clones over HTTP
+	// take; 0 keeps none.
+	PackCacheBytes int64 `toml:"pack_cache_bytes"`
 	// Signing is [repository.signing].
 	Signing SigningConfig `toml:"signing"`
 }
@@ -220,7 +223,8 @@ func DefaultConfig() Config {
 			ConnectionConfig:         connectionConfig(s.Connections),
 		},
 		Repository: RepositoryConfig{HousekeepingDelay: housekeepingDelayConfig(s.HousekeepingDelay),
-			Signing: SigningConfig{Key: s.Signing.Key}},
+			PackCacheBytes: s.PackCacheBytes,
+			Signing:        SigningConfig{Key: s.Signing.Key}},
 		RateLimit:  rateLimitConfig(s.RateLimits),
 		Federation: FederationConfig{Enabled: s.Federation.Enabled, ShareUserStatistics: s.Federation.ShareUserStatistics},
 		API:        APIConfig{EnableSwagger: s.APIDocs.EnableSwagger},
@@ -274,6 +278,7 @@ func (c Config) SiteSettings() site.Settings {
 		Signing: site.CommitSigning{Key: c.Repository.Signing.Key, Name: c.Repository.Signing.Name,
 			Email: c.Repository.Signing.Email},
 		HousekeepingDelay: housekeepingDelay(c.Repository.HousekeepingDelay),
+		PackCacheBytes:    c.Repository.PackCacheBytes,
 		Cron:              c.Cron.tasks(),
 		ReverseProxy:      c.reverseProxy(),
 	}

@@ -207,6 +207,8 @@ func signingSettings() []setting {
 	return []setting{
 		{key: "repository.housekeeping_delay", flag: "housekeeping-delay", usage: "seconds after a push before Depot tidies the repository's objects (git gc when its largest pack has no bitmap or the packs pushed since weigh a tenth of it; a roll-up of the small packs at 16 packs or about 256 loose objects); the pushes meanwhile share one run; -1 turns it off (cron.git_gc_repos still runs)",
 			field: func(c *Config) any { return &c.Repository.HousekeepingDelay }},
+		{key: "repository.pack_cache_bytes", flag: "pack-cache-bytes", usage: "disk space in bytes for git's answers to clones over HTTP (fetches of whole histories at ref tips), kept under data_dir/cache/git-packs to send the next identical clone from the file instead of packing again; the least recently used go first, an answer over a quarter of it is not kept, one unused for an hour is dropped, and the directory is emptied at start; 0 keeps none",
+			field: func(c *Config) any { return &c.Repository.PackCacheBytes }},
 		{key: "repository.signing.signing_key", flag: "signing-key", usage: "`default` signs the commits Depot writes itself (contents API writes, merges, first commits) with its own OpenPGP key, made under data_dir at the first start and served at /api/v1/signing-key.gpg; `none` signs nothing",
 			field: func(c *Config) any { return &c.Repository.Signing.Key }},
 		{key: "repository.signing.signing_name", flag: "signing-name", usage: "name of the signing key's owner when it is made; empty: the site's name",

@@ -85,6 +85,9 @@ func (c Config) Validate() error {
 	if d := c.Repository.HousekeepingDelay; d < -1 {
 		bad("repository.housekeeping_delay", "must be -1 (off) or at least 0, got %d", d)
 	}
+	if n := c.Repository.PackCacheBytes; n < 0 {
+		bad("repository.pack_cache_bytes", "must be 0 (off) or more, got %d", n)
+	}
 	if k := c.Repository.Signing.Key; k != site.SigningNone && k != site.SigningDefault {
 		bad("repository.signing.signing_key", "must be %q or %q, got %q", site.SigningNone, site.SigningDefault, k)
 	}

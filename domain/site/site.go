@@ -112,6 +112,11 @@ type Settings struct {
 	// after a push (the git_gc_repos task still runs).
 	HousekeepingDelay time.Duration
 
+	// PackCacheBytes bounds the disk space that answers to whole-history
+	// fetches over HTTP (clones) take while kept to answer the next
+	// identical one (githttp.PackCache); 0 keeps none.
+	PackCacheBytes int64
+
 	// PullMaxFiles bounds how many files a pull request's file listing
 	// (R/pulls/{index}/files) reaches: the files sorted past it are left
 	// out, the answer says X-Service-Diff-Truncated: true and X-Total-Count
@@ -212,6 +217,7 @@ func Defaults() Settings {
 		WebhookRetryDelay:  10 * time.Second,
 		CommitCountBudget:  100 * time.Millisecond,
 		HousekeepingDelay:  10 * time.Second,
+		PackCacheBytes:     512 << 20,
 		PullMaxFiles:       3000,
 		Connections:        DefaultConnectionLimits(),
 		Federation:         Federation{ShareUserStatistics: true},
