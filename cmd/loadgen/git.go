@@ -80,6 +80,12 @@ type GitBench struct {
 	// the git it ran (over HTTP) or the client's own upload-pack (the floor).
 	// Other processes' use of the CPUs does not count in them.
 	CloneHTTPCPU, CloneFileCPU []time.Duration
+	// CloneFirst and CloneFirstCPU are clones the server has no answer kept
+	// for (each asks with its own server option, so its request is new):
+	// git packs, as for the first clone at new refs, and the server keeps
+	// the answer as it sends it. CloneHTTP clones are the same request
+	// again, answered from the pack cache once kept.
+	CloneFirst, CloneFirstCPU []time.Duration
 	// CloneReplay and CloneReplayCPU are the same clone served from a
 	// recording of the server's answers (git_recording.go): what HTTP
 	// costs the client, with no server work.
@@ -240,11 +246,16 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 		return err
 	}
 	defer stopReplay()
-	var hCPU, fCPU, rCPU time.Duration
+	var hCPU, fCPU, rCPU, nCPU time.Duration
 	overHTTP := func() (time.Duration, error) { return clone(&hCPU, remote) }
+	firsts := 0
+	firstHTTP := func() (time.Duration, error) {
+		firsts++
+		return clone(&nCPU, "--server-option=depot-bench-first-"+strconv.Itoa(firsts), remote)
+	}
 	floor := func() (time.Duration, error) { return clone(&fCPU, "--no-local", stored) }
 	replayed := func() (time.Duration, error) { return clone(&rCPU, replayBase+strings.TrimPrefix(remote, t.base)) }
-	for _, warm := range []func() (time.Duration, error){overHTTP, floor, replayed} {
+	for _, warm := range []func() (time.Duration, error){overHTTP, floor, replayed, firstHTTP} {
 		if _, err := warm(); err != nil {
 			return err
 		}
@@ -252,16 +263,17 @@ func (gb *GitBench) run(ctx context.Context, t gitTarget, work string, say func(
 	t.wait()
 	gb.Clones, err = measureGitCPU(pid, func() error {
 		for i := range gb.Iterations * gitCloneTurns {
-			d, err := rotated(i, overHTTP, floor, replayed)
+			d, err := rotated(i, overHTTP, floor, replayed, firstHTTP)
 			if err != nil {
 				return err
 			}
-			h, f, r := d[0], d[1], d[2]
+			h, f, r, n := d[0], d[1], d[2], d[3]
+			gb.CloneFirst, gb.CloneFirstCPU = append(gb.CloneFirst, n), append(gb.CloneFirstCPU, nCPU)
 			gb.CloneHTTP, gb.CloneFile = append(gb.CloneHTTP, h), append(gb.CloneFile, f)
 			gb.CloneHTTPCPU, gb.CloneFileCPU = append(gb.CloneHTTPCPU, hCPU), append(gb.CloneFileCPU, fCPU)
 			gb.CloneReplay, gb.CloneReplayCPU = append(gb.CloneReplay, r), append(gb.CloneReplayCPU, rCPU)
-			say("git: clone %d: HTTP %s (CPU %s), --no-local %s (CPU %s), recording %s (CPU %s)", i+1,
-				secs(h), secs(hCPU), secs(f), secs(fCPU), secs(r), secs(rCPU))
+			say("git: clone %d: HTTP %s (CPU %s), first %s (CPU %s), --no-local %s (CPU %s), recording %s (CPU %s)",
+				i+1, secs(h), secs(hCPU), secs(n), secs(nCPU), secs(f), secs(fCPU), secs(r), secs(rCPU))
 		}
 		return nil
 	})
@@ -331,7 +343,9 @@ func (t gitTarget) wait() {
 }
 
 // gitConcurrentClones runs gitConcurrent clones of remote at once and reads
-// the server's peak resident memory meanwhile.
+// the server's peak resident memory meanwhile. Each asks with its own
+// server option, so that none is answered from the server's pack cache:
+// the server's git packs for every one, the load the memory target is for.
 func gitConcurrentClones(ctx context.Context, srv *server, work, remote string) GitConcurrent {
 	res := GitConcurrent{Clones: gitConcurrent}
 	pid := srv.cmd.Process.Pid
@@ -359,12 +373,13 @@ func gitConcurrentClones(ctx context.Context, srv *server, work, remote string) 
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	start := time.Now()
-	for range gitConcurrent {
+	for i := range gitConcurrent {
 		wg.Go(func() {
 			dst, err := os.MkdirTemp(work, "many-")
 			if err == nil {
 				defer os.RemoveAll(dst)
-				_, err = gitTimed(ctx, work, "", "clone", "-q", "--bare", remote, filepath.Join(dst, "c.git"))
+				_, err = gitTimed(ctx, work, "", "clone", "-q", "--bare", "--server-option=depot-bench-many-"+strconv.Itoa(i),
+					remote, filepath.Join(dst, "c.git"))
 			}
 			if err != nil {
 				mu.Lock()

@@ -54,6 +54,7 @@ func TestGitBenchReport(t *testing.T) {
 		CloneHTTP: []time.Duration{s / 2, s / 2, s / 2}, CloneFile: []time.Duration{s / 2, s / 2, s / 2},
 		CloneHTTPCPU: []time.Duration{s, s, s}, CloneFileCPU: []time.Duration{s / 2, s, s},
 		CloneReplay: []time.Duration{s / 4, s / 4, s / 4}, CloneReplayCPU: []time.Duration{s / 2, s / 2, s / 2},
+		CloneFirst: []time.Duration{s, s, s}, CloneFirstCPU: []time.Duration{2 * s, 2 * s, 2 * s},
 		PushHTTP: []time.Duration{s, s, s}, PushFile: []time.Duration{s / 2, s / 2, s / 2},
 		Clones:     GitCPU{Elapsed: 3 * s, Machine: 3 * s, Server: s, Client: s},
 		Concurrent: GitConcurrent{Clones: 20, Elapsed: 5 * s, PeakRSS: 95_000_000, PeakAnon: 60_000_000, HWMReset: true},
@@ -63,11 +64,15 @@ func TestGitBenchReport(t *testing.T) {
 	b, err := os.ReadFile(out)
 	is.NoErr(err)
 	md := string(b)
-	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`) | 0.500 s | 0.500 s | 1.00× | ≤ 1.05× floor | 1.07× its floor | met |"))
+	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`), its answer kept by the server | 0.500 s | 0.500 s | 1.00× | ≤ 1.05× floor | 1.07× its floor | met |"))
+	is.True(strings.Contains(md, "| `git clone`, a request new to the server (its git packs) | 1.000 s | 0.500 s | 2.00× | ≤ 1.05× floor | 1.07× its floor | **missed** |"))
+	is.True(strings.Contains(md, "A clone new to the server: 2.000 s, 2.00×."))
+	is.True(strings.Contains(md, "- clone, HTTP, new request: 1.000, 1.000, 1.000\n"))
 	is.True(strings.Contains(md, "over HTTP 1.000 s (the client's git, the server\nand the git it ran), `git clone --no-local` 1.000 s (both ends): 1.00×."))
 	is.True(strings.Contains(md, "- clone CPU, `--no-local`: 0.500, 1.000, 1.000\n"))
-	is.True(strings.Contains(md, "above: 0.250 s, 0.50× the floor (CPU 0.500 s)."))
-	is.True(strings.Contains(md, "Depot's clone takes 0.250 s more than\nit (50.0% of the floor)"))
+	is.True(strings.Contains(md, "three above: 0.250 s, 0.50× the floor (CPU 0.500 s)."))
+	is.True(strings.Contains(md, "Depot's clone from a kept answer takes 0.250 s more\nthan it (50.0% of the floor)"))
+	is.True(strings.Contains(md, "A clone new to it takes 0.750 s more\n(150.0% of the floor)"))
 	is.True(strings.Contains(md, "- clone, recording: 0.250, 0.250, 0.250\n"))
 	is.True(strings.Contains(md, "| `git push` into an empty repository | 1.000 s | 0.500 s | 2.00× | ≤ 1.2× `file://` | ~0.8 s | **missed** |"))
 	is.True(strings.Contains(md, "| 20 clones of the repository at once | 20 (0 failed) | 5.000 s | 95.0 MB | 60.0 MB |"))
@@ -79,7 +84,7 @@ func TestGitBenchReport(t *testing.T) {
 	b, err = os.ReadFile(out)
 	is.NoErr(err)
 	md = string(b)
-	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`) | not run | not run | | ≤ 1.05× floor | 1.07× its floor | **missed** (not run) |"))
+	is.True(strings.Contains(md, "| `git clone` (floor: `git clone --no-local`), its answer kept by the server | not run | not run | | ≤ 1.05× floor | 1.07× its floor | **missed** (not run) |"))
 	is.True(strings.Contains(md, "| `git push` into an empty repository | not run | not run | | ≤ 1.2× `file://` | ~0.8 s | **missed** (not run) |"))
 	is.True(strings.Contains(md, "**The Git benchmarks stopped early: git clone: exit status 128**"))
 }
