@@ -28,8 +28,10 @@ const housekeepingLease = 2 * time.Hour
 // objects as repository.PlanHousekeeping decides: `git gc`, or a roll-up of
 // the small packs and loose objects, or nothing. The job waits the site's
 // HousekeepingDelay first, so that a burst of pushes (a branch and its
-// tags, a CI run) costs one run: while it is queued or running, further
-// pushes queue nothing.
+// tags, a CI run) costs one run: while it is queued, further pushes queue
+// nothing. Once it runs, the next push queues the next run, which waits
+// for this one (both are in the repository's queue): the running git may
+// have listed the packs before that push wrote its own.
 type Housekeeping struct {
 	stores ports.Stores
 	git    ports.GitHousekeeping
@@ -66,7 +68,8 @@ func (h *Housekeeping) recordPush(ctx context.Context, tx ports.Stores, r *repos
 	if err != nil {
 		return err
 	}
-	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindHousekeeping, Dedup: "repo:" + strconv.FormatInt(r.ID, 10),
+	key := "repo:" + strconv.FormatInt(r.ID, 10)
+	_, err = tx.Jobs.Enqueue(ctx, ports.NewJob{Kind: KindHousekeeping, Dedup: key, Queue: KindHousekeeping + ":" + key,
 		Payload: b, RunAt: h.clock.Now().Add(h.delay)})
 	return err
 }
@@ -78,6 +81,10 @@ func (h *Housekeeping) runHousekeeping(ctx context.Context, j *ports.Job) error 
 	var in housekeepingPayload
 	if err := json.Unmarshal(j.Payload, &in); err != nil || in.RepoID <= 0 {
 		return jobs.Permanent(errors.New("housekeeping: unreadable payload"))
+	}
+	// A push from now on queues the next run, after this one.
+	if err := h.stores.Jobs.ReleaseDedup(ctx, j.ID); err != nil {
+		return err
 	}
 	r, err := h.stores.Repos.GetByID(ctx, in.RepoID)
 	if errors.Is(err, errs.ErrNotFound) {
