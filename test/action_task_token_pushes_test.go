@@ -18,9 +18,9 @@ import (
 // HTTP, authenticated by a running task's GITEA_TOKEN: the pushes land,
 // the webhooks name Gitea's actions user (id -2, gitea-actions) as pusher
 // and sender, the push triggers no workflow run (as in Gitea, a workflow
-// does not run itself again) and nothing the push records refers to a user
-// row that does not exist; once the task finished the token pushes
-// nothing; on both backends.
+// does not run itself again), the repository's feed records the pushes as
+// the actions user's; once the task finished the token pushes nothing; on
+// both backends.
 func TestActionTaskTokenPushes(t *testing.T) {
 	t.Parallel()
 	backends(t, testActionTaskTokenPushes)
@@ -115,9 +115,17 @@ func testActionTaskTokenPushes(t *testing.T, opts ...testserver.Option) {
 		is.Equal(r.Status, http.StatusOK)
 		var feeds []*gitea.Activity
 		r.Decode(t, &feeds)
+		// The token's pushes are recorded as the actions user's, as Gitea
+		// records them: the branch moved and the tag pushed.
+		byActions := map[string]string{}
 		for _, f := range feeds {
-			is.True(f.ActUserID != -2) // the pseudo-user has no feed
+			if f.ActUserID == -2 {
+				is.True(f.ActUser != nil)
+				is.Equal(f.ActUser.UserName, "gitea-actions")
+				byActions[string(f.OpType)] = f.RefName
+			}
 		}
+		is.Equal(byActions, map[string]string{"commit_repo": "refs/heads/main", "push_tag": "refs/tags/v1.0.0"})
 	})
 
 	t.Run("a finished task's token pushes nothing", func(t *testing.T) {

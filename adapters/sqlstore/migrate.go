@@ -137,6 +137,7 @@ func migrations() *migrate.Migrations {
 	add("000052", "package_cleanup_rules", up000052, down000052)
 	add("000053", "cron_tasks_message", up000053, down000053)
 	add("000054", "action_runs_workflow_name", up000054, down000054)
+	add("000055", "activities_any_actor", up000055, down000055)
 	return ms
 }
 

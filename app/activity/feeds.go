@@ -136,6 +136,12 @@ func (s *Feeds) page(ctx context.Context, q ports.ActivityQuery) (*Page, error) 
 	for _, u := range us {
 		p.Users[u.ID] = u
 	}
+	for _, id := range userIDs {
+		if id == user.ActionsUserID {
+			p.Users[id] = user.NewActionsUser() // no account of its own
+			break
+		}
+	}
 	if p.Repos, err = s.stores.Repos.GetByIDs(ctx, repoIDs); err != nil {
 		return nil, err
 	}

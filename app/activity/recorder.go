@@ -9,6 +9,7 @@ import (
 
 	"github.com/depothq/depot/domain/activity"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -38,13 +39,18 @@ func (r *Recorder) Notify() {
 
 func (r *Recorder) record(ctx context.Context, tx ports.Stores, repo *repository.Repository, actor int64, op activity.OpType,
 	ref, content string, commentID int64) error {
-	if repo == nil || repo.ID == 0 || actor <= 0 {
+	if repo == nil || repo.ID == 0 || !recordedActor(actor) {
 		return nil
 	}
 	return tx.Activities.Add(ctx, []*activity.Activity{{UserID: actor, ActUserID: actor, OpType: op, RepoID: repo.ID,
 		RepoOwnerID: repo.Owner.ID, CommentID: commentID, RefName: ref, Content: content, IsPrivate: repo.Private,
 		Created: r.clock.Now()}})
 }
+
+// recordedActor reports whether records are kept of what actor does: an
+// account, or the Actions pseudo-user (a workflow's token pushing, as Gitea
+// records it).
+func recordedActor(actor int64) bool { return actor > 0 || actor == user.ActionsUserID }
 
 // pushContent is Gitea's content of a commit_repo record (PushCommits),
 // with the head commit and the compare link; Depot does not list the
@@ -59,7 +65,7 @@ type pushContent struct {
 // Pushed records commit_repo for each branch moved, push_tag for each tag
 // written, delete_branch and delete_tag for removals.
 func (r *Recorder) Pushed(ctx context.Context, tx ports.Stores, e ports.PushEvent) error {
-	if len(e.Changes) > 0 && e.PusherID > 0 {
+	if len(e.Changes) > 0 && recordedActor(e.PusherID) {
 		repo, err := tx.Repos.GetByID(ctx, e.RepoID)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/depothq/depot/domain/activity"
 	"github.com/depothq/depot/domain/repository"
+	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
 )
 
@@ -24,6 +25,27 @@ func activityOps(list []*activity.Activity) []activity.OpType {
 // feeds newest first, paged with their size, filtered by actor, window and
 // the repositories' visibility, and the heatmap's 15-minute buckets.
 var activityTests = map[string]func(t *testing.T, f *fixture){
+	"the Actions pseudo-user acts; an account's records go with it": func(t *testing.T, f *fixture) {
+		is := is.New(t)
+		owner, other := f.user("ActOwner"), f.user("ActOther")
+		r := f.repo(owner, "pub")
+		for i, actor := range []int64{user.ActionsUserID, other.ID, owner.ID} {
+			is.NoErr(f.Activities.Add(f.ctx, []*activity.Activity{{UserID: actor, ActUserID: actor,
+				OpType: activity.OpCommitRepo, RepoID: r.ID, RepoOwnerID: owner.ID, Created: at(i + 1)}}))
+		}
+		feed := func() []int64 {
+			list, _, err := f.Activities.List(f.ctx, ports.ActivityQuery{RepoID: r.ID, ListOptions: ports.ListOptions{Page: 1, Limit: 10}})
+			is.NoErr(err)
+			var actors []int64
+			for _, a := range list {
+				actors = append(actors, a.ActUserID)
+			}
+			return actors
+		}
+		is.Equal(feed(), []int64{owner.ID, other.ID, user.ActionsUserID})
+		is.NoErr(f.Users.Delete(f.ctx, other.ID))
+		is.Equal(feed(), []int64{owner.ID, user.ActionsUserID})
+	},
 	"DeleteBefore removes the older records": func(t *testing.T, f *fixture) {
 		is := is.New(t)
 		owner := f.user("ActOwner")
