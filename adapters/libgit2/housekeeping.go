@@ -104,10 +104,21 @@ func readNames(dir string) ([]string, error) {
 // git configuration. git runs in a process group of its own, which the end
 // of ctx kills whole (gc's repack and pack-objects too); the new packs are
 // renamed into place only once written, so a killed gc leaves the old ones
-// and at worst a temporary file. Its report, bounded, is the error.
+// and at worst a temporary file. Its report, bounded, is the error; none
+// when another gc is at work on the repository.
 func (s *Storage) CollectGarbage(ctx context.Context, p ports.RepoPath) error {
-	return s.runGit(ctx, p, gcConfig, "gc", "--quiet")
+	err := s.runGit(ctx, p, gcConfig, "gc", "--quiet")
+	if err != nil && ctx.Err() == nil && strings.Contains(err.Error(), gcRunningMessage) {
+		// Another gc (the housekeeping job and the git_gc_repos task at
+		// once) holds git's lock on the repository: it does this work.
+		return nil
+	}
+	return err
 }
+
+// gcRunningMessage is what git gc says, and exits with 128, when another
+// gc holds its lock (gc.pid) on the repository.
+const gcRunningMessage = "gc is already running"
 
 // RollUp runs `git repack -d --geometric=2` in p's repository, as
 // CollectGarbage runs git gc: the loose objects and the packs smaller than

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,4 +169,25 @@ func TestHousekeepingErrors(t *testing.T) {
 	cancel()
 	err = s.CollectGarbage(cancelled, p)
 	is.True(errors.Is(err, context.Canceled))
+}
+
+// TestHousekeepingGCAlreadyRunning: a git gc finding another one at work on
+// the repository (the housekeeping job and the git_gc_repos task at once)
+// leaves the work to it and reports no error; the packs are not touched.
+func TestHousekeepingGCAlreadyRunning(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	s, p, dir := initRepo(t, "busy")
+	commit(t, s, p, "main", "first", file("a.txt", "one"))
+	runGit(t, dir, "repack", "-q", "-d")
+	commit(t, s, p, "main", "second", file("b.txt", "two"))
+	runGit(t, dir, "repack", "-q", "-d")
+	host, err := os.Hostname()
+	is.NoErr(err)
+	// git's own lock: a live process of this machine holds it.
+	is.NoErr(os.WriteFile(filepath.Join(dir, "gc.pid"), []byte(strconv.Itoa(os.Getpid())+" "+host), 0o644))
+	is.NoErr(s.CollectGarbage(ctx, p))
+	st, err := s.ObjectStore(ctx, p)
+	is.NoErr(err)
+	is.Equal(st.Packs, 2) // left to the gc at work
 }

@@ -40,6 +40,7 @@ func (s *Storage) runGit(ctx context.Context, p ports.RepoPath, config []string,
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL="+os.DevNull,
 		"GIT_TERMINAL_PROMPT=0",
+		"LC_ALL=C", // git's messages untranslated: callers read some
 	)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
