@@ -2,6 +2,7 @@ package githttp
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -61,7 +62,14 @@ func (h *Handler) handOff(w http.ResponseWriter, r *http.Request, s *transport.S
 			h.answerFromFile(w, r, inv, kept, size)
 			return nil, true
 		}
-		fill = h.packs.Fill(key)
+		if fill = h.packs.Fill(key); fill != nil {
+			// A push while git answers may change what include-tag adds:
+			// the answer is kept only when the refs are as they were.
+			fill.still = func() bool {
+				again, ok := h.packKey(context.WithoutCancel(r.Context()), s, inv, f, &req)
+				return ok && again == key
+			}
+		}
 	}
 	h.answerOnConnection(w, r, inv, consumed, fill)
 	return nil, true

@@ -157,6 +157,9 @@ type PackFill struct {
 	f    *os.File
 	n    int64
 	lost bool
+	// still, when set, says at Commit whether the key still names the
+	// answer (the refs it was read from have not moved meanwhile).
+	still func() bool
 }
 
 // Write keeps p. It never fails: an answer that grows past the bound of an
@@ -192,6 +195,10 @@ func (p *PackFill) Abort() {
 // past the bound; an answer another request kept meanwhile stays.
 func (p *PackFill) Commit() {
 	if p == nil || p.lost {
+		return
+	}
+	if p.still != nil && !p.still() {
+		p.Abort()
 		return
 	}
 	p.lost = true

@@ -212,3 +212,19 @@ func TestPackCacheOff(t *testing.T) {
 	is.True(c.Stats() == nil)
 	is.Equal(c.Bytes(), int64(0))
 }
+
+// TestPackCacheKeepsOnlyWhileTheKeyHolds: an answer whose key no longer
+// names it when git is done (the refs moved meanwhile) is not kept.
+func TestPackCacheKeepsOnlyWhileTheKeyHolds(t *testing.T) {
+	is := is.New(t)
+	c := openPackCache(t, 1000, nil)
+	for _, holds := range []bool{false, true} {
+		fill := c.Fill("d4")
+		fill.still = func() bool { return holds }
+		_, _ = fill.Write([]byte("answer"))
+		fill.Commit()
+		_, ok := kept(t, c, "d4")
+		is.Equal(ok, holds)
+	}
+	is.Equal(files(t, c), []string{"d4"})
+}
