@@ -62,12 +62,17 @@ func (h *Handler) handOff(w http.ResponseWriter, r *http.Request, s *transport.S
 			h.answerFromFile(w, r, inv, kept, size)
 			return nil, true
 		}
-		if fill = h.packs.Fill(key); fill != nil {
-			// A push while git answers may change what include-tag adds:
-			// the answer is kept only when the refs are as they were.
-			fill.still = func() bool {
-				again, ok := h.packKey(context.WithoutCancel(r.Context()), s, inv, f, &req)
-				return ok && again == key
+		// The first time git answers on the socket itself; the second, its
+		// answer is kept as it is sent.
+		if h.packs.SeenBefore(key) {
+			if fill = h.packs.Fill(key); fill != nil {
+				// A push while git answers may change what include-tag
+				// adds: the answer is kept only when the refs are as they
+				// were.
+				fill.still = func() bool {
+					again, ok := h.packKey(context.WithoutCancel(r.Context()), s, inv, f, &req)
+					return ok && again == key
+				}
 			}
 		}
 	}

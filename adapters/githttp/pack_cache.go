@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/depothq/depot/ports"
 )
 
@@ -21,13 +23,23 @@ import (
 // identical one from the file (sendfile: no git, no copy through this
 // process). What makes two requests identical, and why the kept bytes are
 // still the right answer, is the key's business (pack_cache_answer.go);
-// this file keeps the files: within a bound of bytes, the least recently
+// this file keeps the files. An answer is kept the second time its key is
+// asked for, not the first: keeping costs the answer a pass through this
+// process (git then writes to a pipe the handler copies to the socket and
+// the file, about a tenth more CPU than git writing to the socket itself),
+// which a clone asked for once should not pay. The keys asked for once are
+// remembered in memory, a bounded number of them. The files are kept within
+// a bound of bytes, the least recently
 // used dropped first, each dropped too once unused for a while, none kept
 // across a restart (a cache, not data: the directory is emptied when the
 // server starts, so a crash mid-write leaves nothing to trust).
 
 // packCacheIdle is how long an answer is kept without being used.
 const packCacheIdle = time.Hour
+
+// packCacheSeen bounds the keys remembered as asked for once (a key and
+// its entry take about 200 bytes).
+const packCacheSeen = 8192
 
 // PackCacheConfig says where and how much the pack cache keeps.
 type PackCacheConfig struct {
@@ -50,6 +62,9 @@ type PackCache struct {
 	idle          time.Duration
 	now           func() time.Time
 	stats         *ports.CacheStats
+
+	// seen holds the keys asked for once, with no answer kept yet.
+	seen *lru.Cache[string, struct{}]
 
 	mu sync.Mutex
 	// entries index lru's elements (*packEntry) by key; the front is the
@@ -87,8 +102,12 @@ func NewPackCache(cfg PackCacheConfig) (*PackCache, error) {
 	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("githttp: pack cache: %w", err)
 	}
+	seen, err := lru.New[string, struct{}](packCacheSeen)
+	if err != nil {
+		return nil, err
+	}
 	c := &PackCache{dir: cfg.Dir, max: cfg.MaxBytes, maxEntry: cfg.MaxBytes / 4, idle: cfg.Idle, now: cfg.Now,
-		entries: map[string]*list.Element{}, stats: ports.NewCacheStats("git_packs", true)}
+		seen: seen, entries: map[string]*list.Element{}, stats: ports.NewCacheStats("git_packs", true)}
 	if c.idle <= 0 {
 		c.idle = packCacheIdle
 	}
@@ -134,6 +153,21 @@ func (c *PackCache) Open(key string) (f *os.File, size int64, ok bool) {
 	}
 	c.stats.Miss()
 	return nil, 0, false
+}
+
+// SeenBefore reports whether key was asked for before (and had no answer
+// kept), and remembers that it has been now: the answer is worth keeping
+// the second time.
+func (c *PackCache) SeenBefore(key string) bool {
+	if c == nil {
+		return false
+	}
+	if c.seen.Contains(key) {
+		c.seen.Remove(key)
+		return true
+	}
+	c.seen.Add(key, struct{}{})
+	return false
 }
 
 // Fill starts keeping an answer under key: write the answer to it as it is

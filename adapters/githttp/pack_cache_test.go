@@ -228,3 +228,18 @@ func TestPackCacheKeepsOnlyWhileTheKeyHolds(t *testing.T) {
 	}
 	is.Equal(files(t, c), []string{"d4"})
 }
+
+// TestPackCacheKeepsOnSecondSight: a key is worth keeping the second time
+// it is asked for; after that it is forgotten (its answer is kept by then,
+// or the next ask starts counting again).
+func TestPackCacheKeepsOnSecondSight(t *testing.T) {
+	is := is.New(t)
+	c := openPackCache(t, 1000, nil)
+	is.True(!c.SeenBefore("e5"))
+	is.True(!c.SeenBefore("f6")) // another key counts apart
+	is.True(c.SeenBefore("e5"))
+	is.True(!c.SeenBefore("e5"))
+	var off *PackCache
+	is.True(!off.SeenBefore("e5"))
+	is.True(!off.SeenBefore("e5"))
+}

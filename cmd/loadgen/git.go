@@ -82,9 +82,9 @@ type GitBench struct {
 	CloneHTTPCPU, CloneFileCPU []time.Duration
 	// CloneFirst and CloneFirstCPU are clones the server has no answer kept
 	// for (each asks with its own server option, so its request is new):
-	// git packs, as for the first clone at new refs, and the server keeps
-	// the answer as it sends it. CloneHTTP clones are the same request
-	// again, answered from the pack cache once kept.
+	// git packs, as for the first clone at new refs. CloneHTTP clones are
+	// the same request again, answered from the pack cache once kept (from
+	// the second time it is asked for).
 	CloneFirst, CloneFirstCPU []time.Duration
 	// CloneReplay and CloneReplayCPU are the same clone served from a
 	// recording of the server's answers (git_recording.go): what HTTP

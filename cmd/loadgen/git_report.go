@@ -46,10 +46,10 @@ func writeGit(w printer, rep *Report) {
 	row("`git clone`, a request new to the server (its git packs)", gb.CloneFirst, gb.CloneFile, targetCloneRatio,
 		"floor", giteaGitClone)
 	row("`git push` into an empty repository", gb.PushHTTP, gb.PushFile, targetPushRatio, "`file://`", giteaGitPush)
-	w("\nThe server keeps its answer to a clone (`repository.pack_cache_bytes`) and sends it again from the file\n")
-	w("to the same request over the same refs, as CI systems cloning one commit over and over make: the first\n")
-	w("row. In the second, each clone asks with a server option of its own, so that its request is new to the\n")
-	w("server, whose git packs as for the first clone after a push (and keeps the answer as it sends it).\n")
+	w("\nThe server keeps its answer to a clone asked for a second time (`repository.pack_cache_bytes`) and sends\n")
+	w("it from the file to the same request over the same refs from then on, as CI systems cloning one commit\n")
+	w("over and over ask: the first row. In the second, each clone asks with a server option of its own, so that\n")
+	w("its request is new to the server, whose git packs on the socket as for the first clone after a push.\n")
 	if len(gb.CloneHTTPCPU) > 0 && len(gb.CloneFileCPU) > 0 {
 		w("\nCPU time (user+system) of every process of a clone, median: over HTTP %s (the client's git, the server\n",
 			secs(median(gb.CloneHTTPCPU)))
@@ -73,9 +73,9 @@ func writeGit(w printer, rep *Report) {
 			secs(depot-replay))
 		w("than it (%.1f%% of the floor): its handling and reading the file. A clone new to it takes %s more\n",
 			100*float64(depot-replay)/float64(floor), secs(first-replay))
-		w("(%.1f%% of the floor): making the pack (git upload-pack and pack-objects, as in the floor), copying it to\n",
+		w("(%.1f%% of the floor): making the pack (git upload-pack and pack-objects, as in the floor) and Depot's\n",
 			100*float64(first-replay)/float64(floor))
-		w("the client and into the cache, and Depot's handling.\n")
+		w("handling.\n")
 	}
 	c := gb.Concurrent
 	w("\n| Concurrent clones | Clones | Time | Server's peak RSS | Its own memory (RssAnon) at most | Its git processes at most | Target | Verdict |\n")
