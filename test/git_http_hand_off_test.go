@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -142,14 +141,7 @@ func TestHTTPGitFetchHandedToGit(t *testing.T) {
 		is.True(bytes.HasPrefix(pack, []byte("PACK")))
 
 		// The pack holds the history: git indexes it and finds the head's tree.
-		dst := t.TempDir()
-		gitRun(t, dst, "init", "-q", "--bare", ".")
-		index := exec.Command("git", "index-pack", "--stdin", "--fix-thin")
-		index.Dir = dst
-		index.Stdin = bytes.NewReader(pack)
-		out, err := index.CombinedOutput()
-		is.True(err == nil)
-		is.True(len(out) > 0)
+		dst := indexPack(t, pack)
 		is.Equal(strings.TrimSpace(gitRun(t, dst, "cat-file", "-t", head+"^{tree}")), "tree")
 
 		// The bytes git wrote are counted, from the socket's counters.
@@ -283,14 +275,7 @@ func TestHTTPGitHandedFetchEnds(t *testing.T) {
 		_, pack, _, flushed := sideBand(t, append(first, rest...))
 		is.True(flushed)
 		is.True(len(pack) > noiseBytes/2)
-		dst := t.TempDir()
-		gitRun(t, dst, "init", "-q", "--bare", ".")
-		index := exec.Command("git", "index-pack", "--stdin")
-		index.Dir = dst
-		index.Stdin = bytes.NewReader(pack)
-		out, err := index.CombinedOutput()
-		is.True(err == nil) // a whole pack
-		is.True(len(out) > 0)
+		indexPack(t, pack) // a whole pack
 		<-stopped
 	})
 }

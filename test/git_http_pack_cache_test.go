@@ -48,7 +48,8 @@ func packCacheFiles(t *testing.T, srv *testserver.Server) []string {
 	return names
 }
 
-// indexPack has git index pack in a new repository, which it returns.
+// indexPack has git index pack (a thin one too) in a new repository, which
+// it returns; the test fails unless git takes it whole.
 func indexPack(t *testing.T, pack []byte) string {
 	t.Helper()
 	dst := t.TempDir()
