@@ -174,13 +174,13 @@ func runKept(cmd *exec.Cmd, out *os.File, fill *PackFill) error {
 	return err
 }
 
-// keptCopySize is the copy's buffer: as much as git's pipe holds.
-const keptCopySize = 256 << 10
-
 // copyKept copies git's answer from its pipe to the client and to fill,
-// until git closes the pipe; an error is the client's.
+// until git closes the pipe; an error is the client's. It borrows the
+// streamed answers' buffers.
 func copyKept(out io.Writer, pipe io.Reader, fill *PackFill) error {
-	buf := make([]byte, keptCopySize)
+	b := streamBuffers.Get().(*[streamBufferSize]byte)
+	defer streamBuffers.Put(b)
+	buf := b[:]
 	for {
 		n, err := pipe.Read(buf)
 		if n > 0 {
