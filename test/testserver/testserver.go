@@ -87,6 +87,11 @@ func Start(t testing.TB, opts ...Option) *Server {
 	base := "http://" + ln.Addr().String()
 	cfg := config{site: site.Defaults()}
 	cfg.site.BaseURL = base
+	// No housekeeping after pushes unless a test asks for it: a git gc
+	// deletes the loose objects it packs, and a test's own git reading the
+	// repository then (git fsck) finds them gone. The housekeeping tests
+	// turn it on.
+	cfg.site.HousekeepingDelay = -1
 	for _, o := range opts {
 		o(&cfg)
 	}
