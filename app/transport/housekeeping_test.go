@@ -13,11 +13,8 @@ import (
 	"github.com/depothq/depot/domain/repository"
 	"github.com/depothq/depot/domain/user"
 	"github.com/depothq/depot/ports"
+	"github.com/depothq/depot/test/usecasekit"
 )
-
-type fixedClock struct{ now time.Time }
-
-func (c *fixedClock) Now() time.Time { return c.now }
 
 // pushingGit is a repository whose objects always need a git gc, and in
 // which a push lands while each gc runs (during, called from inside it).
@@ -59,12 +56,12 @@ func TestHousekeepingPushDuringARun(t *testing.T) {
 		DefaultBranch: "main", ObjectFormat: "sha1", Units: repository.DefaultUnits()}
 	is.NoErr(stores.Repos.Create(ctx, r))
 	// A minute ahead of the wall clock, which stamps the jobs' creation.
-	clock := &fixedClock{now: time.Now().UTC().Add(time.Minute).Truncate(time.Second)}
+	clock := &usecasekit.Clock{At: time.Now().UTC().Add(time.Minute).Truncate(time.Second)}
 	git := &pushingGit{}
 	h := &Housekeeping{stores: stores, git: git, storage: git, clock: clock, delay: 10 * time.Second,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	claim := func() []*ports.Job {
-		jobs, err := stores.Jobs.Claim(ctx, "test", []string{KindHousekeeping}, clock.now, time.Hour, 10)
+		jobs, err := stores.Jobs.Claim(ctx, "test", []string{KindHousekeeping}, clock.At, time.Hour, 10)
 		is.NoErr(err)
 		return jobs
 	}
@@ -73,7 +70,7 @@ func TestHousekeepingPushDuringARun(t *testing.T) {
 	for range 3 {
 		is.NoErr(h.recordPush(ctx, stores, r, u.ID, nil))
 	}
-	clock.now = clock.now.Add(10 * time.Second)
+	clock.At = clock.At.Add(10 * time.Second)
 	first := claim()
 	is.Equal(len(first), 1)
 	is.Equal(len(claim()), 0)
@@ -85,7 +82,7 @@ func TestHousekeepingPushDuringARun(t *testing.T) {
 			is.NoErr(h.recordPush(ctx, stores, r, u.ID, nil))
 			pushes++
 		}
-		clock.now = clock.now.Add(10 * time.Second)
+		clock.At = clock.At.Add(10 * time.Second)
 		is.Equal(len(claim()), 0) // not beside the running one
 	}
 	is.NoErr(h.runHousekeeping(ctx, first[0]))
@@ -99,7 +96,7 @@ func TestHousekeepingPushDuringARun(t *testing.T) {
 	git.during = func() {}
 	is.NoErr(h.runHousekeeping(ctx, next[0]))
 	is.NoErr(stores.Jobs.Complete(ctx, next[0].ID, "test"))
-	clock.now = clock.now.Add(time.Hour)
+	clock.At = clock.At.Add(time.Hour)
 	is.Equal(len(claim()), 0) // and nothing more
 	is.Equal(git.gcs, 2)
 }
